@@ -1,0 +1,76 @@
+"""deckcheck: build and check Yu-Gi-Oh! decks.
+
+The public API is re-exported here and imported lazily, so ``import deckcheck`` stays cheap::
+
+    import deckcheck
+    index = deckcheck.CardIndex.load()
+    index.lookup("Ash Blossom").card.passcode   # 14558127
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    "Card": "deckcheck.card",
+    "CardIndex": "deckcheck.card",
+    "CardKind": "deckcheck.card",
+    "DeckZone": "deckcheck.card",
+    "ExtraKind": "deckcheck.card",
+    "Lookup": "deckcheck.card",
+    "Match": "deckcheck.card",
+    "normalize_name": "deckcheck.card",
+    "load_index": "deckcheck.card",
+    "Deck": "deckcheck.deck",
+    "DeckCard": "deckcheck.deck",
+    "ReadFinding": "deckcheck.deck",
+    "FindingCode": "deckcheck.deck",
+    "Section": "deckcheck.deck",
+    "DeckcheckError": "deckcheck.error",
+    "DataError": "deckcheck.error",
+    "DeckReadError": "deckcheck.error",
+    "UnknownCardError": "deckcheck.error",
+    "AmbiguousCardError": "deckcheck.error",
+    "UnknownFormatError": "deckcheck.error",
+}
+
+__all__ = sorted(_EXPORTS)
+
+if TYPE_CHECKING:
+    from deckcheck.card import (
+        Card,
+        CardIndex,
+        CardKind,
+        DeckZone,
+        ExtraKind,
+        Lookup,
+        Match,
+        load_index,
+        normalize_name,
+    )
+    from deckcheck.deck import Deck, DeckCard, FindingCode, ReadFinding, Section
+    from deckcheck.error import (
+        AmbiguousCardError,
+        DataError,
+        DeckcheckError,
+        DeckReadError,
+        UnknownCardError,
+        UnknownFormatError,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'deckcheck' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -1,0 +1,104 @@
+"""``deckcheck cards``: look cards up in the offline index."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from deckcheck.cli.common import Output, fail, print_json
+
+app = typer.Typer(
+    help="Look up cards in the offline card index (passcode or name; English, Japanese, "
+    "Simplified Chinese).",
+    no_args_is_help=True,
+)
+
+OutputOpt = Annotated[Output, typer.Option("--output", "-o", help="Output format.")]
+
+
+@app.command("show")
+def show(
+    query: Annotated[str, typer.Argument(help="A passcode (padded or not) or a card name.")],
+    output: OutputOpt = Output.TEXT,
+    rush: Annotated[
+        bool, typer.Option("--rush", help="Prefer Rush Duel cards when a name is shared.")
+    ] = False,
+) -> None:
+    """Show one card's facts. Unknown or ambiguous names exit 2 with suggestions."""
+    from deckcheck.card import CardIndex
+    from deckcheck.error import AmbiguousCardError, UnknownCardError
+
+    index = CardIndex.load()
+    try:
+        found = index.lookup(query, rush=rush)
+    except UnknownCardError as exc:
+        hints = [f"did you mean: {name}" for name in exc.suggestions]
+        fail(f"unknown card {query!r}", hints)
+    except AmbiguousCardError as exc:
+        fail(
+            f"ambiguous card name {query!r}; use a passcode",
+            [f"{name} ({code})" for code, name in exc.candidates],
+        )
+    if output is Output.JSON:
+        print_json(found.to_dict())
+        return
+    card = found.card
+    lines = [f"{card.name}  [{card.passcode:08d}]"]
+    if found.record.passcode != card.passcode:
+        what = {
+            "alternate-artwork": "alternate artwork",
+            "prerelease": "pre-release code",
+            "variant": "variant",
+        }.get(found.match.value, found.match.value)
+        lines.append(f"  requested:  {found.record.passcode:08d} ({what} of {card.passcode:08d})")
+    if card.name_ja:
+        lines.append(f"  Japanese:   {card.name_ja}")
+    if card.name_zh:
+        lines.append(f"  Chinese:    {card.name_zh}")
+    if card.treated_as:
+        lines.append(f"  treated as: {card.treated_as} (counts toward its copy limit)")
+    lines.append(f"  type:       {card.type_line}")
+    deck = {"main": "Main Deck", "extra": "Extra Deck", "none": "not a deck card"}[card.zone.value]
+    if card.extra_kind:
+        deck += f" ({card.extra_kind.value})"
+    lines.append(f"  deck:       {deck}")
+    avail = [r for r, ok in (("OCG", card.in_ocg), ("TCG", card.in_tcg)) if ok]
+    lines.append(
+        f"  released:   OCG {card.ocg_date or '-'}, TCG {card.tcg_date or '-'}"
+        f"  (in: {', '.join(avail) or 'none'})"
+    )
+    flags = [n for n, ok in (("Rush", card.is_rush), ("Legend", card.is_legend),
+                             ("Skill", card.is_skill), ("Token", card.is_token),
+                             ("unofficial", card.is_unofficial),
+                             ("pre-release", card.is_prerelease),
+                             ("GOAT variant", card.is_goat_variant)) if ok]  # fmt: skip
+    if flags:
+        lines.append(f"  flags:      {', '.join(flags)}")
+    if card.archetypes:
+        lines.append(f"  archetypes: {', '.join(card.archetypes)}")
+    if card.konami_id:
+        lines.append(f"  konami id:  {card.konami_id}")
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+@app.command("search")
+def search(
+    text: Annotated[str, typer.Argument(help="Part of a name, or a misspelt name.")],
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=200, help="At most N.")] = 10,
+    output: OutputOpt = Output.TEXT,
+) -> None:
+    """List the cards whose names best match TEXT, best first (exit 1 when none match)."""
+    from deckcheck.card import CardIndex
+
+    results = CardIndex.load().search(text, limit)
+    if output is Output.JSON:
+        print_json({"query": text, "results": [dict(c.to_dict(), score=s) for c, s in results]})
+    else:
+        for card, score in results:
+            sys.stdout.write(f"{card.passcode:>9}  {card.name}  ({card.type_line})  {score:g}\n")
+        if not results:
+            sys.stderr.write(f"no card matches {text!r}\n")
+    if not results:
+        raise typer.Exit(1)
