@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from deckcheck.cli import card
+from deckcheck.cli import banlist, card, convert, format, simulate, validate
 
 app = typer.Typer(
     name="deckcheck",
@@ -19,6 +19,8 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 app.add_typer(card.app, name="cards")
+for _module in (validate, convert, simulate, format, banlist):
+    _module.register(app)
 
 
 def main() -> None:

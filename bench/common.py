@@ -1,0 +1,90 @@
+"""Shared pieces of the benchmarks: timing and the figure/baseline/ratio report line.
+
+Every benchmark prints each figure beside a baseline measured in the same run, as a ratio, so
+that a noisy shared machine does not hide or fake a regression.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One measured figure beside its baseline.
+
+    ``value`` and ``baseline`` are in ``unit``; ``target`` is the largest allowed
+    value/baseline ratio (or the smallest, when ``higher_is_better``), if the issue sets one;
+    ``limit`` an absolute bound in ``unit``, if one is set.
+    """
+
+    name: str
+    value: float
+    baseline_name: str
+    baseline: float
+    unit: str
+    target: float | None = None
+    higher_is_better: bool = False
+    limit: float | None = None
+
+    @property
+    def ratio(self) -> float:
+        """value / baseline."""
+        return self.value / self.baseline if self.baseline else float("inf")
+
+    @property
+    def ok(self) -> bool | None:
+        """Whether the target ratio and the absolute limit hold (None if neither is set)."""
+        checks: list[bool] = []
+        if self.target is not None:
+            checks.append(
+                self.ratio >= self.target if self.higher_is_better else self.ratio <= self.target
+            )
+        if self.limit is not None:
+            checks.append(self.value >= self.limit if self.higher_is_better else self.value <= self.limit)
+        return all(checks) if checks else None
+
+    def line(self) -> str:
+        """The report line: figure, baseline, ratio, target and verdict."""
+        parts = [
+            f"{self.name}: {self.value:,.4g} {self.unit}",
+            f"baseline {self.baseline_name}: {self.baseline:,.4g} {self.unit}",
+            f"ratio {self.ratio:,.3g}x",
+        ]
+        if self.target is not None:
+            parts.append(f"target {'>=' if self.higher_is_better else '<='} {self.target:g}x")
+        if self.limit is not None:
+            parts.append(f"limit {'>=' if self.higher_is_better else '<='} {self.limit:g} {self.unit}")
+        verdict = {True: "OK", False: "MISSED", None: ""}[self.ok]
+        return "  " + " | ".join(parts) + (f"  [{verdict}]" if verdict else "")
+
+
+def best_of(fn: Callable[[], object], repeat: int = 5, number: int = 1) -> float:
+    """Best wall time in seconds of ``number`` calls of ``fn``, over ``repeat`` rounds."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        times.append((time.perf_counter() - t0) / number)
+    return min(times)
+
+
+def command_time(argv: list[str], repeat: int = 15) -> float:
+    """Median wall time in seconds of running a command (output discarded)."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def python_pass_time(repeat: int = 15) -> float:
+    """Median wall time of ``python -c pass`` with this interpreter (the cold-start baseline)."""
+    return command_time([sys.executable, "-c", "pass"], repeat)
