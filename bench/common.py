@@ -46,7 +46,8 @@ class Figure:
                 self.ratio >= self.target if self.higher_is_better else self.ratio <= self.target
             )
         if self.limit is not None:
-            checks.append(self.value >= self.limit if self.higher_is_better else self.value <= self.limit)
+            hib = self.higher_is_better
+            checks.append(self.value >= self.limit if hib else self.value <= self.limit)
         return all(checks) if checks else None
 
     def line(self) -> str:
@@ -59,7 +60,8 @@ class Figure:
         if self.target is not None:
             parts.append(f"target {'>=' if self.higher_is_better else '<='} {self.target:g}x")
         if self.limit is not None:
-            parts.append(f"limit {'>=' if self.higher_is_better else '<='} {self.limit:g} {self.unit}")
+            op = ">=" if self.higher_is_better else "<="
+            parts.append(f"limit {op} {self.limit:g} {self.unit}")
         verdict = {True: "OK", False: "MISSED", None: ""}[self.ok]
         return "  " + " | ".join(parts) + (f"  [{verdict}]" if verdict else "")
 
