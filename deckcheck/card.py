@@ -415,14 +415,52 @@ class CardIndex:
     parsed on first use, so loading is cheap; the name index is read on the first name lookup.
     """
 
-    def __init__(self, lines: list[str], names_path: Path | None = None) -> None:
-        self._lines = lines
-        pos: dict[int, int] = {}
-        for i, line in enumerate(lines):
-            pos[int(line[1 : line.index(",")])] = i
-        self._pos = pos
+    def __init__(self, data: bytes, names_path: Path | None = None) -> None:
+        # ``data`` holds one JSON array per line, sorted by passcode. Single lookups binary-search
+        # the bytes (no parsing up front: a cold ``deckcheck cards show`` stays fast); the
+        # passcode -> offset table is built on first need for iteration or many lookups.
+        self._data = data
         self._cards: dict[int, Card] = {}
         self._names_path = names_path
+        self._misses = 0
+
+    @cached_property
+    def _pos(self) -> dict[int, int]:
+        """passcode -> byte offset of its row."""
+        data = self._data
+        pos: dict[int, int] = {}
+        start = 0
+        end = len(data)
+        while start < end:
+            comma = data.index(b",", start)
+            pos[int(data[start + 1 : comma])] = start
+            nl = data.find(b"\n", comma)
+            start = end if nl < 0 else nl + 1
+        return pos
+
+    def _find(self, passcode: int) -> int:
+        """Byte offset of the row of ``passcode``, or -1 (binary search over the sorted rows)."""
+        if "_pos" in self.__dict__:
+            return self._pos.get(passcode, -1)
+        data = self._data
+        lo, hi = 0, len(data)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            start = data.rfind(b"\n", 0, mid) + 1
+            if start < lo:
+                start = lo
+            comma = data.index(b",", start)
+            code = int(data[start + 1 : comma])
+            if code == passcode:
+                return start
+            if code < passcode:
+                nl = data.find(b"\n", comma)
+                if nl < 0:
+                    return -1
+                lo = nl + 1
+            else:
+                hi = start
+        return -1
 
     _default: CardIndex | None = None
 
@@ -443,30 +481,34 @@ class CardIndex:
         folder = Path(folder)
         path = folder / CARDS_FILE
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = path.read_bytes()
+        except OSError as exc:
             raise DataError(f"{path}: cannot read card index: {exc}") from exc
-        lines = text.splitlines()
+        first = text.find(b"\n")
         try:
-            head = json.loads(lines[0])
-        except (ValueError, IndexError) as exc:
+            head = json.loads(text[:first])
+        except ValueError as exc:
             raise DataError(f"{path}:1: bad card index header: {exc}") from exc
         if head.get("format") != INDEX_FORMAT or tuple(head.get("fields", ())) != FIELDS:
             raise DataError(f"{path}: not a deckcheck card index of format {INDEX_FORMAT}")
-        try:
-            return cls(lines[1:], folder / NAMES_FILE)
-        except ValueError as exc:
-            raise DataError(f"{path}: malformed card row: {exc}") from exc
+        body = text[first + 1 :].rstrip(b"\n")
+        if not body.startswith(b"[") or b"\r" in body[:200]:
+            raise DataError(f"{path}:2: malformed card row")
+        return cls(body, folder / NAMES_FILE)
 
     def _row(self, passcode: int) -> list[Any]:
-        row: list[Any] = json.loads(self._lines[self._pos[passcode]])
+        start = self._find(passcode)
+        if start < 0:
+            raise KeyError(passcode)
+        end = self._data.find(b"\n", start)
+        row: list[Any] = json.loads(self._data[start : end if end >= 0 else len(self._data)])
         return row
 
     def __len__(self) -> int:
-        return len(self._lines)
+        return len(self._pos)
 
     def __contains__(self, passcode: object) -> bool:
-        return passcode in self._pos
+        return isinstance(passcode, int) and self._find(passcode) >= 0
 
     def passcodes(self) -> list[int]:
         """Every passcode in the index, ascending."""
@@ -488,7 +530,7 @@ class CardIndex:
          ocg, tcg, arch) = row  # fmt: skip
         canonical = pid
         treated_as = treated_pc = None
-        if alias and alias in self._pos:
+        if alias and alias in self:
             if alias_kind == ALIAS_TREATED_AS:
                 treated_pc = alias
                 treated_as = self._row(alias)[3]
@@ -511,7 +553,7 @@ class CardIndex:
         if not text.isdigit():
             raise UnknownCardError(text)
         value = int(text)
-        if value not in self._pos:
+        if value not in self:
             raise UnknownCardError(text)
         record = self.get(value)
         card = self.get(record.canonical)
@@ -584,10 +626,11 @@ class CardIndex:
         return self.lookup_name(text, rush=rush)
 
     @cached_property
-    def _choices(self) -> tuple[list[str], list[int]]:
-        """(normalised names, passcodes) of every name of every original card, for fuzzy search."""
+    def _choices(self) -> tuple[list[str], list[int], list[int]]:
+        """(normalised names, passcodes, priorities) of every name of every original card."""
         keys = list(self._names)
-        return keys, [min(self._names[k])[1] for k in keys]
+        best = [min(self._names[k]) for k in keys]
+        return keys, [b[1] for b in best], [b[0] for b in best]
 
     def search(self, text: str, limit: int = 10) -> list[tuple[Card, float]]:
         """Cards whose names best match ``text`` (any language), best first, with a 0-100 score.
@@ -599,21 +642,23 @@ class CardIndex:
         key = normalize_name(text)
         if not key:
             return []
-        keys, codes = self._choices
+        keys, codes, prios = self._choices
+        penalty = (0.0, 3.0, 5.0, 15.0)  # official, skill, Rush, other (unofficial, tokens...)
         results: dict[int, float] = {}
         # exact and substring hits first
-        for k, pid in zip(keys, codes, strict=True):
+        for k, pid, prio in zip(keys, codes, prios, strict=True):
             if key in k:
                 score = 100.0 if k == key else 90.0 + 10.0 * len(key) / len(k) - 0.01
+                score -= penalty[prio]
                 canon = self.get(pid).canonical
                 if score > results.get(canon, -1):
                     results[canon] = score
         if len(results) < limit:
             for _, score, i in process.extract(
-                key, keys, scorer=fuzz.WRatio, limit=limit * 3, score_cutoff=60
+                key, keys, scorer=fuzz.WRatio, limit=limit * 3, score_cutoff=75
             ):
                 canon = self.get(codes[i]).canonical
-                s = min(float(score), 89.0)
+                s = min(float(score), 89.0) - penalty[prios[i]]
                 if s > results.get(canon, -1):
                     results[canon] = s
         ranked = sorted(results.items(), key=lambda kv: (-kv[1], self.get(kv[0]).name))

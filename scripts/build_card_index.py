@@ -393,6 +393,21 @@ def build(data: Path) -> dict[str, Any]:
         else:
             rec["alias_kind"] = ALIAS_TREATED_AS
 
+    # Rush reprints: EDOPro aliases them to the OCG card; within Rush, the same name is the same
+    # card, so later Rush records of a name become alternate artworks of the first one.
+    first_rush: dict[str, int] = {}
+    for pid in sorted(rows):
+        rec = rows[pid]
+        if not rec["flags"] & FLAG_RUSH or rec["flags"] & (FLAG_PRERELEASE | FLAG_UNOFFICIAL):
+            continue
+        if rec["alias"]:
+            continue
+        if rec["name"] in first_rush:
+            rec["alias"] = first_rush[rec["name"]]
+            rec["alias_kind"] = ALIAS_ALT_ART
+        else:
+            first_rush[rec["name"]] = pid
+
     # --- names, konami ids, dates -----------------------------------------------------------
     out_rows: list[list[Any]] = []
     for pid in sorted(rows):
