@@ -1,0 +1,142 @@
+"""Reading and writing deck files: ydk, ydke URLs, text lists, Omega codes, deckcheck JSON.
+
+::
+
+    from deckcheck.io import read_path, write_deck
+    deck = read_path("deck.ydk")            # format detected by content
+    for finding in deck.findings:           # unknown cards, ambiguous names, unreadable lines
+        print(finding.line, finding.message, finding.suggestions)
+    print(write_deck(deck, "ydke"))
+
+Every reader returns a :class:`~deckcheck.deck.Deck` whose cards remember their section and
+source line. Input that cannot be read at all (binary junk, over :data:`MAX_INPUT_BYTES`, more
+than :data:`MAX_CARDS` cards, bad base64/JSON) raises :class:`~deckcheck.error.DeckReadError`
+(or a subclass); nothing else escapes a reader. Lines that can be read but not resolved become
+:class:`~deckcheck.deck.ReadFinding` entries of the deck.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from deckcheck.card import CardIndex
+from deckcheck.deck import Deck
+from deckcheck.error import DeckReadError
+from deckcheck.io.builder import (
+    MAX_CARDS,
+    MAX_INPUT_BYTES,
+    DeckEncodingError,
+    DeckSyntaxError,
+    DeckTooLargeError,
+    DeckWriteError,
+    UnknownDeckFormatError,
+    decode_input,
+)
+from deckcheck.io.detect import DeckFormat, detect_format, detect_text
+from deckcheck.io.jsonform import JSON_VERSION, dump_json, parse_json
+from deckcheck.io.omega import dump_omega, parse_omega
+from deckcheck.io.text import dump_text, parse_text
+from deckcheck.io.ydk import dump_ydk, parse_ydk
+from deckcheck.io.ydke import dump_ydke, parse_ydke
+
+__all__ = [
+    "JSON_VERSION",
+    "MAX_CARDS",
+    "MAX_INPUT_BYTES",
+    "DeckEncodingError",
+    "DeckFormat",
+    "DeckSyntaxError",
+    "DeckTooLargeError",
+    "DeckWriteError",
+    "UnknownDeckFormatError",
+    "detect_format",
+    "dump_json",
+    "dump_omega",
+    "dump_text",
+    "dump_ydk",
+    "dump_ydke",
+    "parse_json",
+    "parse_omega",
+    "parse_text",
+    "parse_ydk",
+    "parse_ydke",
+    "read_deck",
+    "read_path",
+    "write_deck",
+]
+
+
+def to_format(fmt: DeckFormat | str) -> DeckFormat:
+    """The :class:`DeckFormat` named ``fmt``; raises :class:`UnknownDeckFormatError`."""
+    try:
+        return DeckFormat(str(fmt).lower())
+    except ValueError:
+        valid = ", ".join(f.value for f in DeckFormat)
+        raise UnknownDeckFormatError(f"unknown deck format {fmt!r}; valid: {valid}") from None
+
+
+def read_deck(
+    data: str | bytes,
+    *,
+    fmt: DeckFormat | str | None = None,
+    source: str | None = None,
+    index: CardIndex | None = None,
+    rush: bool = False,
+) -> Deck:
+    """Read a deck from text or bytes, in format ``fmt`` or the one detected from the content.
+
+    ``source`` names the input in messages; ``rush`` prefers Rush Duel cards for names shared
+    with OCG/TCG cards (text lists only). Raises :class:`~deckcheck.error.DeckReadError`.
+    """
+    text = decode_input(data, source)
+    kind = detect_text(text) if fmt is None else to_format(fmt)
+    if kind is DeckFormat.YDK:
+        return parse_ydk(text, source=source, index=index)
+    if kind is DeckFormat.YDKE:
+        return parse_ydke(text, source=source, index=index)
+    if kind is DeckFormat.OMEGA:
+        return parse_omega(text, source=source, index=index)
+    if kind is DeckFormat.JSON:
+        return parse_json(text, source=source, index=index)
+    return parse_text(text, source=source, index=index, rush=rush)
+
+
+def read_path(
+    path: str | Path,
+    *,
+    fmt: DeckFormat | str | None = None,
+    index: CardIndex | None = None,
+    rush: bool = False,
+) -> Deck:
+    """Read a deck file; ``"-"`` reads stdin and a ``ydke://`` string is read as a URL.
+
+    Raises :class:`~deckcheck.error.DeckReadError` naming the file if it cannot be read.
+    """
+    if isinstance(path, str) and path.strip()[:7].lower() == "ydke://":
+        return read_deck(path, fmt=fmt or DeckFormat.YDKE, source="<ydke URL>", index=index)
+    if str(path) == "-":
+        source = "<stdin>"
+        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+    else:
+        source = str(path)
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_INPUT_BYTES + 1)
+        except OSError as exc:
+            raise DeckReadError(f"cannot read: {exc.strerror or exc}", source) from exc
+    return read_deck(data, fmt=fmt, source=source, index=index, rush=rush)
+
+
+def write_deck(deck: Deck, fmt: DeckFormat | str, *, index: CardIndex | None = None) -> str:
+    """The deck written in format ``fmt``; raises :class:`DeckWriteError` if it cannot be."""
+    kind = to_format(fmt)
+    if kind is DeckFormat.YDK:
+        return dump_ydk(deck)
+    if kind is DeckFormat.YDKE:
+        return dump_ydke(deck) + "\n"
+    if kind is DeckFormat.OMEGA:
+        return dump_omega(deck) + "\n"
+    if kind is DeckFormat.JSON:
+        return dump_json(deck)
+    return dump_text(deck, index=index)
