@@ -1,0 +1,45 @@
+"""Goldfish: exact and simulated opening-hand odds of a deck.
+
+``simulate(deck, spec)`` answers "how often do I see X by turn N, going first or second?":
+exactly (multivariate hypergeometric sums) where the maths allows, by a seeded, vectorised
+Monte Carlo simulation with 95% intervals where card effects or a huge state space need it.
+Specs (TOML) name categories of cards, conditions over their counts, and card effects; see
+``docs/goldfish.md``.
+"""
+
+from __future__ import annotations
+
+from deckcheck.goldfish.condition import (
+    Condition,
+    ConditionError,
+    GoldfishError,
+    SpecError,
+    parse_condition,
+)
+from deckcheck.goldfish.result import Estimate, ExactMode, HandStats, Method
+from deckcheck.goldfish.rule import DrawRules, Going, draw_rules_for
+from deckcheck.goldfish.simulation import default_spec, simulate
+from deckcheck.goldfish.spec import Category, Effect, EffectKind, Spec, load_spec, parse_spec
+
+__all__ = [
+    "Category",
+    "Condition",
+    "ConditionError",
+    "DrawRules",
+    "Effect",
+    "EffectKind",
+    "Estimate",
+    "ExactMode",
+    "Going",
+    "GoldfishError",
+    "HandStats",
+    "Method",
+    "Spec",
+    "SpecError",
+    "default_spec",
+    "draw_rules_for",
+    "load_spec",
+    "parse_condition",
+    "parse_spec",
+    "simulate",
+]

@@ -1,0 +1,281 @@
+"""The Monte Carlo engine: vectorised, seeded goldfish hands, with card effects.
+
+Hands are dealt in batches with numpy: a partial Fisher-Yates shuffle of the deck for every
+trial at once (only as deep as the cards seen when no effect can dig further). Category counts
+come from a membership lookup; conditions evaluate on whole arrays of counts.
+
+With effects, each trial also keeps the deck order, the cards gone from the deck and the hand,
+and plays effects turn by turn with a fixed policy (see :func:`simulate_effects`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from deckcheck.goldfish.condition import Condition
+from deckcheck.goldfish.rule import Going
+from deckcheck.goldfish.spec import Effect, EffectKind
+
+KINDS = 3
+"""Composition buckets: Monster, Spell, Trap."""
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The deck as the engine sees it.
+
+    ``cards``: distinct-card index of each copy (N,); ``member``: (K, C) bool, card k in
+    category c; ``kind``: (K,) 0 Monster, 1 Spell, 2 Trap.
+    """
+
+    cards: Any
+    member: Any
+    names: tuple[str, ...]
+    kind: Any
+
+
+@dataclass
+class Tally:
+    """Successes per condition and turn, hand-composition counts at turn 1, and trials run."""
+
+    hits: Any
+    composition: Any
+    trials: int
+
+
+def _shuffle(rng: np.random.Generator, labels: Any, trials: int, depth: int) -> Any:
+    """``trials`` shuffles of ``labels``, only the first ``depth`` positions made random."""
+    n = len(labels)
+    deck = np.tile(labels, (trials, 1))
+    rows = np.arange(trials)
+    for i in range(min(depth, n - 1)):
+        j = rng.integers(i, n, size=trials)
+        picked = deck[rows, j]
+        deck[rows, j] = deck[:, i]
+        deck[:, i] = picked
+    return deck
+
+
+def _batch(trials: int, width: int) -> int:
+    return int(max(1000, min(trials, 250_000, 24_000_000 // max(1, width))))
+
+
+def simulate_plain(
+    deal: Deal,
+    conditions: Sequence[Condition],
+    seen: Mapping[Going, list[int]],
+    trials: int,
+    rng: np.random.Generator,
+) -> dict[Going, Tally]:
+    """Hands without effects: each going shares the same shuffles (prefixes of one order)."""
+    # merge cards into atoms (same categories and kind) so lookups stay small
+    keys = [(*deal.member[k].tolist(), int(deal.kind[k])) for k in range(len(deal.kind))]
+    atom_of: dict[tuple[Any, ...], int] = {}
+    card_atom = np.array([atom_of.setdefault(key, len(atom_of)) for key in keys], dtype=np.int64)
+    atoms = list(atom_of)
+    n_cat = len(deal.names)
+    look = np.zeros((len(atoms), n_cat + KINDS), dtype=np.int16)
+    for a, key in enumerate(atoms):
+        look[a, :n_cat] = key[:n_cat]
+        if key[n_cat] < KINDS:
+            look[a, n_cat + key[n_cat]] = 1
+    labels = card_atom[deal.cards].astype(np.int16)
+    depth = max(max(v) for v in seen.values())
+    depth = min(depth, len(labels))
+    turns = len(next(iter(seen.values())))
+    out = {
+        g: Tally(
+            np.zeros((len(conditions), turns), dtype=np.int64),
+            np.zeros((KINDS, depth + 1), dtype=np.int64),
+            0,
+        )
+        for g in seen
+    }
+    size = _batch(trials, depth * (n_cat + KINDS))
+    done = 0
+    while done < trials:
+        t = min(size, trials - done)
+        hand = _shuffle(rng, labels, t, depth)[:, :depth]
+        cum = np.cumsum(look[hand], axis=1, dtype=np.int16)  # (t, depth, C + kinds)
+        for going, per_turn in seen.items():
+            tally = out[going]
+            for turn, d in enumerate(per_turn):
+                row = cum[:, min(d, depth) - 1, :] if d > 0 else np.zeros_like(cum[:, 0, :])
+                env = {name: row[:, c] for c, name in enumerate(deal.names)}
+                for i, cond in enumerate(conditions):
+                    tally.hits[i, turn] += int(
+                        np.count_nonzero(np.broadcast_to(cond.evaluate(env), (t,)))
+                    )
+                if turn == 0:
+                    for k in range(KINDS):
+                        tally.composition[k] += np.bincount(row[:, n_cat + k], minlength=depth + 1)
+            tally.trials += t
+        done += t
+    return out
+
+
+class _Table:
+    """The state of a batch of goldfish games with effects (one row per trial)."""
+
+    def __init__(self, deal: Deal, effects: Mapping[int, Effect], t: int, rng: Any) -> None:
+        self.deal = deal
+        self.t = t
+        n_cards = len(deal.kind)
+        self.k = n_cards
+        self.deck = _shuffle(rng, deal.cards.astype(np.int16), t, len(deal.cards))
+        self.gone = np.zeros(self.deck.shape, dtype=bool)
+        self.hand = np.zeros((t, n_cards), dtype=np.int16)
+        self.unused = np.zeros((t, n_cards), dtype=np.int16)
+        self.is_effect = np.zeros(n_cards, dtype=np.int16)
+        for k in effects:
+            self.is_effect[k] = 1
+        self.lock = np.zeros(t, dtype=bool)
+        self.used = {k: np.zeros(t, dtype=bool) for k in effects}
+
+    def remaining(self) -> Any:
+        return self.deck.shape[1] - self.gone.sum(axis=1)
+
+    def take_top(self, rows: Any, n: int) -> Any:
+        """Remove the top ``n`` cards of the deck of each trial in ``rows``; their positions."""
+        avail = ~self.gone[rows]
+        take = avail & (np.cumsum(avail, axis=1) <= n)
+        self.gone[rows] |= take
+        return take
+
+    def add(self, rows: Any, take: Any) -> None:
+        """Put the cards at positions ``take`` (bool, one row per ``rows``) into the hands."""
+        r, c = np.nonzero(take)
+        trial = rows[r]
+        ids = self.deck[trial, c].astype(np.int64)
+        added = np.bincount(trial * self.k + ids, minlength=self.t * self.k)
+        added = added.reshape(self.t, self.k).astype(np.int16)
+        self.hand += added
+        self.unused += added * self.is_effect
+
+    def draw(self, rows: Any, n: int) -> None:
+        """Draw ``n`` cards for each trial in ``rows``."""
+        if n > 0 and len(rows):
+            self.add(rows, self.take_top(rows, n))
+
+    def counts(self) -> Any:
+        """(t, C + kinds) counts of every category and kind among the cards reached so far."""
+        member = np.concatenate(
+            [self.deal.member.astype(np.int16), np.eye(KINDS, dtype=np.int16)[self.deal.kind]],
+            axis=1,
+        )
+        return self.hand @ member
+
+
+def _resolve(table: _Table, effects: Mapping[int, Effect], deal: Deal) -> None:
+    """Play effects in every trial until none can be played (the documented policy)."""
+    names = {n: i for i, n in enumerate(deal.names)}
+    order = {EffectKind.DRAW: 0, EffectKind.DESIRES: 1, EffectKind.SEARCH: 2,
+             EffectKind.EXCAVATE: 3}  # fmt: skip
+    ranked = sorted(effects.items(), key=lambda kv: order[kv[1].kind])
+    for _ in range(4 * len(deal.cards) + 4):
+        played = False
+        for k, effect in ranked:
+            ok = table.unused[:, k] > 0
+            if effect.once_per_turn:
+                ok &= ~table.used[k]
+            if effect.kind in (EffectKind.DRAW, EffectKind.DESIRES):
+                ok &= ~table.lock
+            if effect.kind in (EffectKind.DESIRES, EffectKind.EXCAVATE):
+                ok &= table.remaining() >= effect.count
+            if effect.kind is EffectKind.SEARCH:
+                assert effect.target is not None
+                target = deal.member[:, names[effect.target]]
+                cand = ~table.gone & target[table.deck]
+                ok &= cand.any(axis=1)
+            rows = np.flatnonzero(ok)
+            if not len(rows):
+                continue
+            played = True
+            table.unused[rows, k] -= 1
+            table.used[k][rows] = True
+            if effect.kind is EffectKind.DRAW:
+                table.draw(rows, effect.count)
+            elif effect.kind is EffectKind.DESIRES:
+                table.take_top(rows, effect.count)
+                table.draw(rows, 2)
+            elif effect.kind is EffectKind.SEARCH:
+                sub = cand[rows]
+                pos = np.argmax(sub, axis=1)
+                take = np.zeros_like(sub)
+                take[np.arange(len(rows)), pos] = True
+                table.gone[rows] |= take
+                table.add(rows, take)
+            else:  # excavate: add the best card by `prefer`, the rest go to the bottom
+                take = table.take_top(rows, effect.count)
+                rank = np.full(table.k, len(effect.prefer), dtype=np.int64)
+                for r_i, cat in reversed(list(enumerate(effect.prefer))):
+                    rank[deal.member[:, names[cat]]] = r_i
+                score = np.where(take, rank[table.deck[rows]], 1 << 30)
+                pos = np.argmin(score, axis=1)
+                pick = np.zeros_like(take)
+                pick[np.arange(len(rows)), pos] = True
+                table.add(rows, pick)
+                table.lock[rows] = True
+        if not played:
+            return
+
+
+def simulate_effects(
+    deal: Deal,
+    conditions: Sequence[Condition],
+    effects: Mapping[int, Effect],
+    hand_size: int,
+    draws: Mapping[Going, list[int]],
+    trials: int,
+    rng: np.random.Generator,
+) -> dict[Going, Tally]:
+    """Goldfish games with effects, turn by turn, for each going separately.
+
+    Each turn: the Draw Phase draw, then effects are played until none can be. Policy: plain
+    draw spells first (in spec order), then Pot of Desires-like effects, then searchers, and
+    excavators last (they stop effect draws for the rest of the turn). Once-per-turn effects play
+    once per turn; the others play every copy. Every card that reached the hand counts, played
+    or not; banished and excavated-but-not-added cards do not (the latter go to the bottom of the
+    deck and are treated as out of reach).
+    """
+    turns = len(next(iter(draws.values())))
+    n_cat = len(deal.names)
+    out: dict[Going, Tally] = {}
+    for going, per_turn in draws.items():
+        depth = len(deal.cards)
+        tally = Tally(
+            np.zeros((len(conditions), turns), dtype=np.int64),
+            np.zeros((KINDS, depth + 1), dtype=np.int64),
+            0,
+        )
+        size = _batch(trials, 6 * len(deal.cards) + 2 * len(deal.kind))
+        done = 0
+        while done < trials:
+            t = min(size, trials - done)
+            table = _Table(deal, effects, t, rng)
+            table.draw(np.arange(t), hand_size)
+            for turn, n in enumerate(per_turn):
+                table.lock[:] = False
+                for used in table.used.values():
+                    used[:] = False
+                table.draw(np.arange(t), n)
+                _resolve(table, effects, deal)
+                row = table.counts()
+                env = {name: row[:, c] for c, name in enumerate(deal.names)}
+                for i, cond in enumerate(conditions):
+                    tally.hits[i, turn] += int(
+                        np.count_nonzero(np.broadcast_to(cond.evaluate(env), (t,)))
+                    )
+                if turn == 0:
+                    for k in range(KINDS):
+                        tally.composition[k] += np.bincount(
+                            np.minimum(row[:, n_cat + k], depth), minlength=depth + 1
+                        )
+            tally.trials += t
+            done += t
+        out[going] = tally
+    return out

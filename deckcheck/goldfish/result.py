@@ -1,0 +1,188 @@
+"""Results of a goldfish run: :class:`HandStats` and its JSON shape (see ``docs/goldfish.md``)."""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from deckcheck.goldfish.rule import DrawRules, Going
+from deckcheck.goldfish.spec import Effect
+
+Z95 = 1.959963984540054
+"""The two-sided 95% normal quantile."""
+
+
+class Method(enum.StrEnum):
+    """How the figures were computed."""
+
+    EXACT = "exact"
+    SIMULATION = "simulation"
+
+
+class ExactMode(enum.StrEnum):
+    """Whether to use the exact engine: when possible (auto), always, or never."""
+
+    AUTO = "auto"
+    ALWAYS = "always"
+    NEVER = "never"
+
+
+def wilson(hits: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion (95% by default)."""
+    if trials <= 0:
+        return 0.0, 1.0
+    p = hits / trials
+    denom = 1 + z * z / trials
+    center = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return max(0.0, center - half), min(1.0, center + half)
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A probability: exact (``fraction`` set, no interval) or simulated (95% interval)."""
+
+    probability: float
+    low: float | None = None
+    high: float | None = None
+    fraction: Fraction | None = None
+
+    @classmethod
+    def exact(cls, value: Fraction) -> Estimate:
+        """An exact probability."""
+        return cls(float(value), None, None, value)
+
+    @classmethod
+    def simulated(cls, hits: int, trials: int) -> Estimate:
+        """A simulated proportion with its Wilson 95% interval."""
+        low, high = wilson(hits, trials)
+        return cls(hits / trials if trials else 0.0, low, high, None)
+
+    def to_dict(self, fractions: bool = False) -> dict[str, Any]:
+        """``{"p": ..., "ci": [low, high] | null}`` plus ``"fraction": "a/b"`` on request."""
+        out: dict[str, Any] = {
+            "p": self.probability,
+            "ci": None if self.low is None else [self.low, self.high],
+        }
+        if fractions and self.fraction is not None:
+            out["fraction"] = f"{self.fraction.numerator}/{self.fraction.denominator}"
+        return out
+
+    def text(self, fractions: bool = False) -> str:
+        """``41.2%`` (exact), ``41.2% ±0.3`` (simulated) or the fraction."""
+        if fractions and self.fraction is not None:
+            return f"{self.fraction.numerator}/{self.fraction.denominator}"
+        pct = f"{100 * self.probability:.1f}%"
+        if self.low is not None and self.high is not None:
+            pct += f" ±{100 * max(self.probability - self.low, self.high - self.probability):.1f}"
+        return pct
+
+
+@dataclass(frozen=True, slots=True)
+class CardCount:
+    """A distinct Main Deck card and its copies."""
+
+    name: str
+    passcode: int
+    copies: int
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryStats:
+    """A category: its copies in the deck and which cards."""
+
+    name: str
+    copies: int
+    cards: tuple[CardCount, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionStats:
+    """One condition's probability by turn (index 0 = turn 1), per going."""
+
+    name: str
+    expression: str
+    by_going: Mapping[Going, tuple[Estimate, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class HandStats:
+    """Everything one goldfish run found; :meth:`to_dict` gives the JSON shape."""
+
+    method: Method
+    note: str | None
+    rules: DrawRules
+    goings: tuple[Going, ...]
+    turns: int
+    seen: Mapping[Going, tuple[int, ...]]
+    deck_size: int
+    deck_name: str | None
+    categories: tuple[CategoryStats, ...]
+    conditions: tuple[ConditionStats, ...]
+    composition: Mapping[Going, Mapping[str, tuple[Estimate, ...]]]
+    effects: tuple[Effect, ...] = ()
+    trials: int | None = None
+    seed: int | None = None
+    fractions: bool = False
+    default: bool = False
+
+    def condition(self, name: str) -> ConditionStats:
+        """The stats of the named condition (KeyError if absent)."""
+        for c in self.conditions:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape shared by the library and ``deckcheck simulate --output json``."""
+        fr = self.fractions
+        return {
+            "deck": {"name": self.deck_name, "main": self.deck_size},
+            "method": self.method.value,
+            "note": self.note,
+            "trials": self.trials,
+            "seed": self.seed,
+            "confidence": 0.95,
+            "rules": self.rules.to_dict(),
+            "turns": self.turns,
+            "going": [g.value for g in self.goings],
+            "seen": {g.value: list(v) for g, v in self.seen.items()},
+            "report": "default" if self.default else "spec",
+            "categories": [
+                {
+                    "name": c.name,
+                    "copies": c.copies,
+                    "cards": [
+                        {"name": x.name, "passcode": x.passcode, "copies": x.copies}
+                        for x in c.cards
+                    ],
+                }
+                for c in self.categories
+            ],
+            "effects": [e.to_dict() for e in self.effects],
+            "conditions": [
+                {
+                    "name": c.name,
+                    "expression": c.expression,
+                    "results": {
+                        g.value: [
+                            dict(turn=i + 1, seen=self.seen[g][i], **est.to_dict(fr))
+                            for i, est in enumerate(ests)
+                        ]
+                        for g, ests in c.by_going.items()
+                    },
+                }
+                for c in self.conditions
+            ],
+            "composition": {
+                g.value: {
+                    kind: [dict(count=k, **est.to_dict(fr)) for k, est in enumerate(ests)]
+                    for kind, ests in kinds.items()
+                }
+                for g, kinds in self.composition.items()
+            },
+        }

@@ -1,0 +1,335 @@
+"""Goldfish specs: categories of Main Deck cards, named conditions, and card effects.
+
+A spec is a TOML file (see ``docs/goldfish.md``)::
+
+    [categories]
+    starter = { names = ["Snake-Eye Ash"], archetypes = ["Snake-Eye"] }
+    brick = { kinds = ["Trap"] }
+    [conditions]
+    good = "starter >= 1 and brick == 0"
+    [[effects]]
+    card = "Pot of Desires"
+    kind = "desires"
+
+:func:`load_spec` reads a file, :func:`parse_spec` a decoded mapping; both raise
+:class:`SpecError` naming the file, the key and (for conditions) the position.
+"""
+
+from __future__ import annotations
+
+import enum
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from deckcheck.card import Card, CardIndex, CardKind
+from deckcheck.deck import DeckCard
+from deckcheck.error import AmbiguousCardError, UnknownCardError
+from deckcheck.goldfish.condition import Condition, ConditionError, SpecError, parse_condition
+
+MAX_SPEC_BYTES = 1_000_000
+"""Largest spec file read."""
+
+
+class EffectKind(enum.StrEnum):
+    """What a card does when the goldfish plays it."""
+
+    DRAW = "draw"
+    """Draw ``count`` cards (Pot of Greed 2, Upstart Goblin 1)."""
+    DESIRES = "desires"
+    """Banish the top ``count`` cards face-down (10), then draw 2; once per turn."""
+    EXCAVATE = "excavate"
+    """Excavate the top ``count`` cards (3 or 6), add 1, the rest go to the bottom; once per
+    turn; no more effect draws this turn (Pot of Prosperity)."""
+    SEARCH = "search"
+    """Add one card of the ``target`` category from the deck to the hand; once per turn."""
+
+
+_PRESETS: dict[int, tuple[EffectKind, int]] = {
+    55144522: (EffectKind.DRAW, 2),  # Pot of Greed
+    70368879: (EffectKind.DRAW, 1),  # Upstart Goblin
+    35261759: (EffectKind.DESIRES, 10),  # Pot of Desires
+    84211599: (EffectKind.EXCAVATE, 6),  # Pot of Prosperity
+}
+_DEFAULT_COUNT = {
+    EffectKind.DRAW: 1,
+    EffectKind.DESIRES: 10,
+    EffectKind.EXCAVATE: 6,
+    EffectKind.SEARCH: 1,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Category:
+    """A named set of Main Deck cards: a card belongs if any listed criterion matches it.
+
+    ``passcodes`` holds the canonical passcodes of the ``names`` and passcodes the spec listed;
+    ``archetypes`` match a card's archetypes, ``kinds`` its kind (Monster/Spell/Trap), ``types``
+    words of its type line (``"Tuner"``, ``"Quick-Play"``, ``"Dragon"``, ``"Effect / Tuner"``:
+    every word must be present).
+    """
+
+    name: str
+    passcodes: frozenset[int] = frozenset()
+    archetypes: tuple[str, ...] = ()
+    kinds: tuple[CardKind, ...] = ()
+    types: tuple[tuple[str, ...], ...] = ()
+
+    def matches(self, card: DeckCard) -> bool:
+        """True if the deck card belongs to this category."""
+        if card.passcode in self.passcodes:
+            return True
+        c: Card | None = card.card
+        if c is None:
+            return False
+        if c.canonical in self.passcodes or c.passcode in self.passcodes:
+            return True
+        if c.treated_as_passcode is not None and c.treated_as_passcode in self.passcodes:
+            return True
+        if self.archetypes:
+            mine = {a.casefold() for a in c.archetypes}
+            if any(a.casefold() in mine for a in self.archetypes):
+                return True
+        if c.kind in self.kinds:
+            return True
+        if self.types:
+            words = {w.strip().casefold() for w in c.type_line.split("/")}
+            if any(all(w in words for w in t) for t in self.types):
+                return True
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """A card's effect as the goldfish simulation plays it (see :class:`EffectKind`).
+
+    ``prefer`` (excavate) lists categories in order of preference for the card to add;
+    ``target`` (search) is the category searched.
+    """
+
+    card: str
+    passcode: int
+    kind: EffectKind
+    count: int
+    target: str | None = None
+    prefer: tuple[str, ...] = ()
+    once_per_turn: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "card": self.card,
+            "passcode": self.passcode,
+            "kind": self.kind.value,
+            "count": self.count,
+            "target": self.target,
+            "prefer": list(self.prefer),
+            "once_per_turn": self.once_per_turn,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """Categories, named conditions (in file order) and effects."""
+
+    categories: tuple[Category, ...]
+    conditions: tuple[tuple[str, Condition], ...]
+    effects: tuple[Effect, ...] = ()
+    source: str | None = None
+    is_default: bool = field(default=False)
+
+    def category(self, name: str) -> Category:
+        """The category of that name (KeyError if absent)."""
+        for c in self.categories:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+
+def _strings(value: Any, where: str) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, list) or not all(isinstance(v, str | int) for v in value):
+        raise SpecError(f"{where}: expected a string or a list of strings")
+    return [str(v) for v in value]
+
+
+def _resolve(index: CardIndex, query: str, where: str) -> tuple[int, str]:
+    try:
+        found = index.lookup(query)
+    except UnknownCardError as exc:
+        hint = f"; did you mean: {', '.join(exc.suggestions[:5])}?" if exc.suggestions else ""
+        raise SpecError(f"{where}: unknown card {query!r}{hint}") from None
+    except AmbiguousCardError as exc:
+        listed = ", ".join(f"{n} ({p})" for p, n in exc.candidates[:6])
+        raise SpecError(
+            f"{where}: ambiguous card name {query!r}: {listed}; use a passcode"
+        ) from None
+    return found.card.canonical, found.card.name
+
+
+_CATEGORY_KEYS = {"names", "passcodes", "archetypes", "kinds", "types", "cards"}
+_KINDS = {k.value.casefold(): k for k in (CardKind.MONSTER, CardKind.SPELL, CardKind.TRAP)}
+
+
+def _category(name: str, raw: Any, index: CardIndex, where: str) -> Category:
+    if not isinstance(raw, Mapping):
+        raise SpecError(f"{where}: expected a table such as {{ names = [...] }}")
+    unknown = set(raw) - _CATEGORY_KEYS
+    if unknown:
+        raise SpecError(
+            f"{where}: unknown key(s) {', '.join(sorted(unknown))}; "
+            f"valid: {', '.join(sorted(_CATEGORY_KEYS))}"
+        )
+    codes: set[int] = set()
+    for key in ("names", "cards", "passcodes"):
+        for i, q in enumerate(_strings(raw.get(key, []), f"{where}.{key}")):
+            codes.add(_resolve(index, q, f"{where}.{key}[{i}]")[0])
+    kinds = []
+    for i, k in enumerate(_strings(raw.get("kinds", []), f"{where}.kinds")):
+        if k.casefold() not in _KINDS:
+            raise SpecError(f"{where}.kinds[{i}]: {k!r} is not one of Monster, Spell, Trap")
+        kinds.append(_KINDS[k.casefold()])
+    types = tuple(
+        tuple(w.strip().casefold() for w in t.split("/") if w.strip())
+        for t in _strings(raw.get("types", []), f"{where}.types")
+    )
+    archetypes = tuple(_strings(raw.get("archetypes", []), f"{where}.archetypes"))
+    cat = Category(name, frozenset(codes), archetypes, tuple(kinds), tuple(t for t in types if t))
+    if not (cat.passcodes or cat.archetypes or cat.kinds or cat.types):
+        raise SpecError(
+            f"{where}: empty category (give names, passcodes, archetypes, kinds or types)"
+        )
+    return cat
+
+
+def _effect(i: int, raw: Any, index: CardIndex, categories: set[str], where: str) -> Effect:
+    if not isinstance(raw, Mapping):
+        raise SpecError(f"{where}: expected a table with card = ... and kind = ...")
+    unknown = set(raw) - {"card", "kind", "count", "target", "prefer", "once_per_turn"}
+    if unknown:
+        raise SpecError(
+            f"{where}: unknown key(s) {', '.join(sorted(unknown))}; "
+            "valid: card, count, kind, once_per_turn, prefer, target"
+        )
+    card = raw.get("card")
+    if not isinstance(card, str | int):
+        raise SpecError(f"{where}.card: expected a card name or passcode")
+    passcode, name = _resolve(index, str(card), f"{where}.card")
+    preset = _PRESETS.get(passcode)
+    kind_text = raw.get("kind")
+    if kind_text is None:
+        if preset is None:
+            raise SpecError(
+                f"{where}.kind: required for {name} "
+                f"(one of {', '.join(k.value for k in EffectKind)})"
+            )
+        kind = preset[0]
+    else:
+        try:
+            kind = EffectKind(str(kind_text).casefold())
+        except ValueError:
+            raise SpecError(
+                f"{where}.kind: {kind_text!r} is not one of "
+                f"{', '.join(k.value for k in EffectKind)}"
+            ) from None
+    default = preset[1] if preset is not None and preset[0] is kind else _DEFAULT_COUNT[kind]
+    count = raw.get("count", default)
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 60:
+        raise SpecError(f"{where}.count: expected an integer from 1 to 60")
+    target = raw.get("target")
+    if kind is EffectKind.SEARCH:
+        if not isinstance(target, str):
+            raise SpecError(f'{where}.target: a search needs target = "<category>"')
+        if target not in categories:
+            raise SpecError(f"{where}.target: unknown category {target!r}")
+    elif target is not None:
+        raise SpecError(f"{where}.target: only a search has a target")
+    prefer = tuple(_strings(raw.get("prefer", []), f"{where}.prefer"))
+    for p in prefer:
+        if p not in categories:
+            raise SpecError(f"{where}.prefer: unknown category {p!r}")
+    opt = raw.get("once_per_turn", kind is not EffectKind.DRAW)
+    if not isinstance(opt, bool):
+        raise SpecError(f"{where}.once_per_turn: expected true or false")
+    if kind in (EffectKind.DESIRES, EffectKind.EXCAVATE):
+        opt = True  # hard once per turn
+    return Effect(
+        name, passcode, kind, count, target if isinstance(target, str) else None, prefer, opt
+    )
+
+
+def parse_spec(
+    data: Mapping[str, Any], *, source: str | None = None, index: CardIndex | None = None
+) -> Spec:
+    """Build a :class:`Spec` from decoded TOML (a mapping); :class:`SpecError` on any problem."""
+    index = index or CardIndex.load()
+    prefix = f"{source}: " if source else ""
+
+    def err(exc: SpecError) -> SpecError:
+        return SpecError(prefix + str(exc))
+
+    unknown = set(data) - {"categories", "conditions", "effects"}
+    if unknown:
+        raise err(
+            SpecError(
+                f"unknown table(s) {', '.join(sorted(unknown))}; "
+                "valid: categories, conditions, effects"
+            )
+        )
+    raw_cats = data.get("categories")
+    if not isinstance(raw_cats, Mapping) or not raw_cats:
+        raise err(SpecError("[categories] is missing or empty"))
+    try:
+        cats = tuple(_category(str(n), v, index, f"categories.{n}") for n, v in raw_cats.items())
+    except SpecError as exc:
+        raise err(exc) from None
+    names = {c.name for c in cats}
+    raw_conds = data.get("conditions", {})
+    if not isinstance(raw_conds, Mapping):
+        raise err(SpecError('[conditions] must be a table of name = "condition"'))
+    conds: list[tuple[str, Condition]] = []
+    for key, text in raw_conds.items():
+        where = f"conditions.{key}"
+        if not isinstance(text, str):
+            raise err(SpecError(f'{where}: expected a string such as "starter >= 1"'))
+        try:
+            conds.append((str(key), parse_condition(text, names)))
+        except ConditionError as exc:
+            raise err(SpecError(f"{where}: {exc} in {text!r}")) from None
+    if not conds:
+        conds = [(c.name, parse_condition(f"`{c.name}` >= 1")) for c in cats]
+    raw_effects = data.get("effects", [])
+    if not isinstance(raw_effects, list):
+        raise err(SpecError("effects must be an array of tables: [[effects]]"))
+    try:
+        effects = tuple(
+            _effect(i, e, index, names, f"effects[{i}]") for i, e in enumerate(raw_effects)
+        )
+    except SpecError as exc:
+        raise err(exc) from None
+    seen: set[int] = set()
+    for e in effects:
+        if e.passcode in seen:
+            raise err(SpecError(f"effects: {e.card} is listed twice"))
+        seen.add(e.passcode)
+    return Spec(cats, tuple(conds), effects, source)
+
+
+def load_spec(path: str | Path, *, index: CardIndex | None = None) -> Spec:
+    """Read a TOML spec file; :class:`SpecError` (naming the file) when it is unusable."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+        if len(raw) > MAX_SPEC_BYTES:
+            raise SpecError(f"{path}: larger than {MAX_SPEC_BYTES} bytes")
+        data = tomllib.loads(raw.decode("utf-8"))
+    except OSError as exc:
+        raise SpecError(f"{path}: cannot read spec: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise SpecError(f"{path}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{path}: invalid TOML: {exc}") from None
+    return parse_spec(data, source=str(path), index=index)
