@@ -61,6 +61,7 @@ def convert(
     reported on stderr as warnings with their line numbers. Exit 2 if the input cannot be read
     or the output cannot be written (an existing output file is then left untouched).
     """
+    from deckcheck.deck import FindingCode
     from deckcheck.error import DeckcheckError
     from deckcheck.io import read_path, write_deck
 
@@ -72,8 +73,9 @@ def convert(
     for finding in deck.findings:
         at = f"{where}:{finding.line}" if finding.line is not None else where
         sys.stderr.write(f"warning: {at}: {finding.message}\n")
+        label = "candidate" if finding.code is FindingCode.AMBIGUOUS_CARD else "did you mean"
         for hint in finding.suggestions:
-            sys.stderr.write(f"  did you mean: {hint}\n")
+            sys.stderr.write(f"  {label}: {hint}\n")
     try:
         text = write_deck(deck, to.value)
     except DeckcheckError as exc:
