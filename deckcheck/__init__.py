@@ -36,6 +36,14 @@ _EXPORTS: dict[str, str] = {
     "UnknownCardError": "deckcheck.error",
     "AmbiguousCardError": "deckcheck.error",
     "UnknownFormatError": "deckcheck.error",
+    "simulate": "deckcheck.goldfish",
+    "HandStats": "deckcheck.goldfish",
+    "load_spec": "deckcheck.goldfish",
+    "parse_condition": "deckcheck.goldfish",
+    "Spec": "deckcheck.goldfish",
+    "SpecError": "deckcheck.goldfish",
+    "DrawRules": "deckcheck.goldfish",
+    "GoldfishError": "deckcheck.goldfish",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -60,6 +68,16 @@ if TYPE_CHECKING:
         DeckReadError,
         UnknownCardError,
         UnknownFormatError,
+    )
+    from deckcheck.goldfish import (
+        DrawRules,
+        GoldfishError,
+        HandStats,
+        Spec,
+        SpecError,
+        load_spec,
+        parse_condition,
+        simulate,
     )
 
 

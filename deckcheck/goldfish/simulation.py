@@ -65,7 +65,7 @@ def default_spec(deck: Deck) -> Spec:
         if name in used:
             name = f"{name} ({d.code})"
         used.add(name)
-        cats.append(Category(name, frozenset({d.code})))
+        cats.append(Category(name, frozenset({d.code}), treated_as=False))
     conds = tuple((c.name, parse_condition(f"`{c.name}` >= 1")) for c in cats)
     return Spec(tuple(cats), conds, (), None, True)
 

@@ -68,7 +68,7 @@ class Category:
     ``passcodes`` holds the canonical passcodes of the ``names`` and passcodes the spec listed;
     ``archetypes`` match a card's archetypes, ``kinds`` its kind (Monster/Spell/Trap), ``types``
     words of its type line (``"Tuner"``, ``"Quick-Play"``, ``"Dragon"``, ``"Effect / Tuner"``:
-    every word must be present).
+    every word must be present). Alternate artworks count as their original card.
     """
 
     name: str
@@ -76,6 +76,8 @@ class Category:
     archetypes: tuple[str, ...] = ()
     kinds: tuple[CardKind, ...] = ()
     types: tuple[tuple[str, ...], ...] = ()
+    treated_as: bool = True
+    """Whether a card *always treated as* a listed card (Harpie Lady 1) belongs too."""
 
     def matches(self, card: DeckCard) -> bool:
         """True if the deck card belongs to this category."""
@@ -86,7 +88,7 @@ class Category:
             return False
         if c.canonical in self.passcodes or c.passcode in self.passcodes:
             return True
-        if c.treated_as_passcode is not None and c.treated_as_passcode in self.passcodes:
+        if self.treated_as and c.treated_as_passcode in self.passcodes:
             return True
         if self.archetypes:
             mine = {a.casefold() for a in c.archetypes}
