@@ -26,6 +26,7 @@ from deckcheck.error import DeckReadError
 from deckcheck.io.builder import (
     MAX_CARDS,
     MAX_INPUT_BYTES,
+    MAX_PASSCODE,
     DeckEncodingError,
     DeckSyntaxError,
     DeckTooLargeError,
@@ -44,6 +45,7 @@ __all__ = [
     "JSON_VERSION",
     "MAX_CARDS",
     "MAX_INPUT_BYTES",
+    "MAX_PASSCODE",
     "DeckEncodingError",
     "DeckFormat",
     "DeckSyntaxError",

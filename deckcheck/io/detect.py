@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import re
 
+from deckcheck.error import DeckReadError
 from deckcheck.io.builder import decode_input, split_lines
 
 
@@ -18,8 +19,18 @@ class DeckFormat(enum.StrEnum):
     JSON = "json"
 
 
-_BASE64 = re.compile(r"[A-Za-z0-9+/]{8,}={0,2}")
+_BASE64 = re.compile(r"[A-Za-z0-9+/]{4,}={0,2}")
 _YDK_MARKS = ("#main", "#extra", "!side", "#created by")
+
+
+def _is_omega(body: str) -> bool:
+    from deckcheck.io.omega import inflate_counted
+
+    try:
+        inflate_counted(body, None)
+    except DeckReadError:
+        return False
+    return True
 
 
 def detect_text(text: str) -> DeckFormat:
@@ -29,7 +40,7 @@ def detect_text(text: str) -> DeckFormat:
         return DeckFormat.YDKE
     if body.startswith("{"):
         return DeckFormat.JSON
-    if body and "\n" not in body and _BASE64.fullmatch(body) and not body.isdigit():
+    if _BASE64.fullmatch(body) and not body.isdigit() and _is_omega(body):
         return DeckFormat.OMEGA
     digits = 0
     for raw in split_lines(body):
@@ -49,7 +60,7 @@ def detect_text(text: str) -> DeckFormat:
 def detect_format(data: str | bytes) -> DeckFormat:
     """Guess the format of a deck input from its content.
 
-    ``ydke://`` → ydke; ``{`` → json; one base64 word → omega; ``#main``/``#extra``/``!side``/
+    ``ydke://`` → ydke; ``{`` → json; one base64 word that inflates to an Omega code → omega; ``#main``/``#extra``/``!side``/
     ``#created by`` or only passcode lines → ydk; anything else → text. Raises
     :class:`~deckcheck.error.DeckReadError` for input that is not text or is over the size limit.
     """

@@ -37,13 +37,19 @@ def _inflate(code: str, source: str | None) -> bytes:
     return raw
 
 
+def inflate_counted(code: str, source: str | None) -> bytes:
+    """The raw bytes of an Omega code, checked against its card counts (or DeckReadError)."""
+    raw = _inflate(code, source)
+    if len(raw) < 2 or len(raw) != 2 + 4 * (raw[0] + raw[1]):
+        raise DeckSyntaxError("not an Omega deck code (card counts do not match)", source, 1)
+    return raw
+
+
 def parse_omega(
     data: str | bytes, *, source: str | None = None, index: CardIndex | None = None
 ) -> Deck:
     """Read an Omega deck code; raises :class:`~deckcheck.error.DeckReadError` if it is not one."""
-    raw = _inflate(_decode(data, source), source)
-    if len(raw) < 2 or len(raw) != 2 + 4 * (raw[0] + raw[1]):
-        raise DeckSyntaxError("not an Omega deck code (card counts do not match)", source, 1)
+    raw = inflate_counted(_decode(data, source), source)
     deck = DeckBuilder(index, source, "omega")
     main_extra = raw[0]
     for i, (code,) in enumerate(struct.iter_unpack("<I", raw[2:])):

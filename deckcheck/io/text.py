@@ -71,6 +71,7 @@ _QTY_LAST = re.compile(
     r"(.+?)(?:\s+[xX*]\s*(\d{1,4})|\s*×\s*(\d{1,4})|\s*\(\s*[xX×]?\s*(\d{1,4})\s*\)"
     r"|\s*(\d{1,4})\s*[枚张張])"
 )
+_FIELD_VALUE = re.compile(r"[^:：]*[:：](.*)")
 _CODE_SUFFIX = re.compile(r"(.*?)\s*\[(\d{1,10})\]")
 
 
@@ -124,8 +125,10 @@ class _TextReader:
         if colon and not line[0].isdigit():
             key = _HEADING_JUNK.sub("", field.casefold())
             if key in _NAME_FIELDS:
-                if value.strip() and self.deck.name is None:
-                    self.deck.name = value.strip()
+                kept = _FIELD_VALUE.fullmatch(raw.strip())  # the name as written, not NFKC'd
+                name = (kept.group(1) if kept else value).strip()
+                if name and self.deck.name is None:
+                    self.deck.name = name
                 return section
             if key in _OTHER_FIELDS:
                 return section
