@@ -60,8 +60,9 @@ def detect_text(text: str) -> DeckFormat:
 def detect_format(data: str | bytes) -> DeckFormat:
     """Guess the format of a deck input from its content.
 
-    ``ydke://`` → ydke; ``{`` → json; one base64 word that inflates to an Omega code → omega; ``#main``/``#extra``/``!side``/
-    ``#created by`` or only passcode lines → ydk; anything else → text. Raises
+    ``ydke://`` → ydke; ``{`` → json; one base64 word that inflates to an Omega code → omega;
+    ``#main``/``#extra``/``!side``/``#created by`` or only passcode lines → ydk; anything else
+    → text. Raises
     :class:`~deckcheck.error.DeckReadError` for input that is not text or is over the size limit.
     """
     return detect_text(decode_input(data))
