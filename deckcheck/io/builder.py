@@ -6,6 +6,8 @@ and collects cards and findings in a :class:`DeckBuilder` (card limit, passcode 
 
 from __future__ import annotations
 
+import weakref
+
 from deckcheck.card import CardIndex, Lookup
 from deckcheck.deck import Deck, DeckCard, FindingCode, ReadFinding, Section
 from deckcheck.error import DeckcheckError, DeckReadError, UnknownCardError
@@ -100,6 +102,13 @@ def split_lines(text: str) -> list[str]:
     return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
+_RESOLVED: weakref.WeakKeyDictionary[CardIndex, dict[str, Lookup | None]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per index, passcode lookups by the token as written (reused across readings)."""
+_RESOLVED_MAX = 100_000
+
+
 class DeckBuilder:
     """Collects the cards and findings of one reading, resolving passcodes through the index.
 
@@ -114,7 +123,10 @@ class DeckBuilder:
         self.name: str | None = None
         self.cards: list[DeckCard] = []
         self.findings: list[ReadFinding] = []
-        self._resolved: dict[str, Lookup | None] = {}
+        resolved = _RESOLVED.get(self.index)
+        if resolved is None or len(resolved) > _RESOLVED_MAX:
+            resolved = _RESOLVED[self.index] = {}
+        self._resolved = resolved
 
     def check_room(self, count: int, line: int | None) -> None:
         """Raise :class:`DeckTooLargeError` if ``count`` more cards would pass the limit."""
