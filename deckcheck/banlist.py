@@ -74,7 +74,7 @@ class Banlist:
     """Day the list was announced, where known."""
     sources: tuple[str, ...]
     """Where the data came from (repository @ commit : path, or URL)."""
-    entries: Mapping[int, int] = field(default_factory=lambda: _EMPTY, hash=False)
+    entries: Mapping[int, int] = field(default_factory=lambda: _EMPTY, hash=False, repr=False)
     """passcode -> copies allowed (0..3), or points when ``points`` is true."""
     whitelist: bool = False
     """True if only the listed cards are legal (the entries are the card pool)."""
@@ -85,7 +85,7 @@ class Banlist:
     note: str = ""
     """Free text for readers (derivation, caveats)."""
     names: Mapping[int, str] = field(
-        default_factory=lambda: _EMPTY_NAMES, hash=False, compare=False
+        default_factory=lambda: _EMPTY_NAMES, hash=False, compare=False, repr=False
     )
     """passcode -> English name, for readers (may be empty when loaded from the bundle)."""
     resolver: Callable[[int], int | None] | None = field(
