@@ -330,6 +330,10 @@ class Format:
 
     # -- lists ----------------------------------------------------------------------------
 
+    def has_banlists(self) -> bool:
+        """True if the format uses ban lists at all (a family or its own lists)."""
+        return bool(self.custom_lists) or self.family is not None
+
     def _catalog(self) -> BanlistCatalog:
         return load_catalog()
 

@@ -1,9 +1,157 @@
-"""CLI commands for this area (being built; see the issues)."""
+"""``deckcheck banlist``: show, compare and export the ban list of a format at a date."""
 
 from __future__ import annotations
 
+import enum
+import sys
+from typing import TYPE_CHECKING, Annotated
+
 import typer
 
+from deckcheck.cli.common import Output, fail, print_json
+from deckcheck.cli.format import DateOpt, FormatFileOpt, check_date, parse_date, resolve_format
 
-def register(app: typer.Typer) -> None:
-    """Add this module's commands to the main app."""
+if TYPE_CHECKING:
+    from deckcheck.banlist import Banlist
+
+OutputOpt = Annotated[Output, typer.Option("--output", "-o", help="Output format.")]
+
+app = typer.Typer(help="Show, compare and export ban lists.", no_args_is_help=True)
+
+
+class ExportFormat(enum.StrEnum):
+    """Export targets."""
+
+    LFLIST = "lflist"
+    TOML = "toml"
+
+
+def _name(code: int) -> str | None:
+    from deckcheck.card import CardIndex
+
+    index = CardIndex.load()
+    return index.get(code).name if code in index else None
+
+
+def _value(b: Banlist, value: int | None) -> str:
+    from deckcheck.banlist import STATUS_NAMES
+
+    if value is None:
+        return "not in pool" if b.whitelist else "Unlimited (not listed)"
+    if b.points:
+        return f"{value} points"
+    return STATUS_NAMES.get(value, str(value))
+
+
+def _list_at(name: str | None, format_file: str | None, when: str | None) -> Banlist:
+    fmt = resolve_format(name, format_file)
+    d = parse_date(when)
+    check_date(fmt, d)
+    current = fmt.banlist_at(d)
+    if current is None:
+        fail(f"{fmt.name} has no ban list in force on {d.isoformat()}")
+    return current
+
+
+@app.command("show")
+def show(
+    name: Annotated[str | None, typer.Argument(help="Format id or alias.")] = None,
+    when: DateOpt = None,
+    output: OutputOpt = Output.TEXT,
+    format_file: FormatFileOpt = None,
+) -> None:
+    """Show the list in force on a date (Forbidden / Limited / Semi-Limited, or points)."""
+    b = _list_at(name, format_file, when)
+    if output is Output.JSON:
+        print_json(b.to_dict(_name))
+        return
+    lines = [f"{b.name}" + (f"  (label: {b.label})" if b.label else "")]
+    lines.append(f"  effective {b.effective.isoformat()}"
+                 + (f", announced {b.announced.isoformat()}" if b.announced else ""))  # fmt: skip
+    if b.whitelist:
+        lines.append(f"  whitelist: {len(b.entries)} cards in the pool")
+    if b.points:
+        lines.append(f"  points list, cap {b.point_cap}")
+    for src in b.sources:
+        lines.append(f"  source: {src}")
+    groups = b.by_status()
+    order = sorted(groups, reverse=True) if b.points else sorted(groups)
+    for value in order:
+        if not b.points and value >= 3:
+            continue
+        codes = groups[value]
+        lines.append("")
+        lines.append(f"{_value(b, value)} ({len(codes)}):")
+        rows = sorted(((_name(c) or str(c)), c) for c in codes)
+        lines.extend(f"  {c:>9}  {n}" for n, c in rows)
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+@app.command("diff")
+def diff(
+    name: Annotated[str, typer.Argument(help="Format id or alias.")],
+    date_a: Annotated[str, typer.Argument(help="First date YYYY-MM-DD.")],
+    date_b: Annotated[str, typer.Argument(help="Second date YYYY-MM-DD.")],
+    output: OutputOpt = Output.TEXT,
+    format_file: FormatFileOpt = None,
+) -> None:
+    """The changes between the lists in force on two dates."""
+    a = _list_at(name, format_file, date_a)
+    b = _list_at(name, format_file, date_b)
+    changes = a.diff(b)
+    if output is Output.JSON:
+        print_json(
+            {
+                "from": {"name": a.name, "effective": a.effective.isoformat()},
+                "to": {"name": b.name, "effective": b.effective.isoformat()},
+                "changes": [
+                    {
+                        "passcode": c,
+                        "name": _name(c),
+                        "from": old,
+                        "to": new,
+                        "from_text": _value(a, old),
+                        "to_text": _value(b, new),
+                    }
+                    for c, old, new in changes
+                ],
+            }
+        )
+        return
+    lines = [f"{a.name} -> {b.name}: {len(changes)} change(s)"]
+    rows = sorted(((_name(c) or str(c)), c, old, new) for c, old, new in changes)
+    for n, c, old, new in rows:
+        lines.append(f"  {c:>9}  {n}: {_value(a, old)} -> {_value(b, new)}")
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+@app.command("export")
+def export(
+    name: Annotated[str | None, typer.Argument(help="Format id or alias.")] = None,
+    when: DateOpt = None,
+    to: Annotated[ExportFormat, typer.Option("--to", help="Export format.")] = (
+        ExportFormat.LFLIST
+    ),
+    out: Annotated[
+        str | None, typer.Option("--out", help="Write to this file (default: stdout).")
+    ] = None,
+    format_file: FormatFileOpt = None,
+) -> None:
+    """Export the list in force on a date as EDOPro lflist.conf (or project TOML)."""
+    from deckcheck.banlist import dump_banlist_toml, dump_lflist
+
+    b = _list_at(name, format_file, when)
+    text = dump_lflist(b, _name) if to is ExportFormat.LFLIST else dump_banlist_toml(b)
+    if out is None:
+        sys.stdout.write(text)
+        return
+    try:
+        with open(out, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc}")
+
+
+def register(main: typer.Typer) -> None:
+    """Add ``deckcheck banlist`` to the main app."""
+    main.add_typer(app, name="banlist")
