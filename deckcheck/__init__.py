@@ -36,6 +36,11 @@ _EXPORTS: dict[str, str] = {
     "UnknownCardError": "deckcheck.error",
     "AmbiguousCardError": "deckcheck.error",
     "UnknownFormatError": "deckcheck.error",
+    "DeckFormat": "deckcheck.io",
+    "detect_format": "deckcheck.io",
+    "read_deck": "deckcheck.io",
+    "read_path": "deckcheck.io",
+    "write_deck": "deckcheck.io",
     "simulate": "deckcheck.goldfish",
     "HandStats": "deckcheck.goldfish",
     "load_spec": "deckcheck.goldfish",
@@ -79,6 +84,7 @@ if TYPE_CHECKING:
         parse_condition,
         simulate,
     )
+    from deckcheck.io import DeckFormat, detect_format, read_deck, read_path, write_deck
 
 
 def __getattr__(name: str) -> Any:
