@@ -82,7 +82,7 @@ def render(stats: HandStats) -> str:
             row += " " + text.rjust(cell)
         lines.append(row)
     if stats.method.value == "simulation":
-        lines.append(f"95% intervals: ±{100 * widest:.2f} points or better (seed {stats.seed})")
+        lines.append(f"95% intervals within ±{100 * widest:.2f} points (seed {stats.seed})")
     if not stats.default:
         for c in stats.conditions:
             lines.append(f"  {c.name}: {c.expression}")
@@ -91,7 +91,8 @@ def render(stats: HandStats) -> str:
         n = len(next(iter(kinds.values())))
         lines.append("")
         seen = stats.seen[going][0]
-        lines.append(f"Opening hand composition, going {going.value} ({seen} cards seen):")
+        what = f"{seen} cards seen" + (" plus effects" if stats.effects else "")
+        lines.append(f"Turn 1 hand composition, going {going.value} ({what}):")
         lines.append("         " + "".join(f"{k:>7}" for k in range(n)))
         for kind, ests in kinds.items():
             lines.append(f"{kind:<9}" + "".join(f"{_pct(e.probability):>7}" for e in ests))

@@ -171,15 +171,20 @@ class _Table:
 
 
 def _resolve(table: _Table, effects: Mapping[int, Effect], deal: Deal) -> None:
-    """Play effects in every trial until none can be played (the documented policy)."""
+    """Play effects in every trial until none can be played (the documented policy).
+
+    At each step every trial plays the first playable effect in priority order: draw spells (in
+    spec order), Desires-like, searchers, excavators.
+    """
     names = {n: i for i, n in enumerate(deal.names)}
     order = {EffectKind.DRAW: 0, EffectKind.DESIRES: 1, EffectKind.SEARCH: 2,
              EffectKind.EXCAVATE: 3}  # fmt: skip
     ranked = sorted(effects.items(), key=lambda kv: order[kv[1].kind])
     for _ in range(4 * len(deal.cards) + 4):
         played = False
+        pending = np.ones(table.t, dtype=bool)  # one effect per trial and step: the first playable
         for k, effect in ranked:
-            ok = table.unused[:, k] > 0
+            ok = pending & (table.unused[:, k] > 0)
             if effect.once_per_turn:
                 ok &= ~table.used[k]
             if effect.kind in (EffectKind.DRAW, EffectKind.DESIRES):
@@ -195,6 +200,7 @@ def _resolve(table: _Table, effects: Mapping[int, Effect], deal: Deal) -> None:
             if not len(rows):
                 continue
             played = True
+            pending &= ~ok
             table.unused[rows, k] -= 1
             table.used[k][rows] = True
             if effect.kind is EffectKind.DRAW:

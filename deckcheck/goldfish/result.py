@@ -39,7 +39,9 @@ def wilson(hits: int, trials: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / trials
     center = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return max(0.0, center - half), min(1.0, center + half)
+    low = 0.0 if hits <= 0 else max(0.0, center - half)
+    high = 1.0 if hits >= trials else min(1.0, center + half)
+    return low, high
 
 
 @dataclass(frozen=True, slots=True)

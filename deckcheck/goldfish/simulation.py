@@ -245,11 +245,12 @@ def _simulate(
     for g, tally in tallies.items():
         for i in range(len(conditions)):
             by_cond[i][g] = tuple(Estimate.simulated(int(h), tally.trials) for h in tally.hits[i])
-        first_seen = rules.seen(g, 1)[0]
+        top = min(rules.seen(g, 1)[0], len(deal.cards))
+        if effects:  # effects can bring more cards than were dealt
+            top = max([top, *(int(np.flatnonzero(row).max()) for row in tally.composition)])
         composition[g] = {
             kind: tuple(
-                Estimate.simulated(int(h), tally.trials)
-                for h in tally.composition[k][: min(first_seen, len(deal.cards)) + 1]
+                Estimate.simulated(int(h), tally.trials) for h in tally.composition[k][: top + 1]
             )
             for k, kind in enumerate(KIND_NAMES)
         }
