@@ -190,3 +190,17 @@ def test_fuzz_readers_raise_only_read_errors(reader: Callable[[bytes], Deck], da
     except DeckReadError:
         return
     assert isinstance(deck, Deck)
+
+
+def test_fuzz_script_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """bench/fuzz_io.py (100,000 inputs per reader by default) works on a small count."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "bench" / "fuzz_io.py"
+    spec = importlib.util.spec_from_file_location("fuzz_io", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--count", "300"]) == 0
+    out = capsys.readouterr().out
+    assert out.count(" 0 other") == 6 and "text " in out
