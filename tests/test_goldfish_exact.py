@@ -97,7 +97,7 @@ def test_vector_enumeration_counts_all_hands() -> None:
 
 def test_large_decks_use_exact_python_ints() -> None:
     # 70 cards, 35 seen: C(70, 35) > 2**62, so weights are Python ints
-    vec, weights = enumerate_vectors([10, 10], 35, 50)
+    _, weights = enumerate_vectors([10, 10], 35, 50)
     assert int(sum(weights)) == comb(70, 35)
 
 
