@@ -328,6 +328,8 @@ class Family:
     points: bool = False
     point_cap: int | None = None
     note: str = ""
+    remarks: str = ""
+    """Extra text for the reconciliation report only."""
 
     def date_priority(self, when: date) -> tuple[str, ...]:
         """Which source wins a tie on the effective date.
@@ -500,9 +502,10 @@ def build_all(b: Builder) -> list[Banlist]:
     def family(fam: Family, groups: list[Group], yj: list[date] | None = None) -> None:
         log.append(f"## {fam.title} (`{fam.family}`)")
         log.append("")
-        if fam.note:
-            log.append(fam.note)
-            log.append("")
+        for text in (fam.note, fam.remarks):
+            if text:
+                log.append(text)
+                log.append("")
         log.append(
             f"Source priority on ties: {', '.join(fam.priority)}"
             + (" (TimeWizard first for lists before 2013-10)." if fam.family == "tcg" else ".")
@@ -530,6 +533,10 @@ def build_all(b: Builder) -> list[Banlist]:
         "another source gives the same date. Date ties go to TimeWizard, then YGOJSON, before "
         "2013-10; to Konami (yaml-yugi), then YGOJSON, then TimeWizard after. The four "
         "yaml-yugi lists before 2002 are OCG-era lists in Konami's database and are not used.",
+        remarks="Known conflict with the shared rules notes (rules.md §5: 'Konami's TCG "
+        "Forbidden status began in Oct 2004'): TimeWizard's 2004-08-25 list already has 12 "
+        "Forbidden cards and YGOJSON (Yugipedia) dates those changes 2004-08-25 too. The data "
+        "is kept as given; no source puts a Forbidden entry before 2004-08-25.",
     )  # fmt: skip
     log.append("# Unmatched source lists")
     log.append("")
