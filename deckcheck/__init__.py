@@ -49,11 +49,33 @@ _EXPORTS: dict[str, str] = {
     "SpecError": "deckcheck.goldfish",
     "DrawRules": "deckcheck.goldfish",
     "GoldfishError": "deckcheck.goldfish",
+    "Banlist": "deckcheck.banlist",
+    "BanlistCatalog": "deckcheck.banlist",
+    "load_catalog": "deckcheck.banlist",
+    "read_lflist": "deckcheck.banlist",
+    "dump_lflist": "deckcheck.banlist",
+    "read_banlist_file": "deckcheck.banlist",
+    "SizeRule": "deckcheck.format",
+    "Era": "deckcheck.format",
+    "Format": "deckcheck.format",
+    "Pool": "deckcheck.format",
+    "get_format": "deckcheck.format",
+    "list_formats": "deckcheck.format",
+    "list_eras": "deckcheck.format",
+    "load_format_file": "deckcheck.format",
 }
 
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:
+    from deckcheck.banlist import (
+        Banlist,
+        BanlistCatalog,
+        dump_lflist,
+        load_catalog,
+        read_banlist_file,
+        read_lflist,
+    )
     from deckcheck.card import (
         Card,
         CardIndex,
@@ -73,6 +95,16 @@ if TYPE_CHECKING:
         DeckReadError,
         UnknownCardError,
         UnknownFormatError,
+    )
+    from deckcheck.format import (
+        Era,
+        Format,
+        Pool,
+        SizeRule,
+        get_format,
+        list_eras,
+        list_formats,
+        load_format_file,
     )
     from deckcheck.goldfish import (
         DrawRules,
