@@ -1,0 +1,52 @@
+"""Validation: in-process decks/s and `deckcheck validate` cold start."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from collections import Counter
+from datetime import date
+from pathlib import Path
+
+from common import Figure, command_time, python_pass_time
+
+from deckcheck.io import read_path
+from deckcheck.validate import validate
+
+ROOT = Path(__file__).resolve().parent.parent
+DECKS = ROOT / "tests" / "data" / "decks"
+
+
+def run() -> list[Figure]:
+    """Validate the golden decks over and over; time a cold CLI run."""
+    decks = [read_path(p) for p in sorted(DECKS.rglob("*.ydk"))]
+    on = date(2025, 6, 1)
+    for d in decks:  # warm the per-format caches, as a long-running process would be
+        validate(d, "tcg", on)
+    n = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < 2.0:
+        for d in decks:
+            validate(d, "tcg", on)
+        n += len(decks)
+    rate = n / (time.perf_counter() - t0)
+
+    # baseline: the least any validator must do, count copies per passcode per deck
+    m = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < 1.0:
+        for d in decks:
+            Counter(c.passcode for c in d)
+        m += len(decks)
+    base = m / (time.perf_counter() - t0)
+    figures = [
+        Figure("validate (tcg, one core)", rate, "Counter of passcodes per deck", base,
+               "decks/s", higher_is_better=True, limit=20_000),
+    ]  # fmt: skip
+    exe = shutil.which("deckcheck") or str(Path(sys.executable).parent / "deckcheck")
+    example = ROOT / "examples" / "tcg-legal.ydk"
+    cold = command_time([exe, "validate", str(example)])
+    figures.append(Figure("deckcheck validate examples/tcg-legal.ydk (cold)", cold * 1e3,
+                          "python -c pass", python_pass_time() * 1e3, "ms", target=12))  # fmt: skip
+    return figures

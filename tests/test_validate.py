@@ -1,0 +1,194 @@
+"""Validation: golden deck folders, every rule, dates across list changes, the CLI."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from deckcheck.deck import Deck, DeckCard, Section
+from deckcheck.io import read_path
+from deckcheck.report import Code, Severity
+from deckcheck.validate import validate
+
+from .conftest import TEST_DATA
+
+DECKS = TEST_DATA / "decks"
+EXPECTED: dict[str, dict[str, object]] = tomllib.loads(
+    (DECKS / "expected.toml").read_text(encoding="utf-8")
+)
+
+
+def _codes(report_codes: list[tuple[str, str]]) -> set[str]:
+    return {code for code, sev in report_codes if sev != "note"}
+
+
+@pytest.mark.parametrize("rel", sorted(EXPECTED), ids=lambda r: r)
+def test_golden_deck(rel: str) -> None:
+    spec = EXPECTED[rel]
+    deck = read_path(DECKS / rel, rush=spec["format"] == "rush")
+    report = validate(
+        deck,
+        str(spec["format"]),
+        date.fromisoformat(str(spec["date"])),
+        allow_prerelease=bool(spec.get("allow_prerelease", False)),
+    )
+    found = _codes([(v.code.value, v.severity.value) for v in report.violations])
+    assert found == set(spec["codes"]), [v.message for v in report.violations]  # type: ignore[arg-type]
+    assert report.legal is rel.startswith("legal/")
+
+
+def test_golden_folders_cover_every_code() -> None:
+    covered = {c for spec in EXPECTED.values() for c in spec["codes"]}  # type: ignore[attr-defined]
+    # codes that need a special setting are covered by the unit tests below
+    special = {"points-over-cap", "skill-count", "upcoming-change", "treated-as", "ambiguous-card",
+               "no-banlist"}  # fmt: skip
+    assert {c.value for c in Code} - special <= covered
+    assert len(EXPECTED) >= 40
+
+
+def test_every_violation_is_reported_at_once() -> None:
+    deck = read_path(DECKS / "illegal" / "everything.ydk")
+    report = validate(deck, "tcg", date(2025, 6, 1))
+    assert len(report.errors) >= 7
+    copies = next(v for v in report.violations if v.code is Code.COPIES)
+    assert copies.found == 4 and copies.allowed == 3
+    assert copies.line is not None and copies.passcode is not None
+
+
+def test_treated_as_note_names_the_other_card() -> None:
+    deck = read_path(DECKS / "illegal" / "harpie-four.ydk")
+    report = validate(deck, "tcg", date(2025, 6, 1))
+    notes = [v for v in report.violations if v.code is Code.TREATED_AS]
+    assert notes and notes[0].severity is Severity.NOTE
+    assert "counted as Harpie Lady" in notes[0].message
+    copies = next(v for v in report.violations if v.code is Code.COPIES)
+    assert copies.name == "Harpie Lady" and copies.found == 4
+
+
+def test_same_deck_two_dates_two_verdicts() -> None:
+    deck = read_path(DECKS / "illegal" / "pot-of-greed-2025.ydk")
+    assert validate(deck, "tcg", date(2003, 1, 15)).legal
+    late = validate(deck, "tcg", date(2025, 6, 1))
+    assert not late.legal and late.codes >= {"forbidden"}
+    assert late.banlist is not None and late.banlist.effective <= date(2025, 6, 1)
+
+
+def _deck(main: list[int], extra: list[int] = (), side: list[int] = ()) -> Deck:  # type: ignore[assignment]
+    from deckcheck.card import CardIndex
+
+    ix = CardIndex.load()
+
+    def cards(codes: list[int], section: Section) -> list[DeckCard]:
+        return [DeckCard(c, section, ix.get(c), i + 1) for i, c in enumerate(codes)]
+
+    return Deck.from_cards(cards(main, Section.MAIN) + cards(list(extra), Section.EXTRA)
+                           + cards(list(side), Section.SIDE))  # fmt: skip
+
+
+def _old_vanilla() -> list[int]:
+    deck = read_path(DECKS / "legal" / "tcg-2003-no-side.ydk")
+    return [c.passcode for c in deck.main]
+
+
+def test_speed_duel_needs_exactly_one_skill() -> None:
+    from deckcheck.card import CardIndex
+
+    ix = CardIndex.load()
+    skills = [c.passcode for c in ix if c.is_skill and not c.is_unofficial][:2]
+    body = _old_vanilla()[:20]
+    none = validate(_deck(body), "speed", date(2024, 1, 1))
+    assert "skill-count" in none.codes
+    two = validate(_deck(body + skills), "speed", date(2024, 1, 1))
+    assert "skill-count" in two.codes
+    one = validate(_deck(body + skills[:1]), "speed", date(2024, 1, 1))
+    assert "skill-count" not in one.codes
+    assert one.counts["main"] == 21  # the Skill sits outside the Main Deck count
+
+
+def test_genesys_points_over_cap() -> None:
+    from deckcheck.format import get_format
+
+    fmt = get_format("genesys")
+    on = date(2026, 1, 15)
+    bl = fmt.banlist_at(on)
+    assert bl is not None and bl.points
+    pricey = sorted(((p, c) for c, p in bl.entries.items() if 0 < p < 100), reverse=True)
+    from deckcheck.card import CardIndex
+
+    ix = CardIndex.load()
+    picks: list[int] = []
+    for _, code in pricey:
+        card = ix.get(code) if code in ix else None
+        if card is None or card.zone.value != "main" or card.is_pendulum:
+            continue
+        picks.append(code)
+        if sum(bl.points_of(c) for c in picks) > 100:
+            break
+    deck = _deck(picks + _old_vanilla()[: 40 - len(picks)])
+    report = validate(deck, fmt, on)
+    v = next(v for v in report.violations if v.code is Code.POINTS_OVER_CAP)
+    assert v.found is not None and v.found > 100 and v.allowed == 100
+    assert report.to_dict()["points"]["cap"] == 100
+
+
+def test_unknown_format_is_an_error() -> None:
+    from deckcheck.error import UnknownFormatError
+
+    with pytest.raises(UnknownFormatError) as err:
+        validate(_deck(_old_vanilla()), "no-such-format")
+    assert "tcg" in str(err.value)
+
+
+# --- CLI -------------------------------------------------------------------------------------
+
+
+def test_cli_exit_codes_and_json(cli) -> None:  # type: ignore[no-untyped-def]
+    legal = str(DECKS / "legal" / "tcg-modern-ash.ydk")
+    illegal = str(DECKS / "illegal" / "four-copies.ydk")
+    assert cli("validate", legal, "--date", "2025-06-01").code == 0
+    res = cli("validate", legal, illegal, "--date", "2025-06-01", "--output", "json")
+    assert res.code == 1
+    doc = json.loads(res.stdout)
+    assert doc["summary"]["decks"] == 2 and doc["summary"]["illegal"] == 1
+    bad = next(r for r in doc["results"] if not r["legal"])
+    assert bad["counts"] == {"main": 40, "extra": 0, "side": 0}
+    v = bad["violations"][0]
+    assert set(v) == {"code", "severity", "section", "passcode", "name", "found", "allowed",
+                      "line", "message"}  # fmt: skip
+    assert bad["banlist"]["name"] and bad["banlist"]["effective"] <= "2025-06-01"
+
+
+def test_cli_folder_recursive(cli) -> None:  # type: ignore[no-untyped-def]
+    res = cli("validate", str(DECKS / "illegal"), "--date", "2025-06-01", "--output", "json")
+    assert res.code == 1
+    assert json.loads(res.stdout)["summary"]["decks"] == len(list((DECKS / "illegal").iterdir()))
+
+
+def test_cli_stdin_and_ydke(cli) -> None:  # type: ignore[no-untyped-def]
+    text = (DECKS / "legal" / "tcg-modern-ash.ydk").read_text()
+    assert cli("validate", "-", "--date", "2025-06-01", input=text).code == 0
+    url = (DECKS / "legal" / "tcg-ydke.ydke").read_text().strip()
+    assert cli("validate", url, "--date", "2024-01-01").code == 0
+
+
+def test_cli_could_not_run(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    deck = str(DECKS / "legal" / "tcg-modern-ash.ydk")
+    assert cli("validate", deck, "--format", "nope").code == 2
+    assert cli("validate", deck, "--date", "2025-13-01").code == 2
+    assert cli("validate", str(tmp_path / "missing.ydk")).code == 2
+    junk = tmp_path / "junk.ydk"
+    junk.write_bytes(b"\x00\x01\x02" * 100)
+    res = cli("validate", str(junk))
+    assert res.code == 2 and "junk.ydk" in res.stderr
+
+
+def test_cli_text_output_one_glance(cli) -> None:  # type: ignore[no-untyped-def]
+    res = cli("validate", str(DECKS / "illegal" / "main-39.ydk"), "--date", "2025-06-01")
+    assert res.code == 1
+    first = res.stdout.splitlines()[0]
+    assert first.startswith("ILLEGAL") and "\033[" not in res.stdout
+    assert "main-size" in res.stdout
