@@ -181,3 +181,29 @@ def test_effects_for_cards_not_in_the_deck_are_ignored() -> None:
         {"categories": {"a": {"passcodes": [str(CODES[0])]}}, "effects": [{"card": "Pot of Greed"}]}
     )
     assert simulate(deck, spec).method is Method.EXACT
+
+
+def test_deep_hands_take_the_general_path_and_agree() -> None:
+    """Past SPARSE_DEPTH cards the engine shuffles whole decks; it must agree all the same."""
+    from deckcheck.goldfish.montecarlo import SPARSE_DEPTH
+
+    deck = make_deck([3, 2, 3, 1, 2, 3, 3, 2, 1, 3, 2, 3, 3, 3, 2, 2, 2])
+    spec = parse_spec(
+        {
+            "categories": {
+                "a": {"passcodes": [str(c) for c in CODES[:3]]},
+                "b": {"passcodes": [str(c) for c in CODES[2:6]]},
+            },
+            "conditions": {"x": "a >= 3 and b <= 4", "y": "a + b >= 8"},
+        }
+    )
+    turns = 14
+    assert spec and max(simulate(deck, spec, turns=turns).seen[Going.SECOND]) > SPARSE_DEPTH
+    exact = simulate(deck, spec, turns=turns)
+    trials = 20_000
+    mc = simulate(deck, spec, turns=turns, trials=trials, seed=11, exact="never")
+    for ce, cm in zip(exact.conditions, mc.conditions, strict=True):
+        for g in (Going.FIRST, Going.SECOND):
+            for e, m in zip(ce.by_going[g], cm.by_going[g], strict=True):
+                p = e.probability
+                assert abs(m.probability - p) <= 4.5 * math.sqrt(max(p * (1 - p), 1e-12) / trials)

@@ -95,6 +95,13 @@ def simulate_plain(
         )
         for g in seen
     }
+    stops = sorted({min(d, depth) for v in seen.values() for d in v})
+    sizes = np.bincount(labels, minlength=len(atoms))
+    bases = np.minimum(sizes, depth) + 1
+    space = int(np.prod(bases.astype(object)))
+    if depth <= SPARSE_DEPTH and space * len(stops) <= MAX_CODES:
+        _plain_by_codes(out, labels, look, bases, deal.names, conditions, seen, stops, trials, rng)
+        return out
     size = _batch(trials, depth * (n_cat + KINDS))
     done = 0
     while done < trials:
@@ -116,6 +123,87 @@ def simulate_plain(
             tally.trials += t
         done += t
     return out
+
+
+SPARSE_DEPTH = 16
+"""Deepest hand dealt by the sparse shuffle (its cost grows with the square of the depth)."""
+MAX_CODES = 1 << 23
+"""Largest histogram of hand shapes kept by the fast path (shapes times distinct depths)."""
+
+
+def _sparse_deal(rng: np.random.Generator, labels: Any, t: int, depth: int) -> list[Any]:
+    """The atoms of the first ``depth`` cards of ``t`` shuffles, as ``depth`` (t,) arrays.
+
+    A Fisher-Yates shuffle that never builds the deck: step ``i`` swaps position ``i`` with a
+    random position ``j >= i``; the swaps done so far are kept as (position, value) overrides.
+    """
+    n = len(labels)
+    pos: list[Any] = []
+    over: list[Any] = []
+    drawn: list[Any] = []
+    for i in range(depth):
+        j = rng.integers(i, n, size=t, dtype=np.int16)
+        val = labels[j]
+        cur: Any = labels[i]
+        for p, v in zip(pos, over, strict=True):
+            val = np.where(j == p, v, val)
+            cur = np.where(p == i, v, cur)
+        drawn.append(val)
+        pos.append(j)
+        over.append(np.broadcast_to(cur, (t,)) if np.ndim(cur) == 0 else cur)
+    return drawn
+
+
+def _plain_by_codes(
+    out: dict[Going, Tally],
+    labels: Any,
+    look: Any,
+    bases: Any,
+    names: tuple[str, ...],
+    conditions: Sequence[Condition],
+    seen: Mapping[Going, list[int]],
+    stops: list[int],
+    trials: int,
+    rng: np.random.Generator,
+) -> None:
+    """The fast path: histogram each hand's shape (its atom counts, as one mixed-radix integer),
+    then evaluate the conditions once per distinct shape."""
+    radix = np.cumprod(np.concatenate([[1], bases[:-1]])).astype(np.int64)
+    space = int(np.prod(bases))
+    step = radix  # drawing a card of atom a adds radix[a] to the hand's code
+    hist = {d: np.zeros(space, dtype=np.int64) for d in stops}
+    depth = max(stops)
+    size = int(min(trials, 500_000))
+    done = 0
+    while done < trials:
+        t = min(size, trials - done)
+        code: Any = np.zeros(t, dtype=np.int64 if space >= 1 << 31 else np.int32)
+        if 0 in hist:
+            hist[0][0] += t
+        for i, val in enumerate(_sparse_deal(rng, labels, t, depth)):
+            code += step[val]
+            if i + 1 in hist:
+                hist[i + 1] += np.bincount(code, minlength=space)
+        done += t
+    codes = {d: np.flatnonzero(h) for d, h in hist.items()}
+    n_cat = len(names)
+    for going, per_turn in seen.items():
+        tally = out[going]
+        tally.trials = trials
+        for turn, d in enumerate(per_turn):
+            d = min(d, depth)
+            shapes = codes[d]
+            weight = hist[d][shapes]
+            counts = ((shapes[:, None] // radix) % bases) @ look.astype(np.int64)
+            env = {name: counts[:, c] for c, name in enumerate(names)}
+            for i, cond in enumerate(conditions):
+                mask = np.broadcast_to(np.asarray(cond.evaluate(env), dtype=bool), weight.shape)
+                tally.hits[i, turn] = int(weight[mask].sum())
+            if turn == 0:
+                for k in range(KINDS):
+                    tally.composition[k] = np.bincount(
+                        counts[:, n_cat + k], weights=weight, minlength=tally.composition.shape[1]
+                    ).astype(np.int64)
 
 
 class _Table:
