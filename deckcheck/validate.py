@@ -15,7 +15,7 @@ from datetime import date
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from deckcheck.card import Card, CardKind, DeckZone, ExtraKind
+from deckcheck.card import FLAG_PRERELEASE, FLAG_UNOFFICIAL, Card, CardKind, DeckZone, ExtraKind
 from deckcheck.deck import Deck, DeckCard, FindingCode, Section
 from deckcheck.report import BanlistRef, Code, Report, Severity, Violation
 
@@ -40,6 +40,12 @@ class CardFacts:
     """Why the card is outside the format's card pool, if it is."""
     points: int
     """Genesys points of one copy."""
+    zone: DeckZone
+    """Main, Extra, or not a deck card."""
+    skill: bool
+    """Whether the card is a Skill card."""
+    legend: bool
+    """Whether the card is a Rush Legend card."""
 
 
 @dataclass
@@ -117,7 +123,9 @@ def _compute_facts(rs: Ruleset, card: Card) -> CardFacts:
     if rs.banlist is not None and rs.banlist.points:
         points = max(rs.banlist.points_of(card.canonical), rs.banlist.points_of(card.passcode))
         status = None  # a points list sets points, not copies
-    return CardFacts(card.limit_name, status, used, problem, points)
+    return CardFacts(
+        card.limit_name, status, used, problem, points, card.zone, card.is_skill, card.is_legend
+    )
 
 
 ANNOUNCE_WINDOW_DAYS = 45
@@ -144,11 +152,18 @@ def _ruleset(fmt: Format, when: date, allow_prerelease: bool) -> Ruleset:
 
 @dataclass
 class Context:
-    """What the rules read: the deck, the ruleset, and groups of copies by name."""
+    """What the rules read: the deck, the ruleset, distinct cards and groups of copies by name."""
 
     deck: Deck
     rules: Ruleset
     groups: dict[str, list[DeckCard]]
+    """Copies per limit name (Main + Extra + Side), deck cards only."""
+    distinct: list[tuple[DeckCard, CardFacts]]
+    """The first copy of each known card per section, with its facts."""
+    unknown: list[DeckCard]
+    """The first copy of each unknown passcode per section."""
+    sizes: dict[Section, int]
+    """Cards counted toward each section's size."""
 
     @property
     def era(self) -> Era:
@@ -209,7 +224,7 @@ def check_read_findings(ctx: Context) -> Iterator[Violation]:
 
 def check_unknown_cards(ctx: Context) -> Iterator[Violation]:
     """Passcodes the card index does not know."""
-    for dc in ctx.deck:
+    for dc in ctx.unknown:
         if dc.card is None:
             yield _v(
                 Code.UNKNOWN_CARD,
@@ -217,11 +232,6 @@ def check_unknown_cards(ctx: Context) -> Iterator[Violation]:
                 dc,
                 name=f"#{dc.passcode}",
             )
-
-
-def _counted(dc: DeckCard, rules: Ruleset) -> bool:
-    """Whether a card counts toward its section's size (Skills sit outside in Speed Duel)."""
-    return not (dc.card is not None and dc.card.is_skill and rules.format.skill_cards)
 
 
 def check_sizes(ctx: Context) -> Iterator[Violation]:
@@ -233,7 +243,7 @@ def check_sizes(ctx: Context) -> Iterator[Violation]:
         (Section.SIDE, era.side, Code.SIDE_SIZE, "Side Deck"),
     )
     for section, rule, code, label in rules:
-        n = sum(1 for dc in ctx.deck.section(section) if _counted(dc, ctx.rules))
+        n = ctx.sizes[section]
         if rule.allows(n):
             continue
         if rule.zero_or_exact is not None and n:
@@ -257,11 +267,10 @@ def check_sizes(ctx: Context) -> Iterator[Violation]:
 def check_placement(ctx: Context) -> Iterator[Violation]:
     """Extra Deck monsters in the Main Deck, Main Deck cards in the Extra Deck; Tokens; Skills."""
     speed = bool(ctx.rules.format.skill_cards)
-    for dc in ctx.deck:
+    for dc, facts in ctx.distinct:
         card = dc.card
-        if card is None:
-            continue
-        zone = card.zone
+        assert card is not None
+        zone = facts.zone
         if zone is DeckZone.NONE:
             if card.is_skill and speed:
                 continue
@@ -307,7 +316,7 @@ def check_copies(ctx: Context) -> Iterator[Violation]:
 def check_treated_as(ctx: Context) -> Iterator[Violation]:
     """Note the cards counted toward another name's limit ("counted as Harpie Lady")."""
     seen: set[int] = set()
-    for dc in ctx.deck:
+    for dc, _ in ctx.distinct:
         card = dc.card
         if card is not None and card.treated_as and card.passcode not in seen:
             seen.add(card.passcode)
@@ -367,16 +376,12 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
 def check_pool(ctx: Context) -> Iterator[Violation]:
     """Card pool: released in the format's region by the date; unofficial and pre-release cards."""
     rs = ctx.rules
-    reported: set[tuple[int, str]] = set()
-    for dc in ctx.deck:
+    for dc, facts in ctx.distinct:
         card = dc.card
-        if card is None:
-            continue
-        key = (card.passcode, dc.section.value)
-        if key in reported:
+        assert card is not None
+        if facts.pool_problem is None and not (card.flags & _ODD_FLAGS):
             continue
         if card.is_unofficial:
-            reported.add(key)
             yield _v(
                 Code.UNOFFICIAL_CARD,
                 f"{card.name} is not an official card (anime, video game or otherwise illegal): "
@@ -385,7 +390,6 @@ def check_pool(ctx: Context) -> Iterator[Violation]:
             )
             continue
         if card.is_prerelease:
-            reported.add(key)
             if card.canonical != card.passcode:
                 fix = f"it has been released: use passcode {card.canonical}"
             else:
@@ -398,9 +402,8 @@ def check_pool(ctx: Context) -> Iterator[Violation]:
                 severity=sev,
             )
             continue
-        problem = rs.card_facts(card).pool_problem
-        if problem and card.zone is not DeckZone.NONE:
-            reported.add(key)
+        problem = facts.pool_problem
+        if problem and facts.zone is not DeckZone.NONE:
             yield _v(Code.NOT_IN_POOL, f"{card.name} is {problem}: remove it", dc)
 
 
@@ -441,7 +444,7 @@ def check_forbidden_types(ctx: Context) -> Iterator[Violation]:
     if not banned:
         return
     seen: set[int] = set()
-    for dc in ctx.deck:
+    for dc, _ in ctx.distinct:
         card = dc.card
         if card is None or card.passcode in seen:
             continue
@@ -466,9 +469,9 @@ def check_legends(ctx: Context) -> Iterator[Violation]:
     limits = fmt.legend_limits_at(ctx.rules.date)
     if not limits:
         return
-    legends = [dc for dc in ctx.deck if dc.card is not None and dc.card.is_legend]
-    if not legends:
+    if not any(f.legend for _, f in ctx.distinct):
         return
+    legends = [dc for dc in ctx.deck if dc.card is not None and dc.card.is_legend]
     if "total" in limits:
         if len(legends) > limits["total"]:
             yield _v(
@@ -501,7 +504,7 @@ def check_skills(ctx: Context) -> Iterator[Violation]:
     need = ctx.rules.format.skill_cards
     if not need:
         return
-    n = sum(1 for dc in ctx.deck if dc.card is not None and dc.card.is_skill)
+    n = sum(1 for dc in ctx.deck if dc.card is not None and dc.card.is_skill)  # rare: speed only
     if n != need:
         fix = "add one" if n < need else f"keep {need}, remove {n - need}"
         yield _v(
@@ -546,6 +549,8 @@ def check_date(ctx: Context) -> Iterator[Violation]:
         yield _v(Code.NO_BANLIST, ctx.rules.date_warning, severity=Severity.WARNING)
 
 
+_ODD_FLAGS = FLAG_UNOFFICIAL | FLAG_PRERELEASE
+
 RULES: tuple[Rule, ...] = (
     check_read_findings,
     check_unknown_cards,
@@ -584,15 +589,34 @@ def validate(
     when = date if date is not None else _today()
     rs = _ruleset(fmt, when, allow_prerelease)
     groups: dict[str, list[DeckCard]] = {}
+    distinct: list[tuple[DeckCard, CardFacts]] = []
+    unknown: list[DeckCard] = []
+    seen: set[tuple[int, Section]] = set()
+    sizes = {Section.MAIN: 0, Section.EXTRA: 0, Section.SIDE: 0}
+    speed = bool(fmt.skill_cards)
+    facts_of = rs.facts
     for dc in deck:
         card = dc.card
-        if card is not None and card.zone is not DeckZone.NONE:
-            name = rs.card_facts(card).limit_name
+        key = (dc.passcode, dc.section)
+        if card is None:
+            sizes[dc.section] += 1
+            if key not in seen:
+                seen.add(key)
+                unknown.append(dc)
+            continue
+        facts = facts_of.get(card.passcode) or rs.card_facts(card)
+        if not (speed and facts.skill):
+            sizes[dc.section] += 1
+        if key not in seen:
+            seen.add(key)
+            distinct.append((dc, facts))
+        if facts.zone is not DeckZone.NONE:
+            name = facts.limit_name
             if name in groups:
                 groups[name].append(dc)
             else:
                 groups[name] = [dc]
-    ctx = Context(deck, rs, groups)
+    ctx = Context(deck, rs, groups, distinct, unknown, sizes)
     violations = [v for rule in RULES for v in rule(ctx)]
     cap = _point_cap(rs)
     bl = rs.banlist
