@@ -112,6 +112,12 @@ def test_draw_rules_by_era() -> None:
     assert DrawRules(draw_up_to=5, plays_whole_hand=False).seen(Going.FIRST, 3) == [5, 6, 7]
     from datetime import date
 
+    rush_era = draw_rules_for("rush")
+    assert rush_era.seen(Going.FIRST, 3) == [5, 10, 15]
+    assert rush_era.seen(Going.SECOND, 3) == [5, 10, 15]
+    assert draw_rules_for("speed").seen(Going.FIRST, 2) == [4, 5]
+    assert draw_rules_for("goat").seen(Going.FIRST, 1) == [6]
+
     assert draw_rules_for(None, date(2010, 1, 1)).first_player_draws
     assert not draw_rules_for(None, date(2020, 1, 1)).first_player_draws
 

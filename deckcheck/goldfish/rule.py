@@ -50,7 +50,10 @@ class DrawRules:
         for turn in range(1, turns + 1):
             if turn == 1:
                 first_draw = going is Going.SECOND or self.first_player_draws
-                out.append(self.draw_per_turn if first_draw else 0)
+                n = self.draw_per_turn
+                if self.draw_up_to is not None:
+                    n = max(n, self.draw_up_to - self.hand_size)
+                out.append(n if first_draw else 0)
             elif self.draw_up_to is not None and self.plays_whole_hand:
                 out.append(max(self.draw_per_turn, self.draw_up_to))
             else:
@@ -77,13 +80,20 @@ class DrawRules:
         }
 
 
+_BUILTIN = {"advanced", "tcg", "ocg", "speed", "speed-duel", "rush", "rush-duel", "goat", "edison"}
+
+
+def _key(name: str) -> str:
+    return name.casefold().replace("_", "-").replace(" ", "-")
+
+
 def _fallback(name: str, when: date) -> DrawRules:
-    key = name.casefold().replace("_", "-").replace(" ", "-")
+    key = _key(name)
     if "speed" in key:
         return DrawRules(hand_size=4)
     if "rush" in key:
         return DrawRules(hand_size=5, draw_up_to=5)
-    old = key in {"goat", "edison", "tengu-plant", "hat", "trooper"} or when < NO_FIRST_DRAW_SINCE
+    old = key in {"goat", "edison"} or when < NO_FIRST_DRAW_SINCE
     return DrawRules(first_player_draws=old)
 
 
@@ -104,7 +114,14 @@ def draw_rules_for(format_name: str | None = None, when: date | None = None) -> 
     get_format = getattr(fmt_module, "get_format", None)
     if get_format is None:
         return _fallback(format_name, when)
-    era = get_format(format_name).era_at(when)
+    from deckcheck.error import UnknownFormatError
+
+    try:
+        era = get_format(format_name).era_at(when)
+    except UnknownFormatError:
+        if _key(format_name) in _BUILTIN:
+            return _fallback(format_name, when)
+        raise
     base = _fallback(format_name, when)
     up_to = getattr(era, "draw_up_to", base.draw_up_to)
     return DrawRules(
