@@ -62,8 +62,8 @@ class Code(enum.StrEnum):
     """Warning: a card's status changes in a list announced for after the date."""
     TREATED_AS = "treated-as"
     """Note: a card counted toward another name's copy limit."""
-    NO_BANLIST = "no-banlist"
-    """Warning: the date lies outside the ban-list data of the format."""
+    DATE_OUT_OF_RANGE = "date-out-of-range"
+    """Warning: the date lies before the format's first list or after the ban-list data ends."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -144,9 +144,11 @@ def _ruleset(fmt: Format, when: date, allow_prerelease: bool) -> Ruleset:
     era = fmt.era_at(when)
     banlist = fmt.banlist_at(when)
     upcoming = [b for b in fmt.upcoming(when)[:1] if _announced_by(b, when)]
-    warning = None
+    check = fmt.check_date(when)
+    notes = [*([check.error] if check.error else []), *check.warnings]
     if banlist is None and fmt.has_banlists():
-        warning = f"no {fmt.name} ban list is in force on {when}: none was checked"
+        notes.append(f"no {fmt.name} ban list is in force on {when}: none was checked")
+    warning = "; ".join(notes) if notes else None
     return Ruleset(fmt, when, era, banlist, upcoming, allow_prerelease, date_warning=warning)
 
 
@@ -544,9 +546,9 @@ def check_upcoming(ctx: Context) -> Iterator[Violation]:
 
 
 def check_date(ctx: Context) -> Iterator[Violation]:
-    """Warn when no list of the format is in force on the date (outside the data)."""
+    """Warn when the date is outside the format's list data (before the first, after the end)."""
     if ctx.rules.date_warning:
-        yield _v(Code.NO_BANLIST, ctx.rules.date_warning, severity=Severity.WARNING)
+        yield _v(Code.DATE_OUT_OF_RANGE, ctx.rules.date_warning, severity=Severity.WARNING)
 
 
 _ODD_FLAGS = FLAG_UNOFFICIAL | FLAG_PRERELEASE

@@ -45,7 +45,7 @@ def test_golden_folders_cover_every_code() -> None:
     covered = {c for spec in EXPECTED.values() for c in spec["codes"]}  # type: ignore[attr-defined]
     # codes that need a special setting are covered by the unit tests below
     special = {"points-over-cap", "skill-count", "upcoming-change", "treated-as", "ambiguous-card",
-               "no-banlist"}  # fmt: skip
+               "date-out-of-range"}  # fmt: skip
     assert {c.value for c in Code} - special <= covered
     assert len(EXPECTED) >= 40
 
@@ -133,6 +133,30 @@ def test_genesys_points_over_cap() -> None:
     v = next(v for v in report.violations if v.code is Code.POINTS_OVER_CAP)
     assert v.found is not None and v.found > 100 and v.allowed == 100
     assert report.to_dict()["points"]["cap"] == 100
+
+
+def test_date_outside_the_data_warns() -> None:
+    deck = _deck(_old_vanilla())
+    late = validate(deck, "tcg", date(2027, 3, 1))
+    assert late.legal and "date-out-of-range" in late.codes
+    assert "date-out-of-range" not in validate(deck, "tcg", date(2024, 3, 1)).codes
+
+
+def test_upcoming_change_warns_before_a_list_takes_effect() -> None:
+    from deckcheck.format import get_format
+
+    fmt = get_format("tcg")
+    pog = 55144522
+    bl = fmt.banlist_at(date(2005, 9, 20))
+    assert bl is not None and bl.limit(pog) == 1
+    deck = _deck([pog] + _old_vanilla()[:39])
+    before = validate(deck, fmt, date(2005, 9, 20))
+    up = [v for v in before.violations if v.code is Code.UPCOMING_CHANGE]
+    assert before.legal and up and up[0].severity is Severity.WARNING
+    assert up[0].allowed == 0 and "2005-10-01" in up[0].message
+    # long before the change nothing was announced yet
+    assert "upcoming-change" not in validate(deck, fmt, date(2005, 6, 1)).codes
+    assert "forbidden" in validate(deck, fmt, date(2005, 10, 1)).codes
 
 
 def test_unknown_format_is_an_error() -> None:
