@@ -583,6 +583,11 @@ class CardIndex:
             raise DataError(f"{self._names_path}: cannot read name index: {exc}") from exc
         return table
 
+    def has_name(self, name: str) -> bool:
+        """Whether ``name`` (any language, normalised) names at least one card; no suggestions."""
+        key = normalize_name(name)
+        return bool(key) and key in self._names
+
     def lookup_name(self, name: str, *, rush: bool = False) -> Lookup:
         """Resolve a card name (English, Japanese or Simplified Chinese).
 

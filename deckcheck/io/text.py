@@ -20,7 +20,7 @@ import re
 import unicodedata
 from collections import Counter
 
-from deckcheck.card import Card, CardIndex, normalize_name
+from deckcheck.card import Card, CardIndex
 from deckcheck.deck import Deck, DeckCard, FindingCode, Section
 from deckcheck.error import AmbiguousCardError, UnknownCardError
 from deckcheck.io.builder import (
@@ -88,11 +88,10 @@ def _heading(line: str) -> str | None:
 def _name_known(index: CardIndex, name: str) -> bool:
     """Whether ``name`` has an exact entry in the name index.
 
-    Probes the index's name table directly: ``lookup_name`` computes fuzzy suggestions (tens of
-    milliseconds) on every miss, which alternative readings of a line must not pay.
+    ``lookup_name`` computes fuzzy suggestions (tens of milliseconds) on every miss, which
+    alternative readings of a line must not pay.
     """
-    key = normalize_name(name)
-    return bool(key) and key in index._names
+    return index.has_name(name)
 
 
 class _TextReader:
