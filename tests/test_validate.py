@@ -149,7 +149,7 @@ def test_upcoming_change_warns_before_a_list_takes_effect() -> None:
     pog = 55144522
     bl = fmt.banlist_at(date(2005, 9, 20))
     assert bl is not None and bl.limit(pog) == 1
-    deck = _deck([pog] + _old_vanilla()[:39])
+    deck = _deck([pog, *_old_vanilla()[:39]])
     before = validate(deck, fmt, date(2005, 9, 20))
     up = [v for v in before.violations if v.code is Code.UPCOMING_CHANGE]
     assert before.legal and up and up[0].severity is Severity.WARNING
