@@ -263,6 +263,44 @@ def build() -> None:
         [],
     )
 
+    # a real current TCG deck (the README example), and Speed Duel and Genesys decks
+    example = (ROOT / "examples" / "tcg-legal.ydk").read_text(encoding="utf-8")
+    case("legal", "tcg-cyber-dragon-2026.ydk", example, "tcg", "2026-06-01", [])
+    speed_main = [1784619, 2468169, 3797883, 5053103, 5434080, 5464695, 5818798]
+    sm = [c for c in speed_main for _ in range(3)][:20]
+    speed_skill = 300101001  # a Skill card on the Speed Duel list
+    case("legal", "speed-20-one-skill.ydk", ydk([*sm, speed_skill]), "speed", "2024-01-01", [])
+    case("illegal", "speed-no-skill.ydk", ydk(sm), "speed", "2024-01-01", ["skill-count"])
+    # Genesys on 2026-01-15: two Main Deck cards of 100 points each (the cap is 100)
+    from deckcheck.format import get_format
+
+    gl = get_format("genesys").banlist_at(date(2026, 1, 15))
+    assert gl is not None
+    gm = [
+        c
+        for c, pts in sorted(gl.entries.items())
+        if pts == 100
+        and c in ix
+        and ix.get(c).zone is DeckZone.MAIN
+        and not ix.get(c).is_pendulum
+        and ix.get(c).tcg_date is not None
+        and ix.get(c).tcg_date <= date(2025, 1, 1)  # type: ignore[operator]
+    ][:2]
+    assert len(gm) == 2
+    case("illegal", "genesys-over-cap.ydk", ydk(gm + filler(40 - len(gm), set())), "genesys",
+         "2026-01-15", ["points-over-cap"])  # fmt: skip
+    # "Raimei" names two different cards: never guessed
+    text = "Main Deck:\n1 Raimei\n" + "".join(
+        f"3x {ix.get(c).name}\n" for c in dict.fromkeys(filler(42, set()))
+    )
+    case("illegal", "ambiguous-name.txt", text, "tcg", "2024-01-01", ["ambiguous-card"])
+
+    # legal with warnings: a list announced for after the date, a date after the data
+    case("legal", "pot-of-greed-before-ban.ydk", ydk([pog, *filler(39, {pog})]), "tcg",
+         "2005-09-20", ["upcoming-change"])  # fmt: skip
+    case("legal", "tcg-2027-after-data.ydk", ydk(filler(40, set())), "tcg", "2027-01-10",
+         ["date-out-of-range"])  # fmt: skip
+
     # ---------------------------------------------------------------- illegal
     case("illegal", "main-39.ydk", ydk(filler(39, set())), "tcg", "2025-06-01", ["main-size"])
     case("illegal", "main-61.ydk", ydk(filler(61, set())), "tcg", "2025-06-01", ["main-size"])
