@@ -215,3 +215,17 @@ def test_cli_text_output_one_glance(cli) -> None:  # type: ignore[no-untyped-def
     first = res.stdout.splitlines()[0]
     assert first.startswith("ILLEGAL") and "\033[" not in res.stdout
     assert "main-size" in res.stdout
+
+
+def test_cli_folder_skips_json_that_is_not_a_deck(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    src = DECKS / "legal" / "tcg-modern-ash.ydk"
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "deck.ydk").write_text(src.read_text())
+    (tmp_path / "index.json").write_text('[{"file": "deck.ydk"}]')
+    (tmp_path / "notes.md").write_text("not a deck")
+    res = cli("validate", str(tmp_path), "--date", "2025-06-01", "--output", "json")
+    assert res.code == 0, res.stderr
+    assert json.loads(res.stdout)["summary"]["decks"] == 1
+    assert "index.json" in res.stderr
+    # named explicitly, the same file is an error: it is not a deck
+    assert cli("validate", str(tmp_path / "index.json")).code == 2

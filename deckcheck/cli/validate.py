@@ -55,7 +55,9 @@ def expand_paths(paths: list[str]) -> list[str]:
         path = Path(p)
         if path.is_dir():
             found = sorted(
-                str(f) for f in path.rglob("*") if f.is_file() and f.suffix.lower() in DECK_SUFFIXES
+                str(f)
+                for f in path.rglob("*")
+                if f.is_file() and f.suffix.lower() in DECK_SUFFIXES and _looks_like_deck(f)
             )
             if not found:
                 fail(f"{p}: no deck files ({', '.join(DECK_SUFFIXES)}) in this folder")
@@ -65,6 +67,22 @@ def expand_paths(paths: list[str]) -> list[str]:
         else:
             fail(f"{p}: no such file or folder")
     return out
+
+
+def _looks_like_deck(path: Path) -> bool:
+    """In a folder scan, skip ``.json`` files that are not deckcheck deck JSON (say so)."""
+    if path.suffix.lower() != ".json":
+        return True
+    import json
+
+    try:
+        doc = json.loads(path.read_bytes()[: 1 << 20])
+    except (OSError, ValueError):
+        doc = None
+    if isinstance(doc, dict) and "deckcheck" in doc:
+        return True
+    sys.stderr.write(f"note: skipped {path}: not a deckcheck deck JSON file\n")
+    return False
 
 
 def _colour(text: str, code: str, on: bool) -> str:

@@ -33,12 +33,22 @@ def _is_omega(body: str) -> bool:
     return True
 
 
+def _is_json(body: str) -> bool:
+    import json
+
+    try:
+        json.loads(body)
+    except ValueError:
+        return False
+    return True
+
+
 def detect_text(text: str) -> DeckFormat:
     """The format of an already decoded deck text (see :func:`detect_format`)."""
     body = text.strip()
     if body[:7].lower() == "ydke://":
         return DeckFormat.YDKE
-    if body.startswith("{"):
+    if body.startswith("{") or (body.startswith("[") and _is_json(body)):
         return DeckFormat.JSON
     if _BASE64.fullmatch(body) and not body.isdigit() and _is_omega(body):
         return DeckFormat.OMEGA
