@@ -188,11 +188,13 @@ class Card:
     treated_as: str | None = None
     treated_as_passcode: int | None = None
     alias_kind: int = ALIAS_NONE
+    base_name: str | None = None
+    """For a variant (pre-errata, GOAT or pre-release version): the original card's name."""
 
     @property
     def limit_name(self) -> str:
         """The name whose copy limit this card counts toward."""
-        return self.treated_as or self.name
+        return self.treated_as or self.base_name or self.name
 
     @property
     def is_alternate_art(self) -> bool:
@@ -529,16 +531,19 @@ class CardIndex:
         (pid, alias, alias_kind, name, ja, zh, typ, race, attr, level, scale, flags, konami,
          ocg, tcg, arch) = row  # fmt: skip
         canonical = pid
-        treated_as = treated_pc = None
+        treated_as = base_name = None
+        treated_pc = None
         if alias and alias in self:
             if alias_kind == ALIAS_TREATED_AS:
                 treated_pc = alias
                 treated_as = self._row(alias)[3]
             else:
                 canonical = alias
+                if alias_kind == ALIAS_VARIANT:
+                    base_name = self._row(alias)[3]
         return Card(pid, canonical, name, ja, zh, typ, race, attr, level, scale, flags, konami,
                     _parse_date(ocg), _parse_date(tcg), tuple(arch), treated_as, treated_pc,
-                    alias_kind)  # fmt: skip
+                    alias_kind, base_name)  # fmt: skip
 
     def canonical(self, passcode: int) -> Card:
         """The original card a passcode counts as (the card itself if it is original)."""

@@ -8,6 +8,7 @@ rules share a :class:`Context` (deck, era, list in force, format) and a per-form
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -60,6 +61,8 @@ class Ruleset:
     allow_prerelease: bool
     facts: dict[int, CardFacts] = field(default_factory=dict)
     date_warning: str | None = None
+    variants: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """For whitelists: base name -> (status, passcode) of listed format versions of cards."""
 
     def card_facts(self, card: Card) -> CardFacts:
         """The memoised facts of one card record."""
@@ -69,8 +72,14 @@ class Ruleset:
         return got
 
 
-def _list_status(banlist: Banlist | None, card: Card) -> tuple[int | None, int]:
-    """(copies allowed, passcode whose entry applied) for a card on a list."""
+def _list_status(
+    banlist: Banlist | None, card: Card, variants: dict[str, tuple[int, int]] | None = None
+) -> tuple[int | None, int]:
+    """(copies allowed, passcode whose entry applied) for a card on a list.
+
+    On a whitelist, a card that is not listed itself counts with the entry of its listed
+    format version (GOAT lists "Sinister Serpent (Pre-Errata)" for Sinister Serpent).
+    """
     if banlist is None:
         return None, card.canonical
     best: int | None = None
@@ -81,7 +90,31 @@ def _list_status(banlist: Banlist | None, card: Card) -> tuple[int | None, int]:
         value = banlist.limit(code)
         if value is not None and (best is None or value < best):
             best, used = value, code
+    if best is None and variants:
+        variant = variants.get(card.name)
+        if variant is not None:
+            best, used = variant
     return best, used
+
+
+_VARIANT_SUFFIX = re.compile(r"\s*\((?:Pre-Errata|GOAT)\)$")
+
+
+def whitelist_variants(banlist: Banlist) -> dict[str, tuple[int, int]]:
+    """Base card name -> (status, passcode) of the format versions a whitelist lists."""
+    from deckcheck.card import CardIndex
+
+    index = CardIndex.load()
+    got: dict[str, tuple[int, int]] = {}
+    for code, status in banlist.entries.items():
+        if code not in index:
+            continue
+        rec = index.get(code)
+        if rec.is_unofficial or rec.is_goat_variant:
+            base = _VARIANT_SUFFIX.sub("", rec.name)
+            if base not in got or status < got[base][0]:
+                got[base] = (status, code)
+    return got
 
 
 def _pool_problem(rs: Ruleset, card: Card) -> str | None:
@@ -114,8 +147,14 @@ def _pool_problem(rs: Ruleset, card: Card) -> str | None:
     return None
 
 
+def _whitelisted(rs: Ruleset, card: Card) -> bool:
+    """Whether the whitelist in force names this very record (format versions of cards)."""
+    bl = rs.banlist
+    return bl is not None and bl.whitelist and bl.limit(card.passcode) is not None
+
+
 def _compute_facts(rs: Ruleset, card: Card) -> CardFacts:
-    status, used = _list_status(rs.banlist, card)
+    status, used = _list_status(rs.banlist, card, rs.variants)
     problem = None
     if not (card.is_unofficial or card.is_prerelease):
         problem = _pool_problem(rs, card)
@@ -149,7 +188,10 @@ def _ruleset(fmt: Format, when: date, allow_prerelease: bool) -> Ruleset:
     if banlist is None and fmt.has_banlists():
         notes.append(f"no {fmt.name} ban list is in force on {when}: none was checked")
     warning = "; ".join(notes) if notes else None
-    return Ruleset(fmt, when, era, banlist, upcoming, allow_prerelease, date_warning=warning)
+    variants = whitelist_variants(banlist) if banlist is not None and banlist.whitelist else {}
+    return Ruleset(
+        fmt, when, era, banlist, upcoming, allow_prerelease, date_warning=warning, variants=variants
+    )
 
 
 @dataclass
@@ -383,7 +425,9 @@ def check_pool(ctx: Context) -> Iterator[Violation]:
         assert card is not None
         if facts.pool_problem is None and not (card.flags & _ODD_FLAGS):
             continue
-        if card.is_unofficial:
+        if card.is_unofficial and _whitelisted(rs, card):
+            continue
+        if card.is_unofficial and not _whitelisted(rs, card):
             yield _v(
                 Code.UNOFFICIAL_CARD,
                 f"{card.name} is not an official card (anime, video game or otherwise illegal): "

@@ -390,6 +390,9 @@ def build(data: Path) -> dict[str, Any]:
             rec["alias_kind"] = ALIAS_VARIANT
         elif rec["name"] == target["name"]:
             rec["alias_kind"] = ALIAS_ALT_ART
+        elif SUFFIX_RE.sub("", rec["name"]) == target["name"]:
+            # "Sinister Serpent (Pre-Errata)", "Dark Magician (Anime)": a version of the card
+            rec["alias_kind"] = ALIAS_VARIANT
         else:
             rec["alias_kind"] = ALIAS_TREATED_AS
 

@@ -229,3 +229,21 @@ def test_cli_folder_skips_json_that_is_not_a_deck(cli, tmp_path: Path) -> None: 
     assert "index.json" in res.stderr
     # named explicitly, the same file is an error: it is not a deck
     assert cli("validate", str(tmp_path / "index.json")).code == 2
+
+
+def test_goat_accepts_the_format_versions_of_errata_cards(tmp_path: Path) -> None:
+    # GOAT plays pre-errata Sinister Serpent; by name or by EDOPro's pre-errata code it is the
+    # same card, Limited, and never an "unofficial card" there.
+    by_code = tmp_path / "code.ydk"
+    by_code.write_text("#main\n511000818\n511000818\n")
+    by_name = tmp_path / "name.txt"
+    by_name.write_text("Main Deck:\n1 Sinister Serpent\n1 Ring of Destruction\n")
+    on = date(2005, 8, 1)
+    report = validate(read_path(by_code), "goat", on)
+    over = [v for v in report.violations if v.code is Code.OVER_LIMIT]
+    assert over and over[0].name == "Sinister Serpent" and over[0].allowed == 1
+    assert "unofficial-card" not in report.codes
+    named = validate(read_path(by_name), "goat", on)
+    assert named.codes == {"main-size"}
+    # outside GOAT the pre-errata code is an unofficial card
+    assert "unofficial-card" in validate(read_path(by_code), "tcg", on).codes
