@@ -286,66 +286,24 @@ def build(data: Path) -> dict[str, Any]:
         )
         official_ids.add(pw)
 
-    for fname in ("cards-skills.cdb", "cards-skills-unofficial.cdb"):
+    # Other databases, in order of precedence: (file, flags to add, flags to clear, strip the
+    # "(Rush)"/"(GOAT)"/... suffix from the name). The first file naming a passcode wins.
+    sources: list[tuple[str, int, int, bool]] = [
+        ("cards-skills.cdb", FLAG_SKILL, 0, True),
+        ("cards-skills-unofficial.cdb", FLAG_SKILL | FLAG_UNOFFICIAL, 0, True),
+        ("cards-rush.cdb", FLAG_RUSH, 0, True),
+        ("goat-entries.cdb", FLAG_GOAT | FLAG_TCG, FLAG_UNOFFICIAL, True),
+    ]
+    for path in sorted(glob.glob(str(babel / "prerelease-*.cdb"))):
+        rush = FLAG_RUSH if "rush" in os.path.basename(path) else 0
+        sources.append((os.path.basename(path), FLAG_PRERELEASE | rush, 0, True))
+    sources.append(("cards-unofficial.cdb", FLAG_UNOFFICIAL, 0, False))
+    for fname, extra, clear, strip in sources:
         for r in read_cdb(str(babel / fname)):
             pid, ot, alias, setcode, typ, level, race, attr, _, name = r
-            fl = ot_flags(ot, typ) | FLAG_SKILL
-            if fname.endswith("unofficial.cdb"):
-                fl |= FLAG_UNOFFICIAL
-            add(pid, ot, alias, setcode, typ, level, race, attr, SUFFIX_RE.sub("", name), fl)
-
-    for r in read_cdb(str(babel / "cards-rush.cdb")):
-        pid, ot, alias, setcode, typ, level, race, attr, _, name = r
-        add(
-            pid,
-            ot,
-            alias,
-            setcode,
-            typ,
-            level,
-            race,
-            attr,
-            SUFFIX_RE.sub("", name),
-            ot_flags(ot, typ) | FLAG_RUSH,
-        )
-
-    for r in read_cdb(str(babel / "goat-entries.cdb")):
-        pid, ot, alias, setcode, typ, level, race, attr, _, name = r
-        add(
-            pid,
-            ot,
-            alias,
-            setcode,
-            typ,
-            level,
-            race,
-            attr,
-            SUFFIX_RE.sub("", name),
-            (ot_flags(ot, typ) & ~FLAG_UNOFFICIAL) | FLAG_GOAT | FLAG_TCG,
-        )
-
-    for path in sorted(glob.glob(str(babel / "prerelease-*.cdb"))):
-        for r in read_cdb(path):
-            pid, ot, alias, setcode, typ, level, race, attr, _, name = r
-            fl = ot_flags(ot, typ) | FLAG_PRERELEASE
-            if "rush" in os.path.basename(path):
-                fl |= FLAG_RUSH
-            add(pid, ot, alias, setcode, typ, level, race, attr, SUFFIX_RE.sub("", name), fl)
-
-    for r in read_cdb(str(babel / "cards-unofficial.cdb")):
-        pid, ot, alias, setcode, typ, level, race, attr, _, name = r
-        add(
-            pid,
-            ot,
-            alias,
-            setcode,
-            typ,
-            level,
-            race,
-            attr,
-            name,
-            ot_flags(ot, typ) | FLAG_UNOFFICIAL,
-        )
+            flags = (ot_flags(ot, typ) & ~clear) | extra
+            name = SUFFIX_RE.sub("", name) if strip else name
+            add(pid, ot, alias, setcode, typ, level, race, attr, name, flags)
 
     # --- pre-release code -> official passcode -------------------------------------------
     prerelease_map: dict[int, int] = {}
