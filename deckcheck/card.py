@@ -696,13 +696,18 @@ def name_priority(flags: int) -> int:
 def build_name_table(rows: Iterable[list[Any]]) -> dict[str, list[list[int]]]:
     """The name index of the given card rows: normalised name -> [[priority, passcode, lang]].
 
-    Alternate artworks and variants are left out (their original carries the name).
+    Alternate artworks and same-name variants are left out (their original carries the name);
+    differently named versions ("Sinister Serpent (Pre-Errata)") are kept, ranked last.
     """
+    rows = list(rows)
+    names = {row[0]: row[3] for row in rows}
     out: dict[str, list[list[int]]] = {}
     for row in rows:
         pid, alias, alias_kind, flags = row[0], row[1], row[2], row[11]
-        if alias and alias_kind in (ALIAS_ALT_ART, ALIAS_VARIANT):
+        if alias and alias_kind == ALIAS_ALT_ART:
             continue
+        if alias and alias_kind == ALIAS_VARIANT and names.get(alias) == row[3]:
+            continue  # a GOAT or pre-release version under the same name
         prio = name_priority(flags)
         for lang, col in enumerate((3, 4, 5)):
             if row[col]:

@@ -63,6 +63,8 @@ class ReadFinding:
     section: Section | None = None
     suggestions: tuple[str, ...] = ()
     passcode: int | None = None
+    count: int = 1
+    """How many copies the line asked for (``3x Pot of Grid`` -> 3)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -662,6 +662,10 @@ def validate(
                 groups[name].append(dc)
             else:
                 groups[name] = [dc]
+    for f in deck.findings:
+        # a line naming no card still asked for copies: count them, so one typo is one problem
+        if f.passcode is None and f.section is not None and f.code is not FindingCode.PARSE:
+            sizes[f.section] += f.count
     ctx = Context(deck, rs, groups, distinct, unknown, sizes)
     violations = [v for rule in RULES for v in rule(ctx)]
     cap = _point_cap(rs)
@@ -671,7 +675,7 @@ def validate(
         era=rs.era.id,
         date=when,
         banlist=BanlistRef(bl.name, bl.effective) if bl is not None else None,
-        counts=deck.counts,
+        counts={s.value: n for s, n in sizes.items()},
         violations=tuple(violations),
         path=path if path is not None else deck.source,
         points=_points_total(ctx) if cap is not None else None,

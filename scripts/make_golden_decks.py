@@ -504,8 +504,8 @@ def build() -> None:
     text = "Main Deck:\n3 Ash Blossom & Joyous Spring\n3x Pot of Grid\n" + "".join(
         f"{ix.get(c).name} x3\n" for c in dict.fromkeys(filler(34, {ash}))
     )
-    # the misspelt line is not counted, so the Main Deck is short too
-    case("illegal", "typo.txt", text, "tcg", "2025-06-01", ["unknown-card", "main-size"])
+    # the misspelt line still counts toward the Main Deck: one typo is one problem
+    case("illegal", "typo.txt", text, "tcg", "2025-06-01", ["unknown-card"])
     del maxx, skills[1:]
 
 

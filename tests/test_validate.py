@@ -105,7 +105,7 @@ def test_speed_duel_needs_exactly_one_skill() -> None:
     assert "skill-count" in two.codes
     one = validate(_deck(body + skills[:1]), "speed", date(2024, 1, 1))
     assert "skill-count" not in one.codes
-    assert one.counts["main"] == 21  # the Skill sits outside the Main Deck count
+    assert one.counts["main"] == 20  # the Skill sits outside the Main Deck count
 
 
 def test_genesys_points_over_cap() -> None:
@@ -247,3 +247,15 @@ def test_goat_accepts_the_format_versions_of_errata_cards(tmp_path: Path) -> Non
     assert named.codes == {"main-size"}
     # outside GOAT the pre-errata code is an unofficial card
     assert "unofficial-card" in validate(read_path(by_code), "tcg", on).codes
+
+
+def test_a_misspelt_line_is_one_problem(tmp_path: Path) -> None:
+    deck = tmp_path / "typo.txt"
+    names = [c.name for c in read_path(DECKS / "legal" / "tcg-2003-no-side.ydk").main]
+    body = "".join(f"1 {n}\n" for n in names[:37])
+    deck.write_text("Main Deck:\n" + body + "3x Pot of Grid\n", encoding="utf-8")
+    report = validate(read_path(deck), "tcg", date(2025, 6, 1))
+    assert report.codes == {"unknown-card"}
+    assert report.counts["main"] == 40
+    v = report.violations[0]
+    assert v.line == 39 and "Pot of Greed" in v.message

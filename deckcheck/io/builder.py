@@ -142,13 +142,16 @@ class DeckBuilder:
         section: Section | None,
         suggestions: tuple[str, ...] = (),
         passcode: int | None = None,
+        count: int = 1,
     ) -> None:
         """Record a finding (raises once there are more than :data:`MAX_FINDINGS`)."""
         if len(self.findings) >= MAX_FINDINGS:
             raise DeckSyntaxError(
                 f"more than {MAX_FINDINGS} unreadable lines; not a deck list?", self.source, line
             )
-        self.findings.append(ReadFinding(code, message, line, text, section, suggestions, passcode))
+        self.findings.append(
+            ReadFinding(code, message, line, text, section, suggestions, passcode, count)
+        )
 
     def resolve(self, token: str) -> Lookup | None:
         """The index lookup of a passcode written as ``token`` (digits), or None if unknown."""

@@ -157,7 +157,7 @@ class _TextReader:
             if whole is not None and _name_known(index, whole):
                 count, name = 1, whole
             else:
-                self.unknown(number, raw, name, section)
+                self.unknown(number, raw, name, section, count)
                 return
         try:
             found = index.lookup_name(name, rush=self.rush)
@@ -169,21 +169,28 @@ class _TextReader:
                 raw,
                 section,
                 tuple(f"{n} [{code}]" for code, n in exc.candidates),
+                count=count,
             )
             return
         except UnknownCardError:
-            self.unknown(number, raw, name, section)
+            self.unknown(number, raw, name, section, count)
             return
         card = DeckCard(found.card.passcode, section, found.card, number, found.match)
         self.deck.add_card(card, count)
 
-    def unknown(self, number: int, raw: str, name: str, section: Section) -> None:
+    def unknown(self, number: int, raw: str, name: str, section: Section, count: int = 1) -> None:
         suggestions: tuple[str, ...] = ()
         if self.suggest_left > 0:
             self.suggest_left -= 1
             suggestions = tuple(self.deck.index.suggest(name))
         self.deck.finding(
-            FindingCode.UNKNOWN_CARD, f"unknown card {name!r}", number, raw, section, suggestions
+            FindingCode.UNKNOWN_CARD,
+            f"unknown card {name!r}",
+            number,
+            raw,
+            section,
+            suggestions,
+            count=count,
         )
 
 
