@@ -106,7 +106,7 @@ def render_text(report: Report, colour: bool) -> str:
         sev = _colour(f"{v.severity.value:7}", sev_colour[v.severity.value], colour)
         where = f" (line {v.line})" if v.line is not None else ""
         sec = f"[{v.section}] " if v.section else ""
-        lines.append(f"  {sev} {v.code.value:16} {sec}{v.message}{where}")
+        lines.append(f"  {sev} {v.code.value:17} {sec}{v.message}{where}")
     return "\n".join(lines)
 
 
