@@ -208,6 +208,8 @@ class Context:
     """The first copy of each unknown passcode per section."""
     sizes: dict[Section, int]
     """Cards counted toward each section's size."""
+    group_facts: dict[str, list[CardFacts]] = field(default_factory=dict)
+    """The facts of the distinct cards of each group (same keys as ``groups``)."""
 
     @property
     def era(self) -> Era:
@@ -379,10 +381,7 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
     if bl is None or bl.points:
         return
     for name, copies in ctx.groups.items():
-        statuses = [rs.card_facts(dc.card) for dc in copies if dc.card is not None]
-        if not statuses:
-            continue
-        listed = [f.status for f in statuses if f.status is not None]
+        listed = [f.status for f in ctx.group_facts[name] if f.status is not None]
         first = copies[0]
         if not listed:
             if bl.whitelist:
@@ -635,38 +634,48 @@ def validate(
     when = date if date is not None else _today()
     rs = _ruleset(fmt, when, allow_prerelease)
     groups: dict[str, list[DeckCard]] = {}
+    group_facts: dict[str, list[CardFacts]] = {}
     distinct: list[tuple[DeckCard, CardFacts]] = []
     unknown: list[DeckCard] = []
-    seen: set[tuple[int, Section]] = set()
     sizes = {Section.MAIN: 0, Section.EXTRA: 0, Section.SIDE: 0}
     speed = bool(fmt.skill_cards)
     facts_of = rs.facts
-    for dc in deck:
-        card = dc.card
-        key = (dc.passcode, dc.section)
-        if card is None:
-            sizes[dc.section] += 1
-            if key not in seen:
-                seen.add(key)
-                unknown.append(dc)
-            continue
-        facts = facts_of.get(card.passcode) or rs.card_facts(card)
-        if not (speed and facts.skill):
-            sizes[dc.section] += 1
-        if key not in seen:
-            seen.add(key)
-            distinct.append((dc, facts))
-        if facts.zone is not DeckZone.NONE:
-            name = facts.limit_name
-            if name in groups:
-                groups[name].append(dc)
+    for section, cards in ((Section.MAIN, deck.main), (Section.EXTRA, deck.extra),
+                           (Section.SIDE, deck.side)):  # fmt: skip
+        # copies of each passcode in this section, in file order of first appearance
+        same: dict[int, list[DeckCard]] = {}
+        for dc in cards:
+            got = same.get(dc.passcode)
+            if got is None:
+                same[dc.passcode] = [dc]
             else:
-                groups[name] = [dc]
+                got.append(dc)
+        size = 0
+        for copies in same.values():
+            first = copies[0]
+            card = first.card
+            if card is None:
+                size += len(copies)
+                unknown.append(first)
+                continue
+            facts = facts_of.get(card.passcode) or rs.card_facts(card)
+            if not (speed and facts.skill):
+                size += len(copies)
+            distinct.append((first, facts))
+            if facts.zone is not DeckZone.NONE:
+                name = facts.limit_name
+                if name in groups:
+                    groups[name].extend(copies)
+                    group_facts[name].append(facts)
+                else:
+                    groups[name] = list(copies)
+                    group_facts[name] = [facts]
+        sizes[section] = size
     for f in deck.findings:
         # a line naming no card still asked for copies: count them, so one typo is one problem
         if f.passcode is None and f.section is not None and f.code is not FindingCode.PARSE:
             sizes[f.section] += f.count
-    ctx = Context(deck, rs, groups, distinct, unknown, sizes)
+    ctx = Context(deck, rs, groups, distinct, unknown, sizes, group_facts)
     violations = [v for rule in RULES for v in rule(ctx)]
     cap = _point_cap(rs)
     bl = rs.banlist
