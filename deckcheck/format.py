@@ -405,7 +405,8 @@ class Format:
             return DateCheck(
                 f"{d.isoformat()} is before the first {self.name} list ({first.isoformat()})"
             )
-        if d > DATA_AS_OF and self.family is not None and not self.custom_lists:
+        fixed = self.derivation is Derivation.FIXED or self.list_date is not None
+        if d > DATA_AS_OF and self.family is not None and not self.custom_lists and not fixed:
             warnings.append(
                 f"{d.isoformat()} is after the ban-list data ends ({DATA_AS_OF.isoformat()}); "
                 "a newer list may be in force"
