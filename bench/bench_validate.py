@@ -12,7 +12,7 @@ from pathlib import Path
 from common import Figure, command_time, python_pass_time
 
 from deckcheck.io import read_path
-from deckcheck.validate import validate
+from deckcheck.validation import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = ROOT / "tests" / "data" / "decks"

@@ -36,6 +36,13 @@ _EXPORTS: dict[str, str] = {
     "UnknownCardError": "deckcheck.error",
     "AmbiguousCardError": "deckcheck.error",
     "UnknownFormatError": "deckcheck.error",
+    "validate": "deckcheck.validation",
+    "summarize": "deckcheck.validation",
+    "Report": "deckcheck.report",
+    "Violation": "deckcheck.report",
+    "Code": "deckcheck.report",
+    "Severity": "deckcheck.report",
+    "BanlistRef": "deckcheck.report",
     "DeckFormat": "deckcheck.io",
     "detect_format": "deckcheck.io",
     "read_deck": "deckcheck.io",
@@ -117,6 +124,8 @@ if TYPE_CHECKING:
         simulate,
     )
     from deckcheck.io import DeckFormat, detect_format, read_deck, read_path, write_deck
+    from deckcheck.report import BanlistRef, Code, Report, Severity, Violation
+    from deckcheck.validation import summarize, validate
 
 
 def __getattr__(name: str) -> Any:

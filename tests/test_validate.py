@@ -12,7 +12,7 @@ import pytest
 from deckcheck.deck import Deck, DeckCard, Section
 from deckcheck.io import read_path
 from deckcheck.report import Code, Severity
-from deckcheck.validate import validate
+from deckcheck.validation import validate
 
 from .conftest import TEST_DATA
 

@@ -152,7 +152,7 @@ def register(app: typer.Typer) -> None:
         from deckcheck.error import DeckcheckError
         from deckcheck.format import Pool
         from deckcheck.io import read_path
-        from deckcheck.validate import summarize, validate
+        from deckcheck.validation import summarize, validate
 
         fmt = resolve_format(format, format_file)
         when = parse_date(on)
