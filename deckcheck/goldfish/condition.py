@@ -190,11 +190,26 @@ class Ref(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Sum(Node):
-    """``first (+|- term)*``."""
+class _Chain(Node):
+    """``first (op operand)*``: the shape shared by sums and comparison chains."""
 
     first: Node
     rest: tuple[tuple[str, Node], ...]
+
+    def names(self) -> frozenset[str]:
+        """Names of the operands."""
+        out = self.first.names()
+        for _, node in self.rest:
+            out |= node.names()
+        return out
+
+    def __str__(self) -> str:
+        return " ".join([str(self.first), *(f"{op} {node}" for op, node in self.rest)])
+
+
+@dataclass(frozen=True, slots=True)
+class Sum(_Chain):
+    """``first (+|- term)*``."""
 
     def evaluate(self, counts: Mapping[str, Value]) -> Value:
         """The signed sum."""
@@ -203,16 +218,6 @@ class Sum(Node):
             value = node.evaluate(counts)
             total = total + value if op == "+" else total - value
         return total
-
-    def names(self) -> frozenset[str]:
-        """Names of the terms."""
-        out = self.first.names()
-        for _, node in self.rest:
-            out |= node.names()
-        return out
-
-    def __str__(self) -> str:
-        return " ".join([str(self.first), *(f"{op} {node}" for op, node in self.rest)])
 
 
 _OPS: dict[str, Callable[[Value, Value], Value]] = {
@@ -226,11 +231,9 @@ _OPS: dict[str, Callable[[Value, Value], Value]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class Compare(Node):
+class Compare(_Chain):
     """A comparison chain ``a op b (op c)*`` (each adjacent pair must hold)."""
 
-    first: Node
-    rest: tuple[tuple[str, Node], ...]
     is_bool = True
 
     def evaluate(self, counts: Mapping[str, Value]) -> Value:
@@ -242,16 +245,6 @@ class Compare(Node):
             result = result & _OPS[op](left, right)
             left = right
         return result
-
-    def names(self) -> frozenset[str]:
-        """Names of the operands."""
-        out = self.first.names()
-        for _, node in self.rest:
-            out |= node.names()
-        return out
-
-    def __str__(self) -> str:
-        return " ".join([str(self.first), *(f"{op} {node}" for op, node in self.rest)])
 
 
 @dataclass(frozen=True, slots=True)
