@@ -57,7 +57,7 @@ def parse_omega(
             section = Section.SIDE
         else:
             found = deck.resolve(str(code))
-            zone = found.card.zone if found is not None else DeckZone.MAIN
+            zone = found.record.zone if found is not None else DeckZone.MAIN
             section = Section.EXTRA if zone is DeckZone.EXTRA else Section.MAIN
         deck.add_passcode(str(code), section, None)
     return deck.build()
