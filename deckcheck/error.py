@@ -1,25 +1,87 @@
-"""The exception family of deckcheck.
+"""The one exception tree of deckcheck.
 
 Every exception deckcheck raises on purpose derives from :class:`DeckcheckError`. An exception
 means "could not run"; problems *in* a deck are never raised, they are collected in a report.
+Each class knows the CLI exit code and the HTTP status it maps to, so every front end turns an
+error into the same answer::
+
+    DeckcheckError                 exit 2 · HTTP 500
+    ├── DataError                  exit 2 · HTTP 500  bundled or installed data unusable
+    ├── InputError                 exit 2 · HTTP 422  input that cannot be used
+    │   ├── DeckReadError          exit 2 · HTTP 422  a deck file cannot be read at all
+    │   │   └── DeckTooLargeError  exit 2 · HTTP 413  over the size or card-count cap
+    │   ├── FormatFileError        exit 2 · HTTP 422  an organiser's format file (also a DataError)
+    │   ├── SpecError              exit 2 · HTTP 422  a goldfish spec (also a GoldfishError)
+    │   │   └── ConditionError     exit 2 · HTTP 422  a spec condition expression
+    │   └── UnknownDeckFormatError exit 2 · HTTP 422  a deck file format name
+    ├── NotFoundError              exit 2 · HTTP 404
+    │   ├── UnknownCardError       exit 2 · HTTP 404  no card has this passcode or name
+    │   ├── AmbiguousCardError     exit 2 · HTTP 409  several cards have this name
+    │   └── UnknownFormatError     exit 2 · HTTP 404  no format or era has this name
+    ├── GoldfishError              exit 2 · HTTP 422  odds that cannot be computed
+    └── DeckWriteError             exit 2 · HTTP 422  a deck that cannot be written in a format
+
+``DeckReadError`` carries ``source`` and ``line``; ``UnknownCardError`` its ``suggestions``;
+``UnknownFormatError`` the ``valid`` names.
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 
 class DeckcheckError(Exception):
     """Base class of every error deckcheck raises on purpose."""
 
+    exit_code: ClassVar[int] = 2
+    """Exit code of the CLI when this error stops a command."""
+    http_status: ClassVar[int] = 500
+    """HTTP status of the service's answer when this error stops a request."""
+    code: ClassVar[str] = "error"
+    """Stable kebab-case name of the error kind (the service's ``error.code``)."""
+
 
 class DataError(DeckcheckError):
-    """Bundled or user-supplied data (card index, ban-list file, format file) is unusable."""
+    """Bundled or installed data (card index, ban-list bundle, format data) is unusable."""
+
+    code = "data-error"
 
 
-class UnknownCardError(DeckcheckError, LookupError):
+class InputError(DeckcheckError, ValueError):
+    """Input given to deckcheck cannot be used: a deck, a spec, a condition, a format file."""
+
+    http_status = 422
+    code = "bad-input"
+
+
+class NotFoundError(DeckcheckError, LookupError):
+    """Something named in the input does not exist: a card or a format."""
+
+    http_status = 404
+    code = "not-found"
+
+
+class GoldfishError(DeckcheckError):
+    """Goldfish odds cannot be computed as asked (bad option, empty deck, engine limits)."""
+
+    http_status = 422
+    code = "goldfish-error"
+
+
+class DeckWriteError(DeckcheckError, ValueError):
+    """A deck cannot be written in the requested file format."""
+
+    http_status = 422
+    code = "deck-write-error"
+
+
+class UnknownCardError(NotFoundError):
     """A passcode or card name matched no card.
 
     ``suggestions`` holds the closest card names, best first.
     """
+
+    code = "unknown-card"
 
     def __init__(self, query: str, suggestions: list[str] | None = None) -> None:
         self.query = query
@@ -30,8 +92,11 @@ class UnknownCardError(DeckcheckError, LookupError):
         super().__init__(msg)
 
 
-class AmbiguousCardError(DeckcheckError, LookupError):
+class AmbiguousCardError(NotFoundError):
     """A card name matched several different cards; ``candidates`` lists their passcodes."""
+
+    http_status = 409
+    code = "ambiguous-card"
 
     def __init__(self, query: str, candidates: list[tuple[int, str]]) -> None:
         self.query = query
@@ -40,8 +105,10 @@ class AmbiguousCardError(DeckcheckError, LookupError):
         super().__init__(f"ambiguous card name {query!r}: matches {listed}")
 
 
-class UnknownFormatError(DeckcheckError, LookupError):
+class UnknownFormatError(NotFoundError):
     """A format or era name is not in the registry; ``valid`` lists the names that are."""
+
+    code = "unknown-format"
 
     def __init__(self, name: str, valid: list[str]) -> None:
         self.name = name
@@ -49,11 +116,13 @@ class UnknownFormatError(DeckcheckError, LookupError):
         super().__init__(f"unknown format {name!r}; valid formats: {', '.join(self.valid)}")
 
 
-class DeckReadError(DeckcheckError, ValueError):
+class DeckReadError(InputError):
     """A deck file cannot be read at all (binary junk, over the size limit, bad encoding...).
 
     ``source`` names the file (or ``<stdin>``), ``line`` the line where reading failed, if any.
     """
+
+    code = "unreadable-deck"
 
     def __init__(self, message: str, source: str | None = None, line: int | None = None) -> None:
         self.source = source
@@ -63,3 +132,72 @@ class DeckReadError(DeckcheckError, ValueError):
             where += f":{line}"
         super().__init__(f"{where}: {message}")
         self.reason = message
+
+
+class DeckTooLargeError(DeckReadError):
+    """The input is over the byte or card-count cap."""
+
+    http_status = 413
+    code = "too-large"
+
+
+class DeckEncodingError(DeckReadError):
+    """The input is not text in a supported encoding (binary data, bad UTF-16...)."""
+
+
+class DeckSyntaxError(DeckReadError):
+    """The input's structure is broken (bad base64, bad JSON, truncated code)."""
+
+
+class UnknownDeckFormatError(InputError):
+    """A deck file format name that deckcheck does not know."""
+
+    code = "unknown-deck-format"
+
+
+class FormatFileError(InputError, DataError):
+    """An organiser's format file (or a list file it names) cannot be used."""
+
+    http_status = 422
+    code = "bad-format-file"
+
+
+class SpecError(InputError, GoldfishError):
+    """A goldfish spec is malformed: unknown key, bad category, unknown card, bad effect."""
+
+    http_status = 422
+    code = "bad-spec"
+
+
+class ConditionError(SpecError):
+    """A condition text does not follow the grammar; ``position`` is the 0-based offset."""
+
+    code = "bad-condition"
+
+    def __init__(self, message: str, text: str, position: int) -> None:
+        self.text = text
+        self.position = position
+        self.reason = message
+        super().__init__(f"position {position + 1}: {message}")
+
+
+ERRORS: tuple[type[DeckcheckError], ...] = (
+    DeckcheckError,
+    DataError,
+    InputError,
+    NotFoundError,
+    GoldfishError,
+    DeckWriteError,
+    UnknownCardError,
+    AmbiguousCardError,
+    UnknownFormatError,
+    DeckReadError,
+    DeckTooLargeError,
+    DeckEncodingError,
+    DeckSyntaxError,
+    UnknownDeckFormatError,
+    FormatFileError,
+    SpecError,
+    ConditionError,
+)
+"""Every class of the tree (documented in the README's "Errors" table)."""

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from deckcheck.error import DeckcheckError
+from deckcheck.error import ConditionError
 
 MAX_LENGTH = 2000
 """Longest condition text accepted."""
@@ -33,24 +33,6 @@ MAX_DEPTH = 40
 """Deepest nesting of parentheses and ``not`` accepted."""
 MAX_INTEGER = 1_000_000
 """Largest integer literal accepted."""
-
-
-class GoldfishError(DeckcheckError):
-    """A goldfish question cannot be answered as asked (no Main Deck, exact odds impossible)."""
-
-
-class SpecError(GoldfishError, ValueError):
-    """A goldfish spec or condition is invalid; the message says where (file, key, position)."""
-
-
-class ConditionError(SpecError):
-    """A condition text does not follow the grammar; ``position`` is the 0-based offset."""
-
-    def __init__(self, message: str, text: str, position: int) -> None:
-        self.text = text
-        self.position = position
-        self.reason = message
-        super().__init__(f"position {position + 1}: {message}")
 
 
 class TokenKind(enum.Enum):

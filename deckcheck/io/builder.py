@@ -6,11 +6,14 @@ and collects cards and findings in a :class:`DeckBuilder` (card limit, passcode 
 
 from __future__ import annotations
 
-import weakref
-
 from deckcheck.card import CardIndex, Lookup
 from deckcheck.deck import Deck, DeckCard, FindingCode, ReadFinding, Section
-from deckcheck.error import DeckcheckError, DeckReadError, UnknownCardError
+from deckcheck.error import (
+    DeckEncodingError,
+    DeckSyntaxError,
+    DeckTooLargeError,
+    UnknownCardError,
+)
 
 MAX_INPUT_BYTES = 1 << 20
 """Largest input a reader accepts: 1 MiB (UTF-8 bytes)."""
@@ -20,26 +23,6 @@ MAX_PASSCODE = 0xFFFFFFFF
 """Largest passcode (ydke and Omega codes store passcodes as unsigned 32-bit integers)."""
 MAX_FINDINGS = 500
 """Most unreadable lines a reader tolerates before it decides the input is not a deck."""
-
-
-class DeckTooLargeError(DeckReadError):
-    """The input is over :data:`MAX_INPUT_BYTES` or holds more than :data:`MAX_CARDS` cards."""
-
-
-class DeckEncodingError(DeckReadError):
-    """The input is not text: binary junk, NUL bytes, or invalid UTF-8 (without a UTF-16 BOM)."""
-
-
-class DeckSyntaxError(DeckReadError):
-    """The input is text but not the format it claims to be (bad base64, bad JSON...)."""
-
-
-class DeckWriteError(DeckcheckError, ValueError):
-    """A deck cannot be written in the requested format (too many cards for an Omega code...)."""
-
-
-class UnknownDeckFormatError(DeckcheckError, ValueError):
-    """A deck file format name is not one of :class:`deckcheck.io.DeckFormat`."""
 
 
 def _line_of(data: bytes | str, pos: int) -> int:
@@ -102,11 +85,8 @@ def split_lines(text: str) -> list[str]:
     return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
-_RESOLVED: weakref.WeakKeyDictionary[CardIndex, dict[str, Lookup | None]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Per index, passcode lookups by the token as written (reused across readings)."""
 _RESOLVED_MAX = 100_000
+"""Most passcode tokens an index remembers between readings."""
 
 
 class DeckBuilder:
@@ -117,15 +97,19 @@ class DeckBuilder:
     """
 
     def __init__(self, index: CardIndex | None, source: str | None, fmt: str) -> None:
-        self.index = index if index is not None else CardIndex.load()
+        if index is None:
+            from deckcheck.dataset import resolve_data
+
+            index = resolve_data(None).cards
+        self.index = index
         self.source = source
         self.fmt = fmt
         self.name: str | None = None
         self.cards: list[DeckCard] = []
         self.findings: list[ReadFinding] = []
-        resolved = _RESOLVED.get(self.index)
-        if resolved is None or len(resolved) > _RESOLVED_MAX:
-            resolved = _RESOLVED[self.index] = {}
+        resolved = self.index.token_lookups
+        if len(resolved) > _RESOLVED_MAX:
+            resolved.clear()
         self._resolved = resolved
 
     def check_room(self, count: int, line: int | None) -> None:
