@@ -1,6 +1,6 @@
 """Ban lists: first load of all list data, and finding the list in force for a format and date.
 
-* first load: ``load_catalog`` on the bundled data (fresh catalog, file read + parse + index),
+* first load: a fresh dataset's ban-list catalogue (file read + parse + index),
   against ``json.loads`` of the same bytes (the floor for any JSON-based loader); limit 150 ms.
 * list in force: ``get_format(...).banlist_at(date)`` over dates across 2002-2026 after the first
   load, against a plain dict lookup of the same number of keys; limit 1 ms per lookup.
@@ -13,22 +13,21 @@ from datetime import date, timedelta
 
 from common import Figure, best_of
 
-from deckcheck import banlist
+from deckcheck.dataset import BUNDLED_DIR, Dataset
 from deckcheck.format import get_format
 
 
 def run() -> list[Figure]:
     """Measure and return the figures."""
-    raw = banlist.BUNDLE_PATH.read_bytes()
+    raw = (BUNDLED_DIR / "banlists.json").read_bytes()
 
     def first_load() -> object:
-        banlist._CATALOG = None
-        return banlist.load_catalog()
+        return Dataset.open(BUNDLED_DIR).banlists
 
     load = best_of(first_load, repeat=5)
     parse = best_of(lambda: json.loads(raw), repeat=5)
 
-    banlist.load_catalog()
+    Dataset.active().banlists.families()
     dates = [date(2002, 3, 1) + timedelta(days=37 * i) for i in range(240)]
     fmts = [get_format(n) for n in ("tcg", "ocg", "traditional", "worlds", "genesys", "rush")]
     fmts[0].banlist_at(dates[0])

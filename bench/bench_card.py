@@ -10,7 +10,8 @@ from pathlib import Path
 
 from common import Figure, best_of, command_time, python_pass_time
 
-from deckcheck.card import CARDS_FILE, DEFAULT_INDEX_DIR, CardIndex
+from deckcheck.card import CARDS_FILE, CardIndex
+from deckcheck.dataset import BUNDLED_DIR as DEFAULT_INDEX_DIR
 
 
 def run() -> list[Figure]:

@@ -17,7 +17,7 @@ from common import Figure, best_of
 
 from deckcheck.card import CardIndex
 from deckcheck.deck import Deck
-from deckcheck.io import DeckFormat, builder, parse_ydk, read_path, write_deck
+from deckcheck.io import DeckFormat, parse_ydk, read_path, write_deck
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data" / "decks" / "projectignis-distribution"
@@ -100,7 +100,7 @@ def run() -> list[Figure]:
         ydk = folder / "sixty.ydk"
         ydk.write_text(text, encoding="utf-8", newline="")
         parse_ms = best_of(lambda: parse_ydk(text), repeat=7, number=200) * 1000
-        cache = builder._RESOLVED
+        cache = index.token_lookups
 
         def parse_uncached() -> Deck:
             cache.clear()

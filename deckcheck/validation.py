@@ -9,22 +9,21 @@ rules share a :class:`Context` (deck, era, list in force, format) and a per-form
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from deckcheck.banlist.model import status_word
 from deckcheck.card import FLAG_PRERELEASE, FLAG_UNOFFICIAL, Card, CardKind, DeckZone, ExtraKind
 from deckcheck.deck import Deck, DeckCard, FindingCode, Section
 from deckcheck.report import BanlistRef, Code, Report, Severity, Violation
 
 if TYPE_CHECKING:
     from deckcheck.banlist import Banlist
+    from deckcheck.card import CardIndex
+    from deckcheck.dataset import Dataset
     from deckcheck.format import Era, Format, SizeRule
-
-_STATUS_WORD = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited", 3: "Unlimited"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,11 +99,8 @@ def _list_status(
 _VARIANT_SUFFIX = re.compile(r"\s*\((?:Pre-Errata|GOAT)\)$")
 
 
-def whitelist_variants(banlist: Banlist) -> dict[str, tuple[int, int]]:
+def whitelist_variants(banlist: Banlist, index: CardIndex) -> dict[str, tuple[int, int]]:
     """Base card name -> (status, passcode) of the format versions a whitelist lists."""
-    from deckcheck.card import CardIndex
-
-    index = CardIndex.load()
     got: dict[str, tuple[int, int]] = {}
     for code, status in banlist.entries.items():
         if code not in index:
@@ -178,17 +174,35 @@ def _announced_by(banlist: Banlist, when: date) -> bool:
     return (banlist.effective - when).days <= ANNOUNCE_WINDOW_DAYS
 
 
-@lru_cache(maxsize=256)
-def _ruleset(fmt: Format, when: date, allow_prerelease: bool) -> Ruleset:
+MAX_RULESETS = 256
+"""Most rulesets a dataset keeps (one per format, date and option)."""
+
+
+def ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> Ruleset:
+    """The ruleset of a format at a date, cached on the dataset."""
+    cache = data.ruleset_cache()
+    key = (fmt, when, allow_prerelease)
+    got = cache.get(key)
+    if got is None:
+        if len(cache) >= MAX_RULESETS:
+            cache.clear()
+        got = cache[key] = _ruleset(fmt, when, allow_prerelease, data)
+    assert isinstance(got, Ruleset)
+    return got
+
+
+def _ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> Ruleset:
     era = fmt.era_at(when)
-    banlist = fmt.banlist_at(when)
-    upcoming = [b for b in fmt.upcoming(when)[:1] if _announced_by(b, when)]
-    check = fmt.check_date(when)
+    banlist = fmt.banlist_at(when, data)
+    upcoming = [b for b in fmt.upcoming(when, data)[:1] if _announced_by(b, when)]
+    check = fmt.check_date(when, data)
     notes = [*([check.error] if check.error else []), *check.warnings]
     if banlist is None and fmt.has_banlists():
         notes.append(f"no {fmt.name} ban list is in force on {when}: none was checked")
     warning = "; ".join(notes) if notes else None
-    variants = whitelist_variants(banlist) if banlist is not None and banlist.whitelist else {}
+    variants = (
+        whitelist_variants(banlist, data.cards) if banlist is not None and banlist.whitelist else {}
+    )
     return Ruleset(
         fmt, when, era, banlist, upcoming, allow_prerelease, date_warning=warning, variants=variants
     )
@@ -407,7 +421,7 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
         elif len(copies) > status:
             yield _v(
                 Code.OVER_LIMIT,
-                f"{name} is {_STATUS_WORD.get(status, str(status))} ({status}) on the {bl.name} "
+                f"{name} is {status_word(status)} ({status}) on the {bl.name} "
                 f"list; the deck has {len(copies)}: remove {len(copies) - status}",
                 first,
                 found=len(copies),
@@ -575,7 +589,7 @@ def check_upcoming(ctx: Context) -> Iterator[Violation]:
             later_vals = [v for v in (_list_status(future, c)[0] for c in cards) if v is not None]
             later = min(later_vals) if later_vals else (0 if future.whitelist else 3)
             if later < now and len(copies) > later:
-                word = _STATUS_WORD.get(later, str(later))
+                word = status_word(later)
                 yield _v(
                     Code.UPCOMING_CHANGE,
                     f"{name} becomes {word} on {future.effective} ({future.name}); the deck "
@@ -622,17 +636,20 @@ def validate(
     *,
     allow_prerelease: bool = False,
     path: str | None = None,
+    data: Dataset | None = None,
 ) -> Report:
     """Check ``deck`` against ``format`` at ``date`` (default today) and report every violation.
 
     ``format`` is a :class:`~deckcheck.format.Format` or a registered name or alias (``tcg``,
-    ``goat``, ``lp4000``...). Pre-release codes are errors unless ``allow_prerelease``.
+    ``goat``, ``lp4000``...) of ``data`` (default: the active dataset). Pre-release codes are
+    errors unless ``allow_prerelease``.
     """
-    from deckcheck.format import get_format
+    from deckcheck.dataset import resolve_data
 
-    fmt = get_format(format) if isinstance(format, str) else format
+    ds = resolve_data(data)
+    fmt = ds.format(format) if isinstance(format, str) else format
     when = date if date is not None else _today()
-    rs = _ruleset(fmt, when, allow_prerelease)
+    rs = ruleset(fmt, when, allow_prerelease, ds)
     groups: dict[str, list[DeckCard]] = {}
     group_facts: dict[str, list[CardFacts]] = {}
     distinct: list[tuple[DeckCard, CardFacts]] = []
@@ -689,6 +706,8 @@ def validate(
         path=path if path is not None else deck.source,
         points=_points_total(ctx) if cap is not None else None,
         point_cap=cap,
+        name=deck.name,
+        data_fingerprint=ds.fingerprint,
     )
 
 
@@ -699,11 +718,12 @@ def _today() -> date:
 
 
 def summarize(reports: list[Report]) -> dict[str, int]:
-    """Totals over many reports: decks, legal, illegal, errors, warnings."""
-    c: Counter[str] = Counter()
-    for r in reports:
-        c["decks"] += 1
-        c["legal" if r.legal else "illegal"] += 1
-        for v in r.violations:
-            c[v.severity.value + "s"] += 1
-    return {k: c.get(k, 0) for k in ("decks", "legal", "illegal", "errors", "warnings", "notes")}
+    """Totals over many reports: decks, legal, illegal, errors, warnings, notes.
+
+    (:func:`deckcheck.batch.summarize` gives the typed :class:`~deckcheck.batch.Summary`.)
+    """
+    from deckcheck.batch import summarize as typed
+
+    got = typed(reports)
+    return {k: getattr(got, k) for k in ("decks", "legal", "illegal", "errors", "warnings",
+                                         "notes")}  # fmt: skip

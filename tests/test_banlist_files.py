@@ -9,8 +9,6 @@ from pathlib import Path
 import pytest
 
 from deckcheck.banlist import (
-    BANLIST_DIR,
-    BUNDLE_PATH,
     Banlist,
     banlist_files,
     dump_bundle,
@@ -23,6 +21,8 @@ from deckcheck.card import CardIndex
 from deckcheck.error import DataError
 
 ROOT = Path(__file__).resolve().parent.parent
+BANLIST_DIR = ROOT / "banlists"
+BUNDLE_PATH = ROOT / "deckcheck" / "data" / "banlists.json"
 SHARED_DATA = ROOT.parent / "shared" / "data"
 
 

@@ -22,15 +22,19 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.card import Card, CardIndex, CardKind
 from deckcheck.deck import DeckCard
-from deckcheck.error import AmbiguousCardError, UnknownCardError
-from deckcheck.goldfish.condition import Condition, ConditionError, SpecError, parse_condition
+from deckcheck.error import AmbiguousCardError, ConditionError, SpecError, UnknownCardError
+from deckcheck.goldfish.condition import Condition, parse_condition
 
 MAX_SPEC_BYTES = 1_000_000
 """Largest spec file read."""
+
+
+if TYPE_CHECKING:
+    from deckcheck.dataset import Dataset
 
 
 class EffectKind(enum.StrEnum):
@@ -264,16 +268,26 @@ def _effect(i: int, raw: Any, index: CardIndex, categories: set[str], where: str
 
 
 def parse_spec(
-    data: Mapping[str, Any], *, source: str | None = None, index: CardIndex | None = None
+    raw: Mapping[str, Any],
+    *,
+    source: str | None = None,
+    index: CardIndex | None = None,
+    data: Dataset | None = None,
 ) -> Spec:
-    """Build a :class:`Spec` from decoded TOML (a mapping); :class:`SpecError` on any problem."""
-    index = index or CardIndex.load()
+    """Build a :class:`Spec` from decoded TOML (a mapping); :class:`SpecError` on any problem.
+
+    Card names resolve through ``index``, else the card index of ``data`` (default: active).
+    """
+    if index is None:
+        from deckcheck.dataset import resolve_data
+
+        index = resolve_data(data).cards
     prefix = f"{source}: " if source else ""
 
     def err(exc: SpecError) -> SpecError:
         return SpecError(prefix + str(exc))
 
-    unknown = set(data) - {"categories", "conditions", "effects"}
+    unknown = set(raw) - {"categories", "conditions", "effects"}
     if unknown:
         raise err(
             SpecError(
@@ -281,7 +295,7 @@ def parse_spec(
                 "valid: categories, conditions, effects"
             )
         )
-    raw_cats = data.get("categories")
+    raw_cats = raw.get("categories")
     if not isinstance(raw_cats, Mapping) or not raw_cats:
         raise err(SpecError("[categories] is missing or empty"))
     try:
@@ -289,7 +303,7 @@ def parse_spec(
     except SpecError as exc:
         raise err(exc) from None
     names = {c.name for c in cats}
-    raw_conds = data.get("conditions", {})
+    raw_conds = raw.get("conditions", {})
     if not isinstance(raw_conds, Mapping):
         raise err(SpecError('[conditions] must be a table of name = "condition"'))
     conds: list[tuple[str, Condition]] = []
@@ -303,7 +317,7 @@ def parse_spec(
             raise err(SpecError(f"{where}: {exc} in {text!r}")) from None
     if not conds:
         conds = [(c.name, parse_condition(f"`{c.name}` >= 1")) for c in cats]
-    raw_effects = data.get("effects", [])
+    raw_effects = raw.get("effects", [])
     if not isinstance(raw_effects, list):
         raise err(SpecError("effects must be an array of tables: [[effects]]"))
     try:
@@ -320,18 +334,23 @@ def parse_spec(
     return Spec(cats, tuple(conds), effects, source)
 
 
-def load_spec(path: str | Path, *, index: CardIndex | None = None) -> Spec:
+def load_spec(
+    path: str | Path, *, index: CardIndex | None = None, data: Dataset | None = None
+) -> Spec:
     """Read a TOML spec file; :class:`SpecError` (naming the file) when it is unusable."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
-        if len(raw) > MAX_SPEC_BYTES:
+        with open(path, "rb") as handle:
+            content = handle.read(MAX_SPEC_BYTES + 1)
+        if len(content) > MAX_SPEC_BYTES:
             raise SpecError(f"{path}: larger than {MAX_SPEC_BYTES} bytes")
-        data = tomllib.loads(raw.decode("utf-8"))
+        doc = tomllib.loads(content.decode("utf-8"))
     except OSError as exc:
         raise SpecError(f"{path}: cannot read spec: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise SpecError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{path}: invalid TOML: {exc}") from None
-    return parse_spec(data, source=str(path), index=index)
+    except RecursionError:
+        raise SpecError(f"{path}: invalid TOML: nested too deeply") from None
+    return parse_spec(doc, source=str(path), index=index, data=data)

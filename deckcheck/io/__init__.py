@@ -19,27 +19,28 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from deckcheck.card import CardIndex
 from deckcheck.deck import Deck
-from deckcheck.error import DeckReadError
-from deckcheck.io.builder import (
-    MAX_CARDS,
-    MAX_INPUT_BYTES,
-    MAX_PASSCODE,
+from deckcheck.error import (
     DeckEncodingError,
+    DeckReadError,
     DeckSyntaxError,
     DeckTooLargeError,
     DeckWriteError,
     UnknownDeckFormatError,
-    decode_input,
 )
+from deckcheck.io.builder import MAX_CARDS, MAX_INPUT_BYTES, MAX_PASSCODE, decode_input
 from deckcheck.io.detect import DeckFormat, detect_format, detect_text
 from deckcheck.io.jsonform import JSON_VERSION, dump_json, parse_json
 from deckcheck.io.omega import dump_omega, parse_omega
 from deckcheck.io.text import dump_text, parse_text
 from deckcheck.io.ydk import dump_ydk, parse_ydk
 from deckcheck.io.ydke import dump_ydke, parse_ydke
+
+if TYPE_CHECKING:
+    from deckcheck.dataset import Dataset
 
 __all__ = [
     "JSON_VERSION",
@@ -79,19 +80,22 @@ def to_format(fmt: DeckFormat | str) -> DeckFormat:
 
 
 def read_deck(
-    data: str | bytes,
+    content: str | bytes,
     *,
     fmt: DeckFormat | str | None = None,
     source: str | None = None,
     index: CardIndex | None = None,
     rush: bool = False,
+    data: Dataset | None = None,
 ) -> Deck:
     """Read a deck from text or bytes, in format ``fmt`` or the one detected from the content.
 
     ``source`` names the input in messages; ``rush`` prefers Rush Duel cards for names shared
-    with OCG/TCG cards (text lists only). Raises :class:`~deckcheck.error.DeckReadError`.
+    with OCG/TCG cards (text lists only). Cards resolve through ``index``, else the card index of
+    ``data`` (default: the active dataset). Raises :class:`~deckcheck.error.DeckReadError`.
     """
-    text = decode_input(data, source)
+    index = _index(index, data)
+    text = decode_input(content, source)
     kind = detect_text(text) if fmt is None else to_format(fmt)
     if kind is DeckFormat.YDK:
         return parse_ydk(text, source=source, index=index)
@@ -110,28 +114,40 @@ def read_path(
     fmt: DeckFormat | str | None = None,
     index: CardIndex | None = None,
     rush: bool = False,
+    data: Dataset | None = None,
 ) -> Deck:
     """Read a deck file; ``"-"`` reads stdin and a ``ydke://`` string is read as a URL.
 
-    Raises :class:`~deckcheck.error.DeckReadError` naming the file if it cannot be read.
+    Cards resolve through ``index``, else the card index of ``data`` (default: the active
+    dataset). Raises :class:`~deckcheck.error.DeckReadError` naming the file if it cannot be read.
     """
+    index = _index(index, data)
     if isinstance(path, str) and path.strip()[:7].lower() == "ydke://":
         return read_deck(path, fmt=fmt or DeckFormat.YDKE, source="<ydke URL>", index=index)
     if str(path) == "-":
         source = "<stdin>"
-        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
     else:
         source = str(path)
         try:
             with open(path, "rb") as handle:
-                data = handle.read(MAX_INPUT_BYTES + 1)
+                raw = handle.read(MAX_INPUT_BYTES + 1)
         except OSError as exc:
             raise DeckReadError(f"cannot read: {exc.strerror or exc}", source) from exc
-    return read_deck(data, fmt=fmt, source=source, index=index, rush=rush)
+    return read_deck(raw, fmt=fmt, source=source, index=index, rush=rush)
 
 
-def write_deck(deck: Deck, fmt: DeckFormat | str, *, index: CardIndex | None = None) -> str:
-    """The deck written in format ``fmt``; raises :class:`DeckWriteError` if it cannot be."""
+def write_deck(
+    deck: Deck,
+    fmt: DeckFormat | str,
+    *,
+    index: CardIndex | None = None,
+    data: Dataset | None = None,
+) -> str:
+    """The deck written in format ``fmt``; raises :class:`DeckWriteError` if it cannot be.
+
+    Text lists name cards through ``index``, else the card index of ``data`` (default: active).
+    """
     kind = to_format(fmt)
     if kind is DeckFormat.YDK:
         return dump_ydk(deck)
@@ -141,4 +157,13 @@ def write_deck(deck: Deck, fmt: DeckFormat | str, *, index: CardIndex | None = N
         return dump_omega(deck) + "\n"
     if kind is DeckFormat.JSON:
         return dump_json(deck)
-    return dump_text(deck, index=index)
+    return dump_text(deck, index=_index(index, data))
+
+
+def _index(index: CardIndex | None, data: Dataset | None) -> CardIndex:
+    """``index``, else the card index of ``data`` (the active dataset when None)."""
+    if index is not None:
+        return index
+    from deckcheck.dataset import resolve_data
+
+    return resolve_data(data).cards

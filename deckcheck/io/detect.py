@@ -8,6 +8,9 @@ import re
 from deckcheck.error import DeckReadError
 from deckcheck.io.builder import decode_input, split_lines
 
+DECK_SUFFIXES = (".ydk", ".ydke", ".txt", ".json", ".omega")
+"""File name endings of deck files (what a folder scan reads)."""
+
 
 class DeckFormat(enum.StrEnum):
     """The deck file formats deckcheck reads and writes."""

@@ -17,15 +17,8 @@ from typing import Any
 
 from deckcheck.card import CardIndex
 from deckcheck.deck import Deck, FindingCode, Section
-from deckcheck.io.builder import (
-    MAX_CARDS,
-    MAX_PASSCODE,
-    DeckBuilder,
-    DeckSyntaxError,
-    DeckTooLargeError,
-    decode_input,
-    is_code,
-)
+from deckcheck.error import DeckSyntaxError, DeckTooLargeError
+from deckcheck.io.builder import MAX_CARDS, MAX_PASSCODE, DeckBuilder, decode_input, is_code
 
 JSON_VERSION = 1
 """Version of the JSON deck form that :func:`dump_json` writes and :func:`parse_json` reads."""

@@ -16,7 +16,8 @@ import zlib
 
 from deckcheck.card import CardIndex, DeckZone
 from deckcheck.deck import Deck, Section
-from deckcheck.io.builder import MAX_PASSCODE, DeckBuilder, DeckSyntaxError, DeckWriteError
+from deckcheck.error import DeckSyntaxError, DeckWriteError
+from deckcheck.io.builder import MAX_PASSCODE, DeckBuilder
 from deckcheck.io.builder import decode_input as _decode
 
 _MAX_RAW = 2 + 4 * (255 + 255)

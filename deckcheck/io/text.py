@@ -22,15 +22,8 @@ from collections import Counter
 
 from deckcheck.card import Card, CardIndex
 from deckcheck.deck import Deck, DeckCard, FindingCode, Section
-from deckcheck.error import AmbiguousCardError, UnknownCardError
-from deckcheck.io.builder import (
-    MAX_CARDS,
-    DeckBuilder,
-    DeckTooLargeError,
-    decode_input,
-    is_code,
-    split_lines,
-)
+from deckcheck.error import AmbiguousCardError, DeckTooLargeError, UnknownCardError
+from deckcheck.io.builder import MAX_CARDS, DeckBuilder, decode_input, is_code, split_lines
 
 SUGGESTED_NAMES = 20
 """How many unknown names per deck get "did you mean" suggestions (each costs a fuzzy search)."""
@@ -244,7 +237,10 @@ def dump_text(deck: Deck, *, index: CardIndex | None = None) -> str:
     Cards whose name would not read back as the same record (alternate artworks, Rush or other
     cards sharing a name) are written ``Name [passcode]``; unknown cards as their passcode.
     """
-    index = index if index is not None else CardIndex.load()
+    if index is None:
+        from deckcheck.dataset import resolve_data
+
+        index = resolve_data(None).cards
     out: list[str] = []
     if deck.name and " ".join(deck.name.split()):
         out.append(f"Name: {' '.join(deck.name.split())}")

@@ -12,15 +12,8 @@ import struct
 
 from deckcheck.card import CardIndex
 from deckcheck.deck import Deck, Section
-from deckcheck.io.builder import (
-    MAX_CARDS,
-    MAX_PASSCODE,
-    DeckBuilder,
-    DeckSyntaxError,
-    DeckTooLargeError,
-    DeckWriteError,
-    decode_input,
-)
+from deckcheck.error import DeckSyntaxError, DeckTooLargeError, DeckWriteError
+from deckcheck.io.builder import MAX_CARDS, MAX_PASSCODE, DeckBuilder, decode_input
 
 PREFIX = "ydke://"
 _SECTIONS = (Section.MAIN, Section.EXTRA, Section.SIDE)
