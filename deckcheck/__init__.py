@@ -3,8 +3,10 @@
 The public API is re-exported here and imported lazily, so ``import deckcheck`` stays cheap::
 
     import deckcheck
-    index = deckcheck.CardIndex.load()
-    index.lookup("Ash Blossom").card.passcode   # 14558127
+    data = deckcheck.Dataset.active()           # cards, lists, formats; as_of, fingerprint
+    data.cards.lookup("Ash Blossom").card.passcode   # 14558127
+    batch = deckcheck.check(["decks/"], "tcg")  # every deck of a folder
+    print(deckcheck.render(batch, "json"), batch.exit_code)
 """
 
 from __future__ import annotations
@@ -16,6 +18,24 @@ __version__ = "0.1.0"
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
+    "Dataset": "deckcheck.dataset",
+    "Batch": "deckcheck.batch",
+    "ExitCode": "deckcheck.batch",
+    "Source": "deckcheck.batch",
+    "Summary": "deckcheck.batch",
+    "Unreadable": "deckcheck.batch",
+    "check": "deckcheck.batch",
+    "sources": "deckcheck.batch",
+    "render": "deckcheck.render",
+    "OutputFormat": "deckcheck.render",
+    "RenderOptions": "deckcheck.render",
+    "InputError": "deckcheck.error",
+    "NotFoundError": "deckcheck.error",
+    "DeckWriteError": "deckcheck.error",
+    "FormatFileError": "deckcheck.error",
+    "DeckTooLargeError": "deckcheck.error",
+    "ConditionError": "deckcheck.error",
+    "FormatRegistry": "deckcheck.format",
     "Card": "deckcheck.card",
     "CardIndex": "deckcheck.card",
     "CardKind": "deckcheck.card",
@@ -53,9 +73,9 @@ _EXPORTS: dict[str, str] = {
     "load_spec": "deckcheck.goldfish",
     "parse_condition": "deckcheck.goldfish",
     "Spec": "deckcheck.goldfish",
-    "SpecError": "deckcheck.goldfish",
+    "SpecError": "deckcheck.error",
     "DrawRules": "deckcheck.goldfish",
-    "GoldfishError": "deckcheck.goldfish",
+    "GoldfishError": "deckcheck.error",
     "Banlist": "deckcheck.banlist",
     "BanlistCatalog": "deckcheck.banlist",
     "load_catalog": "deckcheck.banlist",
@@ -83,6 +103,7 @@ if TYPE_CHECKING:
         read_banlist_file,
         read_lflist,
     )
+    from deckcheck.batch import Batch, ExitCode, Source, Summary, Unreadable, check, sources
     from deckcheck.card import (
         Card,
         CardIndex,
@@ -94,18 +115,28 @@ if TYPE_CHECKING:
         load_index,
         normalize_name,
     )
+    from deckcheck.dataset import Dataset
     from deckcheck.deck import Deck, DeckCard, FindingCode, ReadFinding, Section
     from deckcheck.error import (
         AmbiguousCardError,
+        ConditionError,
         DataError,
         DeckcheckError,
         DeckReadError,
+        DeckTooLargeError,
+        DeckWriteError,
+        FormatFileError,
+        GoldfishError,
+        InputError,
+        NotFoundError,
+        SpecError,
         UnknownCardError,
         UnknownFormatError,
     )
     from deckcheck.format import (
         Era,
         Format,
+        FormatRegistry,
         Pool,
         SizeRule,
         get_format,
@@ -115,15 +146,14 @@ if TYPE_CHECKING:
     )
     from deckcheck.goldfish import (
         DrawRules,
-        GoldfishError,
         HandStats,
         Spec,
-        SpecError,
         load_spec,
         parse_condition,
         simulate,
     )
     from deckcheck.io import DeckFormat, detect_format, read_deck, read_path, write_deck
+    from deckcheck.render import OutputFormat, RenderOptions, render
     from deckcheck.report import BanlistRef, Code, Report, Severity, Violation
     from deckcheck.validation import summarize, validate
 

@@ -120,6 +120,10 @@ class Report:
     path: str | None = None
     points: int | None = None
     point_cap: int | None = None
+    name: str | None = None
+    """The deck's own name (``#created by`` / ``!name`` / JSON ``name``), if it has one."""
+    data_fingerprint: str | None = None
+    """Fingerprint of the dataset the deck was checked against."""
 
     @property
     def legal(self) -> bool:
@@ -150,4 +154,6 @@ class Report:
         }
         if self.point_cap is not None:
             out["points"] = {"total": self.points, "cap": self.point_cap}
+        out["name"] = self.name
+        out["data_fingerprint"] = self.data_fingerprint
         return out

@@ -38,12 +38,12 @@ def test_three_of_in_forty() -> None:
     # 37 single filler entries over 24 codes merge into distinct cards; the deck is still 40
     assert len(deck.main) == 40
     spec = spec_of({"a": [CODES[0]]}, {"a": "a >= 1"})
-    stats = simulate(deck, spec, fractions=True)
+    stats = simulate(deck, spec)
     first, second = (stats.condition("a").by_going[g][0] for g in (Going.FIRST, Going.SECOND))
     assert first.fraction == 1 - Fraction(comb(37, 5), comb(40, 5))
     assert second.fraction == 1 - Fraction(comb(37, 6), comb(40, 6))
     assert stats.method is Method.EXACT
-    assert stats.to_dict()["conditions"][0]["results"]["first"][0]["fraction"] == (
+    assert stats.to_dict(fractions=True)["conditions"][0]["results"]["first"][0]["fraction"] == (
         f"{first.fraction.numerator}/{first.fraction.denominator}"
     )
 
@@ -135,7 +135,7 @@ def test_first_player_draw_changes_the_answer() -> None:
 
 def test_default_report_and_composition() -> None:
     deck = make_deck([3, 2, 1] + [2] * 17)
-    stats = simulate(deck, fractions=True)
+    stats = simulate(deck)
     assert stats.default and len(stats.conditions) == 20
     first = stats.conditions[0].by_going[Going.FIRST][0]
     assert first.fraction == 1 - Fraction(comb(37, 5), comb(40, 5))

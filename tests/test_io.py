@@ -426,7 +426,8 @@ def test_cli_convert_ydk_to_ydke_and_back(cli: Any, tmp_path: Path) -> None:
 
 def test_cli_convert_stdin_warnings_and_output_file(cli: Any, tmp_path: Path) -> None:
     out = tmp_path / "out.ydk"
-    res = cli("convert", "-", "--to", "ydk", "-o", str(out), input=(DATA / "typos.txt").read_text())
+    typos = (DATA / "typos.txt").read_text()
+    res = cli("convert", "-", "--to", "ydk", "--out", str(out), input=typos)
     assert res.code == 0 and res.stdout == ""
     assert "<stdin>:2: unknown card" in res.stderr
     assert "did you mean: Ash Blossom & Joyous Spring" in res.stderr
@@ -438,7 +439,7 @@ def test_cli_convert_stdin_warnings_and_output_file(cli: Any, tmp_path: Path) ->
 def test_cli_convert_unreadable_input_exits_2_and_keeps_output(cli: Any, tmp_path: Path) -> None:
     bad = tmp_path / "bad.ydk"
     bad.write_bytes(b"#main\n1\n\x00\x00")
-    res = cli("convert", str(bad), "-o", str(bad))
+    res = cli("convert", str(bad), "--out", str(bad))
     assert res.code == 2
     assert f"{bad}:3" in res.stderr
     assert bad.read_bytes() == b"#main\n1\n\x00\x00"
@@ -449,7 +450,7 @@ def test_cli_convert_cannot_write_exits_2(cli: Any, tmp_path: Path) -> None:
     big.write_text("\n".join([str(ASH)] * 300))
     out = tmp_path / "out.txt"
     out.write_text("keep")
-    res = cli("convert", str(big), "--to", "omega", "-o", str(out))
+    res = cli("convert", str(big), "--to", "omega", "--out", str(out))
     assert res.code == 2 and "omega" in res.stderr
     assert out.read_text() == "keep"
 

@@ -1,14 +1,20 @@
 """The ``deckcheck`` command line: a thin Typer shell over the library.
 
-Each command group lives in its own module and registers itself on :data:`app`. Exit codes:
-0 success / every deck legal, 1 at least one deck illegal, 2 could not run.
+Each command group lives in its own module and registers itself on :data:`app`; the shared
+options are in :mod:`deckcheck.cli.options`. Exit codes: 0 success / every deck legal, 1 at
+least one deck illegal, 2 could not run. :func:`main` turns any exception into one ``error:``
+line and exit 2 (``--debug`` or ``DECKCHECK_DEBUG=1`` shows the traceback).
 """
 
 from __future__ import annotations
 
+import os
+import sys
+from typing import Annotated
+
 import typer
 
-from deckcheck.cli import banlist, card, convert, format, simulate, validate
+from deckcheck.cli import banlist, card, convert, format, schema, simulate, validate
 
 app = typer.Typer(
     name="deckcheck",
@@ -18,11 +24,108 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _version(value: bool) -> None:
+    if not value:
+        return
+    from deckcheck import __version__
+    from deckcheck.dataset import Dataset
+
+    data = Dataset.active()
+    sys.stdout.write(
+        f"deckcheck {__version__}\ndata as of {data.as_of.isoformat()}, "
+        f"fingerprint {data.fingerprint[:16]} ({data.folder})\n"
+    )
+    raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_version,
+            is_eager=True,
+            help="Print the version, the data's as-of date and fingerprint, and exit.",
+        ),
+    ] = False,
+    debug: Annotated[
+        bool,
+        typer.Option("--debug", help="Show a traceback when deckcheck fails unexpectedly."),
+    ] = False,
+) -> None:
+    """Build and check Yu-Gi-Oh! decks: card lookups, legality, ban lists and draw odds."""
+    if debug:
+        os.environ["DECKCHECK_DEBUG"] = "1"
+
+
 app.add_typer(card.app, name="cards")
-for _module in (validate, convert, simulate, format, banlist):
+for _module in (validate, convert, simulate, format, banlist, schema):
     _module.register(app)
 
 
+def _debug() -> bool:
+    return os.environ.get("DECKCHECK_DEBUG") == "1" or "--debug" in sys.argv[1:]
+
+
+def _flush() -> int | None:
+    """Flush stdout; on a write error (full disk, closed pipe) say so and give exit code 2."""
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        _silence_stdout()
+        if isinstance(exc, BrokenPipeError):
+            return 2
+        sys.stderr.write(f"error: cannot write the output: {exc.strerror or exc}\n")
+        return 2
+    return None
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point: runs the app; no exception escapes as a traceback."""
+    from deckcheck.error import DeckcheckError
+    from deckcheck.render.text import clean
+
+    code: int
+    try:
+        app()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    except KeyboardInterrupt:
+        sys.stderr.write("error: interrupted\n")
+        code = 130
+    except DeckcheckError as exc:
+        if _debug():
+            raise
+        sys.stderr.write(f"error: {clean(str(exc))}\n")
+        code = exc.exit_code
+    except OSError as exc:
+        if _debug():
+            raise
+        if isinstance(exc, BrokenPipeError):
+            _silence_stdout()
+            code = 2
+        else:
+            sys.stderr.write(f"error: {clean(exc.strerror or str(exc))}\n")
+            code = 2
+    except Exception as exc:  # an unexpected error is a bug, never a traceback
+        if _debug():
+            raise
+        sys.stderr.write(
+            f"error: unexpected {type(exc).__name__}: {clean(str(exc))[:500]} "
+            "(run with --debug for details; please report it)\n"
+        )
+        code = 2
+    flushed = _flush()
+    sys.exit(flushed if flushed is not None and code in (0, 1) else code)

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import enum
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.common import Output, fail, print_json
-from deckcheck.cli.format import DateOpt, FormatFileOpt, check_date, parse_date, resolve_format
+from deckcheck.cli.common import Output, fail, print_document
+from deckcheck.cli.format import check_date, resolve_named
+from deckcheck.cli.options import DateOpt, FormatFileOpt, OutputOpt, parse_date
 
 if TYPE_CHECKING:
     from deckcheck.banlist import Banlist
 
-OutputOpt = Annotated[Output, typer.Option("--output", "-o", help="Output format.")]
 
 app = typer.Typer(help="Show, compare and export ban lists.", no_args_is_help=True)
 
@@ -43,8 +44,8 @@ def _value(b: Banlist, value: int | None) -> str:
     return STATUS_NAMES.get(value, str(value))
 
 
-def _list_at(name: str | None, format_file: str | None, when: str | None) -> Banlist:
-    fmt = resolve_format(name, format_file)
+def _list_at(name: str | None, format_file: Path | None, when: str | None) -> Banlist:
+    fmt = resolve_named(name, format_file)
     d = parse_date(when)
     check_date(fmt, d)
     current = fmt.banlist_at(d)
@@ -63,7 +64,7 @@ def show(
     """Show the list in force on a date (Forbidden / Limited / Semi-Limited, or points)."""
     b = _list_at(name, format_file, when)
     if output is Output.JSON:
-        print_json(b.to_dict(_name))
+        print_document("banlist", b.to_dict(_name))
         return
     lines = [f"{b.name}" + (f"  (label: {b.label})" if b.label else "")]
     lines.append(f"  effective {b.effective.isoformat()}"
@@ -100,7 +101,8 @@ def diff(
     b = _list_at(name, format_file, date_b)
     changes = a.diff(b)
     if output is Output.JSON:
-        print_json(
+        print_document(
+            "banlist-diff",
             {
                 "from": {"name": a.name, "effective": a.effective.isoformat()},
                 "to": {"name": b.name, "effective": b.effective.isoformat()},
@@ -115,7 +117,7 @@ def diff(
                     }
                     for c, old, new in changes
                 ],
-            }
+            },
         )
         return
     lines = [f"{a.name} -> {b.name}: {len(changes)} change(s)"]

@@ -7,15 +7,14 @@ from typing import Annotated
 
 import typer
 
-from deckcheck.cli.common import Output, fail, print_json
+from deckcheck.cli.common import Output, fail, print_document
+from deckcheck.cli.options import OutputOpt
 
 app = typer.Typer(
     help="Look up cards in the offline card index (passcode or name; English, Japanese, "
     "Simplified Chinese).",
     no_args_is_help=True,
 )
-
-OutputOpt = Annotated[Output, typer.Option("--output", "-o", help="Output format.")]
 
 
 @app.command("show")
@@ -42,7 +41,7 @@ def show(
             [f"{name} ({code})" for code, name in exc.candidates],
         )
     if output is Output.JSON:
-        print_json(found.to_dict())
+        print_document("card", found.to_dict())
         return
     card = found.card
     lines = [f"{card.name}  [{card.passcode:08d}]"]
@@ -94,7 +93,10 @@ def search(
 
     results = CardIndex.load().search(text, limit)
     if output is Output.JSON:
-        print_json({"query": text, "results": [dict(c.to_dict(), score=s) for c, s in results]})
+        print_document(
+            "card-search",
+            {"query": text, "results": [dict(c.to_dict(), score=s) for c, s in results]},
+        )
     else:
         for card, score in results:
             sys.stdout.write(f"{card.passcode:>9}  {card.name}  ({card.type_line})  {score:g}\n")

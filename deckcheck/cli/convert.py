@@ -43,13 +43,13 @@ def convert(
     ],
     from_: Annotated[
         FormatChoice | None,
-        typer.Option("--from", "-f", help="Input format (default: detected from the content)."),
+        typer.Option("--from", help="Input format (default: detected from the content)."),
     ] = None,
-    to: Annotated[FormatChoice, typer.Option("--to", "-t", help="Output format.")] = (
+    to: Annotated[FormatChoice, typer.Option("--to", help="Output deck format.")] = (
         FormatChoice.YDK
     ),
     out: Annotated[
-        str, typer.Option("--output", "-o", metavar="OUT", help="Output file, '-' for stdout.")
+        str, typer.Option("--out", metavar="FILE", help="Output file, '-' for stdout (default).")
     ] = "-",
     rush: Annotated[
         bool, typer.Option("--rush", help="Prefer Rush Duel cards for names in text lists.")

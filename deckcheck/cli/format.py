@@ -4,23 +4,16 @@ from __future__ import annotations
 
 import sys
 from datetime import date
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.common import Output, fail, print_json
+from deckcheck.cli.common import Output, clean, fail, print_document
+from deckcheck.cli.options import DateOpt, FormatFileOpt, OutputOpt, parse_date, resolve_format
 
 if TYPE_CHECKING:
     from deckcheck.format import Format
-
-OutputOpt = Annotated[Output, typer.Option("--output", "-o", help="Output format.")]
-DateOpt = Annotated[
-    str | None, typer.Option("--date", "-d", help="Event date YYYY-MM-DD (default: today).")
-]
-FormatFileOpt = Annotated[
-    str | None,
-    typer.Option("--format-file", help="An organiser's TOML format file (see docs/formats.md)."),
-]
 
 app = typer.Typer(
     help="List formats and eras, or show one format's rules.",
@@ -28,33 +21,11 @@ app = typer.Typer(
 )
 
 
-def parse_date(text: str | None) -> date:
-    """``YYYY-MM-DD`` (or ``today`` / nothing) to a date; exits 2 on a bad date."""
-    if text is None or text.strip().lower() == "today":
-        return date.today()
-    try:
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        fail(f"bad date {text!r}; expected YYYY-MM-DD")
-
-
-def resolve_format(name: str | None, format_file: str | None) -> Format:
-    """The named format, or the one a format file defines; exits 2 with the valid names."""
-    from deckcheck.error import DataError, UnknownFormatError
-    from deckcheck.format import get_format, load_format_file
-
-    try:
-        if format_file is not None:
-            return load_format_file(format_file)
-        if name is not None and name.endswith(".toml"):
-            return load_format_file(name)
-        if name is None:
-            fail("give a FORMAT or --format-file")
-        return get_format(name)
-    except UnknownFormatError as exc:
-        fail(f"unknown format {exc.name!r}", ["valid formats: " + ", ".join(exc.valid)])
-    except DataError as exc:
-        fail(str(exc))
+def resolve_named(name: str | None, format_file: Path | None) -> Format:
+    """The format a command names (positional NAME or ``--format-file``); exit 2 if none."""
+    if name is None and format_file is None:
+        fail("give a FORMAT or --format-file")
+    return resolve_format(name, format_file)
 
 
 def check_date(fmt: Format, d: date) -> None:
@@ -75,11 +46,12 @@ def formats(ctx: typer.Context, output: OutputOpt = Output.TEXT) -> None:
 
     fmts = list_formats()
     if output is Output.JSON:
-        print_json(
+        print_document(
+            "formats",
             {
                 "formats": [f.to_dict() for f in fmts],
                 "eras": [e.to_dict() for e in list_eras()],
-            }
+            },
         )
         return
     lines = ["Formats:"]
@@ -109,16 +81,15 @@ def show(
     format_file: FormatFileOpt = None,
 ) -> None:
     """Show a format's rules, and the era and ban list in force on a date."""
-    fmt = resolve_format(name, format_file)
+    fmt = resolve_named(name, format_file)
     d = parse_date(when)
     check_date(fmt, d)
-    data = fmt.to_dict(d)
     if output is Output.JSON:
-        print_json(data)
+        print_document("format", fmt.to_dict(d))
         return
     era = fmt.era_at(d)
-    lines = [f"{fmt.name} ({fmt.id})" + (f"  aliases: {', '.join(fmt.aliases)}" if fmt.aliases
-                                          else "")]  # fmt: skip
+    lines = [clean(f"{fmt.name} ({fmt.id})" + (f"  aliases: {', '.join(fmt.aliases)}"
+                                                if fmt.aliases else ""))]  # fmt: skip
     lines.append(f"  on {d.isoformat()}: era {era.id} - {era.name}")
     lines.append(
         f"  Main {era.main.describe()}, Extra {era.extra.describe()}, Side {era.side.describe()}"

@@ -9,13 +9,8 @@ Specs (TOML) name categories of cards, conditions over their counts, and card ef
 
 from __future__ import annotations
 
-from deckcheck.goldfish.condition import (
-    Condition,
-    ConditionError,
-    GoldfishError,
-    SpecError,
-    parse_condition,
-)
+from deckcheck.error import ConditionError, GoldfishError, SpecError
+from deckcheck.goldfish.condition import Condition, parse_condition
 from deckcheck.goldfish.result import Estimate, ExactMode, HandStats, Method
 from deckcheck.goldfish.rule import DrawRules, Going, draw_rules_for
 from deckcheck.goldfish.simulation import default_spec, simulate

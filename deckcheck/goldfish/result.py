@@ -129,7 +129,6 @@ class HandStats:
     effects: tuple[Effect, ...] = ()
     trials: int | None = None
     seed: int | None = None
-    fractions: bool = False
     default: bool = False
 
     def condition(self, name: str) -> ConditionStats:
@@ -139,9 +138,12 @@ class HandStats:
                 return c
         raise KeyError(name)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON shape shared by the library and ``deckcheck simulate --output json``."""
-        fr = self.fractions
+    def to_dict(self, fractions: bool = False) -> dict[str, Any]:
+        """The JSON shape shared by the library and ``deckcheck simulate --output json``.
+
+        ``fractions`` adds each exact probability as a ``"n/d"`` string (a display option).
+        """
+        fr = fractions
         return {
             "deck": {"name": self.deck_name, "main": self.deck_size},
             "method": self.method.value,

@@ -10,10 +10,11 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-NO_FIRST_DRAW_SINCE = date(2014, 4, 1)
-"""From this date (TCG; the OCG changed a few weeks earlier) the first player skips the draw."""
+if TYPE_CHECKING:
+    from deckcheck.dataset import Dataset
+    from deckcheck.format import Era, Format
 
 
 class Going(enum.StrEnum):
@@ -42,7 +43,19 @@ class DrawRules:
 
     def __post_init__(self) -> None:
         if self.hand_size < 0 or self.draw_per_turn < 0:
-            raise ValueError("hand_size and draw_per_turn must not be negative")
+            from deckcheck.error import GoldfishError
+
+            raise GoldfishError("hand_size and draw_per_turn must not be negative")
+
+    @classmethod
+    def from_era(cls, era: Era) -> DrawRules:
+        """The draw rules of an era: its hand size, first-turn draw and Draw Phase rule."""
+        return cls(
+            hand_size=era.hand_size,
+            first_player_draws=era.first_player_draws,
+            draw_per_turn=era.draw_per_turn,
+            draw_up_to=era.draw_up_to,
+        )
 
     def draws(self, going: Going, turns: int) -> list[int]:
         """Cards drawn in the Draw Phase of each of the player's first ``turns`` turns."""
@@ -80,53 +93,21 @@ class DrawRules:
         }
 
 
-_BUILTIN = {"advanced", "tcg", "ocg", "speed", "speed-duel", "rush", "rush-duel", "goat", "edison"}
+def draw_rules_for(
+    format_name: str | Format | None = None,
+    when: date | None = None,
+    data: Dataset | None = None,
+) -> DrawRules:
+    """The draw rules of a format (default ``tcg``, as ``validate``) at a date (default today).
 
-
-def _key(name: str) -> str:
-    return name.casefold().replace("_", "-").replace(" ", "-")
-
-
-def _fallback(name: str, when: date) -> DrawRules:
-    key = _key(name)
-    if "speed" in key:
-        return DrawRules(hand_size=4)
-    if "rush" in key:
-        return DrawRules(hand_size=5, draw_up_to=5)
-    old = key in {"goat", "edison"} or when < NO_FIRST_DRAW_SINCE
-    return DrawRules(first_player_draws=old)
-
-
-def draw_rules_for(format_name: str | None = None, when: date | None = None) -> DrawRules:
-    """The draw rules of a format at a date (today when None; plain Advanced rules when no format).
-
-    Uses ``deckcheck.format.get_format(name).era_at(date)`` when that module exists (its errors,
-    such as :class:`~deckcheck.error.UnknownFormatError`, propagate); otherwise a built-in table:
-    Speed Duel 4-card hands, Rush Duel draws up to 5, the first player draws before April 2014.
+    The era in force comes from the format registry of ``data`` (the active dataset when None):
+    the same era :func:`deckcheck.validate` checks the deck against. Raises
+    :class:`~deckcheck.error.UnknownFormatError` for an unknown name.
     """
-    when = when or date.today()
-    if format_name is None:
-        return _fallback("advanced", when)
-    try:
-        from deckcheck import format as fmt_module
-    except ImportError:
-        return _fallback(format_name, when)
-    get_format = getattr(fmt_module, "get_format", None)
-    if get_format is None:
-        return _fallback(format_name, when)
-    from deckcheck.error import UnknownFormatError
+    from deckcheck.dataset import resolve_data
 
-    try:
-        era = get_format(format_name).era_at(when)
-    except UnknownFormatError:
-        if _key(format_name) in _BUILTIN:
-            return _fallback(format_name, when)
-        raise
-    base = _fallback(format_name, when)
-    up_to = getattr(era, "draw_up_to", base.draw_up_to)
-    return DrawRules(
-        hand_size=int(getattr(era, "hand_size", base.hand_size)),
-        first_player_draws=bool(getattr(era, "first_player_draws", base.first_player_draws)),
-        draw_per_turn=int(getattr(era, "draw_per_turn", base.draw_per_turn)),
-        draw_up_to=None if up_to is None else int(up_to),
-    )
+    when = when or date.today()
+    fmt = format_name if format_name is not None else "tcg"
+    if isinstance(fmt, str):
+        fmt = resolve_data(data).format(fmt)
+    return DrawRules.from_era(fmt.era_at(when))

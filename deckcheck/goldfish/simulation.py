@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date as _date
+from typing import TYPE_CHECKING
 
 from deckcheck.card import CardKind
 from deckcheck.deck import Deck, DeckCard
-from deckcheck.goldfish.condition import Condition, GoldfishError, parse_condition
+from deckcheck.error import GoldfishError
+from deckcheck.goldfish.condition import Condition, parse_condition
 from deckcheck.goldfish.result import (
     CardCount,
     CategoryStats,
@@ -16,8 +19,12 @@ from deckcheck.goldfish.result import (
     HandStats,
     Method,
 )
-from deckcheck.goldfish.rule import DrawRules, Going
+from deckcheck.goldfish.rule import DrawRules, Going, draw_rules_for
 from deckcheck.goldfish.spec import Category, Effect, Spec
+
+if TYPE_CHECKING:
+    from deckcheck.dataset import Dataset
+    from deckcheck.format import Format
 
 DEFAULT_TRIALS = 100_000
 """Simulated games per going when none is asked for."""
@@ -80,7 +87,10 @@ def _goings(going: str | Going | Sequence[Going]) -> tuple[Going, ...]:
             return (Going(going),)
         except ValueError:
             raise GoldfishError(f"going must be first, second or both, not {going!r}") from None
-    return tuple(going)
+    try:
+        return tuple(Going(g) for g in going)
+    except (ValueError, TypeError):
+        raise GoldfishError(f"going must be first, second or both, not {going!r}") from None
 
 
 def simulate(
@@ -93,7 +103,9 @@ def simulate(
     seed: int | None = None,
     rules: DrawRules | None = None,
     exact: str | ExactMode = ExactMode.AUTO,
-    fractions: bool = False,
+    format: str | Format = "tcg",
+    date: _date | None = None,
+    data: Dataset | None = None,
 ) -> HandStats:
     """Goldfish odds of the Main Deck of ``deck``.
 
@@ -102,11 +114,21 @@ def simulate(
     Spell/Trap distribution of the cards seen on turn 1. ``exact``: ``auto`` uses the exact
     engine unless effects or a too-large state space need simulation (the result's ``note``
     says so), ``always`` raises :class:`GoldfishError` instead, ``never`` always simulates
-    (``trials`` games per going, seeded by ``seed``).
+    (``trials`` games per going, seeded by ``seed``). The hand size and draws are ``rules``, else
+    those of ``format``'s era at ``date`` (default: ``tcg`` today) in ``data`` (default: the
+    active dataset), the era :func:`deckcheck.validate` uses.
     """
-    rules = rules or DrawRules()
-    mode = ExactMode(exact)
+    rules = rules or draw_rules_for(format, date, data)
+    try:
+        mode = ExactMode(exact)
+    except ValueError:
+        valid = ", ".join(m.value for m in ExactMode)
+        raise GoldfishError(f"exact must be one of {valid}, not {exact!r}") from None
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise GoldfishError(f"seed must be a whole number >= 0, not {seed!r}")
     goings = _goings(going)
+    if not goings:
+        raise GoldfishError("going must name first, second or both")
     if not 1 <= turns <= MAX_TURNS:
         raise GoldfishError(f"turns must be from 1 to {MAX_TURNS}")
     if not 1 <= trials <= MAX_TRIALS:
@@ -199,7 +221,6 @@ def simulate(
         effects=tuple(effects.values()),
         trials=trials_out,
         seed=seed_out,
-        fractions=fractions,
         default=is_default,
     )
 

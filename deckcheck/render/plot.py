@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from deckcheck.goldfish.condition import GoldfishError
+from deckcheck.error import GoldfishError
 from deckcheck.goldfish.result import HandStats
 from deckcheck.goldfish.rule import Going
 

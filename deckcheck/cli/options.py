@@ -1,0 +1,73 @@
+"""One vocabulary for every command: the options, their spellings and their parsing.
+
+* ``-f/--format``: the game format (or era) id or alias; ``--format-file FILE``: an organiser's
+  format file;
+* ``-d/--date``: an event date ``YYYY-MM-DD`` or ``today``;
+* ``-o/--output``: the report format (``text``, ``json``);
+* ``--out FILE``: an output file;
+* ``--from`` / ``--to``: deck (or list) file formats, no short flags.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from deckcheck.cli.common import Output, fail
+
+if TYPE_CHECKING:
+    from deckcheck.format import Format
+
+FormatOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--format", "-f", help="Game format or era id/alias (default tcg); see 'deckcheck formats'."
+    ),
+]
+FormatFileOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--format-file", metavar="FILE", help="An organiser's TOML format file (docs/formats.md)."
+    ),
+]
+DateOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--date", "-d", metavar="DATE", help="Event date YYYY-MM-DD or 'today' (default)."
+    ),
+]
+OutputOpt = Annotated[Output, typer.Option("--output", "-o", help="Report format: text or json.")]
+
+
+def parse_date(text: str | None) -> date:
+    """``YYYY-MM-DD``, ``today`` or nothing (today); exit 2 with an example on a bad date."""
+    if text is None or text.strip().lower() == "today":
+        return date.today()
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        fail(f"bad date {text!r}: use YYYY-MM-DD (e.g. 2025-04-07) or 'today'")
+
+
+def resolve_format(name: str | None, file: Path | str | None, *, default: str = "tcg") -> Format:
+    """The format named by ``--format`` or defined by ``--format-file``; exit 2 if unusable."""
+    from deckcheck.error import DeckcheckError, UnknownFormatError
+    from deckcheck.format import get_format, load_format_file
+
+    if name is not None and file is not None:
+        fail("give --format or --format-file, not both")
+    try:
+        if file is not None:
+            return load_format_file(file)
+        if name is not None and name.endswith(".toml"):
+            return load_format_file(name)
+        if name is not None and not name.strip():
+            fail("--format is empty; see 'deckcheck formats' for the valid names")
+        return get_format(name if name is not None else default)
+    except UnknownFormatError as exc:
+        fail(f"unknown format {exc.name!r}", ["valid formats: " + ", ".join(exc.valid)])
+    except DeckcheckError as exc:
+        fail(str(exc))

@@ -1,0 +1,437 @@
+"""The JSON documents deckcheck prints, as pydantic models: one definition for the CLI's JSON,
+the published JSON Schema (``deckcheck schema``) and the service's OpenAPI.
+
+Each document is built from the library's values with :func:`document` and written with
+``model_dump_json``. Models forbid unknown fields, so a value whose JSON form drifts from its
+model fails loudly (and the tests print every document through its model).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Doc(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+# -- validation ---------------------------------------------------------------------------------
+
+
+class ViolationDoc(_Doc):
+    """One finding in a deck."""
+
+    code: str = Field(description="Stable kebab-case violation code (README table).")
+    severity: Literal["error", "warning", "note"]
+    section: Literal["main", "extra", "side"] | None = None
+    passcode: int | None = None
+    name: str | None = None
+    found: int | None = None
+    allowed: int | None = None
+    line: int | None = Field(None, description="Line of the deck file, where known.")
+    message: str
+
+
+class BanlistRefDoc(_Doc):
+    """The ban list a deck was checked against."""
+
+    name: str
+    effective: str
+
+
+class CountsDoc(_Doc):
+    """Cards counted in each section."""
+
+    main: int
+    extra: int
+    side: int
+
+
+class PointsDoc(_Doc):
+    """Point total and cap (point formats only)."""
+
+    total: int | None
+    cap: int
+
+
+class ResultDoc(_Doc):
+    """The verdict on one deck."""
+
+    path: str | None
+    format: str
+    era: str
+    banlist: BanlistRefDoc | None
+    date: str
+    legal: bool
+    counts: CountsDoc
+    violations: list[ViolationDoc]
+    points: PointsDoc | None = Field(None, description="Only for point formats (Genesys).")
+    name: str | None = Field(None, description="The deck's own name, if the file gives one.")
+    data_fingerprint: str | None = Field(None, description="Dataset the deck was checked against.")
+
+
+class SummaryDoc(_Doc):
+    """Totals of a run."""
+
+    decks: int
+    legal: int
+    illegal: int
+    errors: int
+    warnings: int
+    notes: int
+    unreadable: int
+    skipped: int = 0
+
+
+class UnreadableDoc(_Doc):
+    """A source that could not be read."""
+
+    path: str
+    error: str
+    line: int | None = None
+
+
+class SkippedDoc(_Doc):
+    """A file a folder scan did not take for a deck."""
+
+    path: str
+    reason: str
+
+
+class DataDoc(_Doc):
+    """The dataset a run used."""
+
+    as_of: str | None
+    fingerprint: str | None
+
+
+class ValidationDocument(_Doc):
+    """``deckcheck validate --output json``: every deck's verdict, unreadable sources, totals."""
+
+    results: list[ResultDoc]
+    summary: SummaryDoc
+    unreadable: list[UnreadableDoc] = Field(description="Sources that could not be read.")
+    skipped: list[SkippedDoc] = Field(default_factory=list)
+    format: str | None = None
+    date: str | None = None
+    data: DataDoc | None = None
+    errors: list[UnreadableDoc] | None = Field(
+        None, description="Deprecated alias of 'unreadable' (present only when it is not empty)."
+    )
+
+
+# -- goldfish -----------------------------------------------------------------------------------
+
+
+class EstimateDoc(_Doc):
+    """A probability: exact (ci null) or simulated with a 95% Wilson interval."""
+
+    p: float
+    ci: list[float] | None
+    fraction: str | None = Field(None, description="Exact value 'n/d' (with --fractions).")
+
+
+class TurnEstimateDoc(EstimateDoc):
+    """A condition's probability by one turn."""
+
+    turn: int
+    seen: int
+
+
+class CountEstimateDoc(EstimateDoc):
+    """Probability of exactly ``count`` cards of a kind in the turn-1 hand."""
+
+    count: int
+
+
+class DeckInfoDoc(_Doc):
+    """The deck goldfished."""
+
+    name: str | None
+    main: int
+
+
+class DrawRulesDoc(_Doc):
+    """Hand size and draws."""
+
+    hand_size: int
+    first_player_draws: bool
+    draw_per_turn: int
+    draw_up_to: int | None
+    plays_whole_hand: bool
+
+
+class CardCountDoc(_Doc):
+    """A card of a category."""
+
+    name: str
+    passcode: int
+    copies: int
+
+
+class CategoryDoc(_Doc):
+    """A spec category and the deck's cards in it."""
+
+    name: str
+    copies: int
+    cards: list[CardCountDoc]
+
+
+class EffectDoc(_Doc):
+    """A card effect the simulation plays."""
+
+    card: str
+    passcode: int
+    kind: str
+    count: int
+    target: str | None
+    prefer: list[str]
+    once_per_turn: bool
+
+
+class ConditionDoc(_Doc):
+    """A condition and its probability by going and turn."""
+
+    name: str
+    expression: str
+    results: dict[str, list[TurnEstimateDoc]]
+
+
+class GoldfishDocument(_Doc):
+    """``deckcheck simulate --output json``: odds by condition, going and turn."""
+
+    deck: DeckInfoDoc
+    method: Literal["exact", "simulation"]
+    note: str | None
+    trials: int | None
+    seed: int | None
+    confidence: float
+    rules: DrawRulesDoc
+    turns: int
+    going: list[str]
+    seen: dict[str, list[int]]
+    report: Literal["default", "spec"]
+    categories: list[CategoryDoc]
+    effects: list[EffectDoc]
+    conditions: list[ConditionDoc]
+    composition: dict[str, dict[str, list[CountEstimateDoc]]]
+    warnings: list[str] = Field(default_factory=list)
+    data_fingerprint: str | None = None
+
+
+# -- formats ------------------------------------------------------------------------------------
+
+
+class SizeRuleDoc(_Doc):
+    """A section's size rule."""
+
+    min: int
+    max: int | None
+    zero_or_exact: int | None
+    text: str
+
+
+class EraDoc(_Doc):
+    """An era's deck-construction and turn rules."""
+
+    id: str
+    name: str
+    main: SizeRuleDoc
+    extra: SizeRuleDoc
+    side: SizeRuleDoc
+    hand_size: int
+    first_player_draws: bool
+    draw_per_turn: int
+    draw_up_to: int | None
+    hand_limit: int | None
+    life_points: int
+    confidence: str
+    note: str
+    provenance: str
+    ocg_from: str | None
+    tcg_from: str | None
+    house: bool
+
+
+class BanlistAtDateDoc(_Doc):
+    """The list in force on the date asked."""
+
+    name: str
+    key: str
+    effective: str
+    entries: int
+
+
+class UpcomingDoc(_Doc):
+    """A known list taking effect after the date."""
+
+    name: str
+    effective: str
+
+
+class FormatDoc(_Doc):
+    """A format's rules (with a date: the era and list in force then)."""
+
+    id: str
+    name: str
+    aliases: list[str]
+    kind: Literal["format", "era"]
+    pool: str
+    copy_limit: int
+    point_cap: int | None
+    forbidden_types: list[str]
+    skill_cards: int | None
+    legend_rule: bool
+    limit_groups: dict[str, int] | None
+    pool_date: str | None
+    era: str
+    region: str
+    banlist_family: str | None
+    derivation: str
+    confidence: str
+    note: str
+    provenance: str = ""
+    era_rules: EraDoc | None = None
+    date: str | None = None
+    era_at_date: EraDoc | None = None
+    banlist_at_date: BanlistAtDateDoc | None = None
+    upcoming: list[UpcomingDoc] | None = None
+    legend_limits: dict[str, int] | None = None
+
+
+class FormatsDocument(_Doc):
+    """``deckcheck formats --output json``: every format and era."""
+
+    formats: list[FormatDoc]
+    eras: list[EraDoc]
+
+
+# -- ban lists ----------------------------------------------------------------------------------
+
+
+class EntryDoc(_Doc):
+    """One entry of a list."""
+
+    passcode: int
+    name: str | None
+    limit: int | None = None
+    status: str | None = None
+    points: int | None = None
+
+
+class BanlistDocument(_Doc):
+    """``deckcheck banlist show --output json``: a list with its provenance and entries."""
+
+    family: str
+    name: str
+    label: str | None
+    effective: str
+    announced: str | None
+    whitelist: bool
+    points: bool
+    point_cap: int | None
+    sources: list[str]
+    note: str
+    entries: list[EntryDoc]
+
+
+class ChangeDoc(_Doc):
+    """One card whose value differs between two lists."""
+
+    passcode: int
+    name: str | None
+    from_: int | None = Field(alias="from")
+    to: int | None
+    from_text: str
+    to_text: str
+
+
+class BanlistDiffDocument(_Doc):
+    """``deckcheck banlist diff --output json``: the changes between two lists."""
+
+    from_: UpcomingDoc = Field(alias="from")
+    to: UpcomingDoc
+    changes: list[ChangeDoc]
+
+
+# -- cards --------------------------------------------------------------------------------------
+
+
+class NamesDoc(_Doc):
+    """A card's names by language."""
+
+    en: str
+    ja: str | None
+    zh_CN: str | None = Field(alias="zh-CN")
+
+
+class CardDocument(_Doc):
+    """``deckcheck cards show --output json``: one card's facts (and how the query matched)."""
+
+    passcode: int
+    canonical: int
+    name: str
+    names: NamesDoc
+    treated_as: str | None
+    alternate_artwork: bool
+    kind: str
+    subtypes: list[str]
+    type_line: str
+    race: str | None
+    attribute: str | None
+    level: int | None
+    pendulum_scale: int | None
+    zone: str
+    extra_kind: str | None
+    pendulum: bool
+    token: bool
+    skill: bool
+    rush: bool
+    legend: bool
+    unofficial: bool
+    prerelease: bool
+    goat_variant: bool
+    ocg: bool
+    tcg: bool
+    ocg_date: str | None
+    tcg_date: str | None
+    konami_id: int | None
+    archetypes: list[str]
+    query: str | None = None
+    match: str | None = None
+    requested_passcode: int | None = None
+    score: float | None = None
+
+
+class CardSearchDocument(_Doc):
+    """``deckcheck cards search --output json``: ranked matches."""
+
+    query: str
+    results: list[CardDocument]
+
+
+DOCUMENTS: dict[str, type[BaseModel]] = {
+    "validation": ValidationDocument,
+    "goldfish": GoldfishDocument,
+    "formats": FormatsDocument,
+    "format": FormatDoc,
+    "banlist": BanlistDocument,
+    "banlist-diff": BanlistDiffDocument,
+    "card": CardDocument,
+    "card-search": CardSearchDocument,
+}
+"""Every JSON document by the name ``deckcheck schema NAME`` takes."""
+
+
+def dump(model: BaseModel) -> str:
+    """A document as indented UTF-8 JSON (fields left unset are left out)."""
+    return model.model_dump_json(indent=2, by_alias=True, exclude_unset=True) + "\n"
+
+
+def schema(name: str | None = None) -> dict[str, Any]:
+    """The JSON Schema of one document (by name) or of all (``{"name": schema}``)."""
+    if name is not None:
+        return DOCUMENTS[name].model_json_schema(by_alias=True)
+    return {n: m.model_json_schema(by_alias=True) for n, m in DOCUMENTS.items()}
