@@ -26,9 +26,9 @@ _EXPORTS: dict[str, str] = {
     "Unreadable": "deckcheck.batch",
     "check": "deckcheck.batch",
     "sources": "deckcheck.batch",
-    "render": "deckcheck.render",
-    "OutputFormat": "deckcheck.render",
-    "RenderOptions": "deckcheck.render",
+    "render": "deckcheck.reporter",
+    "OutputFormat": "deckcheck.reporter",
+    "RenderOptions": "deckcheck.reporter",
     "InputError": "deckcheck.error",
     "NotFoundError": "deckcheck.error",
     "DeckWriteError": "deckcheck.error",
@@ -153,8 +153,8 @@ if TYPE_CHECKING:
         simulate,
     )
     from deckcheck.io import DeckFormat, detect_format, read_deck, read_path, write_deck
-    from deckcheck.render import OutputFormat, RenderOptions, render
     from deckcheck.report import BanlistRef, Code, Report, Severity, Violation
+    from deckcheck.reporter import OutputFormat, RenderOptions, render
     from deckcheck.validation import summarize, validate
 
 

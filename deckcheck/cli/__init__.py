@@ -94,7 +94,7 @@ def _silence_stdout() -> None:
 def main() -> None:
     """Console-script entry point: runs the app; no exception escapes as a traceback."""
     from deckcheck.error import DeckcheckError
-    from deckcheck.render.text import clean
+    from deckcheck.reporter.text import clean
 
     code: int
     try:

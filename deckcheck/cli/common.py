@@ -9,8 +9,8 @@ from typing import Any, NoReturn
 import typer
 
 from deckcheck.batch import ExitCode
-from deckcheck.render import OutputFormat as Output
-from deckcheck.render.text import clean
+from deckcheck.reporter import OutputFormat as Output
+from deckcheck.reporter.text import clean
 
 EXIT_OK = int(ExitCode.OK)
 EXIT_ILLEGAL = int(ExitCode.ILLEGAL)
@@ -21,14 +21,14 @@ __all__ = ["EXIT_ERROR", "EXIT_ILLEGAL", "EXIT_OK", "Output", "clean", "fail", "
 
 def print_json(data: Any) -> None:
     """Write ``data`` as indented UTF-8 JSON to stdout."""
-    from deckcheck.render import safe
+    from deckcheck.reporter import safe
 
     sys.stdout.write(json.dumps(safe(data), ensure_ascii=False, indent=2) + "\n")
 
 
 def print_document(model_name: str, data: Any) -> None:
     """Write ``data`` through its pydantic document model (``deckcheck schema NAME``)."""
-    from deckcheck.render import document, safe
+    from deckcheck.reporter import document, safe
 
     model = document.DOCUMENTS[model_name].model_validate(safe(data))
     sys.stdout.write(document.dump(model))

@@ -22,7 +22,7 @@ def schema_command(
     ] = None,
 ) -> None:
     """Print the JSON Schema of a JSON document (or of all of them)."""
-    from deckcheck.render.document import DOCUMENTS, schema
+    from deckcheck.reporter.document import DOCUMENTS, schema
 
     if name is not None and name not in DOCUMENTS:
         fail(f"unknown document {name!r}", ["documents: " + ", ".join(DOCUMENTS)])

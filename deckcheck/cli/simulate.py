@@ -92,7 +92,7 @@ def simulate_command(
     from deckcheck.error import DeckcheckError
     from deckcheck.goldfish import DrawRules, load_spec, simulate
     from deckcheck.io import read_path
-    from deckcheck.render import render
+    from deckcheck.reporter import render
 
     fmt = resolve_format(format_name, format_file)
     when = parse_date(on)
@@ -118,7 +118,7 @@ def simulate_command(
     except DeckcheckError as exc:
         fail(str(exc))
     if plot is not None:
-        from deckcheck.render.plot import plot_stats
+        from deckcheck.reporter.plot import plot_stats
 
         try:
             plot_stats(stats, plot)

@@ -1,5 +1,5 @@
 """``deckcheck validate``: check decks against a format at a date (a thin shell over
-:func:`deckcheck.batch.check` and :func:`deckcheck.render.render`)."""
+:func:`deckcheck.batch.check` and :func:`deckcheck.reporter.render`)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def register(app: typer.Typer) -> None:
         unreadable file, unknown format); every output lists both illegal and unreadable decks.
         """
         from deckcheck.batch import check, sources
-        from deckcheck.render import render
+        from deckcheck.reporter import render
 
         fmt = resolve_format(format, format_file)
         when = parse_date(on)

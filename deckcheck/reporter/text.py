@@ -14,8 +14,8 @@ if TYPE_CHECKING:
     from deckcheck.batch import Batch
     from deckcheck.goldfish import HandStats
     from deckcheck.goldfish.rule import Going
-    from deckcheck.render import RenderOptions
     from deckcheck.report import Report
+    from deckcheck.reporter import RenderOptions
 
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 

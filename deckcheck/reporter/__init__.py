@@ -1,11 +1,14 @@
-"""Rendering: every report deckcheck prints, in every output format, from one registry.
+"""Reporters: every report deckcheck prints, in every output format, from one registry.
+
+(The package is named ``reporter`` so that ``deckcheck.render``, the function, is never
+shadowed by a submodule of the same name.)
 
 :func:`render` takes a result (a :class:`~deckcheck.batch.Batch`, a
 :class:`~deckcheck.report.Report`, a :class:`~deckcheck.goldfish.HandStats`) and an
 :class:`OutputFormat`; dispatch over the formats ends in ``assert_never``, so adding a format
 without a reporter fails type-checking. JSON documents are pydantic models
-(:mod:`deckcheck.render.document`), whose JSON Schemas ``deckcheck schema`` prints. Plots of
-goldfish results are in :mod:`deckcheck.render.plot` (optional ``plot`` extra).
+(:mod:`deckcheck.reporter.document`), whose JSON Schemas ``deckcheck schema`` prints. Plots of
+goldfish results are in :mod:`deckcheck.reporter.plot` (optional ``plot`` extra).
 """
 
 from __future__ import annotations
@@ -69,8 +72,8 @@ def render(
 
 def _text(value: Renderable, opts: RenderOptions) -> str:
     from deckcheck.batch import Batch
-    from deckcheck.render import text
     from deckcheck.report import Report
+    from deckcheck.reporter import text
 
     if isinstance(value, Batch):
         return text.batch_text(value, opts)
@@ -81,8 +84,8 @@ def _text(value: Renderable, opts: RenderOptions) -> str:
 
 def _json(value: Renderable, opts: RenderOptions) -> str:
     from deckcheck.batch import Batch
-    from deckcheck.render import document as doc
     from deckcheck.report import Report
+    from deckcheck.reporter import document as doc
 
     if isinstance(value, Batch):
         return doc.dump(doc.ValidationDocument.model_validate(safe(batch_dict(value))))
@@ -124,7 +127,7 @@ def safe(value: Any) -> Any:
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
-            from deckcheck.render.text import clean
+            from deckcheck.reporter.text import clean
 
             return clean(value)
         return value

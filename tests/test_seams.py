@@ -1,0 +1,323 @@
+"""The seams every front end stands on: Dataset, batch, render, the error tree, the CLI shell."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tomllib
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import deckcheck
+from deckcheck.batch import ExitCode, Source, SourceKind, check, sources
+from deckcheck.dataset import BUNDLE_FILES, BUNDLED_DIR, MANIFEST, Dataset
+from deckcheck.error import (
+    ERRORS,
+    DataError,
+    DeckcheckError,
+    DeckReadError,
+    GoldfishError,
+    InputError,
+    NotFoundError,
+    UnknownFormatError,
+)
+from deckcheck.goldfish import DrawRules, draw_rules_for, simulate
+from deckcheck.io import read_path
+from deckcheck.reporter import render
+from deckcheck.reporter.document import DOCUMENTS, ValidationDocument
+
+from .conftest import ROOT, TEST_DATA
+
+DECKS = TEST_DATA / "decks"
+EXAMPLES = ROOT / "examples"
+EXPECTED: dict[str, dict[str, Any]] = tomllib.loads(
+    (DECKS / "expected.toml").read_text(encoding="utf-8")
+)
+
+
+# -- Dataset ------------------------------------------------------------------------------------
+
+
+def test_bundled_dataset_reads_its_date_and_fingerprint_from_the_manifest() -> None:
+    data = Dataset.bundled()
+    assert isinstance(data.as_of, date)
+    raw = (BUNDLED_DIR / MANIFEST).read_bytes()
+    assert data.as_of.isoformat() == json.loads(raw)["as_of"]
+    assert data.fingerprint == hashlib.sha256(raw).hexdigest()
+    data.verify()  # every file matches its sha256 in the manifest
+
+
+def test_committed_manifest_is_up_to_date() -> None:
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "build_dataset.py"), "--check"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def _copy_bundle(tmp_path: Path) -> Path:
+    folder = tmp_path / "bundle"
+    folder.mkdir()
+    for name in (*BUNDLE_FILES, MANIFEST):
+        shutil.copy(BUNDLED_DIR / name, folder / name)
+    return folder
+
+
+def test_a_dataset_is_passed_not_loaded_behind_the_callers_back(tmp_path: Path) -> None:
+    folder = _copy_bundle(tmp_path)
+    manifest = json.loads((folder / MANIFEST).read_text())
+    manifest["as_of"] = "2030-01-01"
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+    other = Dataset.open(folder)
+    assert other.as_of == date(2030, 1, 1) and other.fingerprint != Dataset.bundled().fingerprint
+    deck = read_path(EXAMPLES / "tcg-legal.ydk", data=other)
+    # after the bundled data ends: a warning; within the other dataset's range: none
+    bundled = deckcheck.validate(deck, "tcg", date(2029, 1, 1))
+    mine = deckcheck.validate(deck, "tcg", date(2029, 1, 1), data=other)
+    assert "date-out-of-range" in bundled.codes
+    assert "date-out-of-range" not in mine.codes
+    assert mine.data_fingerprint == other.fingerprint
+    assert bundled.data_fingerprint == Dataset.active().fingerprint
+
+
+def test_a_broken_bundle_is_a_data_error(tmp_path: Path) -> None:
+    folder = _copy_bundle(tmp_path)
+    with open(folder / "names.json", "ab") as handle:
+        handle.write(b" ")
+    with pytest.raises(DataError, match="does not match"):
+        Dataset.open(folder).verify()
+    (folder / MANIFEST).write_text("{")
+    with pytest.raises(DataError, match="not JSON"):
+        Dataset.open(folder)
+
+
+def test_rulesets_are_cached_on_the_dataset() -> None:
+    data = Dataset.bundled()
+    deck = read_path(EXAMPLES / "tcg-legal.ydk")
+    deckcheck.validate(deck, "tcg", date(2025, 6, 1), data=data)
+    keys = [k for k in data.ruleset_cache() if k[1] == date(2025, 6, 1)]
+    assert keys and keys[0][0].id == "tcg"
+
+
+# -- rule facts once ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("on", "draws"),
+    [(date(2014, 7, 13), True), (date(2014, 7, 14), False), (date(2014, 5, 1), True)],
+)
+def test_draw_rules_follow_the_tcg_era_at_the_mr3_boundary(on: date, draws: bool) -> None:
+    era = Dataset.bundled().format("tcg").era_at(on)
+    assert era.id == ("mr2-2011" if draws else "mr3-2014")
+    assert draw_rules_for("tcg", on).first_player_draws is draws
+    assert draw_rules_for(None, on) == draw_rules_for("tcg", on) == DrawRules.from_era(era)
+
+
+def test_simulate_defaults_to_tcg_like_validate(cli: Any) -> None:
+    args = ["simulate", str(EXAMPLES / "tcg-legal.ydk"), "-s", str(EXAMPLES / "spec-starters.toml"),
+            "--date", "2014-05-01", "-o", "json"]  # fmt: skip
+    plain = cli(*args)
+    tcg = cli(*args, "--format", "tcg")
+    assert plain.code == tcg.code == 0, plain.stderr
+    a, b = json.loads(plain.stdout), json.loads(tcg.stdout)
+    assert a["rules"] == b["rules"] and a["rules"]["first_player_draws"] is True
+
+
+def test_library_simulate_rejects_bad_options_with_goldfish_errors() -> None:
+    deck = read_path(EXAMPLES / "tcg-legal.ydk")
+    for kw in ({"seed": -1}, {"seed": 1.5}, {"exact": "x"}, {"going": []}):
+        with pytest.raises(GoldfishError):
+            simulate(deck, **kw)  # type: ignore[arg-type]
+
+
+# -- errors --------------------------------------------------------------------------------------
+
+
+def test_error_tree_has_one_root_and_maps_to_exit_codes_and_http() -> None:
+    for cls in ERRORS:
+        assert issubclass(cls, DeckcheckError)
+        assert cls.exit_code == 2
+        assert 400 <= cls.http_status < 600
+    assert issubclass(DeckReadError, InputError) and DeckReadError.http_status == 422
+    assert issubclass(UnknownFormatError, NotFoundError) and UnknownFormatError.http_status == 404
+    assert DataError.http_status == 500
+    assert all(getattr(deckcheck, cls.__name__, None) is cls for cls in ERRORS
+               if cls.__name__ in deckcheck.__all__)  # fmt: skip
+    for name in ("DeckcheckError", "DataError", "InputError", "NotFoundError", "GoldfishError",
+                 "DeckWriteError"):  # fmt: skip
+        assert name in deckcheck.__all__
+        assert f"`{name}`" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_unexpected_exception_is_one_error_line_and_exit_2(tmp_path: Path) -> None:
+    # a deck file that is a folder's symlink loop makes the OS raise; the guard must hold
+    script = (
+        "import sys, deckcheck.cli as c\n"
+        "def boom(*a, **k):\n    raise RuntimeError('boom')\n"
+        "import deckcheck.batch as b\nb.check = boom\n"
+        "sys.argv = ['deckcheck'] + sys.argv[1:]\nc.main()\n"
+    )
+    args = [sys.executable, "-c", script, "validate", str(EXAMPLES / "tcg-legal.ydk")]
+    proc = subprocess.run(args, capture_output=True, text=True, check=False)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: unexpected RuntimeError: boom")
+    assert "Traceback" not in proc.stderr
+    debug = subprocess.run(
+        [*args[:3], "--debug", *args[3:]], capture_output=True, text=True, check=False
+    )
+    assert "Traceback" in debug.stderr
+
+
+def test_stdout_write_error_is_exit_2_not_a_traceback() -> None:
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "deckcheck", "formats"],
+            stdout=full, stderr=subprocess.PIPE, text=True, check=False,
+        )  # fmt: skip
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and proc.stderr.startswith("error:")
+
+
+# -- batch --------------------------------------------------------------------------------------
+
+
+def test_batch_check_on_examples_and_render_json() -> None:
+    batch = deckcheck.check(["examples"], "tcg")
+    assert batch.exit_code is ExitCode.ILLEGAL  # examples/problems.* are illegal
+    doc = json.loads(deckcheck.render(batch, "json"))
+    assert doc["summary"]["decks"] == len(batch.reports) == batch.summary.decks
+    assert doc["data"]["fingerprint"] == Dataset.active().fingerprint
+    ValidationDocument.model_validate(doc)
+
+
+def test_missing_path_is_an_unreadable_source_not_an_abort(cli: Any, tmp_path: Path) -> None:
+    missing = tmp_path / "nope.ydk"
+    res = cli("validate", str(EXAMPLES / "problems.ydk"), str(missing), "-o", "json",
+              "-d", "2025-06-01")  # fmt: skip
+    assert res.code == 2  # unreadable wins over illegal; both are listed
+    doc = json.loads(res.stdout)
+    assert doc["summary"] == {"decks": 1, "legal": 0, "illegal": 1, "errors": doc["summary"]
+                              ["errors"], "warnings": 0, "notes": 0, "unreadable": 1,
+                              "skipped": 0}  # fmt: skip
+    assert doc["unreadable"][0]["path"] == str(missing)
+    assert doc["errors"] == doc["unreadable"]  # the deprecated alias, for one release
+    assert "no such file" in res.stderr
+
+
+def test_sources_never_stop_and_read_stdin_once(tmp_path: Path) -> None:
+    (tmp_path / "a.ydk").write_text("#main\n89631139\n")
+    got = list(sources(["-", "-", str(tmp_path), "YDKE://abc!!!", str(tmp_path / "missing")]))
+    assert [s.kind for s in got] == [SourceKind.STDIN, SourceKind.FILE, SourceKind.URL,
+                                     SourceKind.FILE]  # fmt: skip
+    assert got[-1].error == "no such file or folder"
+    assert next(iter(sources([str(tmp_path)], exclude=["a.*"]))).error is not None
+
+
+def test_batch_exit_codes(tmp_path: Path) -> None:
+    legal = str(EXAMPLES / "tcg-legal.ydk")
+    assert check([legal], "tcg", date(2025, 6, 1)).exit_code is ExitCode.OK
+    assert check([str(EXAMPLES / "problems.ydk")], "tcg", date(2025, 6, 1)).exit_code == 1
+    broken = tmp_path / "broken.ydke"
+    broken.write_text("ydke://%%%!")
+    batch = check([legal, Source(SourceKind.FILE, str(broken))], "tcg", date(2025, 6, 1))
+    assert batch.exit_code is ExitCode.ERROR and batch.summary.decks == 1
+    assert batch.unreadable[0].path == str(broken)
+
+
+@pytest.mark.parametrize("rel", sorted(EXPECTED), ids=lambda r: r)
+def test_golden_decks_through_the_cli(cli: Any, rel: str) -> None:
+    spec = EXPECTED[rel]
+    args = ["validate", str(DECKS / rel), "-f", spec["format"], "-d", spec["date"], "-o", "json"]
+    if spec.get("allow_prerelease"):
+        args.append("--allow-prerelease")
+    res = cli(*args)
+    assert res.code == (0 if rel.startswith("legal/") else 1), res.stdout + res.stderr
+    (result,) = json.loads(res.stdout)["results"]
+    found = {v["code"] for v in result["violations"] if v["severity"] != "note"}
+    assert found == set(spec["codes"])
+
+
+# -- render -------------------------------------------------------------------------------------
+
+
+def test_text_output_is_unchanged(cli: Any) -> None:
+    res = cli("validate", str(EXAMPLES / "problems.ydk"), "--date", "2025-06-01")
+    lines = res.stdout.splitlines()
+    assert (
+        lines[0].startswith("ILLEGAL  ")
+        and "[tcg, era mr2020, 2025-06-01, list 2025-04-07" in lines[0]
+    )
+    assert lines[1].startswith("  error   unknown-card      [main] unknown passcode 12345678")
+
+
+def test_render_rejects_an_unknown_output() -> None:
+    batch = check([str(EXAMPLES / "tcg-legal.ydk")], "tcg", date(2025, 6, 1))
+    with pytest.raises(InputError):
+        render(batch, "yaml")
+
+
+def test_schema_command_prints_every_document(cli: Any) -> None:
+    res = cli("schema")
+    assert res.code == 0
+    schemas = json.loads(res.stdout)
+    assert set(schemas) == set(DOCUMENTS)
+    one = json.loads(cli("schema", "validation").stdout)
+    assert one["title"] == "ValidationDocument" and "unreadable" in one["properties"]
+    assert cli("schema", "nope").code == 2
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["formats", "-o", "json"],
+        ["formats", "show", "genesys", "-d", "2026-01-01", "-o", "json"],
+        ["banlist", "show", "tcg", "-d", "2025-06-01", "-o", "json"],
+        ["banlist", "diff", "tcg", "2024-01-01", "2025-06-01", "-o", "json"],
+        ["cards", "show", "Dark Magician", "-o", "json"],
+        ["cards", "search", "blue-eyes", "-o", "json"],
+    ],
+)
+def test_json_documents_validate_against_their_models(cli: Any, args: list[str]) -> None:
+    res = cli(*args)
+    assert res.code == 0, res.stderr
+    json.loads(res.stdout)  # printed through the model; must be JSON
+
+
+def test_version_prints_data_date_and_fingerprint(cli: Any) -> None:
+    res = cli("--version")
+    data = Dataset.active()
+    assert res.code == 0
+    assert deckcheck.__version__ in res.stdout
+    assert data.as_of.isoformat() in res.stdout and data.fingerprint[:16] in res.stdout
+
+
+def test_date_today_is_accepted_everywhere(cli: Any) -> None:
+    assert cli("formats", "show", "tcg", "--date", "today").code == 0
+    assert cli("validate", str(EXAMPLES / "tcg-legal.ydk"), "-d", "today").code == 0
+    res = cli("simulate", str(EXAMPLES / "tcg-legal.ydk"), "-d", "today", "-o", "json")
+    assert res.code == 0
+
+
+# -- exports ------------------------------------------------------------------------------------
+
+
+def test_export_list_and_type_checking_imports_are_in_step() -> None:
+    tree = ast.parse((ROOT / "deckcheck" / "__init__.py").read_text(encoding="utf-8"))
+    imported: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            for stmt in node.body:
+                assert isinstance(stmt, ast.ImportFrom)
+                for alias in stmt.names:
+                    imported[alias.name] = str(stmt.module)
+    exports = deckcheck._EXPORTS
+    assert imported == exports
+    for name in deckcheck.__all__:
+        assert getattr(deckcheck, name) is not None
