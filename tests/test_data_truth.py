@@ -151,3 +151,65 @@ def test_build_report_counts_what_each_source_decided() -> None:
     assert "| names: Konami's English name (yaml-yugi) replaced the cdb name | 36 |" in text
     assert "TCG dates: TimeWizard curated TCG pool holding the card" in text
     assert "TCG flags: set by a TCG release date" in text
+
+
+# --- lists: ties, duplicates, mis-dated lists ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line", ["3 Graceful Charity", "3 Harpie's Feather Duster", "3 Heavy Storm"]
+)
+def test_tcg_2002_12_01_is_the_published_list(line: str) -> None:
+    found = codes(deck(line), "tcg", date(2003, 1, 15))
+    if line == "3 Heavy Storm":
+        assert "over-limit" in found  # Semi-Limited on the published list
+    else:
+        assert "over-limit" not in found
+
+
+def test_dark_magician_of_chaos_unlimited_before_october_2004() -> None:
+    found = codes(deck("3 Dark Magician of Chaos"), "tcg", date(2004, 6, 1))
+    assert "over-limit" not in found and "forbidden" not in found
+
+
+def test_imperial_order_forbidden_on_2004_08_25() -> None:
+    assert "forbidden" in codes(deck("1 Imperial Order"), "tcg", date(2004, 8, 25))
+
+
+def test_ocg_2013_11_01_duplicate_is_not_a_list() -> None:
+    found = codes(deck("3 Dandylion", "3 Lonefire Blossom"), "ocg", date(2013, 12, 1))
+    assert "over-limit" in found
+
+
+def test_ocg_2021_02_20_keeps_cursed_eldland_semi_limited() -> None:
+    assert "over-limit" in codes(deck("3 Cursed Eldland"), "ocg", date(2021, 3, 1))
+
+
+def test_master_duel_misdated_list_is_dropped() -> None:
+    assert "forbidden" not in codes(deck(), "master-duel", date(2025, 1, 8)) | codes(
+        deck() + "#extra\n1 Abyss Dweller\n", "master-duel", date(2025, 1, 8)
+    )
+    found = codes(deck() + "#extra\n1 Abyss Dweller\n", "master-duel", date(2025, 1, 7))
+    assert "upcoming-change" not in found
+
+
+def test_reconciliation_ties_before_2013_are_few() -> None:
+    text = (ROOT / "banlists" / "RECONCILIATION.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| ([a-z-]+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|", text, re.M)
+    assert rows, "the summary table is missing"
+    before_2013 = sum(int(r[5]) for r in rows)
+    # 384 ties before 2013 settled lists before issue 11 (TCG 106, Edison 273, GOAT 5)
+    assert before_2013 <= 384 // 4
+
+
+# --- pools: Edison, Worlds ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["XX-Saber Darksoul", "Infernity Barrier", "Effect Veiler"])
+def test_edison_pool_ends_with_absolute_powerforce(name: str) -> None:
+    assert "not-in-pool" in codes(deck(f"1 {name}"), "edison", date(2010, 5, 1))
+
+
+def test_worlds_pool_needs_both_regions() -> None:
+    found = codes(deck("1 Wicked Dragon with the Ersatz Head"), "worlds", date(2024, 1, 1))
+    assert "not-in-pool" in found
