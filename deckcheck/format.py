@@ -480,7 +480,8 @@ FORMATS: tuple[Format, ...] = (
            "bans are not modelled."),
     Format("goat", "GOAT", (), Pool.TCG, family="goat", derivation=Derivation.FIXED,
            era_id="tcg-2002",
-           note="April 2005 TCG list + the GOAT whitelist (which is the card pool; it includes "
+           note="April 2005 TCG list + the GOAT whitelist (which is the card pool: cards released "
+           "in the TCG before Cybernetic Revolution, The Lost Millennium included; it includes "
            "GOAT-format versions of errata'd cards)."),
     Format("edison", "Edison", (), Pool.TCG, family="edison", derivation=Derivation.FIXED,
            era_id="mr1-2008",

@@ -390,10 +390,14 @@ class Family:
         """Which source wins a tie on the effective date.
 
         TCG lists before 2013-10: TimeWizard (the reference for early real dates), then
-        YGOJSON; later lists: Konami's own date, then YGOJSON (Yugipedia), then TimeWizard.
+        YGOJSON; later TCG lists: YGOJSON (Yugipedia gives the North-American date, the
+        default region), then Konami's (yaml-yugi's dates come from Konami's European site),
+        then TimeWizard. Other families: Konami's own date, then YGOJSON.
         """
         if self.family == "tcg" and when < date(2013, 10, 1):
             return ("timewizard", "ygojson", *self.priority)
+        if self.family == "tcg":
+            return ("ygojson", *self.priority)
         return (self.priority[0], "ygojson", *self.priority[1:])
 
     def entry_priority(self, when: date) -> tuple[str, ...]:
@@ -467,6 +471,15 @@ class Stats:
 
 
 STATS: dict[str, Stats] = {}
+
+
+def _region_note(fam: Family, dates: dict[str, date], effective: date) -> str:
+    """The family note, plus the European date of a TCG list where it differs (yaml-yugi's
+    dates come from Konami's European site; the kept date is the North-American one)."""
+    eu = dates.get("yaml-yugi")
+    if fam.family != "tcg" or eu is None or eu == effective or abs((eu - effective).days) > 14:
+        return fam.note
+    return f"{fam.note} Europe: in force from {eu} (North America: {effective})."
 
 
 def reconcile(
@@ -545,7 +558,7 @@ def reconcile(
         whitelist=fam.whitelist,
         points=fam.points,
         point_cap=fam.point_cap if fam.points else None,
-        note=fam.note,
+        note=_region_note(fam, dates, effective),
         names=MappingProxyType(names),
     )
     log = b.log
@@ -656,7 +669,9 @@ def build_all(b: Builder) -> list[Banlist]:
         "per-card history dates vote. A yaml-yugi date on the first of a month may be one of "
         "Konami's March/September labels: it is kept as the list's label and votes only when "
         "another source gives the same date. Date ties go to TimeWizard, then YGOJSON, before "
-        "2013-10; to Konami (yaml-yugi), then YGOJSON, then TimeWizard after. The four "
+        "2013-10; after, to YGOJSON (North-American dates, the default region), then Konami "
+        "(yaml-yugi, whose dates are the European ones; a differing European date is kept "
+        "in the list's note), then TimeWizard. The four "
         "yaml-yugi lists before 2002 are OCG-era lists in Konami's database and are not used.",
         remarks="Known conflict with the shared rules notes (rules.md §5: 'Konami's TCG "
         "Forbidden status began in Oct 2004'): TimeWizard's 2004-08-25 list already has 12 "

@@ -213,3 +213,23 @@ def test_edison_pool_ends_with_absolute_powerforce(name: str) -> None:
 def test_worlds_pool_needs_both_regions() -> None:
     found = codes(deck("1 Wicked Dragon with the Ersatz Head"), "worlds", date(2024, 1, 1))
     assert "not-in-pool" in found
+
+
+# --- TCG regions, formats output --------------------------------------------------------------
+
+
+def test_tcg_april_2024_uses_the_north_american_date() -> None:
+    from deckcheck.banlist import read_banlist_file
+
+    path = ROOT / "banlists" / "tcg" / "2024-04-15.toml"
+    assert path.exists()
+    assert "Europe: in force from 2024-04-22" in (read_banlist_file(path).note or "")
+    assert (ROOT / "banlists" / "tcg" / "2022-05-17.toml").exists()
+
+
+def test_formats_show_prints_each_note_once_and_explains_confidence(cli) -> None:  # type: ignore[no-untyped-def]
+    res = cli("formats", "show", "tcg-2002")
+    notes = [ln for ln in res.stdout.splitlines() if ln.strip().startswith("note:")]
+    assert len(notes) == len(set(notes))
+    assert "H official or several sources agree" in res.stdout
+    assert "M one reputable source" in cli("formats").stdout
