@@ -64,6 +64,8 @@ class Code(enum.StrEnum):
     """Note: a card counted toward another name's copy limit."""
     DATE_OUT_OF_RANGE = "date-out-of-range"
     """Warning: the date lies before the format's first list or after the ban-list data ends."""
+    RELEASE_DATE_UNKNOWN = "release-date-unknown"
+    """Warning: the card is in the format's region, but no source dates its release there."""
 
 
 @dataclass(frozen=True, slots=True)

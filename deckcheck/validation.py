@@ -129,17 +129,47 @@ def _pool_problem(rs: Ruleset, card: Card) -> str | None:
     if pool is Pool.TCG:
         if not card.in_tcg:
             return "not released in the TCG (OCG-only)"
-        if card.tcg_date is not None and card.tcg_date > cutoff:
-            return f"not released in the TCG until {card.tcg_date}"
-    elif pool is Pool.OCG:
+        return _region_problem("TCG", card.tcg_date, "OCG", card.ocg_date, cutoff)
+    if pool is Pool.OCG:
         if not card.in_ocg:
             return "not released in the OCG (TCG-only)"
-        if card.ocg_date is not None and card.ocg_date > cutoff:
-            return f"not released in the OCG until {card.ocg_date}"
-    elif pool is Pool.BOTH:
-        dates = [d for d in (card.tcg_date, card.ocg_date) if d is not None]
-        if dates and min(dates) > cutoff:
-            return f"not released until {min(dates)}"
+        return _region_problem("OCG", card.ocg_date, "TCG", card.tcg_date, cutoff)
+    if pool is Pool.BOTH:  # Worlds: released in both regions
+        if not (card.in_tcg and card.in_ocg):
+            return "not released in both the OCG and the TCG"
+        return _region_problem(
+            "TCG", card.tcg_date, "OCG", card.ocg_date, cutoff
+        ) or _region_problem("OCG", card.ocg_date, "TCG", card.tcg_date, cutoff)
+    return None
+
+
+def _region_problem(
+    region: str, released: date | None, other: str, other_date: date | None, cutoff: date
+) -> str | None:
+    """Why a card of ``region`` is not in its dated pool at ``cutoff`` (None: it may be).
+
+    With no release date in the region, the card is out of the pool before its release in the
+    other region (it cannot have come out earlier there); after that it passes with a
+    ``release-date-unknown`` warning (see :func:`_date_unknown`).
+    """
+    if released is not None:
+        return f"not released in the {region} until {released}" if released > cutoff else None
+    if other_date is not None and other_date > cutoff:
+        return f"not released in the {region} by then (first released in the {other} {other_date})"
+    return None
+
+
+def _date_unknown(rs: Ruleset, card: Card) -> str | None:
+    """The region whose release date of ``card`` is unknown for a dated pool check, if any."""
+    from deckcheck.format import Pool
+
+    pool = rs.format.pool
+    if card.is_unofficial or card.is_prerelease or card.is_rush or card.is_token:
+        return None
+    if pool in (Pool.TCG, Pool.BOTH) and card.in_tcg and card.tcg_date is None:
+        return "TCG"
+    if pool in (Pool.OCG, Pool.BOTH) and card.in_ocg and card.ocg_date is None:
+        return "OCG"
     return None
 
 
@@ -437,6 +467,15 @@ def check_pool(ctx: Context) -> Iterator[Violation]:
         card = dc.card
         assert card is not None
         if facts.pool_problem is None and not (card.flags & _ODD_FLAGS):
+            region = _date_unknown(rs, card)
+            if region is not None and facts.zone is not DeckZone.NONE:
+                yield _v(
+                    Code.RELEASE_DATE_UNKNOWN,
+                    f"{card.name}: no source dates its {region} release; it is assumed "
+                    "released by the date: check it",
+                    dc,
+                    severity=Severity.WARNING,
+                )
             continue
         if card.is_unofficial and _whitelisted(rs, card):
             continue

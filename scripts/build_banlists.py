@@ -273,6 +273,26 @@ class Builder:
             out.append(SrcList("timewizard", ref, when, False, str(when), entries))
         return out
 
+    def ygojson_history(self, region: str = "tcg") -> dict[int, list[tuple[date, int]]]:
+        """YGOJSON's (Yugipedia's) per-card list history: original passcode -> [(date, status)]."""
+        path = self.data / "cards" / "ygojson" / "cards.min.jsonl"
+        words = {"forbidden": 0, "limited": 1, "semilimited": 2, "unlimited": 3}
+        out: dict[int, list[tuple[date, int]]] = {}
+        if not path.exists():
+            return out
+        for line in path.open(encoding="utf-8"):
+            row = json.loads(line)
+            hist = row.get("legality", {}).get(region, {}).get("history", [])
+            steps = [(date.fromisoformat(h["date"]), words[h["legality"]])
+                     for h in hist if h.get("legality") in words]  # fmt: skip
+            if not steps:
+                continue
+            for pw in row.get("passwords") or []:
+                code = self.canon(int(pw)) if str(pw).isdigit() else None
+                if code is not None and code not in out:
+                    out[code] = sorted(steps)
+        return out
+
     def ygojson_dates(self) -> list[date]:
         """Every TCG list date in YGOJSON's per-card legality histories."""
         path = self.data / "cards" / "ygojson" / "cards.min.jsonl"
@@ -282,6 +302,41 @@ class Builder:
                 hist = json.loads(line).get("legality", {}).get("tcg", {}).get("history", [])
                 dates.update(date.fromisoformat(h["date"]) for h in hist)
         return sorted(dates)
+
+
+def clean_source(lists: list[SrcList], title: str, log: list[str]) -> list[SrcList]:
+    """One source's lists without the entries that are not real lists (each drop is logged).
+
+    * A list identical to the source's previous list is not a new list (a duplicate entry in
+      the source, e.g. OCG 2013-11-01 repeating 2013-09-01).
+    * A list that disagrees with both its neighbours (under 80% agreement) but is a near copy
+      (98%+) of a non-adjacent list of the same source that does fit its own neighbours is
+      that list mis-dated (e.g. Master Duel's January 2026 list also filed as 2025-01-08).
+    """
+    ordered = sorted(lists, key=lambda s: s.when)
+    drop: dict[int, str] = {}
+
+    def fit(i: int) -> float:
+        near = [ordered[j] for j in (i - 1, i + 1) if 0 <= j < len(ordered)]
+        return max((agreement(ordered[i].entries, n.entries) for n in near), default=1.0)
+
+    for i, cur in enumerate(ordered):
+        if i and ordered[i - 1].entries == cur.entries and ordered[i - 1].name != cur.name:
+            drop[i] = f"identical to the source's previous list (`{ordered[i - 1].ref}`)"
+            continue
+        if len(ordered) < 4 or fit(i) >= 0.8:
+            continue
+        for j, other in enumerate(ordered):
+            if abs(i - j) > 1 and fit(j) >= 0.8 and agreement(cur.entries, other.entries) >= 0.98:
+                drop[i] = (
+                    f"a mis-dated copy of `{other.ref}` ({other.when}): it agrees with that "
+                    f"list, not with its neighbours (best {fit(i) * 100:.0f}%)"
+                )
+                break
+    for i, why in sorted(drop.items()):
+        log.append(f"- {title}: `{ordered[i].ref}` is {why}; not used.")
+    kept = {id(s) for i, s in enumerate(ordered) if i not in drop}
+    return [s for s in lists if id(s) in kept]
 
 
 def agreement(a: dict[int, int], b: dict[int, int]) -> float:
@@ -335,17 +390,25 @@ class Family:
         """Which source wins a tie on the effective date.
 
         TCG lists before 2013-10: TimeWizard (the reference for early real dates), then
-        YGOJSON; later lists: Konami's own date, then YGOJSON (Yugipedia), then TimeWizard.
+        YGOJSON; later TCG lists: YGOJSON (Yugipedia gives the North-American date, the
+        default region), then Konami's (yaml-yugi's dates come from Konami's European site),
+        then TimeWizard. Other families: Konami's own date, then YGOJSON.
         """
         if self.family == "tcg" and when < date(2013, 10, 1):
             return ("timewizard", "ygojson", *self.priority)
+        if self.family == "tcg":
+            return ("ygojson", *self.priority)
         return (self.priority[0], "ygojson", *self.priority[1:])
 
     def entry_priority(self, when: date) -> tuple[str, ...]:
-        """Which source wins a tie on an entry: TimeWizard first for TCG lists before 2013-10."""
+        """Which source wins a tie on an entry.
+
+        TCG lists before 2013-10: YGOJSON's per-card history (Yugipedia, which dates each
+        change), then TimeWizard; later lists: the family's priority, YGOJSON last.
+        """
         if self.family == "tcg" and when < date(2013, 10, 1):
-            return ("timewizard", *(s for s in self.priority if s != "timewizard"))
-        return self.priority
+            return ("ygojson", "timewizard", *(s for s in self.priority if s != "timewizard"))
+        return (*self.priority, "ygojson")
 
 
 def vote(
@@ -380,8 +443,57 @@ def _fmt(value: int, fam: Family) -> str:
     return {0: "Forbidden", 1: "Limited", 2: "Semi-Limited", 3: "Unlimited"}.get(value, str(value))
 
 
-def reconcile(b: Builder, fam: Family, group: Group, yj_dates: list[date] | None = None) -> Banlist:
-    """One reconciled list from a group of source lists; the decisions go to the log."""
+def history_status(steps: list[tuple[date, int]], when: date) -> int:
+    """A card's status on ``when`` from a per-card history (Unlimited before its first step)."""
+    status = 3
+    for step, value in steps:
+        if step > when:
+            break
+        status = value
+    return status
+
+
+LISTED_TIE_FROM = date(2013, 1, 1)
+"""From this date a tie between a listed value and 'not listed' goes to the listed value (a
+scraping or name-mapping miss is the likelier error). Before it, Konami's month-labelled early
+database (which holds OCG-only cards) is the usual lone lister, so the tie goes by priority."""
+
+
+@dataclass
+class Stats:
+    """Per family: how each entry disagreement was settled (for the report's summary)."""
+
+    lists: int = 0
+    single: int = 0
+    majority: int = 0
+    ties: Counter[str] = field(default_factory=Counter)
+    ties_before_2013: int = 0
+
+
+STATS: dict[str, Stats] = {}
+
+
+def _region_note(fam: Family, dates: dict[str, date], effective: date) -> str:
+    """The family note, plus the European date of a TCG list where it differs (yaml-yugi's
+    dates come from Konami's European site; the kept date is the North-American one)."""
+    eu = dates.get("yaml-yugi")
+    if fam.family != "tcg" or eu is None or eu == effective or abs((eu - effective).days) > 14:
+        return fam.note
+    return f"{fam.note} Europe: in force from {eu} (North America: {effective})."
+
+
+def reconcile(
+    b: Builder,
+    fam: Family,
+    group: Group,
+    yj_dates: list[date] | None = None,
+    yj_hist: dict[int, list[tuple[date, int]]] | None = None,
+) -> Banlist:
+    """One reconciled list from a group of source lists; the decisions go to the log.
+
+    With ``yj_hist`` (YGOJSON's per-card histories), YGOJSON votes on every entry too: the
+    card's status on the date YGOJSON gives for this list (or the effective date).
+    """
     members = [group.spine, *group.members]
     # effective date
     dates: dict[str, date] = {m.source: m.when for m in members if not m.label_only}
@@ -412,12 +524,24 @@ def reconcile(b: Builder, fam: Family, group: Group, yj_dates: list[date] | None
     default = ABSENT if fam.whitelist else (0 if fam.points else 3)
     entries: dict[int, int] = {}
     disagreements: list[str] = []
+    stats = STATS.setdefault(fam.family, Stats())
+    stats.lists += 1
+    yj_when = dates.get("ygojson", effective)
+    listed_tie = None if fam.whitelist or effective < LISTED_TIE_FROM else default
     for code in codes:
         values = {m.source: m.entries.get(code, default) for m in members}
-        kept, why = vote(values, order, None if fam.whitelist else default)
+        if yj_hist is not None:
+            values["ygojson"] = history_status(yj_hist.get(code, []), yj_when)
+        kept, why = vote(values, order, listed_tie)
         if kept != default:
             entries[code] = kept
         if len(set(values.values())) > 1:
+            if why.startswith("tie"):
+                rule = why.split(": ", 1)[-1]
+                stats.ties[rule] += 1
+                stats.ties_before_2013 += effective < LISTED_TIE_FROM
+            else:
+                stats.majority += 1
             shown = ", ".join(f"{s} {_fmt(v, fam)}" for s, v in values.items())
             disagreements.append(
                 f"| {code} | {b.name(code)} | {shown} | **{_fmt(kept, fam)}** | {why} |"
@@ -434,7 +558,7 @@ def reconcile(b: Builder, fam: Family, group: Group, yj_dates: list[date] | None
         whitelist=fam.whitelist,
         points=fam.points,
         point_cap=fam.point_cap if fam.points else None,
-        note=fam.note,
+        note=_region_note(fam, dates, effective),
         names=MappingProxyType(names),
     )
     log = b.log
@@ -453,7 +577,11 @@ def reconcile(b: Builder, fam: Family, group: Group, yj_dates: list[date] | None
             f"{agreement(m.entries, dict(entries)) * 100:.1f}% |"
         )
     log.append("")
-    if len(members) == 1:
+    if yj_hist is not None:
+        log.append(f"YGOJSON's per-card history votes on every entry (status on {yj_when}).")
+        log.append("")
+    if len(members) == 1 and yj_hist is None:
+        stats.single += 1
         log.append("Single source: nothing to cross-check.")
     elif disagreements:
         log.append(f"{len(disagreements)} disagreement(s):")
@@ -499,7 +627,12 @@ def build_all(b: Builder) -> list[Banlist]:
     out: list[Banlist] = []
     log = b.log
 
-    def family(fam: Family, groups: list[Group], yj: list[date] | None = None) -> None:
+    def family(
+        fam: Family,
+        groups: list[Group],
+        yj: list[date] | None = None,
+        yj_hist: dict[int, list[tuple[date, int]]] | None = None,
+    ) -> None:
         log.append(f"## {fam.title} (`{fam.family}`)")
         log.append("")
         for text in (fam.note, fam.remarks):
@@ -509,12 +642,17 @@ def build_all(b: Builder) -> list[Banlist]:
         log.append(
             f"Source priority on ties: {', '.join(fam.priority)}"
             + (" (TimeWizard first for lists before 2013-10)." if fam.family == "tcg" else ".")
-            + ("" if fam.whitelist else " A listed value beats 'not listed' on a tie.")
+            + (
+                ""
+                if fam.whitelist
+                else " From 2013 a listed value beats 'not listed' on a "
+                "tie; before 2013 such a tie goes by priority."
+            )
         )
         log.append("")
         made: dict[date, Banlist] = {}
         for g in groups:
-            bl = reconcile(b, fam, g, yj)
+            bl = reconcile(b, fam, g, yj, yj_hist)
             if bl.effective in made:
                 log.append(
                     f"**Two groups reconciled to {bl.effective}; the later-built one "
@@ -531,7 +669,9 @@ def build_all(b: Builder) -> list[Banlist]:
         "per-card history dates vote. A yaml-yugi date on the first of a month may be one of "
         "Konami's March/September labels: it is kept as the list's label and votes only when "
         "another source gives the same date. Date ties go to TimeWizard, then YGOJSON, before "
-        "2013-10; to Konami (yaml-yugi), then YGOJSON, then TimeWizard after. The four "
+        "2013-10; after, to YGOJSON (North-American dates, the default region), then Konami "
+        "(yaml-yugi, whose dates are the European ones; a differing European date is kept "
+        "in the list's note), then TimeWizard. The four "
         "yaml-yugi lists before 2002 are OCG-era lists in Konami's database and are not used.",
         remarks="Known conflict with the shared rules notes (rules.md §5: 'Konami's TCG "
         "Forbidden status began in Oct 2004'): TimeWizard's 2004-08-25 list already has 12 "
@@ -540,8 +680,9 @@ def build_all(b: Builder) -> list[Banlist]:
     )  # fmt: skip
     log.append("# Unmatched source lists")
     log.append("")
-    tw = b.timewizard()
+    tw = clean_source(b.timewizard(), "TCG", log)
     yy_tcg = [s for s in b.yaml_vectors("tcg") if s.when >= date(2002, 3, 1)]
+    yy_tcg = clean_source(yy_tcg, "TCG", log)
     fl_path = b.lf / "ygopro-fluorohydride" / "lflist.conf"
     fl_all = b.lflist_lists(fl_path, f"{REPO_FL}:lflist.conf", "fluorohydride")
     fl_all += b.lflist_lists(
@@ -549,29 +690,36 @@ def build_all(b: Builder) -> list[Banlist]:
         f"{REPO_FL_2011}:lflist.conf (section !2011.3.1)", "fluorohydride",
     )  # fmt: skip
     fl_tcg = [s for s in fl_all if "TCG" in s.name or s.when < date(2013, 9, 1)]
-    fl_ocg = [s for s in fl_all if s not in fl_tcg]
-    pi_tcg = b.ignis([" TCG"])
+    fl_ocg = clean_source([s for s in fl_all if s not in fl_tcg], "OCG", log)
+    fl_tcg = clean_source(fl_tcg, "TCG", log)
+    pi_tcg = clean_source(b.ignis([" TCG"]), "TCG", log)
     tcg_groups = build_groups(b, tw, [yy_tcg, fl_tcg, pi_tcg], tcg_fam, tw[-1].when)
     ocg_fam = Family("ocg", "OCG", ("yaml-yugi", "yaml-yugi-names", "fluorohydride",
                                     "projectignis"))  # fmt: skip
-    yy_ocg_v = b.yaml_vectors("ocg")
-    yy_ocg_n = b.yaml_names("ocg")
+    yy_ocg_v = clean_source(b.yaml_vectors("ocg"), "OCG", log)
+    yy_ocg_n = clean_source(b.yaml_names("ocg"), "OCG", log)
     vec_dates = {s.when for s in yy_ocg_v}
     ocg_spine = sorted(yy_ocg_v + [s for s in yy_ocg_n if s.when not in vec_dates],
                        key=lambda s: s.when)  # fmt: skip
     for s in ocg_spine:
         s.label_only = False  # OCG dates are real dates
     ocg_groups = build_groups(
-        b, ocg_spine, [[s for s in yy_ocg_n if s.when in vec_dates], fl_ocg, b.ignis([" OCG"])],
+        b, ocg_spine,
+        [[s for s in yy_ocg_n if s.when in vec_dates], fl_ocg,
+         clean_source(b.ignis([" OCG"]), "OCG", log)],
         ocg_fam,
     )  # fmt: skip
     md_fam = Family("master-duel", "Master Duel",
                     ("yaml-yugi", "yaml-yugi-names", "projectignis"))  # fmt: skip
-    md_v = b.yaml_vectors("master-duel")
+    md_v = clean_source(b.yaml_vectors("master-duel"), "Master Duel", log)
     for s in md_v:
         s.label_only = False
-    md_groups = build_groups(b, md_v, [b.yaml_names("master-duel"), b.ignis(["Master Duel"])],
-                             md_fam)  # fmt: skip
+    md_groups = build_groups(
+        b, md_v,
+        [clean_source(b.yaml_names("master-duel"), "Master Duel", log),
+         clean_source(b.ignis(["Master Duel"]), "Master Duel", log)],
+        md_fam,
+    )  # fmt: skip
     gen_fam = Family(
         "genesys", "Genesys", ("yaml-yugi", "projectignis"), points=True, point_cap=100,
         note="Points lists (TCG Genesys): the value is points, 100 = effectively banned; "
@@ -614,7 +762,7 @@ def build_all(b: Builder) -> list[Banlist]:
     speed_pi = b.ignis(["Speed Duel"], exclude=["Midterm"])
     log.append("")
 
-    family(tcg_fam, tcg_groups, b.ygojson_dates())
+    family(tcg_fam, tcg_groups, b.ygojson_dates(), b.ygojson_history("tcg"))
     family(ocg_fam, ocg_groups)
     family(md_fam, md_groups)
     family(gen_fam, gen_groups)
@@ -656,6 +804,15 @@ def build_all(b: Builder) -> list[Banlist]:
         spine.when, spine.label_only = when, False
         members = tw_curated(tw_stem)
         for extra in pis[1:]:
+            if agreement(extra.entries, spine.entries) >= 0.99:
+                # an earlier version of the same EDOPro list (a header rename): one source
+                # must not vote twice, or it wins 2-2 ties on pool membership by itself
+                log.append(
+                    f"- {title}: `{extra.ref}` is a near-identical version of `{spine.ref}` "
+                    "(the same EDOPro list); counted once."
+                )
+                log.append("")
+                continue
             extra.source = f"projectignis ({extra.name})"
             members.append(extra)
         family(fam, [Group(spine, members)])
@@ -696,6 +853,23 @@ def write(lists: list[Banlist], b: Builder, out_dir: Path, bundle: Path) -> None
         "goes to the family's highest-priority source. Month labels do not vote on dates.",
         "",
     ]
+    report += [
+        "# Summary: how disagreements were settled",
+        "",
+        "Per list family: lists built, lists with a single source (nothing to cross-check), and",
+        "entries where the sources disagreed, settled by majority or by a tie rule. YGOJSON's",
+        "per-card history votes on TCG entries, so early TCG lists have three voters.",
+        "",
+        "| family | lists | single-source | majority | ties | ties before 2013 | tie rules used |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for fam, st in STATS.items():
+        rules = "; ".join(f"{rule} ({n})" for rule, n in sorted(st.ties.items())) or "-"
+        report.append(
+            f"| {fam} | {st.lists} | {st.single} | {st.majority} | {sum(st.ties.values())} | "
+            f"{st.ties_before_2013} | {rules} |"
+        )
+    report.append("")
     report.extend(b.log)
     report.append("# Entries that could not be mapped to a card (left out)")
     report.append("")

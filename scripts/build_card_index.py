@@ -9,13 +9,31 @@ Reads (relative to ``--data``, default ``../shared/data``):
 * ``cards/projectignis/strings/strings.conf``          archetype (setcode) names
 * ``cards/yaml-yugi/{cards,rush}.min.jsonl``           Japanese / Chinese names, Konami ids
 * ``cards/ygojson/{cards,sets}.min.jsonl``             first OCG / TCG release dates
+* ``lflists/timewizard/curated-lflist/*.conf``          TCG card pools at dates (promo releases)
 
 and writes ``deckcheck/data/cards.json``: facts only (passcodes, names, types, dates,
 flags), never card text.  The output is deterministic: the same input gives the same bytes.
+It also writes a build report (``docs/card-index-report.md``): how many names, dates and
+region flags each source decided, and every card whose flags and dates still disagree, with
+the reason.
+
+Rules (each one is counted in the report):
+
+* **Names.** Konami's English name (yaml-yugi) wins over the card database's name (which may
+  be a pre-release or fan translation); the database name stays a search alias.
+* **Dates.** A card's first TCG (OCG) release is the *earliest* date any source gives: YGOJSON's
+  first release over all sets, the set date of the card's first print code in each TCG (OCG)
+  language (yaml-yugi), and, for the TCG, the date of the first TimeWizard curated pool that
+  holds the card (an upper bound that catches promo releases the set data misses).
+* **Flags.** A release date in a region is evidence that outranks a stale region flag: a card
+  with a TCG (OCG) date is in the TCG (OCG). Konami's "Not yet released" status clears a
+  region flag that no date supports. A region flag without a date is kept and reported
+  (validation then treats the date as unknown).
 
 Usage::
 
-    python scripts/build_card_index.py [--data ../shared/data] [--out deckcheck/data/cards.json]
+    python scripts/build_card_index.py [--data ../shared/data] [--out deckcheck/data]
+                                       [--report docs/card-index-report.md]
 """
 
 from __future__ import annotations
@@ -27,6 +45,7 @@ import os
 import re
 import sqlite3
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -55,6 +74,7 @@ from deckcheck.card import (  # noqa: E402
     NAMES_FILE,
     TYPE_BITS,
     build_name_table,
+    normalize_name,
 )
 
 # EDOPro `ot` scope bits.
@@ -64,6 +84,13 @@ TYPE_TOKEN, TYPE_SKILL = 0x4000, 0x8000000
 
 RUBY_RE = re.compile(r"<ruby>(.*?)<rt>.*?</rt></ruby>")
 SUFFIX_RE = re.compile(r"\s*\((Rush|GOAT|Skill Card|Pre-Errata|Anime|Manga|VG|Legend)\)$")
+
+TCG_LOCALES = ("en", "de", "fr", "it", "es", "pt")
+"""yaml-yugi print locales sold in the TCG (their first print codes name TCG sets)."""
+OCG_LOCALES = ("ja", "zh-CN", "zh-TW", "ko")
+"""yaml-yugi print locales sold in the OCG."""
+NOT_RELEASED = "Not yet released"
+"""Konami's status for a card not (yet) released in a region (yaml-yugi ``limit_regulation``)."""
 
 
 def strip_ruby(text: str | None) -> str | None:
@@ -183,16 +210,38 @@ def build(data: Path) -> dict[str, Any]:
 
     # --- ygojson: release dates, konami ids, extra names -------------------------------
     set_dates: dict[str, dict[str, str]] = {}  # set prefix ("DUAD") -> {"ocg"/"tcg": date}
+    print_dates: dict[str, dict[str, str]] = {}  # print prefix ("DUAD-EN") -> {fmt: date}
+    print_sets: dict[str, set[str]] = {}  # print prefix -> ids of the sets that use it
     for rec in load_jsonl(cards_dir / "ygojson" / "sets.min.jsonl"):
         for loc in (rec.get("locales") or {}).values():
-            prefix = (loc.get("prefix") or "").split("-")[0]
+            full = (loc.get("prefix") or "").rstrip("-")
+            print_sets.setdefault(full, set()).add(rec.get("id") or "")
+    for rec in load_jsonl(cards_dir / "ygojson" / "sets.min.jsonl"):
+        for loc in (rec.get("locales") or {}).values():
+            full = (loc.get("prefix") or "").rstrip("-")
+            prefix = full.split("-")[0]
             date = loc.get("date")
             if not prefix or not date:
                 continue
             for fmt in loc.get("formats") or []:
-                cur = set_dates.setdefault(prefix, {})
-                if fmt in ("ocg", "tcg") and (fmt not in cur or date < cur[fmt]):
-                    cur[fmt] = date
+                for table, key in ((set_dates, prefix), (print_dates, full)):
+                    if table is print_dates and len(print_sets[full]) > 1:
+                        continue  # a prefix shared by several products (promo series) dates none
+                    cur = table.setdefault(key, {})
+                    if fmt in ("ocg", "tcg") and (fmt not in cur or date < cur[fmt]):
+                        cur[fmt] = date
+
+    # --- TimeWizard curated pools: "the TCG card pool at date X" (catches promo releases) ---
+    pool_first: dict[int, str] = {}  # passcode -> first pool date that holds it
+    curated = data / "lflists" / "timewizard" / "curated-lflist"
+    for pool_path in sorted(curated.glob("*.lflist.conf")):
+        when = pool_path.name[:10]
+        for line in pool_path.read_text(encoding="utf-8-sig", errors="replace").splitlines():
+            m = re.match(r"(\d+)\s+(-?\d+)", line)
+            if m and int(m.group(2)) >= 0:
+                code = int(m.group(1))
+                if code not in pool_first or when < pool_first[code]:
+                    pool_first[code] = when
     yj: dict[int, dict[str, Any]] = {}
     for rec in load_jsonl(cards_dir / "ygojson" / "cards.min.jsonl"):
         for pw in rec.get("passwords") or []:
@@ -252,11 +301,27 @@ def build(data: Path) -> dict[str, Any]:
             f |= FLAG_SKILL
         return f
 
-    # Official cards first: they win any passcode clash.
-    for r in read_cdb(str(cards_dir / "derived" / "projectignis-cards.merged.cdb")):
+    # Official cards first: they win any passcode clash. Konami's English name (yaml-yugi)
+    # wins over the database's name, which may be a pre-release or fan translation; the
+    # database name stays a search alias. Alternate artworks of a renamed card follow it.
+    report: dict[str, Any] = {"renamed": [], "counts": Counter(), "open": []}
+    official = list(read_cdb(str(cards_dir / "derived" / "projectignis-cards.merged.cdb")))
+    cdb_names = {r[0]: r[9] for r in official}
+    search_aliases: dict[int, list[str]] = {}
+    for r in official:
         pid, ot, alias, setcode, typ, level, race, attr, _, name = r
+        base = alias if alias and alias != pid and cdb_names.get(alias) == name else pid
+        y_en = ((yy.get(base) or {}).get("name") or {}).get("en")
+        if y_en and y_en != name:
+            if base == pid:
+                search_aliases.setdefault(pid, []).append(name)
+                report["renamed"].append((pid, name, y_en))
+            name = y_en
         add(pid, ot, alias, setcode, typ, level, race, attr, name, ot_flags(ot, typ))
     official_ids = set(rows)
+    report["counts"]["names: Konami's English name (yaml-yugi) replaced the cdb name"] = len(
+        report["renamed"]
+    )
 
     # Cards released in the OCG that the cdbs still keep under pre-release codes.
     for pw, rec in sorted(yy.items()):
@@ -319,6 +384,9 @@ def build(data: Path) -> dict[str, Any]:
         rec = rows[pid]
         if rec["alias"] == 0:
             official_by_name.setdefault(rec["name"], pid)
+    for pid, olds in sorted(search_aliases.items()):
+        for old in olds:  # pre-release records may still carry the old name
+            official_by_name.setdefault(old, pid)
     for pid, rec in rows.items():
         if rec["flags"] & FLAG_PRERELEASE and pid not in prerelease_map:
             real = official_by_name.get(rec["name"])
@@ -391,19 +459,78 @@ def build(data: Path) -> dict[str, Any]:
             ja = ja or strip_ruby(jn.get("ja"))
             zh = zh or jn.get("zh-CN") or None
             konami = konami or (j.get("externalIDs") or {}).get("dbID")
-        ocg_date = tcg_date = None
+        # Release dates: the earliest date any source gives (see the module docstring).
+        cands: dict[str, list[tuple[str, str]]] = {"ocg": [], "tcg": []}
         if j is not None:
             frs = j.get("firstReleaseFromSets") or {}
-            ocg_date, tcg_date = frs.get("ocg"), frs.get("tcg")
-        if y is not None and not (ocg_date and tcg_date):
-            for loc, number in (y.get("first_print_numbers") or {}).items():
-                d = set_dates.get(number.split("-")[0], {})
-                if not ocg_date and loc in ("ja", "zh-CN", "ko") and d.get("ocg"):
-                    ocg_date = d["ocg"]
-                if not tcg_date and loc == "en" and d.get("tcg"):
-                    tcg_date = d["tcg"]
-        if rec["flags"] & (FLAG_UNOFFICIAL | FLAG_PRERELEASE | FLAG_GOAT):
+            for fmt in ("ocg", "tcg"):
+                if frs.get(fmt):
+                    cands[fmt].append((frs[fmt], "ygojson first release over all sets"))
+        prints = (y.get("first_print_numbers") or {}) if y is not None else {}
+        by_region: tuple[tuple[str, tuple[str, ...]], ...] = (
+            ("tcg", TCG_LOCALES),
+            ("ocg", OCG_LOCALES),
+        )
+        for fmt, locales in by_region:
+            for loc in locales:
+                number = prints.get(loc)
+                if number:
+                    d = print_dates.get(re.sub(r"[0-9]+$", "", number).rstrip("-"), {})
+                    if d.get(fmt):
+                        cands[fmt].append((d[fmt], "yaml-yugi first print code's set date"))
+        if pid in pool_first or base in pool_first:
+            first = min(pool_first.get(c, "9999") for c in (pid, base))
+            cands["tcg"].append((first, "TimeWizard curated TCG pool holding the card"))
+        if y is not None:  # last resort: the set code alone (several products may share it)
+            fallback: tuple[tuple[str, tuple[str, ...]], ...] = (
+                ("tcg", ("en",)),
+                ("ocg", ("ja", "zh-CN", "ko")),
+            )
+            for fmt, locales in fallback:
+                if cands[fmt]:
+                    continue
+                for loc in locales:
+                    printed = prints.get(loc)
+                    d = set_dates.get(printed.split("-")[0], {}) if printed else {}
+                    if d.get(fmt):
+                        cands[fmt].append((d[fmt], "set code's earliest date (fallback)"))
+                        break
+        dated = {fmt: min(c, key=lambda t: t[0]) if c else None for fmt, c in cands.items()}
+        ocg_got, tcg_got = dated["ocg"], dated["tcg"]
+        ocg_date: str | None = ocg_got[0] if ocg_got else None
+        tcg_date: str | None = tcg_got[0] if tcg_got else None
+        flags = rec["flags"]
+        if flags & (FLAG_UNOFFICIAL | FLAG_PRERELEASE | FLAG_GOAT):
             ocg_date = tcg_date = None
+        elif base == pid and not flags & (FLAG_RUSH | FLAG_SKILL | FLAG_TOKEN):
+            counts = report["counts"]
+            for fmt, got in dated.items():
+                if got is not None:
+                    counts[f"{fmt.upper()} dates: {got[1]}"] += 1
+            lr = (y.get("limit_regulation") or {}) if y is not None else {}
+            for fmt, flag, released in (
+                ("tcg", FLAG_TCG, tcg_date),
+                ("ocg", FLAG_OCG, ocg_date),
+            ):
+                other = FLAG_OCG if flag == FLAG_TCG else FLAG_TCG
+                if released and not flags & flag:
+                    flags |= flag  # a release is evidence that outranks a stale flag
+                    counts[f"{fmt.upper()} flags: set by a {fmt.upper()} release date"] += 1
+                elif (
+                    not released
+                    and flags & flag
+                    and flags & other
+                    and (lr.get(fmt) == NOT_RELEASED)
+                ):
+                    flags &= ~flag
+                    counts[f"{fmt.upper()} flags: cleared by Konami's 'Not yet released'"] += 1
+                elif not released and flags & flag:
+                    why = f"Konami status {lr[fmt]!r}" if lr.get(fmt) else "no Konami status"
+                    other_date = ocg_date if fmt == "tcg" else tcg_date
+                    if other_date:
+                        why += f"; {('OCG' if fmt == 'tcg' else 'TCG')} release {other_date}"
+                    report["open"].append((pid, rec["name"], fmt.upper(), why))
+            rec["flags"] = flags
         archetypes = sorted({setnames[c] for c in rec["setcodes"] if c in setnames})
         row = {
             "passcode": pid,
@@ -425,20 +552,82 @@ def build(data: Path) -> dict[str, Any]:
         }
         out_rows.append([row[f] for f in FIELDS])
 
-    return {"format": INDEX_FORMAT, "fields": list(FIELDS), "cards": out_rows}
+    aliases = {pid: names for pid, names in search_aliases.items()}
+    return {
+        "format": INDEX_FORMAT,
+        "fields": list(FIELDS),
+        "cards": out_rows,
+        "search_aliases": aliases,
+        "report": report,
+    }
 
 
 def dump(doc: dict[str, Any]) -> tuple[str, str]:
     """Serialise deterministically: (cards.jsonl text, names.json text).
 
     ``cards.jsonl`` is a header line then one JSON array per card, sorted by passcode.
+    ``names.json`` is the name table of the rows plus each renamed card's old database name
+    (a search alias: it finds the card, whose name is Konami's).
     """
-    head = {k: v for k, v in doc.items() if k != "cards"}
+    head = {k: v for k, v in doc.items() if k in ("format", "fields")}
     lines = [json.dumps(head, ensure_ascii=False, separators=(",", ":"), sort_keys=True)]
     lines.extend(json.dumps(row, ensure_ascii=False, separators=(",", ":")) for row in doc["cards"])
     names = build_name_table(doc["cards"])
+    for pid, olds in sorted(doc.get("search_aliases", {}).items()):
+        for old in olds:
+            key = normalize_name(old)
+            entries = names.setdefault(key, [])
+            if key and not any(e[1] == pid for e in entries):
+                entries.append([0, pid, 0])
+                entries.sort()
+    names = dict(sorted(names.items()))
     names_text = json.dumps(names, ensure_ascii=False, separators=(",", ":"))
     return "\n".join(lines) + "\n", names_text + "\n"
+
+
+def render_report(doc: dict[str, Any]) -> str:
+    """The card-index build report (Markdown): what each source decided, and open cases."""
+    rep = doc["report"]
+    out = [
+        "# Card index build report",
+        "",
+        "Generated by `scripts/build_card_index.py` from `../shared/data`; do not edit. The",
+        "rules are in the script's docstring: Konami's English name wins (the database name",
+        "stays a search alias); a card's first release in a region is the earliest date any",
+        "source gives; a release date outranks a stale region flag; Konami's 'Not yet",
+        "released' clears a region flag that no date supports.",
+        "",
+        "## What each source decided",
+        "",
+        "Counts over original official cards (no alternate artworks, tokens, Skills, Rush).",
+        "A date is credited to the source that gave the earliest date.",
+        "",
+        "| decision | cards |",
+        "|---|---|",
+    ]
+    for key, n in sorted(rep["counts"].items()):
+        out.append(f"| {key} | {n} |")
+    out += ["", "## Official names", "", "| passcode | database name (search alias) | name |",
+            "|---|---|---|"]  # fmt: skip
+    out += [f"| {pid} | {old} | {new} |" for pid, old, new in sorted(rep["renamed"])]
+    opened = sorted(rep["open"])
+    by_region = Counter(r[2] for r in opened)
+    out += [
+        "",
+        "## Region flag without a release date (recorded reasons)",
+        "",
+        "No source dates these releases. Validation keeps such a card out of a dated pool",
+        "before its release in the other region (when known) and then warns",
+        "`release-date-unknown` instead of passing it silently.",
+        "",
+        f"TCG: {by_region.get('TCG', 0)}, OCG: {by_region.get('OCG', 0)}. "
+        "Cards with a release date but no flag of that region: 0 (the date sets the flag).",
+        "",
+        "| passcode | card | region | reason |",
+        "|---|---|---|---|",
+    ]
+    out += [f"| {pid} | {name} | {region} | {why} |" for pid, name, region, why in opened]
+    return "\n".join(out) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -451,12 +640,24 @@ def main(argv: list[str] | None = None) -> int:
         default=ROOT / "deckcheck" / "data",
         help="output folder (cards.jsonl, names.json)",
     )
+    ap.add_argument(
+        "--report",
+        type=Path,
+        default=ROOT / "docs" / "card-index-report.md",
+        help="the build report to write (what each source decided)",
+    )
     args = ap.parse_args(argv)
     if not (args.data / "cards").is_dir():
         print(f"error: no card data under {args.data}", file=sys.stderr)
         return 2
-    cards_text, names_text = dump(build(args.data))
+    doc = build(args.data)
+    cards_text, names_text = dump(doc)
     args.out.mkdir(parents=True, exist_ok=True)
+    args.report.parent.mkdir(parents=True, exist_ok=True)
+    args.report.write_text(render_report(doc), encoding="utf-8")
+    for key, n in sorted(doc["report"]["counts"].items()):
+        print(f"{n:6d}  {key}")
+    print(f"{len(doc['report']['open']):6d}  region flag without a date (reasons in the report)")
     for fname, text in ((CARDS_FILE, cards_text), (NAMES_FILE, names_text)):
         target = args.out / fname
         tmp = target.with_suffix(".tmp")

@@ -300,6 +300,13 @@ def build() -> None:
          "2005-09-20", ["upcoming-change"])  # fmt: skip
     case("legal", "tcg-2027-after-data.ydk", ydk(filler(40, set())), "tcg", "2027-01-10",
          ["date-out-of-range"])  # fmt: skip
+    # a TCG card no source dates (Enneacraft - Atori.MAR, OCG 2025-08-23): warned after its
+    # OCG release, out of the pool before it
+    atori = by_name("Enneacraft - Atori.MAR")
+    case("legal", "tcg-release-date-unknown.ydk", ydk([atori, *filler(39, {atori})]), "tcg",
+         "2026-01-10", ["release-date-unknown"])  # fmt: skip
+    case("illegal", "tcg-undated-before-ocg-release.ydk", ydk([atori, *filler(39, {atori})]),
+         "tcg", "2013-06-15", ["not-in-pool"])  # fmt: skip
 
     # ---------------------------------------------------------------- illegal
     case("illegal", "main-39.ydk", ydk(filler(39, set())), "tcg", "2025-06-01", ["main-size"])

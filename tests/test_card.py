@@ -171,11 +171,14 @@ def test_release_dates_and_ids(index: CardIndex) -> None:
 def test_regenerated_index_equals_committed(tmp_path: Path) -> None:
     subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "build_card_index.py"),
-         "--data", str(SHARED_DATA), "--out", str(tmp_path)],
+         "--data", str(SHARED_DATA), "--out", str(tmp_path),
+         "--report", str(tmp_path / "report.md")],
         check=True, capture_output=True,
     )  # fmt: skip
     for name in ("cards.jsonl", "names.json"):
         assert (tmp_path / name).read_bytes() == (ROOT / "deckcheck" / "data" / name).read_bytes()
+    committed = ROOT / "docs" / "card-index-report.md"
+    assert (tmp_path / "report.md").read_bytes() == committed.read_bytes()
 
 
 def test_index_holds_no_card_text() -> None:

@@ -37,6 +37,14 @@ def check_date(fmt: Format, d: date) -> None:
         sys.stderr.write(f"warning: {warning}\n")
 
 
+CONFIDENCE_KEY = (
+    "H official or several sources agree, M one reputable source, L weak or conflicting"
+)
+"""What the confidence letters mean (docs/formats.md)."""
+CONFIDENCE_LEGEND = f"Confidence (in brackets): {CONFIDENCE_KEY}."
+"""The legend line printed under ``deckcheck formats``."""
+
+
 @app.callback()
 def formats(ctx: typer.Context, output: OutputOpt = Output.TEXT) -> None:
     """List every format and era (``formats show FORMAT`` for one)."""
@@ -70,6 +78,8 @@ def formats(ctx: typer.Context, output: OutputOpt = Output.TEXT) -> None:
             f"goer draws: {'yes' if e.first_player_draws else 'no'}, LP {e.life_points}"
             f" ({e.confidence}){house}"
         )
+    lines.append("")
+    lines.append(CONFIDENCE_LEGEND)
     sys.stdout.write("\n".join(lines) + "\n")
 
 
@@ -118,8 +128,8 @@ def show(
     lines.append(f"  ban list: {current.name if current else 'none'}")
     for b in fmt.upcoming(d)[:3]:
         lines.append(f"  upcoming: {b.name} (from {b.effective.isoformat()})")
-    lines.append(f"  confidence: {era.confidence}/{fmt.confidence}")
-    for note in (fmt.note, era.note):
+    lines.append(f"  confidence: {era.confidence}/{fmt.confidence} (era/format; {CONFIDENCE_KEY})")
+    for note in dict.fromkeys((fmt.note, era.note)):  # an era used as a format shares its note
         if note:
             lines.append(f"  note: {note}")
     sys.stdout.write("\n".join(lines) + "\n")
