@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from deckcheck.error import DeckcheckError, DeckReadError
-from deckcheck.io.detect import DECK_SUFFIXES
 from deckcheck.report import Report
 
 if TYPE_CHECKING:
@@ -225,6 +224,8 @@ def _excluded(rel: Path, exclude: Sequence[str]) -> bool:
 
 
 def _folder(folder: Path, exclude: Sequence[str]) -> Iterator[Source]:
+    from deckcheck.io.detect import DECK_SUFFIXES
+
     found = False
     try:
         files = sorted(

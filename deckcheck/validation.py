@@ -46,6 +46,8 @@ class CardFacts:
     """Whether the card is a Skill card."""
     legend: bool
     """Whether the card is a Rush Legend card."""
+    date_unknown: str | None = None
+    """The region whose release date the pool check had to assume (``release-date-unknown``)."""
 
 
 @dataclass
@@ -188,8 +190,17 @@ def _compute_facts(rs: Ruleset, card: Card) -> CardFacts:
     if rs.banlist is not None and rs.banlist.points:
         points = max(rs.banlist.points_of(card.canonical), rs.banlist.points_of(card.passcode))
         status = None  # a points list sets points, not copies
+    unknown = _date_unknown(rs, card) if problem is None else None
     return CardFacts(
-        card.limit_name, status, used, problem, points, card.zone, card.is_skill, card.is_legend
+        card.limit_name,
+        status,
+        used,
+        problem,
+        points,
+        card.zone,
+        card.is_skill,
+        card.is_legend,
+        unknown,
     )
 
 
@@ -467,7 +478,7 @@ def check_pool(ctx: Context) -> Iterator[Violation]:
         card = dc.card
         assert card is not None
         if facts.pool_problem is None and not (card.flags & _ODD_FLAGS):
-            region = _date_unknown(rs, card)
+            region = facts.date_unknown
             if region is not None and facts.zone is not DeckZone.NONE:
                 yield _v(
                     Code.RELEASE_DATE_UNKNOWN,
