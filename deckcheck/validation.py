@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING
 
-from deckcheck.banlist.model import status_word
+from deckcheck.banlist.model import DEFAULT_POINT_CAP, status_word
 from deckcheck.card import FLAG_PRERELEASE, FLAG_UNOFFICIAL, Card, CardKind, DeckZone, ExtraKind
 from deckcheck.deck import Deck, DeckCard, FindingCode, Section
 from deckcheck.report import BanlistRef, Code, Report, Severity, Violation
@@ -536,7 +536,8 @@ def _point_cap(rs: Ruleset) -> int | None:
     if rs.format.point_cap is not None:
         return rs.format.point_cap
     if rs.banlist is not None and rs.banlist.points:
-        return rs.banlist.point_cap if rs.banlist.point_cap is not None else 100
+        cap = rs.banlist.point_cap
+        return cap if cap is not None else DEFAULT_POINT_CAP
     return None
 
 

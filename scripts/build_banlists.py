@@ -52,6 +52,7 @@ from deckcheck.banlist import (  # noqa: E402
     dump_bundle,
     read_banlist_dir,
     read_lflist,
+    status_word,
 )
 from deckcheck.card import CardIndex  # noqa: E402
 from deckcheck.error import AmbiguousCardError, UnknownCardError  # noqa: E402
@@ -440,7 +441,7 @@ def _fmt(value: int, fam: Family) -> str:
         return "not in pool" if fam.whitelist else "-"
     if fam.points:
         return f"{value} pts"
-    return {0: "Forbidden", 1: "Limited", 2: "Semi-Limited", 3: "Unlimited"}.get(value, str(value))
+    return status_word(value)
 
 
 def history_status(steps: list[tuple[date, int]], when: date) -> int:

@@ -11,8 +11,6 @@ Usage: ``python scripts/make_golden_decks.py``
 
 from __future__ import annotations
 
-import base64
-import struct
 import sys
 from datetime import date
 from pathlib import Path
@@ -102,12 +100,10 @@ def ydk(
 
 
 def ydke(main: list[int], extra: list[int], side: list[int]) -> str:
-    """A ydke:// URL."""
+    """A ydke:// URL (deckcheck's own encoder)."""
+    from deckcheck.io.ydke import encode_ydke
 
-    def enc(codes: list[int]) -> str:
-        return base64.b64encode(struct.pack(f"<{len(codes)}I", *codes)).decode()
-
-    return f"ydke://{enc(main)}!{enc(extra)}!{enc(side)}!\n"
+    return encode_ydke(main, extra, side) + "\n"
 
 
 CASES: list[tuple[str, str, str, dict[str, object]]] = []

@@ -58,7 +58,12 @@ def _pack(codes: list[int]) -> str:
     return base64.b64encode(struct.pack(f"<{len(codes)}I", *codes)).decode("ascii")
 
 
+def encode_ydke(main: list[int], extra: list[int], side: list[int]) -> str:
+    """The ``ydke://`` URL of three lists of passcodes (no trailing newline)."""
+    return PREFIX + "!".join(_pack(codes) for codes in (main, extra, side)) + "!"
+
+
 def dump_ydke(deck: Deck) -> str:
     """Write a deck as a ``ydke://`` URL (no trailing newline)."""
-    parts = [_pack(deck.passcodes(s)) for s in _SECTIONS]
-    return PREFIX + "!".join(parts) + "!"
+    main, extra, side = (deck.passcodes(s) for s in _SECTIONS)
+    return encode_ydke(main, extra, side)
