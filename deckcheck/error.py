@@ -19,6 +19,7 @@ error into the same answer::
     │   ├── AmbiguousCardError     exit 2 · HTTP 409  several cards have this name
     │   └── UnknownFormatError     exit 2 · HTTP 404  no format or era has this name
     ├── GoldfishError              exit 2 · HTTP 422  odds that cannot be computed
+    │   └── PlotUnavailableError   exit 2 · HTTP 422  matplotlib is not installed
     └── DeckWriteError             exit 2 · HTTP 422  a deck that cannot be written in a format
 
 ``DeckReadError`` carries ``source`` and ``line``; ``UnknownCardError`` its ``suggestions``;
@@ -181,6 +182,12 @@ class ConditionError(SpecError):
         super().__init__(f"position {position + 1}: {message}")
 
 
+class PlotUnavailableError(GoldfishError):
+    """A plot was asked for but matplotlib is not installed (``pip install 'deckcheck[plot]'``)."""
+
+    code = "plot-unavailable"
+
+
 ERRORS: tuple[type[DeckcheckError], ...] = (
     DeckcheckError,
     DataError,
@@ -199,5 +206,6 @@ ERRORS: tuple[type[DeckcheckError], ...] = (
     FormatFileError,
     SpecError,
     ConditionError,
+    PlotUnavailableError,
 )
 """Every class of the tree (documented in the README's "Errors" table)."""

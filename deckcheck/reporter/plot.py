@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from deckcheck.error import GoldfishError
+from deckcheck.error import GoldfishError, PlotUnavailableError
 from deckcheck.goldfish.result import HandStats
 from deckcheck.goldfish.rule import Going
 
@@ -17,10 +17,6 @@ INSTALL_HINT = "install with: pip install 'deckcheck[plot]'"
 """How to get matplotlib."""
 MAX_LINES = 10
 """Most conditions drawn (the first ones, in spec order)."""
-
-
-class PlotUnavailableError(GoldfishError):
-    """matplotlib is not installed."""
 
 
 def plot_stats(stats: HandStats, path: str | Path) -> None:
