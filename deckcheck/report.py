@@ -66,6 +66,8 @@ class Code(enum.StrEnum):
     """Warning: the date lies before the format's first list or after the ban-list data ends."""
     RELEASE_DATE_UNKNOWN = "release-date-unknown"
     """Warning: the card is in the format's region, but no source dates its release there."""
+    MISSING_SECTIONS = "missing-sections"
+    """Note: a ``.ydk`` file has ``#main`` but no ``#extra`` or ``!side`` header (truncated?)."""
 
 
 @dataclass(frozen=True, slots=True)

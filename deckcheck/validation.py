@@ -20,7 +20,7 @@ from deckcheck.deck import Deck, DeckCard, FindingCode, Section
 from deckcheck.report import BanlistRef, Code, Report, Severity, Violation
 
 if TYPE_CHECKING:
-    from deckcheck.banlist import Banlist
+    from deckcheck.banlist import Banlist, TcgRegion
     from deckcheck.card import CardIndex
     from deckcheck.dataset import Dataset
     from deckcheck.format import Era, Format, SizeRule
@@ -197,11 +197,11 @@ ANNOUNCE_WINDOW_DAYS = 45
 """When a list's announcement date is unknown, it counts as announced this many days ahead."""
 
 
-def _announced_by(banlist: Banlist, when: date) -> bool:
+def _announced_by(banlist: Banlist, when: date, region: TcgRegion) -> bool:
     """Whether a future list was already announced on ``when``."""
     if banlist.announced is not None:
         return banlist.announced <= when
-    return (banlist.effective - when).days <= ANNOUNCE_WINDOW_DAYS
+    return (banlist.effective_in(region) - when).days <= ANNOUNCE_WINDOW_DAYS
 
 
 MAX_RULESETS = 256
@@ -224,7 +224,7 @@ def ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> R
 def _ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> Ruleset:
     era = fmt.era_at(when)
     banlist = fmt.banlist_at(when, data)
-    upcoming = [b for b in fmt.upcoming(when, data)[:1] if _announced_by(b, when)]
+    upcoming = [b for b in fmt.upcoming(when, data)[:1] if _announced_by(b, when, fmt.tcg_region)]
     check = fmt.check_date(when, data)
     notes = [*([check.error] if check.error else []), *check.warnings]
     if banlist is None and fmt.has_banlists():
@@ -302,12 +302,14 @@ def check_read_findings(ctx: Context) -> Iterator[Violation]:
             FindingCode.UNKNOWN_CARD: Code.UNKNOWN_CARD,
             FindingCode.AMBIGUOUS_CARD: Code.AMBIGUOUS_CARD,
             FindingCode.PARSE: Code.PARSE,
+            FindingCode.MISSING_SECTIONS: Code.MISSING_SECTIONS,
         }[f.code]
+        severity = Severity.NOTE if code is Code.MISSING_SECTIONS else Severity.ERROR
         msg = f.message
         if f.suggestions and "did you mean" not in msg:
             msg += "; did you mean: " + ", ".join(f.suggestions[:3]) + "?"
         yield Violation(
-            code, Severity.ERROR, msg, f.section.value if f.section else None,
+            code, severity, msg, f.section.value if f.section else None,
             f.passcode, f.text, None, None, f.line,
         )  # fmt: skip
 
@@ -631,7 +633,8 @@ def check_upcoming(ctx: Context) -> Iterator[Violation]:
                 word = status_word(later)
                 yield _v(
                     Code.UPCOMING_CHANGE,
-                    f"{name} becomes {word} on {future.effective} ({future.name}); the deck "
+                    f"{name} becomes {word} on {future.effective_in(rs.format.tcg_region)} "
+                    f"({future.name}); the deck "
                     f"has {len(copies)}",
                     copies[0],
                     severity=Severity.WARNING,
@@ -676,17 +679,22 @@ def validate(
     allow_prerelease: bool = False,
     path: str | None = None,
     data: Dataset | None = None,
+    region: TcgRegion | str | None = None,
 ) -> Report:
     """Check ``deck`` against ``format`` at ``date`` (default today) and report every violation.
 
     ``format`` is a :class:`~deckcheck.format.Format` or a registered name or alias (``tcg``,
     ``goat``, ``lp4000``...) of ``data`` (default: the active dataset). Pre-release codes are
-    errors unless ``allow_prerelease``.
+    errors unless ``allow_prerelease``. ``region`` (``na`` or ``eu``) picks whose effective
+    dates choose a TCG list where North America and Europe differ; None keeps the format's
+    own (:attr:`~deckcheck.format.Format.tcg_region`, North America unless a format file says).
     """
     from deckcheck.dataset import resolve_data
 
     ds = resolve_data(data)
     fmt = ds.format(format) if isinstance(format, str) else format
+    if region is not None:
+        fmt = fmt.in_region(region)
     when = date if date is not None else _today()
     rs = ruleset(fmt, when, allow_prerelease, ds)
     groups: dict[str, list[DeckCard]] = {}
@@ -739,7 +747,7 @@ def validate(
         format=fmt.id,
         era=rs.era.id,
         date=when,
-        banlist=BanlistRef(bl.name, bl.effective) if bl is not None else None,
+        banlist=BanlistRef(bl.name, bl.effective_in(fmt.tcg_region)) if bl is not None else None,
         counts={s.value: n for s, n in sizes.items()},
         violations=tuple(violations),
         path=path if path is not None else deck.source,

@@ -473,13 +473,13 @@ class Stats:
 STATS: dict[str, Stats] = {}
 
 
-def _region_note(fam: Family, dates: dict[str, date], effective: date) -> str:
-    """The family note, plus the European date of a TCG list where it differs (yaml-yugi's
-    dates come from Konami's European site; the kept date is the North-American one)."""
+def _eu_date(fam: Family, dates: dict[str, date], effective: date) -> date | None:
+    """The European effective date of a TCG list where it differs from the kept (North-American)
+    date: yaml-yugi's dates come from Konami's European site. None when they agree."""
     eu = dates.get("yaml-yugi")
     if fam.family != "tcg" or eu is None or eu == effective or abs((eu - effective).days) > 14:
-        return fam.note
-    return f"{fam.note} Europe: in force from {eu} (North America: {effective})."
+        return None
+    return eu
 
 
 def reconcile(
@@ -558,7 +558,8 @@ def reconcile(
         whitelist=fam.whitelist,
         points=fam.points,
         point_cap=fam.point_cap if fam.points else None,
-        note=_region_note(fam, dates, effective),
+        note=fam.note,
+        effective_eu=_eu_date(fam, dates, effective),
         names=MappingProxyType(names),
     )
     log = b.log
@@ -568,6 +569,12 @@ def reconcile(
         log.append(f"Label: {label}.")
     date_votes = ", ".join(f"{s} {d}" for s, d in dates.items()) or "none"
     log.append(f"Effective date {effective} ({why_date}; real dates given: {date_votes}).")
+    if banlist.effective_eu is not None:
+        log.append(
+            f"Europe: in force from {banlist.effective_eu} (Konami's European date; the "
+            f"effective date kept is North America's, the default region; `--region eu` "
+            "uses the European one)."
+        )
     log.append("")
     log.append("| source | list | entries | agreement with kept list |")
     log.append("|---|---|---|---|")
@@ -671,7 +678,7 @@ def build_all(b: Builder) -> list[Banlist]:
         "another source gives the same date. Date ties go to TimeWizard, then YGOJSON, before "
         "2013-10; after, to YGOJSON (North-American dates, the default region), then Konami "
         "(yaml-yugi, whose dates are the European ones; a differing European date is kept "
-        "in the list's note), then TimeWizard. The four "
+        "as the list's effective_eu), then TimeWizard. The four "
         "yaml-yugi lists before 2002 are OCG-era lists in Konami's database and are not used.",
         remarks="Known conflict with the shared rules notes (rules.md §5: 'Konami's TCG "
         "Forbidden status began in Oct 2004'): TimeWizard's 2004-08-25 list already has 12 "

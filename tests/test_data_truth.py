@@ -223,8 +223,10 @@ def test_tcg_april_2024_uses_the_north_american_date() -> None:
 
     path = ROOT / "banlists" / "tcg" / "2024-04-15.toml"
     assert path.exists()
-    assert "Europe: in force from 2024-04-22" in (read_banlist_file(path).note or "")
-    assert (ROOT / "banlists" / "tcg" / "2022-05-17.toml").exists()
+    april = read_banlist_file(path)
+    assert (april.effective, april.effective_eu) == (date(2024, 4, 15), date(2024, 4, 22))
+    may = read_banlist_file(ROOT / "banlists" / "tcg" / "2022-05-17.toml")
+    assert (may.effective, may.effective_eu) == (date(2022, 5, 17), date(2022, 5, 23))
 
 
 def test_formats_show_prints_each_note_once_and_explains_confidence(cli) -> None:  # type: ignore[no-untyped-def]
@@ -233,3 +235,109 @@ def test_formats_show_prints_each_note_once_and_explains_confidence(cli) -> None
     assert len(notes) == len(set(notes))
     assert "H official or several sources agree" in res.stdout
     assert "M one reputable source" in cli("formats").stdout
+
+
+@pytest.mark.parametrize(
+    ("region", "expected"),
+    [(None, {"over-limit"}), ("na", {"over-limit"}), ("eu", {"upcoming-change"})],
+)
+def test_april_2024_list_in_force_on_2024_04_18_in_north_america_not_europe(
+    region: str | None, expected: set[str]
+) -> None:
+    # Anti-Spell Fragrance became Limited on the April 2024 list: 2024-04-15 in North America,
+    # 2024-04-22 in Europe (announced, so Europe gets the upcoming-change warning)
+    found = codes(deck("3 Anti-Spell Fragrance"), "tcg", date(2024, 4, 18), region=region)
+    assert found == expected
+
+
+def test_may_2022_list_dates_differ_by_region() -> None:
+    from deckcheck.format import get_format
+
+    tcg = get_format("tcg")
+    na = tcg.banlist_at(date(2022, 5, 20))
+    eu = tcg.in_region("eu").banlist_at(date(2022, 5, 20))
+    assert na is not None and eu is not None
+    assert (na.effective, eu.effective) == (date(2022, 5, 17), date(2022, 2, 7))
+    assert tcg.in_region("eu").banlist_at(date(2022, 5, 23)) == na
+
+
+def test_region_reaches_traditional_and_batch_check(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "deck.txt"
+    path.write_text(deck("1 Chicken Game"), encoding="utf-8")
+    # Chicken Game: Forbidden until the April 2024 list made it Limited
+    assert deckcheck.check([str(path)], "tcg", date(2024, 4, 18)).exit_code == 0
+    assert deckcheck.check([str(path)], "tcg", date(2024, 4, 18), region="eu").exit_code == 1
+    trad = deckcheck.get_format("traditional").in_region("eu")
+    bl = trad.banlist_at(date(2024, 4, 18))
+    assert bl is not None and bl.effective == date(2024, 1, 1)
+
+
+def test_unknown_region_is_a_clear_input_error() -> None:
+    with pytest.raises(deckcheck.InputError, match="'na'"):
+        deckcheck.validate(deckcheck.read_deck(deck()), "tcg", date(2024, 4, 18), region="jp")
+
+
+def test_region_flag_and_format_file_key(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "deck.txt"
+    path.write_text(deck("3 Anti-Spell Fragrance"), encoding="utf-8")
+    assert cli("validate", str(path), "-d", "2024-04-18").code == 1
+    assert cli("validate", str(path), "-d", "2024-04-18", "--region", "eu").code == 0
+    assert cli("validate", str(path), "-d", "2024-04-18", "--region", "jp").code == 2
+    club = tmp_path / "club.toml"
+    club.write_text('base = "tcg"\ntcg_region = "eu"\n', encoding="utf-8")
+    assert cli("validate", str(path), "-d", "2024-04-18", "--format-file", str(club)).code == 0
+    # --region overrides the file's key
+    res = cli("validate", str(path), "-d", "2024-04-18", "--format-file", str(club),
+              "--region", "na")  # fmt: skip
+    assert res.code == 1
+    club.write_text('base = "tcg"\ntcg_region = "europe"\n', encoding="utf-8")
+    res = cli("validate", str(path), "-d", "2024-04-18", "--format-file", str(club))
+    assert res.code == 2 and "tcg_region" in res.stderr
+
+
+def test_region_in_banlist_and_formats_commands(cli) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    eu = cli("banlist", "show", "tcg", "-d", "2024-04-18", "--region", "eu")
+    assert eu.code == 0 and eu.stdout.startswith("2024-01-01 TCG")
+    na = json.loads(cli("banlist", "show", "tcg", "-d", "2024-04-18", "-o", "json").stdout)
+    assert (na["effective"], na["effective_eu"]) == ("2024-04-15", "2024-04-22")
+    shown = json.loads(
+        cli("formats", "show", "tcg", "-d", "2024-04-18", "--region", "eu", "-o", "json").stdout
+    )
+    assert shown["tcg_region"] == "eu"
+    assert shown["upcoming"][0] == {"name": "2024-04-15 TCG", "effective": "2024-04-22"}
+    diff = cli("banlist", "diff", "tcg", "2024-04-18", "2024-04-25", "--region", "eu")
+    assert "2024-01-01 TCG -> 2024-04-15 TCG" in diff.stdout
+    export = cli("banlist", "export", "tcg", "-d", "2024-04-18", "--region", "eu", "--to", "toml")
+    assert 'name = "2024-01-01 TCG"' in export.stdout
+
+
+# --- truncated .ydk -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tail", "missing"),
+    [("", ["#extra", "!side"]), ("#extra\n", ["!side"]), ("!side\n", ["#extra"])],
+)
+def test_truncated_ydk_gets_a_missing_sections_note(tail: str, missing: list[str]) -> None:
+    main = "".join(f"{c}\n" for c in [89631139, 46986414, 55144522] * 1)
+    deck_ = deckcheck.read_deck("#created by x\n#main\n" + main + tail, fmt="ydk")
+    report = deckcheck.validate(deck_, "tcg", date(2025, 1, 1))
+    notes = [v for v in report.violations if v.code.value == "missing-sections"]
+    assert len(notes) == 1
+    assert notes[0].severity.value == "note" and notes[0].line == 2
+    assert all(h in notes[0].message for h in missing)
+    assert len(deck_.main) == 3
+
+
+def test_complete_ydk_has_no_missing_sections_note(cli) -> None:  # type: ignore[no-untyped-def]
+    res = cli("validate", str(ROOT / "examples" / "tcg-legal.ydk"), "-o", "json")
+    assert "missing-sections" not in res.stdout
+    ydk = "#main\n" + "89631139\n" * 3 + "#extra\n#side\n"
+    assert "missing-sections" not in cli("validate", "-", "-o", "json", input=ydk).stdout
+
+
+def test_truncated_ydk_note_in_cli_output(cli) -> None:  # type: ignore[no-untyped-def]
+    res = cli("validate", "-", "-d", "2025-01-01", input="#main\n89631139\n")
+    assert "missing-sections" in res.stdout and "no #extra and no !side" in res.stdout

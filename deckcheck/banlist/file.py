@@ -43,6 +43,8 @@ def banlist_from_mapping(data: Mapping[str, Any], where: str = "<banlist>") -> B
         "point_cap",
         "note",
         "entries",
+        "effective_eu",
+        "approximate",
     }
     for key in data:
         if key not in known:
@@ -86,6 +88,10 @@ def banlist_from_mapping(data: Mapping[str, Any], where: str = "<banlist>") -> B
     if not isinstance(sources, list) or not sources or not all(isinstance(s, str) for s in sources):
         raise _fail(where, "sources", "must be a non-empty list of strings")
     whitelist, points = get_bool("whitelist"), get_bool("points")
+    approximate = get_bool("approximate")
+    effective_eu = get_date("effective_eu")
+    if effective_eu == effective:
+        effective_eu = None
     cap = data.get("point_cap")
     if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap <= 0):
         raise _fail(where, "point_cap", "must be a positive integer")
@@ -132,6 +138,8 @@ def banlist_from_mapping(data: Mapping[str, Any], where: str = "<banlist>") -> B
         points=points,
         point_cap=cap if points else None,
         note=note,
+        effective_eu=effective_eu,
+        approximate=approximate,
         names=MappingProxyType(names),
     )
 
@@ -170,6 +178,10 @@ def dump_banlist_toml(banlist: Banlist, header: str = "") -> str:
     if banlist.label:
         out.append(f"label = {_toml_str(banlist.label)}")
     out.append(f"effective = {banlist.effective.isoformat()}")
+    if banlist.effective_eu:
+        out.append(f"effective_eu = {banlist.effective_eu.isoformat()}")
+    if banlist.approximate:
+        out.append("approximate = true")
     if banlist.announced:
         out.append(f"announced = {banlist.announced.isoformat()}")
     out.append(f"whitelist = {'true' if banlist.whitelist else 'false'}")

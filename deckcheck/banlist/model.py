@@ -8,6 +8,7 @@ index).
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -26,6 +27,16 @@ def status_word(copies: int | None) -> str:
     if copies is None:
         return "Unlimited"
     return STATUS_NAMES.get(copies, str(copies))
+
+
+class TcgRegion(enum.StrEnum):
+    """Where a TCG event is held: a few TCG lists took effect on different days in North America
+    and in Europe (April 2024: 2024-04-15 in North America, 2024-04-22 in Europe)."""
+
+    NA = "na"
+    """North America (the default: Konami of America's dates, as Yugipedia gives them)."""
+    EU = "eu"
+    """Europe (Konami's European site's dates)."""
 
 
 DEFAULT_POINT_CAP = 100
@@ -61,6 +72,13 @@ class Banlist:
     """Point cap of a points list."""
     note: str = ""
     """Free text for readers (derivation, caveats)."""
+    effective_eu: date | None = None
+    """TCG lists: the first day in force in Europe where it differs from ``effective`` (the
+    North-American date); None when both regions share ``effective``."""
+    approximate: bool = False
+    """True when no source gives the announced effective date: ``effective`` is then the day
+    a source first showed the list (a download or snapshot date), so the real day may be a few
+    days earlier."""
     names: Mapping[int, str] = field(
         default_factory=lambda: _EMPTY_NAMES, hash=False, compare=False, repr=False
     )
@@ -69,6 +87,12 @@ class Banlist:
         default=None, hash=False, compare=False, repr=False
     )
     """Maps an alternate-artwork passcode to its original (None: no alias resolution)."""
+
+    def effective_in(self, region: TcgRegion = TcgRegion.NA) -> date:
+        """The first day the list is in force in ``region`` (North America by default)."""
+        if region is TcgRegion.EU and self.effective_eu is not None:
+            return self.effective_eu
+        return self.effective
 
     @property
     def key(self) -> str:
@@ -137,6 +161,8 @@ class Banlist:
             "name": self.name,
             "label": self.label,
             "effective": self.effective.isoformat(),
+            "effective_eu": self.effective_eu.isoformat() if self.effective_eu else None,
+            "approximate": self.approximate,
             "announced": self.announced.isoformat() if self.announced else None,
             "whitelist": self.whitelist,
             "points": self.points,

@@ -288,6 +288,7 @@ class FormatDoc(_Doc):
     pool_date: str | None
     era: str
     region: str
+    tcg_region: str = Field("na", description="Whose dates pick a TCG list: na or eu.")
     banlist_family: str | None
     derivation: str
     confidence: str
@@ -328,6 +329,12 @@ class BanlistDocument(_Doc):
     name: str
     label: str | None
     effective: str
+    effective_eu: str | None = Field(
+        None, description="TCG: the European effective date where it differs from 'effective'."
+    )
+    approximate: bool = Field(
+        False, description="True when 'effective' is the day a source first showed the list."
+    )
     announced: str | None
     whitelist: bool
     points: bool
