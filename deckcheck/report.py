@@ -54,6 +54,8 @@ class Code(enum.StrEnum):
     """A card type the format bans outright (Genesys: Link and Pendulum monsters)."""
     LEGEND_LIMIT = "legend-limit"
     """Rush Duel: too many Legend cards."""
+    LIMIT_GROUP = "limit-group"
+    """Speed Duel: more cards from a Limited 1/2/3 group than the group's shared total."""
     SKILL_COUNT = "skill-count"
     """Speed Duel: not exactly one Skill card."""
     PARSE = "parse"

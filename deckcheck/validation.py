@@ -450,7 +450,7 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
                 allowed=0,
                 name=name,
             )
-        elif len(copies) > status:
+        elif len(copies) > status and not (bl.groups and _in_group(bl, copies)):
             yield _v(
                 Code.OVER_LIMIT,
                 f"{name} is {status_word(status)} ({status}) on the {bl.name} "
@@ -460,6 +460,52 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
                 allowed=status,
                 name=name,
             )
+
+
+def _in_group(bl: Banlist, copies: list[DeckCard]) -> bool:
+    """Whether a card is in a limit group of ``bl`` (the group rule then counts its copies)."""
+    card = copies[0].card
+    return card is not None and any(
+        bl.group_of(code) is not None
+        for code in (card.canonical, card.passcode, card.treated_as_passcode)
+        if code is not None
+    )
+
+
+def check_limit_groups(ctx: Context) -> Iterator[Violation]:
+    """Speed Duel limit groups: a deck holds at most N cards from all of Limited N together.
+
+    Every copy counts, over Main + Extra + Side, Skill cards included (Skills are listed too).
+    """
+    bl = ctx.rules.banlist
+    if bl is None or not bl.groups:
+        return
+    members: dict[int, dict[str, list[DeckCard]]] = {}
+    for dc in ctx.deck:
+        card = dc.card
+        if card is None:
+            continue
+        group = None
+        for code in dict.fromkeys((card.canonical, card.passcode, card.treated_as_passcode)):
+            if code is not None and group is None:
+                group = bl.group_of(code)
+        if group is not None:
+            members.setdefault(group, {}).setdefault(card.limit_name, []).append(dc)
+    for group, by_name in sorted(members.items()):
+        total = sum(len(copies) for copies in by_name.values())
+        if total <= group:
+            continue
+        listed = ", ".join(f"{name} x{len(copies)}" for name, copies in by_name.items())
+        first = next(iter(by_name.values()))[0]
+        yield _v(
+            Code.LIMIT_GROUP,
+            f"{total} cards from the Limited {group} group of the {bl.name} list ({listed}); "
+            f"at most {group} in total from that group: remove {total - group}",
+            first,
+            found=total,
+            allowed=group,
+            name=f"Limited {group}",
+        )
 
 
 def check_pool(ctx: Context) -> Iterator[Violation]:
@@ -659,6 +705,7 @@ RULES: tuple[Rule, ...] = (
     check_placement,
     check_copies,
     check_banlist,
+    check_limit_groups,
     check_pool,
     check_forbidden_types,
     check_points,

@@ -341,3 +341,94 @@ def test_complete_ydk_has_no_missing_sections_note(cli) -> None:  # type: ignore
 def test_truncated_ydk_note_in_cli_output(cli) -> None:  # type: ignore[no-untyped-def]
     res = cli("validate", "-", "-d", "2025-01-01", input="#main\n89631139\n")
     assert "missing-sections" in res.stdout and "no #extra and no !side" in res.stdout
+
+
+# --- Speed Duel: published dates, limit groups ----------------------------------------------
+
+SPEED_MAIN = [1784619, 3797883, 5053103, 8715625, 13429800, 15025844, 17658803]  # in every pool
+SPEED_SKILL = 300101001
+
+
+def speed_codes(extra: list[int], on: date) -> set[str]:
+    """Violation codes of a legal 20-card Speed Duel deck (+ one Skill) plus ``extra`` cards."""
+    main = [c for c in SPEED_MAIN for _ in range(3)][:20]
+    text = "#main\n" + "".join(f"{c}\n" for c in [*main, *extra, SPEED_SKILL]) + "#extra\n!side\n"
+    report = deckcheck.validate(deckcheck.read_deck(text, fmt="ydk"), "speed", on)
+    return {v.code.value for v in report.violations if v.severity.value == "error"}
+
+
+def test_speed_lists_take_the_published_dates() -> None:
+    from deckcheck.format import get_format
+
+    speed = get_format("speed")
+    got = [speed.banlist_at(date.fromisoformat(d)) for d in ("2022-09-09", "2022-09-10")]
+    assert [b.effective if b else None for b in got] == [date(2022, 3, 1), date(2022, 9, 10)]
+    assert got[0] is not None and got[0].approximate  # before the first published list
+    assert got[1] is not None and not got[1].approximate
+    # EDOPro's "2023.09" list is the one published 2023-09-30, not in force on 2023-09-15
+    mid = speed.banlist_at(date(2023, 9, 15))
+    assert mid is not None and mid.effective == date(2023, 4, 22)
+
+
+# Reinforcement of the Army and Jinzo: both Limited 1 until the list published 2023-09-30 moved
+# them to Limited 2 (EDOPro labels that list 2023.09, i.e. 2023-09-01: a month early)
+@pytest.mark.parametrize(
+    ("on", "expected"),
+    [("2023-09-15", {"limit-group"}), ("2023-09-29", {"limit-group"}), ("2023-09-30", set())],
+)
+def test_speed_limited_1_is_one_card_from_the_whole_group(on: str, expected: set[str]) -> None:
+    assert speed_codes([32807846, 77585513], date.fromisoformat(on)) == expected
+
+
+def test_speed_groups_count_every_card_and_skills() -> None:
+    on = date(2024, 2, 1)
+    assert speed_codes([81439173, 81439173], on) == set()  # Foolish Burial x2: Limited 2
+    # two different Limited 2 cards and one more: three from a group of two
+    assert speed_codes([81439173, 81439173, 1475311], on) == {"limit-group"}
+    # the Skill Twisted Personality is Limited 1 too (with Golden Ladybug)
+    main = [*[c for c in SPEED_MAIN for _ in range(3)][:20], 87102774]
+    text = "#main\n" + "".join(f"{c}\n" for c in [*main, 300205004]) + "#extra\n!side\n"
+    report = deckcheck.validate(deckcheck.read_deck(text, fmt="ydk"), "speed", on)
+    group = [v for v in report.violations if v.code.value == "limit-group"]
+    assert len(group) == 1 and group[0].found == 2 and group[0].allowed == 1
+    assert "over-limit" not in {v.code.value for v in report.violations}
+
+
+def test_speed_groups_survive_files_and_lflist_export(cli) -> None:  # type: ignore[no-untyped-def]
+    from deckcheck.banlist import dump_lflist, read_banlist_file, read_lflist
+
+    path = ROOT / "banlists" / "speed" / "2025-07-11.toml"
+    bl = read_banlist_file(path)
+    assert bl.groups[19230407] == 1 and bl.groups[81439173] == 2
+    (back,) = read_lflist(dump_lflist(bl), "export", family="speed")
+    assert dict(back.groups) == dict(bl.groups) and dict(back.entries) == dict(bl.entries)
+    shown = cli("banlist", "show", "speed", "-d", "2025-08-01")
+    assert "Limited 1 group: 1 card(s) in total" in shown.stdout
+
+
+# --- Genesys: announced dates, approximate snapshot dates -----------------------------------
+
+
+def test_genesys_list_of_june_2026_takes_effect_2026_06_08() -> None:
+    # Big Welcome Labrynth went from 20 to 15 points on the list effective 2026-06-08
+    report = deckcheck.validate(
+        deckcheck.read_deck(deck("1 Big Welcome Labrynth")), "genesys", date(2026, 6, 10)
+    )
+    assert report.banlist is not None and report.banlist.effective == date(2026, 6, 8)
+    assert report.points == 15
+
+
+def test_genesys_snapshot_dates_are_marked_approximate(cli) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    def shown(on: str) -> dict[str, object]:
+        res = cli("banlist", "show", "genesys", "-d", on, "-o", "json")
+        return json.loads(res.stdout)  # type: ignore[no-any-return]
+
+    assert shown("2026-05-20")["approximate"] is True  # a snapshot date only
+    assert shown("2026-06-10")["approximate"] is False  # EDOPro names the day: 2026.06.08
+    assert shown("2025-09-23")["approximate"] is False  # YGOJSON confirms 2025-09-22
+    text = cli("banlist", "show", "genesys", "-d", "2026-05-20").stdout
+    assert "approximate" in text.splitlines()[1]
+    fmt = cli("formats", "show", "genesys", "-d", "2026-05-20").stdout
+    assert "date approximate" in fmt

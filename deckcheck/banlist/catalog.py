@@ -32,6 +32,9 @@ def dump_bundle(lists: Iterable[Banlist]) -> str:
                 "note": b.note,
                 **({"effective_eu": b.effective_eu.isoformat()} if b.effective_eu else {}),
                 **({"approximate": True} if b.approximate else {}),
+                **(
+                    {"groups": {str(c): g for c, g in sorted(b.groups.items())}} if b.groups else {}
+                ),
                 "codes": codes,
                 "values": [b.entries[c] for c in codes],
             }
@@ -69,6 +72,9 @@ def read_bundle(
                         date.fromisoformat(row["effective_eu"]) if row.get("effective_eu") else None
                     ),
                     approximate=bool(row.get("approximate", False)),
+                    groups=MappingProxyType(
+                        {int(c): int(g) for c, g in row.get("groups", {}).items()}
+                    ),
                     resolver=resolver,
                 )
             )

@@ -79,6 +79,9 @@ class Banlist:
     """True when no source gives the announced effective date: ``effective`` is then the day
     a source first showed the list (a download or snapshot date), so the real day may be a few
     days earlier."""
+    groups: Mapping[int, int] = field(default_factory=lambda: _EMPTY, hash=False, repr=False)
+    """Limit groups (Speed Duel): passcode -> N, where N is the number of cards a deck may hold
+    from *all* the cards of group N together (Limited 1, 2, 3 share 1, 2, 3 slots)."""
     names: Mapping[int, str] = field(
         default_factory=lambda: _EMPTY_NAMES, hash=False, compare=False, repr=False
     )
@@ -110,6 +113,17 @@ class Banlist:
             canonical = self.resolver(passcode)
             if canonical is not None:
                 value = self.entries.get(canonical)
+        return value
+
+    def group_of(self, passcode: int) -> int | None:
+        """The limit group of ``passcode`` (its original card's, for an alternate artwork)."""
+        if not self.groups:
+            return None
+        value = self.groups.get(passcode)
+        if value is None and self.resolver is not None:
+            canonical = self.resolver(passcode)
+            if canonical is not None:
+                value = self.groups.get(canonical)
         return value
 
     def copies_allowed(self, passcode: int) -> int:
@@ -175,6 +189,7 @@ class Banlist:
                     "name": name(code),
                     ("points" if self.points else "limit"): value,
                     **({} if self.points else {"status": STATUS_NAMES.get(value, str(value))}),
+                    **({"group": self.groups[code]} if code in self.groups else {}),
                 }
                 for code, value in sorted(self.entries.items())
             ],

@@ -99,11 +99,18 @@ def show(
     for value in order:
         if not b.points and value >= 3:
             continue
-        codes = groups[value]
+        codes = [c for c in groups[value] if c not in b.groups]
+        if not codes:
+            continue
         lines.append("")
         lines.append(f"{_value(b, value)} ({len(codes)}):")
         rows = sorted(((_name(c) or str(c)), c) for c in codes)
         lines.extend(f"  {c:>9}  {n}" for n, c in rows)
+    for n in sorted(set(b.groups.values())):
+        members = sorted(((_name(c) or str(c)), c) for c, g in b.groups.items() if g == n)
+        lines.append("")
+        lines.append(f"Limited {n} group: {n} card(s) in total from all of these ({len(members)}):")
+        lines.extend(f"  {c:>9}  {name}" for name, c in members)
     sys.stdout.write("\n".join(lines) + "\n")
 
 

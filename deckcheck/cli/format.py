@@ -138,7 +138,9 @@ def show(
             "  limit groups: " + ", ".join(f"{k} {v}" for k, v in fmt.limit_groups.items())
         )
     current = fmt.banlist_at(d)
-    lines.append(f"  ban list: {current.name if current else 'none'}")
+    approx = " (date approximate: the day a source first showed it)"
+    shown = "none" if current is None else current.name + (approx if current.approximate else "")
+    lines.append(f"  ban list: {shown}")
     if fmt.family is not None and fmt.pool in (Pool.TCG, Pool.BOTH):
         lines.append(f"  TCG region for list dates: {fmt.tcg_region.value}")
     for b in fmt.upcoming(d)[:3]:

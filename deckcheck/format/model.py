@@ -372,7 +372,7 @@ class Format:
                 None if current is None else {
                     "name": current.name, "key": current.key,
                     "effective": current.effective_in(self.tcg_region).isoformat(),
-                    "entries": len(current.entries)}
+                    "entries": len(current.entries), "approximate": current.approximate}
             )  # fmt: skip
             out["upcoming"] = [
                 {"name": b.name, "effective": b.effective_in(self.tcg_region).isoformat()}

@@ -262,6 +262,9 @@ class BanlistAtDateDoc(_Doc):
     key: str
     effective: str
     entries: int
+    approximate: bool = Field(
+        False, description="True when 'effective' is the day a source first showed the list."
+    )
 
 
 class UpcomingDoc(_Doc):
@@ -320,6 +323,9 @@ class EntryDoc(_Doc):
     limit: int | None = None
     status: str | None = None
     points: int | None = None
+    group: int | None = Field(
+        None, description="Speed Duel: the Limited N group (N cards in total from the group)."
+    )
 
 
 class BanlistDocument(_Doc):
