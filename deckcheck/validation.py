@@ -120,8 +120,14 @@ def _pool_problem(rs: Ruleset, card: Card) -> str | None:
     fmt, when = rs.format, rs.date
     pool = fmt.pool
     cutoff = min(when, fmt.pool_date) if fmt.pool_date is not None else when
-    if pool is Pool.RUSH:
-        return None if card.is_rush else "not a Rush Duel card"
+    if pool is Pool.RUSH:  # Rush Duel is released in Japan: its cards carry an OCG date
+        if not card.is_rush:
+            return "not a Rush Duel card"
+        released = card.ocg_date
+        if released is not None and released > cutoff:
+            # dated from Konami's card ids or EDOPro's lists (docs/card-index-report.md)
+            return f"not released in Rush Duel until about {released}"
+        return None
     if card.is_rush:
         return "a Rush Duel card, not legal in this format"
     if card.is_goat_variant and fmt.id != "goat":
@@ -164,8 +170,10 @@ def _date_unknown(rs: Ruleset, card: Card) -> str | None:
     from deckcheck.format import Pool
 
     pool = rs.format.pool
-    if card.is_unofficial or card.is_prerelease or card.is_rush or card.is_token:
+    if card.is_unofficial or card.is_prerelease or card.is_token:
         return None
+    if card.is_rush:
+        return "Rush Duel" if pool is Pool.RUSH and card.ocg_date is None else None
     if pool in (Pool.TCG, Pool.BOTH) and card.in_tcg and card.tcg_date is None:
         return "TCG"
     if pool in (Pool.OCG, Pool.BOTH) and card.in_ocg and card.ocg_date is None:

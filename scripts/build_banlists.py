@@ -179,6 +179,10 @@ class Builder:
             value = min(old, value)
         entries[code] = value
 
+    def is_legend(self, code: int) -> bool:
+        """Whether a passcode is a Rush Legend card."""
+        return code in self.index and self.index.get(code).is_legend
+
     def name(self, code: int) -> str:
         """English name of a passcode."""
         return self.index.get(code).name if code in self.index else str(code)
@@ -809,14 +813,23 @@ def build_all(b: Builder) -> list[Banlist]:
     for s in ogen_v:
         s.label_only, s.snapshot = False, True
     rush_fam = Family(
-        "rush", "Rush Duel", ("projectignis", "yaml-yugi"), whitelist=True,
-        note="Whitelists (the Rush card pool with its limits) from EDOPro, cross-checked "
-        "against Konami's Rush lists (Forbidden/Limited entries only: a card absent from "
-        "Konami's list votes 'not in pool' there, so pool-only differences are expected).",
+        "rush", "Rush Duel", ("projectignis", "yaml-yugi"),
+        note="Forbidden/Limited/Semi-Limited lists from EDOPro, cross-checked against Konami's "
+        "Rush lists. These lists do not define the Rush card pool: EDOPro's Rush whitelists "
+        "of 2020-2022 are lost ('2020.04.27' was kept up to date until 2023-01-05, '2020.5.17' "
+        "froze at 81 cards), so Rush legality follows the cards' release dates, as the other "
+        "pools do (see the card-index build report). EDOPro's Limited 1 entries for Legend "
+        "cards stand in for the Legend rule, which deckcheck applies itself: they are left out.",
     )  # fmt: skip
     rush_pi = [s for s in b.ignis(["Rush Duel"]) if "Prerelease" not in s.name]
     for s in rush_pi:
         s.label_only = False
+        legends = {c for c, v in s.entries.items() if v == 1 and b.is_legend(c)}
+        if legends:
+            log.append(f"- Rush Duel: `{s.ref}`: {len(legends)} Legend card(s) listed as "
+                       "Limited 1 (EDOPro's stand-in for the Legend rule) left out.")  # fmt: skip
+        s.entries = {c: v for c, v in s.entries.items() if v < 3 and c not in legends}
+    rush_pi = clean_source(rush_pi, "Rush Duel", log)
     rush_yy = b.yaml_vectors("rush", rush=True)
     speed_fam = Family(
         "speed", "Speed Duel", ("ygojson", "projectignis"), whitelist=True,
@@ -836,12 +849,7 @@ def build_all(b: Builder) -> list[Banlist]:
     family(md_fam, md_groups)
     family(gen_fam, gen_groups, b.ygojson_dates("genesys"))
     family(ogen_fam, [Group(s) for s in ogen_v])
-    # Rush: Konami's lists hold only F/L entries; compare them on the entries they name
-    rush_groups = build_groups(b, rush_pi, [], rush_fam)
-    taken, _ = match([g.spine for g in rush_groups], _rush_as_pool(rush_yy, rush_pi), 100, 45)
-    for i, o in taken.items():
-        rush_groups[i].members.append(o)
-    family(rush_fam, rush_groups)
+    family(rush_fam, build_groups(b, rush_pi, [rush_yy], rush_fam))
     out.extend(build_speed(b, speed_fam, sorted(speed_pi, key=lambda s: s.when)))
 
     # ---- whitelist formats
@@ -1017,17 +1025,6 @@ def build_speed(b: Builder, fam: Family, spine: list[SrcList]) -> list[Banlist]:
         elif when is not None:
             log.append("All sources agree on every entry.")
         log.append("")
-    return out
-
-
-def _rush_as_pool(rush_yy: list[SrcList], rush_pi: list[SrcList]) -> list[SrcList]:
-    """Konami's Rush F/L lists widened to the EDOPro pool of the nearest list (3 = unlisted)."""
-    out = []
-    for s in rush_yy:
-        near = min(rush_pi, key=lambda p: abs((p.when - s.when).days))
-        entries = {c: 3 for c in near.entries}
-        entries.update(s.entries)
-        out.append(SrcList(s.source, s.ref, s.when, False, s.name, entries, s.label))
     return out
 
 

@@ -432,3 +432,54 @@ def test_genesys_snapshot_dates_are_marked_approximate(cli) -> None:  # type: ig
     assert "approximate" in text.splitlines()[1]
     fmt = cli("formats", "show", "genesys", "-d", "2026-05-20").stdout
     assert "date approximate" in fmt
+
+
+# --- Rush Duel: the pool follows release dates ------------------------------------------------
+
+
+def rush_codes(extra: list[int], on: date) -> dict[str, list[str]]:
+    """Codes (errors and warnings) of a Rush deck of launch cards plus ``extra`` passcodes."""
+    launch = [160001001 + i for i in range(14)]  # Lizard Soldier ... (Rush Duel's launch set)
+    cards = [c for c in launch for _ in range(3)][: 40 - len(extra)] + extra
+    text = "#main\n" + "".join(f"{c}\n" for c in cards) + "#extra\n!side\n"
+    report = deckcheck.validate(deckcheck.read_deck(text, fmt="ydk", rush=True), "rush", on)
+    out: dict[str, list[str]] = {}
+    for v in report.violations:
+        if v.severity.value != "note":
+            out.setdefault(v.code.value, []).append(v.name or "")
+    return out
+
+
+def test_rush_gilford_the_lightning_was_not_out_in_2021() -> None:
+    # Gilford the Lightning (Rush, Konami id 18582) came out around the turn of 2023
+    assert rush_codes([160012000], date(2021, 6, 1)) == {"not-in-pool": ["Gilford the Lightning"]}
+    assert rush_codes([160012000], date(2023, 6, 1)) == {}
+
+
+def test_rush_pool_is_not_frozen_at_81_cards_over_2020_2022() -> None:
+    # Sunny Fairy Spinangel (2021): legal in 2022, when EDOPro's frozen list did not hold it
+    assert rush_codes([160006001], date(2022, 6, 1)) == {}
+    assert rush_codes([160006001], date(2020, 6, 1)) == {"not-in-pool": ["Sunny Fairy Spinangel"]}
+    assert rush_codes([], date(2020, 4, 4)) == {}  # the launch set, on launch day
+
+
+def test_rush_lists_are_limits_not_the_pool() -> None:
+    from deckcheck.banlist import read_banlist_dir
+
+    lists = read_banlist_dir(ROOT / "banlists" / "rush")
+    assert lists and not any(b.whitelist for b in lists)
+    assert date(2020, 5, 17) not in {b.effective for b in lists}  # EDOPro's frozen 81 cards
+    assert all(v < 3 for b in lists for v in b.entries.values())
+
+
+def test_rush_card_without_a_date_warns(index: CardIndex) -> None:
+    undated = index.get(160026003)  # Royal Rebel's Pitch Shifter: newer than any dated card
+    assert undated.is_rush and undated.ocg_date is None
+    assert rush_codes([160026003], date(2026, 8, 1)) == {
+        "release-date-unknown": ["Royal Rebel's Pitch Shifter"]
+    }
+
+
+def test_rush_dates_are_never_before_the_launch(index: CardIndex) -> None:
+    dated = [c.ocg_date for c in index if c.is_rush and c.ocg_date is not None]
+    assert len(dated) > 3000 and min(dated) == date(2020, 4, 4)
