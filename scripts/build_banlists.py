@@ -813,9 +813,9 @@ def build_all(b: Builder) -> list[Banlist]:
     for s in ogen_v:
         s.label_only, s.snapshot = False, True
     rush_fam = Family(
-        "rush", "Rush Duel", ("projectignis", "yaml-yugi"),
-        note="Forbidden/Limited/Semi-Limited lists from EDOPro, cross-checked against Konami's "
-        "Rush lists. These lists do not define the Rush card pool: EDOPro's Rush whitelists "
+        "rush", "Rush Duel", ("yaml-yugi", "projectignis"),
+        note="Forbidden/Limited/Semi-Limited lists from EDOPro and Konami's official Rush lists "
+        "(yaml-yugi-limit-regulation, from 2023; Konami's value wins a tie). These lists do not define the Rush card pool: EDOPro's Rush whitelists "
         "of 2020-2022 are lost ('2020.04.27' was kept up to date until 2023-01-05, '2020.5.17' "
         "froze at 81 cards), so Rush legality follows the cards' release dates, as the other "
         "pools do (see the card-index build report). EDOPro's Limited 1 entries for Legend "
@@ -963,8 +963,6 @@ def build_speed(b: Builder, fam: Family, spine: list[SrcList]) -> list[Banlist]:
                 stats.ties["priority to ygojson (published per-card history)"] += 1
                 rows.append(f"| {code} | {b.name(code)} | EDOPro {e_text}, ygojson {y_text} | "
                             f"**{y_text}** | tie 1/2: priority to ygojson |")  # fmt: skip
-            elif edopro_speaks and e_text != "-":
-                stats.majority += 1
             if y_forbidden:
                 entries[code] = 0
             elif y_group is not None:
