@@ -815,7 +815,8 @@ def build_all(b: Builder) -> list[Banlist]:
     rush_fam = Family(
         "rush", "Rush Duel", ("yaml-yugi", "projectignis"),
         note="Forbidden/Limited/Semi-Limited lists from EDOPro and Konami's official Rush lists "
-        "(yaml-yugi-limit-regulation, from 2023; Konami's value wins a tie). These lists do not define the Rush card pool: EDOPro's Rush whitelists "
+        "(yaml-yugi-limit-regulation, from 2023; Konami's value wins a tie). These lists do "
+        "not define the Rush card pool: EDOPro's Rush whitelists "
         "of 2020-2022 are lost ('2020.04.27' was kept up to date until 2023-01-05, '2020.5.17' "
         "froze at 81 cards), so Rush legality follows the cards' release dates, as the other "
         "pools do (see the card-index build report). EDOPro's Limited 1 entries for Legend "

@@ -77,8 +77,8 @@ class Banlist:
     North-American date); None when both regions share ``effective``."""
     approximate: bool = False
     """True when no source gives the announced effective date: ``effective`` is then the day
-    a source first showed the list (a download or snapshot date), so the real day may be a few
-    days earlier."""
+    a source first showed the list (a download or snapshot date: Genesys) or a month label
+    (Speed Duel before 2022-09), so the real day may differ by days or weeks."""
     groups: Mapping[int, int] = field(default_factory=lambda: _EMPTY, hash=False, repr=False)
     """Limit groups (Speed Duel): passcode -> N, where N is the number of cards a deck may hold
     from *all* the cards of group N together (Limited 1, 2, 3 share 1, 2, 3 slots)."""

@@ -85,7 +85,7 @@ def show(
         return
     lines = [f"{b.name}" + (f"  (label: {b.label})" if b.label else "")]
     lines.append(f"  effective {b.effective.isoformat()}"
-                 + (" (approximate: the day a source first showed it)" if b.approximate else "")
+                 + (" (approximate: no source gives the effective day)" if b.approximate else "")
                  + (f", in Europe {b.effective_eu.isoformat()}" if b.effective_eu else "")
                  + (f", announced {b.announced.isoformat()}" if b.announced else ""))  # fmt: skip
     if b.whitelist:

@@ -138,7 +138,7 @@ def show(
             "  limit groups: " + ", ".join(f"{k} {v}" for k, v in fmt.limit_groups.items())
         )
     current = fmt.banlist_at(d)
-    approx = " (date approximate: the day a source first showed it)"
+    approx = " (date approximate: no source gives the effective day)"
     shown = "none" if current is None else current.name + (approx if current.approximate else "")
     lines.append(f"  ban list: {shown}")
     if fmt.family is not None and fmt.pool in (Pool.TCG, Pool.BOTH):

@@ -262,9 +262,7 @@ class BanlistAtDateDoc(_Doc):
     key: str
     effective: str
     entries: int
-    approximate: bool = Field(
-        False, description="True when 'effective' is the day a source first showed the list."
-    )
+    approximate: bool = Field(False, description="True when no source gives the effective day.")
 
 
 class UpcomingDoc(_Doc):
@@ -339,7 +337,9 @@ class BanlistDocument(_Doc):
         None, description="TCG: the European effective date where it differs from 'effective'."
     )
     approximate: bool = Field(
-        False, description="True when 'effective' is the day a source first showed the list."
+        False,
+        description="True when no source gives the effective day ('effective' is a "
+        "snapshot date or a month label).",
     )
     announced: str | None
     whitelist: bool
