@@ -78,6 +78,7 @@ _EXPORTS: dict[str, str] = {
     "GoldfishError": "deckcheck.error",
     "Banlist": "deckcheck.banlist",
     "BanlistCatalog": "deckcheck.banlist",
+    "TcgRegion": "deckcheck.banlist",
     "load_catalog": "deckcheck.banlist",
     "read_lflist": "deckcheck.banlist",
     "dump_lflist": "deckcheck.banlist",
@@ -98,6 +99,7 @@ if TYPE_CHECKING:
     from deckcheck.banlist import (
         Banlist,
         BanlistCatalog,
+        TcgRegion,
         dump_lflist,
         load_catalog,
         read_banlist_file,

@@ -35,6 +35,7 @@ from deckcheck.error import DeckcheckError, DeckReadError
 from deckcheck.report import Report
 
 if TYPE_CHECKING:
+    from deckcheck.banlist import TcgRegion
     from deckcheck.dataset import Dataset
     from deckcheck.format import Format
 
@@ -278,10 +279,12 @@ def check(
     allow_prerelease: bool = False,
     data: Dataset | None = None,
     progress: Callable[[int, str], None] | None = None,
+    region: TcgRegion | str | None = None,
 ) -> Batch:
     """Read and validate every source; one bad source never stops the rest.
 
     ``items`` are :class:`Source` values or plain paths (expanded with :func:`sources`).
+    ``region`` (``na``/``eu``) is passed to :func:`~deckcheck.validate`.
     ``progress`` is called with the count done and the source's label after each source.
     """
     from deckcheck.dataset import resolve_data
@@ -291,6 +294,8 @@ def check(
 
     ds = resolve_data(data)
     fmt = ds.format(format) if isinstance(format, str) else format
+    if region is not None:
+        fmt = fmt.in_region(region)
     when = date if date is not None else _today()
     rush = fmt.pool is Pool.RUSH
     reports: list[Report] = []

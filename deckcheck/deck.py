@@ -50,6 +50,8 @@ class FindingCode(enum.StrEnum):
     UNKNOWN_CARD = "unknown-card"
     AMBIGUOUS_CARD = "ambiguous-card"
     PARSE = "parse"
+    MISSING_SECTIONS = "missing-sections"
+    """The file lacks section headers its format always writes (a truncated ``.ydk``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,6 +54,8 @@ class Code(enum.StrEnum):
     """A card type the format bans outright (Genesys: Link and Pendulum monsters)."""
     LEGEND_LIMIT = "legend-limit"
     """Rush Duel: too many Legend cards."""
+    LIMIT_GROUP = "limit-group"
+    """Speed Duel: more cards from a Limited 1/2/3 group than the group's shared total."""
     SKILL_COUNT = "skill-count"
     """Speed Duel: not exactly one Skill card."""
     PARSE = "parse"
@@ -66,6 +68,8 @@ class Code(enum.StrEnum):
     """Warning: the date lies before the format's first list or after the ban-list data ends."""
     RELEASE_DATE_UNKNOWN = "release-date-unknown"
     """Warning: the card is in the format's region, but no source dates its release there."""
+    MISSING_SECTIONS = "missing-sections"
+    """Note: a ``.ydk`` file has ``#main`` but no ``#extra`` or ``!side`` header (truncated?)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from deckcheck.deck import Deck, DeckCard, FindingCode, Section
 from deckcheck.report import BanlistRef, Code, Report, Severity, Violation
 
 if TYPE_CHECKING:
-    from deckcheck.banlist import Banlist
+    from deckcheck.banlist import Banlist, TcgRegion
     from deckcheck.card import CardIndex
     from deckcheck.dataset import Dataset
     from deckcheck.format import Era, Format, SizeRule
@@ -122,8 +122,14 @@ def _pool_problem(rs: Ruleset, card: Card) -> str | None:
     fmt, when = rs.format, rs.date
     pool = fmt.pool
     cutoff = min(when, fmt.pool_date) if fmt.pool_date is not None else when
-    if pool is Pool.RUSH:
-        return None if card.is_rush else "not a Rush Duel card"
+    if pool is Pool.RUSH:  # Rush Duel is released in Japan: its cards carry an OCG date
+        if not card.is_rush:
+            return "not a Rush Duel card"
+        released = card.ocg_date
+        if released is not None and released > cutoff:
+            # dated from Konami's card ids or EDOPro's lists (docs/card-index-report.md)
+            return f"not released in Rush Duel until about {released}"
+        return None
     if card.is_rush:
         return "a Rush Duel card, not legal in this format"
     if card.is_goat_variant and fmt.id != "goat":
@@ -166,8 +172,10 @@ def _date_unknown(rs: Ruleset, card: Card) -> str | None:
     from deckcheck.format import Pool
 
     pool = rs.format.pool
-    if card.is_unofficial or card.is_prerelease or card.is_rush or card.is_token:
+    if card.is_unofficial or card.is_prerelease or card.is_token:
         return None
+    if card.is_rush:
+        return "Rush Duel" if pool is Pool.RUSH and card.ocg_date is None else None
     if pool in (Pool.TCG, Pool.BOTH) and card.in_tcg and card.tcg_date is None:
         return "TCG"
     if pool in (Pool.OCG, Pool.BOTH) and card.in_ocg and card.ocg_date is None:
@@ -208,11 +216,11 @@ ANNOUNCE_WINDOW_DAYS = 45
 """When a list's announcement date is unknown, it counts as announced this many days ahead."""
 
 
-def _announced_by(banlist: Banlist, when: date) -> bool:
+def _announced_by(banlist: Banlist, when: date, region: TcgRegion) -> bool:
     """Whether a future list was already announced on ``when``."""
     if banlist.announced is not None:
         return banlist.announced <= when
-    return (banlist.effective - when).days <= ANNOUNCE_WINDOW_DAYS
+    return (banlist.effective_in(region) - when).days <= ANNOUNCE_WINDOW_DAYS
 
 
 MAX_RULESETS = 256
@@ -235,7 +243,7 @@ def ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> R
 def _ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> Ruleset:
     era = fmt.era_at(when)
     banlist = fmt.banlist_at(when, data)
-    upcoming = [b for b in fmt.upcoming(when, data)[:1] if _announced_by(b, when)]
+    upcoming = [b for b in fmt.upcoming(when, data)[:1] if _announced_by(b, when, fmt.tcg_region)]
     check = fmt.check_date(when, data)
     notes = [*([check.error] if check.error else []), *check.warnings]
     if banlist is None and fmt.has_banlists():
@@ -313,12 +321,14 @@ def check_read_findings(ctx: Context) -> Iterator[Violation]:
             FindingCode.UNKNOWN_CARD: Code.UNKNOWN_CARD,
             FindingCode.AMBIGUOUS_CARD: Code.AMBIGUOUS_CARD,
             FindingCode.PARSE: Code.PARSE,
+            FindingCode.MISSING_SECTIONS: Code.MISSING_SECTIONS,
         }[f.code]
+        severity = Severity.NOTE if code is Code.MISSING_SECTIONS else Severity.ERROR
         msg = f.message
         if f.suggestions and "did you mean" not in msg:
             msg += "; did you mean: " + ", ".join(f.suggestions[:3]) + "?"
         yield Violation(
-            code, Severity.ERROR, msg, f.section.value if f.section else None,
+            code, severity, msg, f.section.value if f.section else None,
             f.passcode, f.text, None, None, f.line,
         )  # fmt: skip
 
@@ -459,7 +469,7 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
                 allowed=0,
                 name=name,
             )
-        elif len(copies) > status:
+        elif len(copies) > status and not (bl.groups and _in_group(bl, copies)):
             yield _v(
                 Code.OVER_LIMIT,
                 f"{name} is {status_word(status)} ({status}) on the {bl.name} "
@@ -469,6 +479,52 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
                 allowed=status,
                 name=name,
             )
+
+
+def _in_group(bl: Banlist, copies: list[DeckCard]) -> bool:
+    """Whether a card is in a limit group of ``bl`` (the group rule then counts its copies)."""
+    card = copies[0].card
+    return card is not None and any(
+        bl.group_of(code) is not None
+        for code in (card.canonical, card.passcode, card.treated_as_passcode)
+        if code is not None
+    )
+
+
+def check_limit_groups(ctx: Context) -> Iterator[Violation]:
+    """Speed Duel limit groups: a deck holds at most N cards from all of Limited N together.
+
+    Every copy counts, over Main + Extra + Side, Skill cards included (Skills are listed too).
+    """
+    bl = ctx.rules.banlist
+    if bl is None or not bl.groups:
+        return
+    members: dict[int, dict[str, list[DeckCard]]] = {}
+    for dc in ctx.deck:
+        card = dc.card
+        if card is None:
+            continue
+        group = None
+        for code in dict.fromkeys((card.canonical, card.passcode, card.treated_as_passcode)):
+            if code is not None and group is None:
+                group = bl.group_of(code)
+        if group is not None:
+            members.setdefault(group, {}).setdefault(card.limit_name, []).append(dc)
+    for group, by_name in sorted(members.items()):
+        total = sum(len(copies) for copies in by_name.values())
+        if total <= group:
+            continue
+        listed = ", ".join(f"{name} x{len(copies)}" for name, copies in by_name.items())
+        first = next(iter(by_name.values()))[0]
+        yield _v(
+            Code.LIMIT_GROUP,
+            f"{total} cards from the Limited {group} group of the {bl.name} list ({listed}); "
+            f"at most {group} in total from that group: remove {total - group}",
+            first,
+            found=total,
+            allowed=group,
+            name=f"Limited {group}",
+        )
 
 
 def check_pool(ctx: Context) -> Iterator[Violation]:
@@ -643,7 +699,8 @@ def check_upcoming(ctx: Context) -> Iterator[Violation]:
                 word = status_word(later)
                 yield _v(
                     Code.UPCOMING_CHANGE,
-                    f"{name} becomes {word} on {future.effective} ({future.name}); the deck "
+                    f"{name} becomes {word} on {future.effective_in(rs.format.tcg_region)} "
+                    f"({future.name}); the deck "
                     f"has {len(copies)}",
                     copies[0],
                     severity=Severity.WARNING,
@@ -668,6 +725,7 @@ RULES: tuple[Rule, ...] = (
     check_placement,
     check_copies,
     check_banlist,
+    check_limit_groups,
     check_pool,
     check_forbidden_types,
     check_points,
@@ -688,17 +746,22 @@ def validate(
     allow_prerelease: bool = False,
     path: str | None = None,
     data: Dataset | None = None,
+    region: TcgRegion | str | None = None,
 ) -> Report:
     """Check ``deck`` against ``format`` at ``date`` (default today) and report every violation.
 
     ``format`` is a :class:`~deckcheck.format.Format` or a registered name or alias (``tcg``,
     ``goat``, ``lp4000``...) of ``data`` (default: the active dataset). Pre-release codes are
-    errors unless ``allow_prerelease``.
+    errors unless ``allow_prerelease``. ``region`` (``na`` or ``eu``) picks whose effective
+    dates choose a TCG list where North America and Europe differ; None keeps the format's
+    own (:attr:`~deckcheck.format.Format.tcg_region`, North America unless a format file says).
     """
     from deckcheck.dataset import resolve_data
 
     ds = resolve_data(data)
     fmt = ds.format(format) if isinstance(format, str) else format
+    if region is not None:
+        fmt = fmt.in_region(region)
     when = date if date is not None else _today()
     rs = ruleset(fmt, when, allow_prerelease, ds)
     groups: dict[str, list[DeckCard]] = {}
@@ -751,7 +814,7 @@ def validate(
         format=fmt.id,
         era=rs.era.id,
         date=when,
-        banlist=BanlistRef(bl.name, bl.effective) if bl is not None else None,
+        banlist=BanlistRef(bl.name, bl.effective_in(fmt.tcg_region)) if bl is not None else None,
         counts={s.value: n for s, n in sizes.items()},
         violations=tuple(violations),
         path=path if path is not None else deck.source,

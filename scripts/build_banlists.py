@@ -86,6 +86,11 @@ class SrcList:
     name: str
     entries: dict[int, int]
     label: str | None = None
+    groups: dict[int, int] = field(default_factory=dict)
+    """Speed Duel limit groups the source gives (passcode -> N: N cards from the group)."""
+    snapshot: bool = False
+    """True when ``when`` is the day a source downloaded the list (a snapshot), not a date the
+    list was announced to take effect: it votes only when another source confirms it."""
 
 
 @dataclass
@@ -175,6 +180,10 @@ class Builder:
             value = min(old, value)
         entries[code] = value
 
+    def is_legend(self, code: int) -> bool:
+        """Whether a passcode is a Rush Legend card."""
+        return code in self.index and self.index.get(code).is_legend
+
     def name(self, code: int) -> str:
         """English name of a passcode."""
         return self.index.get(code).name if code in self.index else str(code)
@@ -209,7 +218,12 @@ class Builder:
             if unknown:
                 self.miss(where, f"{unknown} passcode(s) not in the card index (dropped)")
             parts = b.name.split()[0].replace("-", ".").split(".")
-            out.append(SrcList(source, f"{ref} !{b.name}", when, len(parts) < 3, b.name, entries))
+            src = SrcList(source, f"{ref} !{b.name}", when, len(parts) < 3, b.name, entries)
+            for code, group in b.groups.items():
+                canon = self.canon(code)
+                if canon is not None:
+                    src.groups[canon] = group
+            out.append(src)
         for problem in problems:
             self.miss(f"{source} {path.name}", f"malformed line skipped: {problem}")
         return out
@@ -294,13 +308,42 @@ class Builder:
                     out[code] = sorted(steps)
         return out
 
-    def ygojson_dates(self) -> list[date]:
-        """Every TCG list date in YGOJSON's per-card legality histories."""
+    def ygojson_speed(self) -> dict[int, list[tuple[date, str]]]:
+        """YGOJSON's (Yugipedia's) Speed Duel history per card: passcode -> [(date, word)].
+
+        Words: ``forbidden``, ``limit1``/``limit2``/``limit3`` (the Limited N groups),
+        ``unlimited``. Skill cards have no password there: they are matched by name to the
+        card index's Skill records.
+        """
+        path = self.data / "cards" / "ygojson" / "cards.min.jsonl"
+        skills = {c.name: c.passcode for c in self.index
+                  if c.is_skill and c.canonical == c.passcode}  # fmt: skip
+        out: dict[int, list[tuple[date, str]]] = {}
+        if not path.exists():
+            return out
+        for line in path.open(encoding="utf-8"):
+            row = json.loads(line)
+            hist = row.get("legality", {}).get("speed", {}).get("history", [])
+            if not hist:
+                continue
+            steps = sorted((date.fromisoformat(h["date"]), str(h["legality"])) for h in hist)
+            codes = [self.canon(int(pw)) for pw in row.get("passwords") or [] if str(pw).isdigit()]
+            if row.get("cardType") == "skill":
+                codes = [skills.get(row.get("name", {}).get("en", ""))]
+            code = next((c for c in codes if c is not None), None)
+            if code is None:
+                self.miss("ygojson speed", f"name {row.get('name', {}).get('en')!r}")
+            elif code not in out:
+                out[code] = steps
+        return out
+
+    def ygojson_dates(self, region: str = "tcg") -> list[date]:
+        """Every list date of ``region`` in YGOJSON's per-card legality histories."""
         path = self.data / "cards" / "ygojson" / "cards.min.jsonl"
         dates: set[date] = set()
         if path.exists():
             for line in path.open(encoding="utf-8"):
-                hist = json.loads(line).get("legality", {}).get("tcg", {}).get("history", [])
+                hist = json.loads(line).get("legality", {}).get(region, {}).get("history", [])
                 dates.update(date.fromisoformat(h["date"]) for h in hist)
         return sorted(dates)
 
@@ -386,6 +429,8 @@ class Family:
     note: str = ""
     remarks: str = ""
     """Extra text for the reconciliation report only."""
+    ygojson_window: int = 45
+    """Days around a list's date within which a YGOJSON history date is taken as its date."""
 
     def date_priority(self, when: date) -> tuple[str, ...]:
         """Which source wins a tie on the effective date.
@@ -474,13 +519,13 @@ class Stats:
 STATS: dict[str, Stats] = {}
 
 
-def _region_note(fam: Family, dates: dict[str, date], effective: date) -> str:
-    """The family note, plus the European date of a TCG list where it differs (yaml-yugi's
-    dates come from Konami's European site; the kept date is the North-American one)."""
+def _eu_date(fam: Family, dates: dict[str, date], effective: date) -> date | None:
+    """The European effective date of a TCG list where it differs from the kept (North-American)
+    date: yaml-yugi's dates come from Konami's European site. None when they agree."""
     eu = dates.get("yaml-yugi")
     if fam.family != "tcg" or eu is None or eu == effective or abs((eu - effective).days) > 14:
-        return fam.note
-    return f"{fam.note} Europe: in force from {eu} (North America: {effective})."
+        return None
+    return eu
 
 
 def reconcile(
@@ -497,20 +542,29 @@ def reconcile(
     """
     members = [group.spine, *group.members]
     # effective date
-    dates: dict[str, date] = {m.source: m.when for m in members if not m.label_only}
+    dates: dict[str, date] = {m.source: m.when for m in members if not (m.label_only or m.snapshot)}
     if yj_dates is not None:
-        near = [d for d in yj_dates if abs((d - group.spine.when).days) <= 45]
+        window = fam.ygojson_window
+        near = [d for d in yj_dates if abs((d - group.spine.when).days) <= window]
         if near:
             dates["ygojson"] = min(near, key=lambda d: abs((d - group.spine.when).days))
-    # a first-of-month date may be a label: it votes only when another source confirms it
+    # a first-of-month date may be a label, a snapshot date only the day a source looked: they
+    # vote only when another source confirms them
     for m in members:
-        if m.label_only and m.source not in dates and m.when in dates.values():
+        if (m.label_only or m.snapshot) and m.source not in dates and m.when in dates.values():
             dates[m.source] = m.when
+    approximate = False
     if dates:
         ords = {s: d.toordinal() for s, d in dates.items()}
         order = fam.date_priority(group.spine.when)
         eff_ord, why_date = vote(ords, order)
         effective = date.fromordinal(eff_ord)
+    elif any(m.snapshot for m in members):
+        effective, approximate = group.spine.when, True
+        why_date = (
+            "no source gives an announced effective date, only the day a source first showed "
+            "the list: kept that day, marked approximate"
+        )
     else:
         effective, why_date = group.spine.when, "only month labels given; kept the spine's"
     labels = [m for m in members if m.label_only]
@@ -559,7 +613,9 @@ def reconcile(
         whitelist=fam.whitelist,
         points=fam.points,
         point_cap=fam.point_cap if fam.points else None,
-        note=_region_note(fam, dates, effective),
+        note=fam.note,
+        effective_eu=_eu_date(fam, dates, effective),
+        approximate=approximate,
         names=MappingProxyType(names),
     )
     log = b.log
@@ -569,6 +625,12 @@ def reconcile(
         log.append(f"Label: {label}.")
     date_votes = ", ".join(f"{s} {d}" for s, d in dates.items()) or "none"
     log.append(f"Effective date {effective} ({why_date}; real dates given: {date_votes}).")
+    if banlist.effective_eu is not None:
+        log.append(
+            f"Europe: in force from {banlist.effective_eu} (Konami's European date; the "
+            f"effective date kept is North America's, the default region; `--region eu` "
+            "uses the European one)."
+        )
     log.append("")
     log.append("| source | list | entries | agreement with kept list |")
     log.append("|---|---|---|---|")
@@ -672,7 +734,7 @@ def build_all(b: Builder) -> list[Banlist]:
         "another source gives the same date. Date ties go to TimeWizard, then YGOJSON, before "
         "2013-10; after, to YGOJSON (North-American dates, the default region), then Konami "
         "(yaml-yugi, whose dates are the European ones; a differing European date is kept "
-        "in the list's note), then TimeWizard. The four "
+        "as the list's effective_eu), then TimeWizard. The four "
         "yaml-yugi lists before 2002 are OCG-era lists in Konami's database and are not used.",
         remarks="Known conflict with the shared rules notes (rules.md §5: 'Konami's TCG "
         "Forbidden status began in Oct 2004'): TimeWizard's 2004-08-25 list already has 12 "
@@ -723,12 +785,17 @@ def build_all(b: Builder) -> list[Banlist]:
     )  # fmt: skip
     gen_fam = Family(
         "genesys", "Genesys", ("yaml-yugi", "projectignis"), points=True, point_cap=100,
-        note="Points lists (TCG Genesys): the value is points, 100 = effectively banned; "
-        "dates are yaml-yugi-limit-regulation snapshot dates. Empty snapshots are dropped.",
+        note="Points lists (TCG Genesys): the value is points, 100 = effectively banned. "
+        "yaml-yugi-limit-regulation's dates are snapshot (download) dates: they count only when "
+        "another source confirms them (YGOJSON's per-card history, the same day); an EDOPro "
+        "list named with a full date (2026.06.08) gives the announced effective date; "
+        "otherwise the snapshot date is kept and the list is marked approximate. Empty "
+        "snapshots are dropped.",
+        ygojson_window=0,
     )  # fmt: skip
     gen_v = []
     for s in b.yaml_vectors("genesys"):
-        s.label_only = False
+        s.label_only, s.snapshot = False, True
         if not s.entries:
             log.append(f"- Genesys: `{s.ref}` is empty (a failed snapshot, not a list); not used.")
             continue
@@ -740,25 +807,41 @@ def build_all(b: Builder) -> list[Banlist]:
         ("yaml-yugi",),
         points=True,
         point_cap=100,
-        note="Points lists (OCG Genesys), yaml-yugi-limit-regulation only.",
+        note="Points lists (OCG Genesys), yaml-yugi-limit-regulation only: its dates are "
+        "snapshot (download) dates, so the lists are marked approximate.",
     )
     ogen_v = b.yaml_vectors("ocg-genesys")
     for s in ogen_v:
-        s.label_only = False
+        s.label_only, s.snapshot = False, True
     rush_fam = Family(
-        "rush", "Rush Duel", ("projectignis", "yaml-yugi"), whitelist=True,
-        note="Whitelists (the Rush card pool with its limits) from EDOPro, cross-checked "
-        "against Konami's Rush lists (Forbidden/Limited entries only: a card absent from "
-        "Konami's list votes 'not in pool' there, so pool-only differences are expected).",
+        "rush", "Rush Duel", ("yaml-yugi", "projectignis"),
+        note="Forbidden/Limited/Semi-Limited lists from EDOPro and Konami's official Rush lists "
+        "(yaml-yugi-limit-regulation, from 2023; Konami's value wins a tie). These lists do "
+        "not define the Rush card pool: EDOPro's Rush whitelists "
+        "of 2020-2022 are lost ('2020.04.27' was kept up to date until 2023-01-05, '2020.5.17' "
+        "froze at 81 cards), so Rush legality follows the cards' release dates, as the other "
+        "pools do (see the card-index build report). EDOPro's Limited 1 entries for Legend "
+        "cards stand in for the Legend rule, which deckcheck applies itself: they are left out.",
     )  # fmt: skip
     rush_pi = [s for s in b.ignis(["Rush Duel"]) if "Prerelease" not in s.name]
     for s in rush_pi:
         s.label_only = False
+        legends = {c for c, v in s.entries.items() if v == 1 and b.is_legend(c)}
+        if legends:
+            log.append(f"- Rush Duel: `{s.ref}`: {len(legends)} Legend card(s) listed as "
+                       "Limited 1 (EDOPro's stand-in for the Legend rule) left out.")  # fmt: skip
+        s.entries = {c: v for c, v in s.entries.items() if v < 3 and c not in legends}
+    rush_pi = clean_source(rush_pi, "Rush Duel", log)
     rush_yy = b.yaml_vectors("rush", rush=True)
     speed_fam = Family(
-        "speed", "Speed Duel", ("projectignis",), whitelist=True,
-        note="Whitelists from EDOPro only (the only source of Speed Duel lists here). The "
-        "event-specific '2022.10.07 Speed Duel Midterm Paradox Box' list is left out.",
+        "speed", "Speed Duel", ("ygojson", "projectignis"), whitelist=True,
+        note="Whitelists (the Speed Duel card pool) from EDOPro, on the published list dates "
+        "of YGOJSON's per-card Speed Duel history (Yugipedia), which also gives the limits: "
+        "Forbidden, and the Limited 1/2/3 groups (a deck holds at most N cards from all the "
+        "cards of Limited N together; EDOPro notes that it does not model this system). "
+        "Lists before the first published list (2022-09-10) keep EDOPro's month labels and "
+        "are marked approximate. The event-specific '2022.10.07 Speed Duel Midterm Paradox "
+        "Box' list is left out.",
     )  # fmt: skip
     speed_pi = b.ignis(["Speed Duel"], exclude=["Midterm"])
     log.append("")
@@ -766,15 +849,10 @@ def build_all(b: Builder) -> list[Banlist]:
     family(tcg_fam, tcg_groups, b.ygojson_dates(), b.ygojson_history("tcg"))
     family(ocg_fam, ocg_groups)
     family(md_fam, md_groups)
-    family(gen_fam, gen_groups)
+    family(gen_fam, gen_groups, b.ygojson_dates("genesys"))
     family(ogen_fam, [Group(s) for s in ogen_v])
-    # Rush: Konami's lists hold only F/L entries; compare them on the entries they name
-    rush_groups = build_groups(b, rush_pi, [], rush_fam)
-    taken, _ = match([g.spine for g in rush_groups], _rush_as_pool(rush_yy, rush_pi), 100, 45)
-    for i, o in taken.items():
-        rush_groups[i].members.append(o)
-    family(rush_fam, rush_groups)
-    family(speed_fam, [Group(s) for s in speed_pi])
+    family(rush_fam, build_groups(b, rush_pi, [rush_yy], rush_fam))
+    out.extend(build_speed(b, speed_fam, sorted(speed_pi, key=lambda s: s.when)))
 
     # ---- whitelist formats
     curated = b.lf / "timewizard" / "curated-lflist"
@@ -820,14 +898,133 @@ def build_all(b: Builder) -> list[Banlist]:
     return out
 
 
-def _rush_as_pool(rush_yy: list[SrcList], rush_pi: list[SrcList]) -> list[SrcList]:
-    """Konami's Rush F/L lists widened to the EDOPro pool of the nearest list (3 = unlisted)."""
+SPEED_WINDOW = 45
+"""Days between an EDOPro Speed list's month label and a published list date that pair them."""
+
+
+def build_speed(b: Builder, fam: Family, spine: list[SrcList]) -> list[Banlist]:
+    """Speed Duel lists: EDOPro's whitelists (the pool) on the published dates, with the limit
+    groups of YGOJSON's per-card history (Yugipedia).
+
+    Each EDOPro list (named by month) is paired with the nearest published list date within
+    :data:`SPEED_WINDOW` days (greedy, nearest first); it takes that date, and YGOJSON's status
+    on it votes with EDOPro's on every card (Forbidden, Limited 1/2/3 groups). EDOPro says it
+    does not model the group system (its Limited N sections are "for reference"), so a tie goes
+    to YGOJSON. A list no published date pairs with keeps its month label, marked approximate.
+    """
+    log = b.log
+    hist = b.ygojson_speed()
+    published = sorted({d for steps in hist.values() for d, _ in steps})
+    pairs = sorted((abs((p - sp.when).days), i, j) for i, sp in enumerate(spine)
+                   for j, p in enumerate(published)
+                   if abs((p - sp.when).days) <= SPEED_WINDOW)  # fmt: skip
+    paired: dict[int, date] = {}
+    used: set[int] = set()
+    for _, i, j in pairs:
+        if i not in paired and j not in used:
+            paired[i] = published[j]
+            used.add(j)
+    log.append(f"## {fam.title} (`{fam.family}`)")
+    log.append("")
+    log.append(fam.note)
+    log.append("")
+    for d in published:
+        if d not in paired.values():
+            log.append(f"- Published Speed Duel list of {d} (YGOJSON) has no EDOPro pool near it.")
+    stats = STATS.setdefault(fam.family, Stats())
     out = []
-    for s in rush_yy:
-        near = min(rush_pi, key=lambda p: abs((p.when - s.when).days))
-        entries = {c: 3 for c in near.entries}
-        entries.update(s.entries)
-        out.append(SrcList(s.source, s.ref, s.when, False, s.name, entries, s.label))
+    words = {"forbidden": 0, "limit1": 1, "limit2": 2, "limit3": 3}
+    for i, src in enumerate(spine):
+        when = paired.get(i)
+        stats.lists += 1
+        entries: dict[int, int] = {}
+        groups: dict[int, int] = {}
+        rows = []
+        for code in sorted(src.entries):
+            e_forbidden = src.entries[code] == 0
+            e_group = src.groups.get(code)
+            if when is None:
+                entries[code] = src.entries[code]
+                continue
+            word = "unlimited"
+            for step, value in hist.get(code, []):
+                if step <= when:
+                    word = value
+            y = words.get(word)
+            y_forbidden, y_group = y == 0, (y if y else None)
+            e_text = "Forbidden" if e_forbidden else (f"Limited {e_group}" if e_group else "-")
+            y_text = "Forbidden" if y_forbidden else (f"Limited {y_group}" if y_group else "-")
+            edopro_speaks = bool(src.groups) or e_forbidden
+            if not edopro_speaks and src.entries[code] < 3 and y_group != src.entries[code]:
+                # EDOPro without group sections: its per-card 1/2 approximates a group
+                stats.ties["priority to ygojson (published per-card history)"] += 1
+                rows.append(f"| {code} | {b.name(code)} | EDOPro per-card "
+                            f"{src.entries[code]}, ygojson {y_text} | **{y_text}** | "
+                            "tie 1/2: priority to ygojson |")  # fmt: skip
+            elif edopro_speaks and e_text != y_text:
+                stats.ties["priority to ygojson (published per-card history)"] += 1
+                rows.append(f"| {code} | {b.name(code)} | EDOPro {e_text}, ygojson {y_text} | "
+                            f"**{y_text}** | tie 1/2: priority to ygojson |")  # fmt: skip
+            if y_forbidden:
+                entries[code] = 0
+            elif y_group is not None:
+                entries[code] = y_group
+                groups[code] = y_group
+            else:
+                entries[code] = 3
+        if when is not None:
+            for code, steps in sorted(hist.items()):
+                word = "unlimited"
+                for step, value in steps:
+                    if step <= when:
+                        word = value
+                if word != "unlimited" and code not in src.entries:
+                    rows.append(f"| {code} | {b.name(code)} | ygojson {word}, not in EDOPro's "
+                                "pool | **not in pool** | the pool is EDOPro's |")  # fmt: skip
+        effective = when or src.when
+        banlist = Banlist(
+            family=fam.family,
+            name=f"{effective.isoformat()} {fam.title}",
+            label=src.name,
+            effective=effective,
+            announced=None,
+            sources=(src.ref, *([f"{REPO_YJ}:cards (legality.speed.history)"] if when else [])),
+            entries=MappingProxyType(entries),
+            whitelist=True,
+            note=fam.note,
+            approximate=when is None,
+            groups=MappingProxyType(groups),
+            names=MappingProxyType({c: b.name(c) for c in entries}),
+        )
+        out.append(banlist)
+        log.append(f"### {banlist.name}")
+        log.append("")
+        log.append(f"Label: {src.name}.")
+        if when is None:
+            stats.single += 1
+            log.append(
+                f"Effective date {effective}: EDOPro's month label; no published list date "
+                f"within {SPEED_WINDOW} days, so the date is approximate and the limits are "
+                "EDOPro's (per card, no groups)."
+            )
+        else:
+            log.append(
+                f"Effective date {effective}: the published date (YGOJSON's per-card history); "
+                f"EDOPro's month label {src.when} is {abs((src.when - effective).days)} days "
+                f"{'later' if src.when > effective else 'earlier'}. "
+                f"{len(groups)} cards in limit groups, "
+                f"{sum(1 for v in entries.values() if v == 0)} Forbidden."
+            )
+        log.append("")
+        if rows:
+            log.append(f"{len(rows)} disagreement(s):")
+            log.append("")
+            log.append("| passcode | card | values | kept | why |")
+            log.append("|---|---|---|---|---|")
+            log.extend(rows)
+        elif when is not None:
+            log.append("All sources agree on every entry.")
+        log.append("")
     return out
 
 

@@ -10,6 +10,7 @@ Reads (relative to ``--data``, default ``../shared/data``):
 * ``cards/yaml-yugi/{cards,rush}.min.jsonl``           Japanese / Chinese names, Konami ids
 * ``cards/ygojson/{cards,sets}.min.jsonl``             first OCG / TCG release dates
 * ``lflists/timewizard/curated-lflist/*.conf``          TCG card pools at dates (promo releases)
+* ``lflists/projectignis/history/*Rush Duel*.conf``      Rush Duel pools at dates (Rush dates)
 
 and writes ``deckcheck/data/cards.json``: facts only (passcodes, names, types, dates,
 flags), never card text.  The output is deterministic: the same input gives the same bytes.
@@ -25,6 +26,9 @@ Rules (each one is counted in the report):
   first release over all sets, the set date of the card's first print code in each TCG (OCG)
   language (yaml-yugi), and, for the TCG, the date of the first TimeWizard curated pool that
   holds the card (an upper bound that catches promo releases the set data misses).
+* **Rush dates.** Rush Duel cards (released in Japan: ``ocg_date``) are dated by the earlier
+  of a Konami-id estimate and the first EDOPro Rush list holding them (see
+  :func:`date_rush_cards`).
 * **Flags.** A release date in a region is evidence that outranks a stale region flag: a card
   with a TCG (OCG) date is in the TCG (OCG). Konami's "Not yet released" status clears a
   region flag that no date supports. A region flag without a date is kept and reported
@@ -39,6 +43,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import bisect
 import glob
 import json
 import os
@@ -47,6 +52,7 @@ import sqlite3
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -552,6 +558,7 @@ def build(data: Path) -> dict[str, Any]:
         }
         out_rows.append([row[f] for f in FIELDS])
 
+    date_rush_cards(out_rows, rush_lists(data), report)
     aliases = {pid: names for pid, names in search_aliases.items()}
     return {
         "format": INDEX_FORMAT,
@@ -560,6 +567,116 @@ def build(data: Path) -> dict[str, Any]:
         "search_aliases": aliases,
         "report": report,
     }
+
+
+RUSH_NEIGHBOURS = 40
+"""OCG cards with the nearest Konami ids that date a Rush card."""
+RUSH_SPREAD_DAYS = 120
+"""Widest spread (between the neighbours' first and third quartile dates) of a usable estimate."""
+RUSH_LIST_FRESH_DAYS = 45
+"""An EDOPro Rush list last changed within this many days of its date describes that date."""
+
+
+def rush_lists(data: Path) -> list[tuple[str, set[int]]]:
+    """EDOPro's Rush Duel lists as (date the pool is known to hold, passcodes), oldest first.
+
+    EDOPro kept each list up to date after its date (the 2023 lists were changed until about
+    three months later, and "2020.04.27" until 2023-01-05): a list holds cards released by its
+    last change, so its date counts only when it was last changed within
+    :data:`RUSH_LIST_FRESH_DAYS` days; otherwise its last change's date does.
+    """
+    hist = data / "lflists" / "projectignis" / "history"
+    index_path = hist / "_index.json"
+    if not index_path.exists():
+        return []
+    out = []
+    for row in json.loads(index_path.read_text(encoding="utf-8")):
+        header = str(row.get("header", ""))
+        if not header.endswith("Rush Duel"):
+            continue
+        m = re.match(r"(\d{4})\.(\d{1,2})\.(\d{1,2})", header)
+        if not m:
+            continue
+        named = f"{int(m[1]):04d}-{int(m[2]):02d}-{int(m[3]):02d}"
+        changed = str(row.get("commit_date", named))
+        fresh = (_day(changed) - _day(named)) <= RUSH_LIST_FRESH_DAYS
+        codes = set()
+        for line in (hist / row["file"]).read_text(encoding="utf-8-sig").splitlines():
+            parts = line.split()
+            if len(parts) >= 2 and parts[0].isdigit() and parts[1].lstrip("-").isdigit():
+                codes.add(int(parts[0]))
+        out.append((named if fresh else changed, codes))
+    return sorted(out, key=lambda t: t[0])
+
+
+def _day(text: str) -> int:
+    return date.fromisoformat(text[:10]).toordinal()
+
+
+def date_rush_cards(
+    rows: list[list[Any]], lists: list[tuple[str, set[int]]], report: dict[str, Any]
+) -> None:
+    """Give Rush Duel cards a release date (``ocg_date``: Rush Duel is released in Japan).
+
+    No source here dates Rush cards directly. Two kinds of evidence do:
+
+    * **Konami ids.** Konami numbers the cards of its database in one sequence as products
+      come out, Rush Duel and OCG/TCG alike; the Rush card is dated by the first-quartile first
+      release (OCG or TCG) of the :data:`RUSH_NEIGHBOURS` cards with the nearest ids (an early
+      estimate: a card is rather let in a few weeks early than refused after its release),
+      when their dates agree (quartile spread under :data:`RUSH_SPREAD_DAYS` days).
+    * **EDOPro's Rush lists** (whitelists of the pool): a card in a list was released by the
+      date that list is known to describe (:func:`rush_lists`), an upper bound.
+
+    The date is the earlier of the two, but never before Rush Duel's launch (the date of
+    EDOPro's first Rush list, 2020-04-04); a card with neither stays undated (validation warns
+    ``release-date-unknown``). Alternate artworks (reprints) take their original's date.
+    """
+    col = {f: i for i, f in enumerate(FIELDS)}
+    counts = report["counts"]
+    ocg = sorted(
+        (r[col["konami_id"]], min(d for d in (r[col["ocg_date"]], r[col["tcg_date"]]) if d))
+        for r in rows
+        if r[col["konami_id"]] and (r[col["ocg_date"]] or r[col["tcg_date"]])
+        and not r[col["alias"]]
+        and not r[col["flags"]] & (FLAG_RUSH | FLAG_UNOFFICIAL | FLAG_PRERELEASE | FLAG_GOAT)
+    )  # fmt: skip
+    kids = [k for k, _ in ocg]
+    launch = lists[0][0] if lists else None  # no Rush card came out before Rush Duel did
+    first_listed: dict[int, str] = {}
+    for when, codes in lists:
+        for code in codes:
+            first_listed.setdefault(code, when)
+    dated: dict[int, str | None] = {}
+    for r in rows:
+        flags = r[col["flags"]]
+        if not flags & FLAG_RUSH or flags & (FLAG_UNOFFICIAL | FLAG_PRERELEASE) or r[col["alias"]]:
+            continue
+        estimate = None
+        kid = r[col["konami_id"]]
+        if kid and kids:
+            i = bisect.bisect_left(kids, kid)
+            lo = max(0, i - RUSH_NEIGHBOURS // 2)
+            near = sorted(d for _, d in ocg[lo : lo + RUSH_NEIGHBOURS])
+            q1, q3 = near[len(near) // 4], near[(3 * len(near)) // 4]
+            if len(near) >= RUSH_NEIGHBOURS // 2 and _day(q3) - _day(q1) <= RUSH_SPREAD_DAYS:
+                estimate = q1
+        listed = first_listed.get(r[col["passcode"]])
+        if estimate and listed:
+            got = min(estimate, listed)
+            key = "Konami-id estimate" if got == estimate else "EDOPro Rush list (upper bound)"
+        else:
+            got = estimate or listed
+            key = "Konami-id estimate" if estimate else "EDOPro Rush list (upper bound)"
+        if got and launch and got < launch:
+            got, key = launch, "Rush Duel's launch (EDOPro's first Rush list)"
+        counts[f"Rush dates: {key if got else 'none (release-date-unknown)'}"] += 1
+        dated[r[col["passcode"]]] = got
+    for r in rows:
+        if r[col["flags"]] & FLAG_RUSH and r[col["passcode"]] in dated:
+            r[col["ocg_date"]] = dated[r[col["passcode"]]]
+        elif r[col["flags"]] & FLAG_RUSH and r[col["alias"]] in dated:
+            r[col["ocg_date"]] = dated[r[col["alias"]]]
 
 
 def dump(doc: dict[str, Any]) -> tuple[str, str]:
@@ -595,12 +712,17 @@ def render_report(doc: dict[str, Any]) -> str:
         "rules are in the script's docstring: Konami's English name wins (the database name",
         "stays a search alias); a card's first release in a region is the earliest date any",
         "source gives; a release date outranks a stale region flag; Konami's 'Not yet",
-        "released' clears a region flag that no date supports.",
+        "released' clears a region flag that no date supports. No source dates Rush Duel cards:",
+        "each is dated by the earlier of an estimate from Konami's card ids (the first-quartile",
+        "first release of the 40 OCG/TCG cards with the nearest ids, when they agree within 120",
+        "days) and the first EDOPro Rush list holding it, never before Rush Duel's launch",
+        "(2020-04-04); these dates are estimates (validation says 'about').",
         "",
         "## What each source decided",
         "",
-        "Counts over original official cards (no alternate artworks, tokens, Skills, Rush).",
-        "A date is credited to the source that gave the earliest date.",
+        "Counts over original official cards (no alternate artworks, tokens, Skills; Rush",
+        "cards only in the 'Rush dates' rows). A date is credited to the source that gave the",
+        "earliest date.",
         "",
         "| decision | cards |",
         "|---|---|",

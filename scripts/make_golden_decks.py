@@ -267,6 +267,10 @@ def build() -> None:
     speed_skill = 300101001  # a Skill card on the Speed Duel list
     case("legal", "speed-20-one-skill.ydk", ydk([*sm, speed_skill]), "speed", "2024-01-01", [])
     case("illegal", "speed-no-skill.ydk", ydk(sm), "speed", "2024-01-01", ["skill-count"])
+    # Offerings to the Doomed and Nightmare Wheel: both Limited 1 (one card from the group)
+    limit1 = [19230408, 54704216]
+    case("illegal", "speed-limit-group.ydk", ydk([*sm, *limit1, speed_skill]), "speed",
+         "2024-01-01", ["limit-group"])  # fmt: skip
     # Genesys on 2026-01-15: two Main Deck cards of 100 points each (the cap is 100)
     from deckcheck.format import get_format
 

@@ -223,8 +223,10 @@ def test_tcg_april_2024_uses_the_north_american_date() -> None:
 
     path = ROOT / "banlists" / "tcg" / "2024-04-15.toml"
     assert path.exists()
-    assert "Europe: in force from 2024-04-22" in (read_banlist_file(path).note or "")
-    assert (ROOT / "banlists" / "tcg" / "2022-05-17.toml").exists()
+    april = read_banlist_file(path)
+    assert (april.effective, april.effective_eu) == (date(2024, 4, 15), date(2024, 4, 22))
+    may = read_banlist_file(ROOT / "banlists" / "tcg" / "2022-05-17.toml")
+    assert (may.effective, may.effective_eu) == (date(2022, 5, 17), date(2022, 5, 23))
 
 
 def test_formats_show_prints_each_note_once_and_explains_confidence(cli) -> None:  # type: ignore[no-untyped-def]
@@ -233,3 +235,251 @@ def test_formats_show_prints_each_note_once_and_explains_confidence(cli) -> None
     assert len(notes) == len(set(notes))
     assert "H official or several sources agree" in res.stdout
     assert "M one reputable source" in cli("formats").stdout
+
+
+@pytest.mark.parametrize(
+    ("region", "expected"),
+    [(None, {"over-limit"}), ("na", {"over-limit"}), ("eu", {"upcoming-change"})],
+)
+def test_april_2024_list_in_force_on_2024_04_18_in_north_america_not_europe(
+    region: str | None, expected: set[str]
+) -> None:
+    # Anti-Spell Fragrance became Limited on the April 2024 list: 2024-04-15 in North America,
+    # 2024-04-22 in Europe (announced, so Europe gets the upcoming-change warning)
+    found = codes(deck("3 Anti-Spell Fragrance"), "tcg", date(2024, 4, 18), region=region)
+    assert found == expected
+
+
+def test_may_2022_list_dates_differ_by_region() -> None:
+    from deckcheck.format import get_format
+
+    tcg = get_format("tcg")
+    na = tcg.banlist_at(date(2022, 5, 20))
+    eu = tcg.in_region("eu").banlist_at(date(2022, 5, 20))
+    assert na is not None and eu is not None
+    assert (na.effective, eu.effective) == (date(2022, 5, 17), date(2022, 2, 7))
+    assert tcg.in_region("eu").banlist_at(date(2022, 5, 23)) == na
+
+
+def test_region_reaches_traditional_and_batch_check(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "deck.txt"
+    path.write_text(deck("1 Chicken Game"), encoding="utf-8")
+    # Chicken Game: Forbidden until the April 2024 list made it Limited
+    assert deckcheck.check([str(path)], "tcg", date(2024, 4, 18)).exit_code == 0
+    assert deckcheck.check([str(path)], "tcg", date(2024, 4, 18), region="eu").exit_code == 1
+    trad = deckcheck.get_format("traditional").in_region("eu")
+    bl = trad.banlist_at(date(2024, 4, 18))
+    assert bl is not None and bl.effective == date(2024, 1, 1)
+
+
+def test_unknown_region_is_a_clear_input_error() -> None:
+    with pytest.raises(deckcheck.InputError, match="'na'"):
+        deckcheck.validate(deckcheck.read_deck(deck()), "tcg", date(2024, 4, 18), region="jp")
+
+
+def test_region_flag_and_format_file_key(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "deck.txt"
+    path.write_text(deck("3 Anti-Spell Fragrance"), encoding="utf-8")
+    assert cli("validate", str(path), "-d", "2024-04-18").code == 1
+    assert cli("validate", str(path), "-d", "2024-04-18", "--region", "eu").code == 0
+    assert cli("validate", str(path), "-d", "2024-04-18", "--region", "jp").code == 2
+    club = tmp_path / "club.toml"
+    club.write_text('base = "tcg"\ntcg_region = "eu"\n', encoding="utf-8")
+    assert cli("validate", str(path), "-d", "2024-04-18", "--format-file", str(club)).code == 0
+    # --region overrides the file's key
+    res = cli("validate", str(path), "-d", "2024-04-18", "--format-file", str(club),
+              "--region", "na")  # fmt: skip
+    assert res.code == 1
+    club.write_text('base = "tcg"\ntcg_region = "europe"\n', encoding="utf-8")
+    res = cli("validate", str(path), "-d", "2024-04-18", "--format-file", str(club))
+    assert res.code == 2 and "tcg_region" in res.stderr
+
+
+def test_region_in_banlist_and_formats_commands(cli) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    eu = cli("banlist", "show", "tcg", "-d", "2024-04-18", "--region", "eu")
+    assert eu.code == 0 and eu.stdout.startswith("2024-01-01 TCG")
+    na = json.loads(cli("banlist", "show", "tcg", "-d", "2024-04-18", "-o", "json").stdout)
+    assert (na["effective"], na["effective_eu"]) == ("2024-04-15", "2024-04-22")
+    shown = json.loads(
+        cli("formats", "show", "tcg", "-d", "2024-04-18", "--region", "eu", "-o", "json").stdout
+    )
+    assert shown["tcg_region"] == "eu"
+    assert shown["upcoming"][0] == {"name": "2024-04-15 TCG", "effective": "2024-04-22"}
+    diff = cli("banlist", "diff", "tcg", "2024-04-18", "2024-04-25", "--region", "eu")
+    assert "2024-01-01 TCG -> 2024-04-15 TCG" in diff.stdout
+    export = cli("banlist", "export", "tcg", "-d", "2024-04-18", "--region", "eu", "--to", "toml")
+    assert 'name = "2024-01-01 TCG"' in export.stdout
+
+
+# --- truncated .ydk -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tail", "missing"),
+    [("", ["#extra", "!side"]), ("#extra\n", ["!side"]), ("!side\n", ["#extra"])],
+)
+def test_truncated_ydk_gets_a_missing_sections_note(tail: str, missing: list[str]) -> None:
+    main = "".join(f"{c}\n" for c in [89631139, 46986414, 55144522] * 1)
+    deck_ = deckcheck.read_deck("#created by x\n#main\n" + main + tail, fmt="ydk")
+    report = deckcheck.validate(deck_, "tcg", date(2025, 1, 1))
+    notes = [v for v in report.violations if v.code.value == "missing-sections"]
+    assert len(notes) == 1
+    assert notes[0].severity.value == "note" and notes[0].line == 2
+    assert all(h in notes[0].message for h in missing)
+    assert len(deck_.main) == 3
+
+
+def test_complete_ydk_has_no_missing_sections_note(cli) -> None:  # type: ignore[no-untyped-def]
+    res = cli("validate", str(ROOT / "examples" / "tcg-legal.ydk"), "-o", "json")
+    assert "missing-sections" not in res.stdout
+    ydk = "#main\n" + "89631139\n" * 3 + "#extra\n#side\n"
+    assert "missing-sections" not in cli("validate", "-", "-o", "json", input=ydk).stdout
+
+
+def test_truncated_ydk_note_in_cli_output(cli) -> None:  # type: ignore[no-untyped-def]
+    res = cli("validate", "-", "-d", "2025-01-01", input="#main\n89631139\n")
+    assert "missing-sections" in res.stdout and "no #extra and no !side" in res.stdout
+
+
+# --- Speed Duel: published dates, limit groups ----------------------------------------------
+
+SPEED_MAIN = [1784619, 3797883, 5053103, 8715625, 13429800, 15025844, 17658803]  # in every pool
+SPEED_SKILL = 300101001
+
+
+def speed_codes(extra: list[int], on: date) -> set[str]:
+    """Violation codes of a legal 20-card Speed Duel deck (+ one Skill) plus ``extra`` cards."""
+    main = [c for c in SPEED_MAIN for _ in range(3)][:20]
+    text = "#main\n" + "".join(f"{c}\n" for c in [*main, *extra, SPEED_SKILL]) + "#extra\n!side\n"
+    report = deckcheck.validate(deckcheck.read_deck(text, fmt="ydk"), "speed", on)
+    return {v.code.value for v in report.violations if v.severity.value == "error"}
+
+
+def test_speed_lists_take_the_published_dates() -> None:
+    from deckcheck.format import get_format
+
+    speed = get_format("speed")
+    got = [speed.banlist_at(date.fromisoformat(d)) for d in ("2022-09-09", "2022-09-10")]
+    assert [b.effective if b else None for b in got] == [date(2022, 3, 1), date(2022, 9, 10)]
+    assert got[0] is not None and got[0].approximate  # before the first published list
+    assert got[1] is not None and not got[1].approximate
+    # EDOPro's "2023.09" list is the one published 2023-09-30, not in force on 2023-09-15
+    mid = speed.banlist_at(date(2023, 9, 15))
+    assert mid is not None and mid.effective == date(2023, 4, 22)
+
+
+# Reinforcement of the Army and Jinzo: both Limited 1 until the list published 2023-09-30 moved
+# them to Limited 2 (EDOPro labels that list 2023.09, i.e. 2023-09-01: a month early)
+@pytest.mark.parametrize(
+    ("on", "expected"),
+    [("2023-09-15", {"limit-group"}), ("2023-09-29", {"limit-group"}), ("2023-09-30", set())],
+)
+def test_speed_limited_1_is_one_card_from_the_whole_group(on: str, expected: set[str]) -> None:
+    assert speed_codes([32807846, 77585513], date.fromisoformat(on)) == expected
+
+
+def test_speed_groups_count_every_card_and_skills() -> None:
+    on = date(2024, 2, 1)
+    assert speed_codes([81439173, 81439173], on) == set()  # Foolish Burial x2: Limited 2
+    # two different Limited 2 cards and one more: three from a group of two
+    assert speed_codes([81439173, 81439173, 1475311], on) == {"limit-group"}
+    # the Skill Twisted Personality is Limited 1 too (with Golden Ladybug)
+    main = [*[c for c in SPEED_MAIN for _ in range(3)][:20], 87102774]
+    text = "#main\n" + "".join(f"{c}\n" for c in [*main, 300205004]) + "#extra\n!side\n"
+    report = deckcheck.validate(deckcheck.read_deck(text, fmt="ydk"), "speed", on)
+    group = [v for v in report.violations if v.code.value == "limit-group"]
+    assert len(group) == 1 and group[0].found == 2 and group[0].allowed == 1
+    assert "over-limit" not in {v.code.value for v in report.violations}
+
+
+def test_speed_groups_survive_files_and_lflist_export(cli) -> None:  # type: ignore[no-untyped-def]
+    from deckcheck.banlist import dump_lflist, read_banlist_file, read_lflist
+
+    path = ROOT / "banlists" / "speed" / "2025-07-11.toml"
+    bl = read_banlist_file(path)
+    assert bl.groups[19230407] == 1 and bl.groups[81439173] == 2
+    (back,) = read_lflist(dump_lflist(bl), "export", family="speed")
+    assert dict(back.groups) == dict(bl.groups) and dict(back.entries) == dict(bl.entries)
+    shown = cli("banlist", "show", "speed", "-d", "2025-08-01")
+    assert "Limited 1 group: 1 card(s) in total" in shown.stdout
+
+
+# --- Genesys: announced dates, approximate snapshot dates -----------------------------------
+
+
+def test_genesys_list_of_june_2026_takes_effect_2026_06_08() -> None:
+    # Big Welcome Labrynth went from 20 to 15 points on the list effective 2026-06-08
+    report = deckcheck.validate(
+        deckcheck.read_deck(deck("1 Big Welcome Labrynth")), "genesys", date(2026, 6, 10)
+    )
+    assert report.banlist is not None and report.banlist.effective == date(2026, 6, 8)
+    assert report.points == 15
+
+
+def test_genesys_snapshot_dates_are_marked_approximate(cli) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    def shown(on: str) -> dict[str, object]:
+        res = cli("banlist", "show", "genesys", "-d", on, "-o", "json")
+        return json.loads(res.stdout)  # type: ignore[no-any-return]
+
+    assert shown("2026-05-20")["approximate"] is True  # a snapshot date only
+    assert shown("2026-06-10")["approximate"] is False  # EDOPro names the day: 2026.06.08
+    assert shown("2025-09-23")["approximate"] is False  # YGOJSON confirms 2025-09-22
+    text = cli("banlist", "show", "genesys", "-d", "2026-05-20").stdout
+    assert "approximate" in text.splitlines()[1]
+    fmt = cli("formats", "show", "genesys", "-d", "2026-05-20").stdout
+    assert "date approximate" in fmt
+
+
+# --- Rush Duel: the pool follows release dates ------------------------------------------------
+
+
+def rush_codes(extra: list[int], on: date) -> dict[str, list[str]]:
+    """Codes (errors and warnings) of a Rush deck of launch cards plus ``extra`` passcodes."""
+    launch = [160001001 + i for i in range(14)]  # Lizard Soldier ... (Rush Duel's launch set)
+    cards = [c for c in launch for _ in range(3)][: 40 - len(extra)] + extra
+    text = "#main\n" + "".join(f"{c}\n" for c in cards) + "#extra\n!side\n"
+    report = deckcheck.validate(deckcheck.read_deck(text, fmt="ydk", rush=True), "rush", on)
+    out: dict[str, list[str]] = {}
+    for v in report.violations:
+        if v.severity.value != "note":
+            out.setdefault(v.code.value, []).append(v.name or "")
+    return out
+
+
+def test_rush_gilford_the_lightning_was_not_out_in_2021() -> None:
+    # Gilford the Lightning (Rush, Konami id 18582) came out around the turn of 2023
+    assert rush_codes([160012000], date(2021, 6, 1)) == {"not-in-pool": ["Gilford the Lightning"]}
+    assert rush_codes([160012000], date(2023, 6, 1)) == {}
+
+
+def test_rush_pool_is_not_frozen_at_81_cards_over_2020_2022() -> None:
+    # Sunny Fairy Spinangel (2021): legal in 2022, when EDOPro's frozen list did not hold it
+    assert rush_codes([160006001], date(2022, 6, 1)) == {}
+    assert rush_codes([160006001], date(2020, 6, 1)) == {"not-in-pool": ["Sunny Fairy Spinangel"]}
+    assert rush_codes([], date(2020, 4, 4)) == {}  # the launch set, on launch day
+
+
+def test_rush_lists_are_limits_not_the_pool() -> None:
+    from deckcheck.banlist import read_banlist_dir
+
+    lists = read_banlist_dir(ROOT / "banlists" / "rush")
+    assert lists and not any(b.whitelist for b in lists)
+    assert date(2020, 5, 17) not in {b.effective for b in lists}  # EDOPro's frozen 81 cards
+    assert all(v < 3 for b in lists for v in b.entries.values())
+
+
+def test_rush_card_without_a_date_warns(index: CardIndex) -> None:
+    undated = index.get(160026003)  # Royal Rebel's Pitch Shifter: newer than any dated card
+    assert undated.is_rush and undated.ocg_date is None
+    assert rush_codes([160026003], date(2026, 8, 1)) == {
+        "release-date-unknown": ["Royal Rebel's Pitch Shifter"]
+    }
+
+
+def test_rush_dates_are_never_before_the_launch(index: CardIndex) -> None:
+    dated = [c.ocg_date for c in index if c.is_rush and c.ocg_date is not None]
+    assert len(dated) > 3000 and min(dated) == date(2020, 4, 4)

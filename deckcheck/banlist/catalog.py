@@ -9,7 +9,7 @@ from datetime import date
 from types import MappingProxyType
 from typing import Any
 
-from deckcheck.banlist.model import SCHEMA, Banlist
+from deckcheck.banlist.model import SCHEMA, Banlist, TcgRegion
 from deckcheck.error import DataError
 
 
@@ -30,6 +30,11 @@ def dump_bundle(lists: Iterable[Banlist]) -> str:
                 "points": b.points,
                 "point_cap": b.point_cap,
                 "note": b.note,
+                **({"effective_eu": b.effective_eu.isoformat()} if b.effective_eu else {}),
+                **({"approximate": True} if b.approximate else {}),
+                **(
+                    {"groups": {str(c): g for c, g in sorted(b.groups.items())}} if b.groups else {}
+                ),
                 "codes": codes,
                 "values": [b.entries[c] for c in codes],
             }
@@ -63,6 +68,13 @@ def read_bundle(
                     points=row["points"],
                     point_cap=row["point_cap"],
                     note=row["note"],
+                    effective_eu=(
+                        date.fromisoformat(row["effective_eu"]) if row.get("effective_eu") else None
+                    ),
+                    approximate=bool(row.get("approximate", False)),
+                    groups=MappingProxyType(
+                        {int(c): int(g) for c, g in row.get("groups", {}).items()}
+                    ),
                     resolver=resolver,
                 )
             )
@@ -82,6 +94,13 @@ class BanlistCatalog:
         for family, dates in self._dates.items():
             if len(set(dates)) != len(dates):
                 raise DataError(f"ban-list family {family!r} has two lists on one effective date")
+        # Europe: the same lists, ordered by their European dates (most equal the default)
+        self._by_family_eu: dict[str, list[Banlist]] = {}
+        self._dates_eu: dict[str, list[date]] = {}
+        for family, bs in self._by_family.items():
+            eu = sorted(bs, key=lambda b: b.effective_in(TcgRegion.EU))
+            self._by_family_eu[family] = eu
+            self._dates_eu[family] = [b.effective_in(TcgRegion.EU) for b in eu]
         self._derived: dict[tuple[Any, ...], Banlist] = {}
 
     def derived(self, key: tuple[Any, ...], make: Callable[[], Banlist]) -> Banlist:
@@ -101,20 +120,29 @@ class BanlistCatalog:
             return [b for f in self.families() for b in self._by_family[f]]
         return list(self._by_family.get(family, []))
 
-    def in_force(self, family: str, on: date) -> Banlist | None:
-        """The list of ``family`` in force on ``on`` (None before the family's first list)."""
-        dates = self._dates.get(family)
+    def _ordered(self, family: str, region: TcgRegion) -> tuple[list[Banlist], list[date]]:
+        if region is TcgRegion.EU:
+            return self._by_family_eu.get(family, []), self._dates_eu.get(family, [])
+        return self._by_family.get(family, []), self._dates.get(family, [])
+
+    def in_force(self, family: str, on: date, region: TcgRegion = TcgRegion.NA) -> Banlist | None:
+        """The list of ``family`` in force on ``on`` (None before the family's first list).
+
+        ``region`` picks whose effective dates count where a TCG list has a European date
+        of its own (:attr:`Banlist.effective_eu`); North America by default.
+        """
+        lists, dates = self._ordered(family, region)
         if not dates:
             return None
         i = bisect.bisect_right(dates, on)
-        return self._by_family[family][i - 1] if i else None
+        return lists[i - 1] if i else None
 
-    def upcoming(self, family: str, on: date) -> list[Banlist]:
-        """Known lists of ``family`` that take effect after ``on``, soonest first."""
-        dates = self._dates.get(family)
+    def upcoming(self, family: str, on: date, region: TcgRegion = TcgRegion.NA) -> list[Banlist]:
+        """Known lists of ``family`` that take effect after ``on`` in ``region``, soonest first."""
+        lists, dates = self._ordered(family, region)
         if not dates:
             return []
-        return self._by_family[family][bisect.bisect_right(dates, on) :]
+        return lists[bisect.bisect_right(dates, on) :]
 
     def first(self, family: str) -> Banlist | None:
         """The oldest list of the family."""

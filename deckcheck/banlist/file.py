@@ -43,6 +43,8 @@ def banlist_from_mapping(data: Mapping[str, Any], where: str = "<banlist>") -> B
         "point_cap",
         "note",
         "entries",
+        "effective_eu",
+        "approximate",
     }
     for key in data:
         if key not in known:
@@ -86,6 +88,10 @@ def banlist_from_mapping(data: Mapping[str, Any], where: str = "<banlist>") -> B
     if not isinstance(sources, list) or not sources or not all(isinstance(s, str) for s in sources):
         raise _fail(where, "sources", "must be a non-empty list of strings")
     whitelist, points = get_bool("whitelist"), get_bool("points")
+    approximate = get_bool("approximate")
+    effective_eu = get_date("effective_eu")
+    if effective_eu == effective:
+        effective_eu = None
     cap = data.get("point_cap")
     if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap <= 0):
         raise _fail(where, "point_cap", "must be a positive integer")
@@ -99,6 +105,7 @@ def banlist_from_mapping(data: Mapping[str, Any], where: str = "<banlist>") -> B
         raise _fail(where, "entries", "must be a table")
     entries: dict[int, int] = {}
     names: dict[int, str] = {}
+    groups: dict[int, int] = {}
     value_key = "points" if points else "status"
     for code_text, entry in raw.items():
         ekey = f"entries.{code_text}"
@@ -113,11 +120,16 @@ def banlist_from_mapping(data: Mapping[str, Any], where: str = "<banlist>") -> B
             raise _fail(where, ekey, f"status must be 0..3, not {value}")
         if points and value < 0:
             raise _fail(where, ekey, "points must be >= 0")
-        extra = set(entry) - {value_key, "name"}
+        extra = set(entry) - {value_key, "name", "group"}
         if extra:
             raise _fail(where, ekey, f"unknown key(s) {sorted(extra)}")
         code = int(code_text)
         entries[code] = value
+        if "group" in entry:
+            group = entry["group"]
+            if not isinstance(group, int) or isinstance(group, bool) or not 1 <= group <= 3:
+                raise _fail(where, ekey, f"group must be 1, 2 or 3, not {group!r}")
+            groups[code] = group
         if isinstance(entry.get("name"), str):
             names[code] = entry["name"]
     return Banlist(
@@ -132,6 +144,9 @@ def banlist_from_mapping(data: Mapping[str, Any], where: str = "<banlist>") -> B
         points=points,
         point_cap=cap if points else None,
         note=note,
+        effective_eu=effective_eu,
+        approximate=approximate,
+        groups=MappingProxyType(groups),
         names=MappingProxyType(names),
     )
 
@@ -170,6 +185,10 @@ def dump_banlist_toml(banlist: Banlist, header: str = "") -> str:
     if banlist.label:
         out.append(f"label = {_toml_str(banlist.label)}")
     out.append(f"effective = {banlist.effective.isoformat()}")
+    if banlist.effective_eu:
+        out.append(f"effective_eu = {banlist.effective_eu.isoformat()}")
+    if banlist.approximate:
+        out.append("approximate = true")
     if banlist.announced:
         out.append(f"announced = {banlist.announced.isoformat()}")
     out.append(f"whitelist = {'true' if banlist.whitelist else 'false'}")
@@ -187,10 +206,13 @@ def dump_banlist_toml(banlist: Banlist, header: str = "") -> str:
     for code in sorted(banlist.entries):
         name = banlist.names.get(code)
         name_part = f", name = {_toml_str(name)}" if name else ""
-        out.append(f"{code} = {{ {key} = {banlist.entries[code]}{name_part} }}")
+        group = banlist.groups.get(code)
+        group_part = f", group = {group}" if group is not None else ""
+        out.append(f"{code} = {{ {key} = {banlist.entries[code]}{group_part}{name_part} }}")
     return "\n".join(out) + "\n"
 
 
+_GROUP_HEADER = re.compile(r"#\s*Limited\s+([123])\s*$", re.IGNORECASE)
 _DATE_IN_NAME = re.compile(r"(\d{4})[.\-/](\d{1,2})(?:[.\-/](\d{1,2}))?")
 
 
@@ -216,21 +238,30 @@ def read_lflist(
     """Parse ``lflist.conf`` text (EDOPro/YGOPro) into one :class:`Banlist` per ``!name`` section.
 
     Understands ``$whitelist``, ``$genesys`` and ``$pointcap N``; ``-1`` ("never allowed") is read
-    as 0. A list's effective date comes from its name (``!2024.04 TCG``), else ``effective``, else
-    a :class:`DataError`. Duplicate passcodes in one section keep the last value. A malformed
-    entry line raises :class:`DataError`, unless ``problems`` is given: then it is skipped and
-    described there.
+    as 0. A ``#Limited N`` comment header (N = 1, 2, 3; EDOPro's Speed Duel lists) starts a limit
+    group: the cards under it, up to the next ``#`` header (``##`` lines are plain comments),
+    share N copies in total (:attr:`Banlist.groups`). A list's effective date comes from its name
+    (``!2024.04 TCG``), else ``effective``, else a :class:`DataError`. Duplicate passcodes in one
+    section keep the last value. A malformed entry line raises :class:`DataError`, unless
+    ``problems`` is given: then it is skipped and described there.
     """
     text = text.lstrip("\ufeff")
     sections: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
+    group: int | None = None
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
+        if line.startswith("#") and not line.startswith("##"):
+            m = _GROUP_HEADER.match(line)
+            group = int(m[1]) if m else None
+            continue
         if not line or line.startswith(("#", "--")) or (line[0] == "[" and line[-1] == "]"):
             continue  # comments; a "[name]" header line missing its "#"
         if line.startswith("!"):
-            current = {"name": line[1:].strip(), "entries": {}, "flags": set(), "cap": None}
+            current = {"name": line[1:].strip(), "entries": {}, "flags": set(), "cap": None,
+                       "groups": {}}  # fmt: skip
             sections.append(current)
+            group = None
             continue
         if current is None:
             raise DataError(f"{source}:{lineno}: entry before the first '!name' line")
@@ -255,6 +286,10 @@ def read_lflist(
             problems.append(msg)
             continue
         current["entries"][code] = max(value, 0)
+        if group is not None:
+            current["groups"][code] = group
+        else:
+            current["groups"].pop(code, None)
     out = []
     for sec in sections:
         when = date_from_name(sec["name"]) or effective
@@ -273,6 +308,7 @@ def read_lflist(
                 whitelist="whitelist" in sec["flags"],
                 points=points,
                 point_cap=(sec["cap"] or DEFAULT_POINT_CAP) if points else None,
+                groups=MappingProxyType(dict(sec["groups"])),
             )
         )
     return out
@@ -291,8 +327,17 @@ def dump_lflist(
         if b.points:
             out.append("$genesys")
             out.append(f"$pointcap {b.point_cap or DEFAULT_POINT_CAP}")
+        grouped = [c for c in sorted(b.entries) if c in b.groups]
         for code in sorted(b.entries):
-            name = b.names.get(code) or (names(code) if names else None)
-            comment = f" --{name}" if name else ""
-            out.append(f"{code} {b.entries[code]}{comment}")
+            if code not in b.groups:
+                out.append(_lflist_line(b, code, names))
+        for n in sorted({b.groups[c] for c in grouped}):
+            out.append(f"#Limited {n}")  # a limit group: N cards in total from it
+            out.extend(_lflist_line(b, c, names) for c in grouped if b.groups[c] == n)
     return "\n".join(out) + "\n"
+
+
+def _lflist_line(b: Banlist, code: int, names: Callable[[int], str | None] | None) -> str:
+    name = b.names.get(code) or (names(code) if names else None)
+    comment = f" --{name}" if name else ""
+    return f"{code} {b.entries[code]}{comment}"

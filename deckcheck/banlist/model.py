@@ -8,6 +8,7 @@ index).
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -26,6 +27,16 @@ def status_word(copies: int | None) -> str:
     if copies is None:
         return "Unlimited"
     return STATUS_NAMES.get(copies, str(copies))
+
+
+class TcgRegion(enum.StrEnum):
+    """Where a TCG event is held: a few TCG lists took effect on different days in North America
+    and in Europe (April 2024: 2024-04-15 in North America, 2024-04-22 in Europe)."""
+
+    NA = "na"
+    """North America (the default: Konami of America's dates, as Yugipedia gives them)."""
+    EU = "eu"
+    """Europe (Konami's European site's dates)."""
 
 
 DEFAULT_POINT_CAP = 100
@@ -61,6 +72,16 @@ class Banlist:
     """Point cap of a points list."""
     note: str = ""
     """Free text for readers (derivation, caveats)."""
+    effective_eu: date | None = None
+    """TCG lists: the first day in force in Europe where it differs from ``effective`` (the
+    North-American date); None when both regions share ``effective``."""
+    approximate: bool = False
+    """True when no source gives the announced effective date: ``effective`` is then the day
+    a source first showed the list (a download or snapshot date: Genesys) or a month label
+    (Speed Duel before 2022-09), so the real day may differ by days or weeks."""
+    groups: Mapping[int, int] = field(default_factory=lambda: _EMPTY, hash=False, repr=False)
+    """Limit groups (Speed Duel): passcode -> N, where N is the number of cards a deck may hold
+    from *all* the cards of group N together (Limited 1, 2, 3 share 1, 2, 3 slots)."""
     names: Mapping[int, str] = field(
         default_factory=lambda: _EMPTY_NAMES, hash=False, compare=False, repr=False
     )
@@ -69,6 +90,12 @@ class Banlist:
         default=None, hash=False, compare=False, repr=False
     )
     """Maps an alternate-artwork passcode to its original (None: no alias resolution)."""
+
+    def effective_in(self, region: TcgRegion = TcgRegion.NA) -> date:
+        """The first day the list is in force in ``region`` (North America by default)."""
+        if region is TcgRegion.EU and self.effective_eu is not None:
+            return self.effective_eu
+        return self.effective
 
     @property
     def key(self) -> str:
@@ -86,6 +113,17 @@ class Banlist:
             canonical = self.resolver(passcode)
             if canonical is not None:
                 value = self.entries.get(canonical)
+        return value
+
+    def group_of(self, passcode: int) -> int | None:
+        """The limit group of ``passcode`` (its original card's, for an alternate artwork)."""
+        if not self.groups:
+            return None
+        value = self.groups.get(passcode)
+        if value is None and self.resolver is not None:
+            canonical = self.resolver(passcode)
+            if canonical is not None:
+                value = self.groups.get(canonical)
         return value
 
     def copies_allowed(self, passcode: int) -> int:
@@ -137,6 +175,8 @@ class Banlist:
             "name": self.name,
             "label": self.label,
             "effective": self.effective.isoformat(),
+            "effective_eu": self.effective_eu.isoformat() if self.effective_eu else None,
+            "approximate": self.approximate,
             "announced": self.announced.isoformat() if self.announced else None,
             "whitelist": self.whitelist,
             "points": self.points,
@@ -149,6 +189,7 @@ class Banlist:
                     "name": name(code),
                     ("points" if self.points else "limit"): value,
                     **({} if self.points else {"status": STATUS_NAMES.get(value, str(value))}),
+                    **({"group": self.groups[code]} if code in self.groups else {}),
                 }
                 for code, value in sorted(self.entries.items())
             ],

@@ -11,10 +11,18 @@ import typer
 
 from deckcheck.cli.common import Output, fail, print_document
 from deckcheck.cli.format import check_date, resolve_named
-from deckcheck.cli.options import DateOpt, FormatFileOpt, OutputOpt, parse_date
+from deckcheck.cli.options import (
+    DateOpt,
+    FormatFileOpt,
+    OutputOpt,
+    RegionChoice,
+    RegionOpt,
+    parse_date,
+)
 
 if TYPE_CHECKING:
     from deckcheck.banlist import Banlist
+    from deckcheck.format import Format
 
 
 app = typer.Typer(help="Show, compare and export ban lists.", no_args_is_help=True)
@@ -44,14 +52,22 @@ def _value(b: Banlist, value: int | None) -> str:
     return STATUS_NAMES.get(value, str(value))
 
 
-def _list_at(name: str | None, format_file: Path | None, when: str | None) -> Banlist:
-    fmt = resolve_named(name, format_file)
+def _list_at(
+    name: str | None, format_file: Path | None, when: str | None, region: RegionChoice | None
+) -> Banlist:
+    return _format_and_list(name, format_file, when, region)[1]
+
+
+def _format_and_list(
+    name: str | None, format_file: Path | None, when: str | None, region: RegionChoice | None
+) -> tuple[Format, Banlist]:
+    fmt = resolve_named(name, format_file, region)
     d = parse_date(when)
     check_date(fmt, d)
     current = fmt.banlist_at(d)
     if current is None:
         fail(f"{fmt.name} has no ban list in force on {d.isoformat()}")
-    return current
+    return fmt, current
 
 
 @app.command("show")
@@ -60,14 +76,17 @@ def show(
     when: DateOpt = None,
     output: OutputOpt = Output.TEXT,
     format_file: FormatFileOpt = None,
+    region: RegionOpt = None,
 ) -> None:
     """Show the list in force on a date (Forbidden / Limited / Semi-Limited, or points)."""
-    b = _list_at(name, format_file, when)
+    b = _list_at(name, format_file, when, region)
     if output is Output.JSON:
         print_document("banlist", b.to_dict(_name))
         return
     lines = [f"{b.name}" + (f"  (label: {b.label})" if b.label else "")]
     lines.append(f"  effective {b.effective.isoformat()}"
+                 + (" (approximate: no source gives the effective day)" if b.approximate else "")
+                 + (f", in Europe {b.effective_eu.isoformat()}" if b.effective_eu else "")
                  + (f", announced {b.announced.isoformat()}" if b.announced else ""))  # fmt: skip
     if b.whitelist:
         lines.append(f"  whitelist: {len(b.entries)} cards in the pool")
@@ -80,11 +99,18 @@ def show(
     for value in order:
         if not b.points and value >= 3:
             continue
-        codes = groups[value]
+        codes = [c for c in groups[value] if c not in b.groups]
+        if not codes:
+            continue
         lines.append("")
         lines.append(f"{_value(b, value)} ({len(codes)}):")
         rows = sorted(((_name(c) or str(c)), c) for c in codes)
         lines.extend(f"  {c:>9}  {n}" for n, c in rows)
+    for n in sorted(set(b.groups.values())):
+        members = sorted(((_name(c) or str(c)), c) for c, g in b.groups.items() if g == n)
+        lines.append("")
+        lines.append(f"Limited {n} group: {n} card(s) in total from all of these ({len(members)}):")
+        lines.extend(f"  {c:>9}  {name}" for name, c in members)
     sys.stdout.write("\n".join(lines) + "\n")
 
 
@@ -95,17 +121,18 @@ def diff(
     date_b: Annotated[str, typer.Argument(help="Second date YYYY-MM-DD.")],
     output: OutputOpt = Output.TEXT,
     format_file: FormatFileOpt = None,
+    region: RegionOpt = None,
 ) -> None:
     """The changes between the lists in force on two dates."""
-    a = _list_at(name, format_file, date_a)
-    b = _list_at(name, format_file, date_b)
+    fmt, a = _format_and_list(name, format_file, date_a, region)
+    b = _list_at(name, format_file, date_b, region)
     changes = a.diff(b)
     if output is Output.JSON:
         print_document(
             "banlist-diff",
             {
-                "from": {"name": a.name, "effective": a.effective.isoformat()},
-                "to": {"name": b.name, "effective": b.effective.isoformat()},
+                "from": {"name": a.name, "effective": a.effective_in(fmt.tcg_region).isoformat()},
+                "to": {"name": b.name, "effective": b.effective_in(fmt.tcg_region).isoformat()},
                 "changes": [
                     {
                         "passcode": c,
@@ -138,11 +165,12 @@ def export(
         str | None, typer.Option("--out", help="Write to this file (default: stdout).")
     ] = None,
     format_file: FormatFileOpt = None,
+    region: RegionOpt = None,
 ) -> None:
     """Export the list in force on a date as EDOPro lflist.conf (or project TOML)."""
     from deckcheck.banlist import dump_banlist_toml, dump_lflist
 
-    b = _list_at(name, format_file, when)
+    b = _list_at(name, format_file, when, region)
     text = dump_lflist(b, _name) if to is ExportFormat.LFLIST else dump_banlist_toml(b)
     if out is None:
         sys.stdout.write(text)

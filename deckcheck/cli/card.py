@@ -63,11 +63,14 @@ def show(
     if card.extra_kind:
         deck += f" ({card.extra_kind.value})"
     lines.append(f"  deck:       {deck}")
-    avail = [r for r, ok in (("OCG", card.in_ocg), ("TCG", card.in_tcg)) if ok]
-    lines.append(
-        f"  released:   OCG {card.ocg_date or '-'}, TCG {card.tcg_date or '-'}"
-        f"  (in: {', '.join(avail) or 'none'})"
-    )
+    if card.is_rush:  # Rush Duel (Japan): dated from Konami ids or EDOPro's lists, an estimate
+        lines.append(f"  released:   Rush Duel about {card.ocg_date or '-'}")
+    else:
+        avail = [r for r, ok in (("OCG", card.in_ocg), ("TCG", card.in_tcg)) if ok]
+        lines.append(
+            f"  released:   OCG {card.ocg_date or '-'}, TCG {card.tcg_date or '-'}"
+            f"  (in: {', '.join(avail) or 'none'})"
+        )
     flags = [n for n, ok in (("Rush", card.is_rush), ("Legend", card.is_legend),
                              ("Skill", card.is_skill), ("Token", card.is_token),
                              ("unofficial", card.is_unofficial),

@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from deckcheck.cli.common import Output, clean, fail, print_document
-from deckcheck.cli.options import DateOpt, FormatFileOpt, OutputOpt, parse_date, resolve_format
+from deckcheck.cli.options import (
+    DateOpt,
+    FormatFileOpt,
+    OutputOpt,
+    RegionChoice,
+    RegionOpt,
+    parse_date,
+    resolve_format,
+)
 
 if TYPE_CHECKING:
     from deckcheck.format import Format
@@ -21,11 +29,13 @@ app = typer.Typer(
 )
 
 
-def resolve_named(name: str | None, format_file: Path | None) -> Format:
+def resolve_named(
+    name: str | None, format_file: Path | None, region: RegionChoice | None = None
+) -> Format:
     """The format a command names (positional NAME or ``--format-file``); exit 2 if none."""
     if name is None and format_file is None:
         fail("give a FORMAT or --format-file")
-    return resolve_format(name, format_file)
+    return resolve_format(name, format_file, region=region)
 
 
 def check_date(fmt: Format, d: date) -> None:
@@ -89,9 +99,12 @@ def show(
     when: DateOpt = None,
     output: OutputOpt = Output.TEXT,
     format_file: FormatFileOpt = None,
+    region: RegionOpt = None,
 ) -> None:
     """Show a format's rules, and the era and ban list in force on a date."""
-    fmt = resolve_named(name, format_file)
+    from deckcheck.format import Pool
+
+    fmt = resolve_named(name, format_file, region)
     d = parse_date(when)
     check_date(fmt, d)
     if output is Output.JSON:
@@ -125,9 +138,13 @@ def show(
             "  limit groups: " + ", ".join(f"{k} {v}" for k, v in fmt.limit_groups.items())
         )
     current = fmt.banlist_at(d)
-    lines.append(f"  ban list: {current.name if current else 'none'}")
+    approx = " (date approximate: no source gives the effective day)"
+    shown = "none" if current is None else current.name + (approx if current.approximate else "")
+    lines.append(f"  ban list: {shown}")
+    if fmt.family is not None and fmt.pool in (Pool.TCG, Pool.BOTH):
+        lines.append(f"  TCG region for list dates: {fmt.tcg_region.value}")
     for b in fmt.upcoming(d)[:3]:
-        lines.append(f"  upcoming: {b.name} (from {b.effective.isoformat()})")
+        lines.append(f"  upcoming: {b.name} (from {b.effective_in(fmt.tcg_region).isoformat()})")
     lines.append(f"  confidence: {era.confidence}/{fmt.confidence} (era/format; {CONFIDENCE_KEY})")
     for note in dict.fromkeys((fmt.note, era.note)):  # an era used as a format shares its note
         if note:

@@ -3,6 +3,8 @@
 * ``-f/--format``: the game format (or era) id or alias; ``--format-file FILE``: an organiser's
   format file;
 * ``-d/--date``: an event date ``YYYY-MM-DD`` or ``today``;
+* ``--region na|eu``: whose effective dates pick a TCG list where North America and Europe
+  differ (default: the format's, North America);
 * ``-o/--output``: the report format (``text``, ``json``);
 * ``--out FILE``: an output file;
 * ``--from`` / ``--to``: deck (or list) file formats, no short flags.
@@ -10,6 +12,7 @@
 
 from __future__ import annotations
 
+import enum
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -39,6 +42,24 @@ DateOpt = Annotated[
         "--date", "-d", metavar="DATE", help="Event date YYYY-MM-DD or 'today' (default)."
     ),
 ]
+
+
+class RegionChoice(enum.StrEnum):
+    """``--region`` values (the same as :class:`deckcheck.banlist.TcgRegion`)."""
+
+    NA = "na"
+    EU = "eu"
+
+
+RegionOpt = Annotated[
+    RegionChoice | None,
+    typer.Option(
+        "--region",
+        help="TCG region whose effective dates pick the list where North America and Europe "
+        "differ (e.g. April 2024: na 2024-04-15, eu 2024-04-22). Default: the format's "
+        "(tcg_region in a format file), else na.",
+    ),
+]
 OutputOpt = Annotated[Output, typer.Option("--output", "-o", help="Report format: text or json.")]
 
 
@@ -52,8 +73,29 @@ def parse_date(text: str | None) -> date:
         fail(f"bad date {text!r}: use YYYY-MM-DD (e.g. 2025-04-07) or 'today'")
 
 
-def resolve_format(name: str | None, file: Path | str | None, *, default: str = "tcg") -> Format:
-    """The format named by ``--format`` or defined by ``--format-file``; exit 2 if unusable."""
+def resolve_format(
+    name: str | None,
+    file: Path | str | None,
+    *,
+    default: str = "tcg",
+    region: RegionChoice | str | None = None,
+) -> Format:
+    """The format named by ``--format`` or defined by ``--format-file``; exit 2 if unusable.
+
+    ``region`` (``--region``), when given, replaces the format's TCG region.
+    """
+    fmt = _resolve_format(name, file, default=default)
+    if region is None:
+        return fmt
+    from deckcheck.error import DeckcheckError
+
+    try:
+        return fmt.in_region(str(region))
+    except DeckcheckError as exc:
+        fail(str(exc))
+
+
+def _resolve_format(name: str | None, file: Path | str | None, *, default: str) -> Format:
     from deckcheck.error import DeckcheckError, UnknownFormatError
     from deckcheck.format import get_format, load_format_file
 

@@ -89,6 +89,7 @@ def simulate_command(
     Exact (multivariate hypergeometric) where possible; simulated with 95% intervals when card
     effects or a huge state space need it. Exit 2 on a bad deck, spec or option.
     """
+    from deckcheck.deck import FindingCode
     from deckcheck.error import DeckcheckError
     from deckcheck.goldfish import DrawRules, load_spec, simulate
     from deckcheck.io import read_path
@@ -109,7 +110,9 @@ def simulate_command(
         fail(str(exc))
     for finding in deck.findings:
         at = f"{deck.source or deck_path}:{finding.line}" if finding.line else deck_path
-        sys.stderr.write(f"warning: {clean(at)}: {clean(finding.message)} (left out)\n")
+        kept = finding.code is FindingCode.MISSING_SECTIONS  # a note about the file, no card
+        tail = "" if kept else " (left out)"
+        sys.stderr.write(f"warning: {clean(at)}: {clean(finding.message)}{tail}\n")
     try:
         spec = load_spec(spec_path) if spec_path is not None else None
         rules = DrawRules.from_era(fmt.era_at(when))

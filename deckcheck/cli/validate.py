@@ -15,6 +15,7 @@ from deckcheck.cli.options import (
     FormatFileOpt,
     FormatOpt,
     OutputOpt,
+    RegionOpt,
     parse_date,
     resolve_format,
 )
@@ -35,6 +36,7 @@ def register(app: typer.Typer) -> None:
         format: FormatOpt = None,
         format_file: FormatFileOpt = None,
         on: DateOpt = None,
+        region: RegionOpt = None,
         output: OutputOpt = Output.TEXT,
         allow_prerelease: Annotated[
             bool,
@@ -56,7 +58,7 @@ def register(app: typer.Typer) -> None:
         from deckcheck.batch import check, sources
         from deckcheck.reporter import render
 
-        fmt = resolve_format(format, format_file)
+        fmt = resolve_format(format, format_file, region=region)
         when = parse_date(on)
         batch = check(
             sources(paths, exclude=exclude or ()), fmt, when, allow_prerelease=allow_prerelease

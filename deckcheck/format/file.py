@@ -15,7 +15,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deckcheck.banlist import Banlist, read_banlist_file, read_lflist
+from deckcheck.banlist import Banlist, TcgRegion, read_banlist_file, read_lflist
 from deckcheck.error import DataError, FormatFileError, UnknownFormatError
 from deckcheck.format.model import Derivation, Era, Format, Pool, SizeRule
 
@@ -32,7 +32,7 @@ FORMAT_KEYS = frozenset({
     "id", "name", "aliases", "base", "era", "pool", "copy_limit", "point_cap",
     "forbidden_types", "skill_cards", "banlist", "banlist_name", "banlist_family",
     "banlist_date", "pool_date", "note", "region", "rules", "derivation", "legend_rule",
-    "limit_groups", "confidence", "provenance",
+    "limit_groups", "confidence", "provenance", "tcg_region",
 })  # fmt: skip
 """Keys of a format table."""
 SIZE_KEYS = ("main", "extra", "side")
@@ -283,6 +283,11 @@ def format_from_mapping(
             raise bad("region", "must be 'tcg' or 'ocg'")
         fields["region"] = region
     region = fields.get("region", base.region if base else "tcg")
+    if "tcg_region" in data:
+        tcg_region = typed("tcg_region", str)
+        if tcg_region not in {r.value for r in TcgRegion}:
+            raise bad("tcg_region", "must be 'na' (North America) or 'eu' (Europe)")
+        fields["tcg_region"] = TcgRegion(tcg_region)
     # era
     era_name = typed("era", str)
     era: Era | None = None

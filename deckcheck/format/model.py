@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from deckcheck.banlist import Banlist, derive_traditional, merge_stricter
+from deckcheck.banlist import Banlist, TcgRegion, derive_traditional, merge_stricter
 
 if TYPE_CHECKING:
     from deckcheck.dataset import Dataset
@@ -200,6 +200,24 @@ class Format:
     """A custom format's fixed date for choosing its list."""
     custom: bool = False
     """True for a format read from an organiser's format file."""
+    tcg_region: TcgRegion = TcgRegion.NA
+    """Whose effective dates pick a TCG list where North America and Europe differ (April
+    2024: 2024-04-15 vs 2024-04-22). Not :attr:`region`, which is the tcg/ocg era timeline."""
+
+    def in_region(self, region: TcgRegion | str) -> Format:
+        """This format with TCG lists taking effect on ``region``'s dates (``na`` or ``eu``).
+
+        Raises :class:`~deckcheck.error.InputError` (a :class:`ValueError`) for another name.
+        """
+        try:
+            tcg_region = TcgRegion(region.strip().lower() if isinstance(region, str) else region)
+        except ValueError:
+            from deckcheck.error import InputError
+
+            raise InputError(
+                f"unknown TCG region {region!r}: use 'na' (North America) or 'eu' (Europe)"
+            ) from None
+        return self if tcg_region is self.tcg_region else replace(self, tcg_region=tcg_region)
 
     # -- rules ----------------------------------------------------------------------------
 
@@ -250,13 +268,14 @@ class Format:
             case Derivation.FIXED:
                 return cat.last(self.family)
             case Derivation.TRADITIONAL:
-                base = cat.in_force("tcg", self.list_date or d)
+                base = cat.in_force("tcg", self.list_date or d, self.tcg_region)
                 if base is None:
                     return None
                 return cat.derived(("traditional", base.key), lambda: derive_traditional(base))
             case Derivation.WORLDS:
                 when = self.list_date or d
-                tcg, ocg = cat.in_force("tcg", when), cat.in_force("ocg", when)
+                tcg = cat.in_force("tcg", when, self.tcg_region)
+                ocg = cat.in_force("ocg", when)
                 if tcg is None or ocg is None:
                     return tcg or ocg
                 both = (tcg, ocg)
@@ -264,7 +283,7 @@ class Format:
                     ("worlds", tcg.key, ocg.key), lambda: merge_stricter("worlds", both)
                 )
             case Derivation.DIRECT:
-                return cat.in_force(self.family, self.list_date or d)
+                return cat.in_force(self.family, self.list_date or d, self.tcg_region)
 
     def upcoming(self, d: date, data: Dataset | None = None) -> list[Banlist]:
         """Known lists that take effect after ``d``, soonest first."""
@@ -276,14 +295,16 @@ class Format:
         cat = ds.banlists
         if self.derivation in (Derivation.TRADITIONAL, Derivation.WORLDS):
             fams = ("tcg",) if self.derivation is Derivation.TRADITIONAL else ("tcg", "ocg")
-            dates = sorted({b.effective for f in fams for b in cat.upcoming(f, d)})
+            region = self.tcg_region
+            dates = sorted({b.effective_in(region) for f in fams
+                            for b in cat.upcoming(f, d, region)})  # fmt: skip
             out = []
             for when in dates:
                 got = self.banlist_at(when, ds)
                 if got is not None:
                     out.append(got)
             return out
-        return cat.upcoming(self.family, d)
+        return cat.upcoming(self.family, d, self.tcg_region)
 
     def first_date(self, data: Dataset | None = None) -> date | None:
         """The first day the format has a list for (None if it has no list or no start)."""
@@ -333,6 +354,7 @@ class Format:
             "pool_date": self.pool_date.isoformat() if self.pool_date else None,
             "era": self.era.id if self.era is not None else "by date",
             "region": self.region,
+            "tcg_region": self.tcg_region.value,
             "banlist_family": self.family,
             "derivation": self.derivation.value,
             "confidence": self.confidence,
@@ -347,12 +369,14 @@ class Format:
             out["era_at_date"] = self.era_at(d).to_dict()
             current = self.banlist_at(d, ds)
             out["banlist_at_date"] = (
-                None if current is None else {"name": current.name, "key": current.key,
-                                              "effective": current.effective.isoformat(),
-                                              "entries": len(current.entries)}
+                None if current is None else {
+                    "name": current.name, "key": current.key,
+                    "effective": current.effective_in(self.tcg_region).isoformat(),
+                    "entries": len(current.entries), "approximate": current.approximate}
             )  # fmt: skip
             out["upcoming"] = [
-                {"name": b.name, "effective": b.effective.isoformat()} for b in self.upcoming(d, ds)
+                {"name": b.name, "effective": b.effective_in(self.tcg_region).isoformat()}
+                for b in self.upcoming(d, ds)
             ]
             out["legend_limits"] = self.legend_limits_at(d)
         return out

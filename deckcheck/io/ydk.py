@@ -13,7 +13,10 @@
 Lines starting with ``#`` other than ``#main``/``#extra`` are comments (``#created by`` names the
 deck); ``!side`` starts the Side Deck. Passcodes may drop their leading zeros (``2511``) or keep
 them (``08949584``). Cards before any header count as Main Deck; repeated headers continue their
-section; a card in the wrong section stays there (validation reports it).
+section; a card in the wrong section stays there (validation reports it). EDOPro and YGOPro
+always write all three headers, so a file with ``#main`` but no ``#extra`` or no ``!side`` was
+probably cut short: it is read as it is, with a ``missing-sections`` finding naming what is
+missing (validation reports it as a note).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ def parse_ydk(
     deck = DeckBuilder(index, source, "ydk")
     section = Section.MAIN
     add = deck.add_passcode
+    seen: dict[str, int] = {}
     for number, raw in enumerate(split_lines(text), 1):
         line = raw.strip()
         if not line:
@@ -54,6 +58,7 @@ def parse_ydk(
             found = _HEADERS.get(key.replace(" ", ""))
             if found is not None:
                 section = found
+                seen.setdefault(key.replace(" ", "").replace("#side", "!side"), number)
             elif key.startswith("#created by") and deck.name is None:
                 deck.name = line[len("#created by") :].strip() or None
             elif head == "!":
@@ -65,6 +70,19 @@ def parse_ydk(
             add(token, section, number, text=raw)
         else:
             deck.finding(FindingCode.PARSE, "not a passcode", number, raw[:200], section)
+    if "#main" in seen:
+        missing = [h for h in ("#extra", "!side") if h not in seen]
+        if missing:
+            what = " and no ".join(missing)
+            empty = " and ".join({"#extra": "Extra Deck", "!side": "Side Deck"}[h] for h in missing)
+            deck.finding(
+                FindingCode.MISSING_SECTIONS,
+                f"the file has #main but no {what} header (truncated?): the {empty} "
+                f"{'was' if len(missing) == 1 else 'were'} read as empty",
+                seen["#main"],
+                None,
+                None,
+            )
     return deck.build()
 
 

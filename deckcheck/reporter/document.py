@@ -262,6 +262,7 @@ class BanlistAtDateDoc(_Doc):
     key: str
     effective: str
     entries: int
+    approximate: bool = Field(False, description="True when no source gives the effective day.")
 
 
 class UpcomingDoc(_Doc):
@@ -288,6 +289,7 @@ class FormatDoc(_Doc):
     pool_date: str | None
     era: str
     region: str
+    tcg_region: str = Field("na", description="Whose dates pick a TCG list: na or eu.")
     banlist_family: str | None
     derivation: str
     confidence: str
@@ -319,6 +321,9 @@ class EntryDoc(_Doc):
     limit: int | None = None
     status: str | None = None
     points: int | None = None
+    group: int | None = Field(
+        None, description="Speed Duel: the Limited N group (N cards in total from the group)."
+    )
 
 
 class BanlistDocument(_Doc):
@@ -328,6 +333,14 @@ class BanlistDocument(_Doc):
     name: str
     label: str | None
     effective: str
+    effective_eu: str | None = Field(
+        None, description="TCG: the European effective date where it differs from 'effective'."
+    )
+    approximate: bool = Field(
+        False,
+        description="True when no source gives the effective day ('effective' is a "
+        "snapshot date or a month label).",
+    )
     announced: str | None
     whitelist: bool
     points: bool
