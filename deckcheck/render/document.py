@@ -412,6 +412,12 @@ class CardSearchDocument(_Doc):
     results: list[CardDocument]
 
 
+def _config_model() -> type[BaseModel]:
+    from deckcheck.configfile import ConfigModel
+
+    return ConfigModel
+
+
 DOCUMENTS: dict[str, type[BaseModel]] = {
     "validation": ValidationDocument,
     "goldfish": GoldfishDocument,
@@ -421,8 +427,10 @@ DOCUMENTS: dict[str, type[BaseModel]] = {
     "banlist-diff": BanlistDiffDocument,
     "card": CardDocument,
     "card-search": CardSearchDocument,
+    "config": _config_model(),
 }
-"""Every JSON document by the name ``deckcheck schema NAME`` takes."""
+"""Every JSON document by the name ``deckcheck schema NAME`` takes (``config``: the repository
+configuration file, ``deckcheck.toml``, read as TOML)."""
 
 
 def dump(model: BaseModel) -> str:
