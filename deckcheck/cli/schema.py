@@ -16,7 +16,7 @@ def schema_command(
         str | None,
         typer.Argument(
             metavar="[NAME]",
-            help="validation, goldfish, formats, format, banlist, banlist-diff, card, "
+            help="validation, upcoming, goldfish, formats, format, banlist, banlist-diff, card, "
             "card-search, or config (the deckcheck.toml file) (default: all, keyed by name).",
         ),
     ] = None,

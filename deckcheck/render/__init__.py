@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING, Any, assert_never
 
 if TYPE_CHECKING:
     from deckcheck.batch import Batch
+    from deckcheck.forecast import Forecast
     from deckcheck.goldfish import HandStats
     from deckcheck.report import Report
 
-    Renderable = Batch | Report | HandStats
+    Renderable = Batch | Report | HandStats | Forecast
 
 
 class OutputFormat(enum.StrEnum):
@@ -90,8 +91,11 @@ def render(
 
         return junit.junit_xml(_as_batch(value, fmt), opts)
     elif fmt is OutputFormat.GITHUB:
-        from deckcheck.render import github
+        from deckcheck.forecast import Forecast
+        from deckcheck.render import github, outlook
 
+        if isinstance(value, Forecast):
+            return outlook.forecast_commands(value, opts)
         return github.workflow_commands(_as_batch(value, fmt), opts)
     elif fmt is OutputFormat.SARIF:
         from deckcheck.render import sarif
@@ -137,9 +141,12 @@ def repo_path(path: str, root: str | None) -> str | None:
 
 def _text(value: Renderable, opts: RenderOptions) -> str:
     from deckcheck.batch import Batch
-    from deckcheck.render import text
+    from deckcheck.forecast import Forecast
+    from deckcheck.render import outlook, text
     from deckcheck.report import Report
 
+    if isinstance(value, Forecast):
+        return outlook.forecast_text(value, opts)
     if isinstance(value, Batch):
         return text.batch_text(value, opts)
     if isinstance(value, Report):
@@ -149,9 +156,12 @@ def _text(value: Renderable, opts: RenderOptions) -> str:
 
 def _json(value: Renderable, opts: RenderOptions) -> str:
     from deckcheck.batch import Batch
+    from deckcheck.forecast import Forecast
     from deckcheck.render import document as doc
     from deckcheck.report import Report
 
+    if isinstance(value, Forecast):
+        return doc.dump(doc.UpcomingDocument.model_validate(safe(value.to_dict())))
     if isinstance(value, Batch):
         return doc.dump(doc.ValidationDocument.model_validate(safe(batch_dict(value))))
     if isinstance(value, Report):

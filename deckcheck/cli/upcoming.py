@@ -1,0 +1,87 @@
+"""``deckcheck upcoming``: which decks the next announced list makes illegal or changes (a thin
+shell over :func:`deckcheck.forecast.forecast` and :func:`deckcheck.render.render`)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated
+
+import typer
+
+from deckcheck.cli.common import Output, clean, fail
+from deckcheck.cli.options import (
+    ConfigOpt,
+    DateOpt,
+    FormatFileOpt,
+    FormatOpt,
+    NoConfigOpt,
+    StrictOpt,
+    load_repo_config,
+    parse_date,
+    resolve_format,
+)
+from deckcheck.cli.validate import ExcludeOpt, OutOpt, PathsArg, default_paths, write_report
+
+
+def upcoming_command(
+    paths: PathsArg = None,
+    format: FormatOpt = None,
+    format_file: FormatFileOpt = None,
+    on: DateOpt = None,
+    output: Annotated[
+        Output,
+        typer.Option(
+            "--output", "-o", help="Report format: text, json or github (workflow commands)."
+        ),
+    ] = Output.TEXT,
+    allow_prerelease: Annotated[
+        bool,
+        typer.Option("--allow-prerelease", help="Pre-release codes are warnings, not errors."),
+    ] = False,
+    exclude: ExcludeOpt = None,
+    config: ConfigOpt = None,
+    no_config: NoConfigOpt = False,
+    strict: StrictOpt = None,
+    out: OutOpt = None,
+) -> None:
+    """Which decks become illegal or change under the next announced list, and from when.
+
+    Each deck is checked on the date (default today) and on the effective date of its format's
+    next known list. Exit 1 if a deck becomes illegal or gets new errors (with --strict: also
+    if a card of a deck changes status), 2 if a source could not be read, else 0.
+    """
+    from deckcheck.batch import sources
+    from deckcheck.config import strict as strict_of
+    from deckcheck.error import ConfigError
+    from deckcheck.forecast import forecast
+    from deckcheck.render import CI_OUTPUTS, render
+
+    if output in CI_OUTPUTS and output is not Output.GITHUB:
+        fail(f"--output {output.value} is not available for 'upcoming'; use text, json or github")
+    cfg = load_repo_config(config, no_config)
+    fmt = (
+        resolve_format(format, format_file)
+        if format is not None or format_file is not None
+        else None
+    )
+    when = parse_date(on) if on is not None else None
+    try:
+        fc = forecast(
+            sources(default_paths(paths, cfg), exclude=exclude or ()), cfg, format=fmt,
+            date=when, allow_prerelease=True if allow_prerelease else None,
+        )  # fmt: skip
+    except ConfigError as exc:
+        fail(str(exc))
+    is_strict = strict_of(cfg, strict)
+    colour = out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    root = str(cfg.root) if cfg is not None else os.environ.get("GITHUB_WORKSPACE")
+    write_report(render(fc, output, colour=colour, root=root, strict=is_strict), out)
+    for u in fc.unreadable:
+        sys.stderr.write(f"error: {clean(u.error)}\n")
+    raise typer.Exit(int(fc.verdict(strict=is_strict)))
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``deckcheck upcoming`` to the main app."""
+    app.command("upcoming")(upcoming_command)
