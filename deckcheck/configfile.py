@@ -18,7 +18,7 @@ from deckcheck.config import glob_regex
 class ConfigModel(BaseModel):
     """The settings of ``deckcheck.toml`` (or ``[tool.deckcheck]`` in ``pyproject.toml``)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     format: str | None = Field(
         None,

@@ -143,7 +143,7 @@ def register(app: typer.Typer) -> None:
         colour = out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         root = str(cfg.root) if cfg is not None else os.environ.get("GITHUB_WORKSPACE")
         write_report(render(batch, output, colour=colour, root=root, strict=is_strict), out)
-        append_summary(summary_markdown(batch), summary)
+        append_summary(summary_markdown(batch, root=root), summary)
         if batch.skipped:
             sys.stderr.write(
                 f"note: skipped {len(batch.skipped)} file(s) that are not decks "
@@ -151,6 +151,10 @@ def register(app: typer.Typer) -> None:
             )
         for u in batch.unreadable:
             sys.stderr.write(f"error: {clean(u.error)}\n")
+        if not batch.reports and not batch.unreadable and not batch.skipped:
+            sys.stderr.write(
+                "note: nothing to check: the configuration excludes every file given\n"
+            )
         code = batch.verdict(strict=is_strict)
         if is_strict and code != batch.exit_code:
             sys.stderr.write(

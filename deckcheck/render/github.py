@@ -98,8 +98,13 @@ def _cell(text: str) -> str:
     return clean(text).replace("\\", "\\\\").replace("|", "\\|").replace("`", "'")
 
 
-def summary_markdown(batch: Batch, *, top: int = 5, title: str = "deckcheck") -> str:
-    """The job summary: a table of totals and the ``top`` most frequent codes, in Markdown."""
+def summary_markdown(
+    batch: Batch, *, top: int = 5, title: str = "deckcheck", root: str | None = None
+) -> str:
+    """The job summary in Markdown: a table of totals, the ``top`` most frequent codes and the
+    illegal decks (paths relative to ``root``, default the current folder)."""
+    from deckcheck.render import repo_path
+
     s = batch.summary
     codes = Counter(v.code.value for r in batch.reports for v in r.violations)
     verdict = "✅ all decks legal" if not s.illegal and not s.unreadable else "❌ problems found"
@@ -121,9 +126,8 @@ def summary_markdown(batch: Batch, *, top: int = 5, title: str = "deckcheck") ->
         for r in illegal[:50]:
             errs = sorted({v.code.value for v in r.errors})
             out.append(
-                f"| {_cell(r.path or '<deck>')} | {_cell(r.format)} | "
-                + ", ".join(f"`{c}`" for c in errs)
-                + " |"
+                f"| {_cell(repo_path(r.path, root) or r.path) if r.path else '<deck>'} | "
+                f"{_cell(r.format)} | " + ", ".join(f"`{c}`" for c in errs) + " |"
             )
         if len(illegal) > 50:
             out.append(f"| … and {len(illegal) - 50} more | | |")
