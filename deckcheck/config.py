@@ -45,6 +45,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cached_property
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from deckcheck.error import ConfigError, DeckcheckError, UnknownFormatError
@@ -131,10 +132,39 @@ def matches(pattern: str, path: str) -> bool:
 
 
 @dataclass(frozen=True)
+class Settings:
+    """The values of a configuration file, validated (by :class:`ConfigModel`) and frozen.
+
+    Defaults are those of a repository without a configuration.
+    """
+
+    format: str | None = None
+    date: str | None = None
+    region: str | None = None
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    strict: bool = False
+    allow_prerelease: bool = False
+    folders: Mapping[str, str] = field(default_factory=dict)
+    """glob -> format, in file order."""
+    ignore: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """glob -> codes."""
+
+    @classmethod
+    def from_model(cls, model: ConfigModel) -> Settings:
+        """The settings of a validated model."""
+        return cls(
+            model.format, model.date, model.region, tuple(model.include), tuple(model.exclude),
+            model.strict, model.allow_prerelease, MappingProxyType(dict(model.folders)),
+            MappingProxyType({k: tuple(v) for k, v in model.ignore.items()}),
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
 class Config:
     """A loaded configuration: its settings, the file it came from and the repository root."""
 
-    settings: ConfigModel
+    settings: Settings = field(default_factory=Settings)
     path: Path | None = None
     """The file read (``deckcheck.toml`` or ``pyproject.toml``); None: built in code."""
     root: Path = field(default_factory=lambda: Path(os.path.abspath(os.curdir)))
@@ -252,7 +282,7 @@ def _validate(doc: Mapping[str, Any], where: str, path: Path | None) -> Config:
                 problems.append(f"{key}: {msg}")
         raise ConfigError(f"{where}: " + "; ".join(problems)) from None
     root = Path(os.path.abspath(path.parent)) if path is not None else Path(os.path.abspath("."))
-    return Config(settings, path, root)
+    return Config(Settings.from_model(settings), path, root)
 
 
 def load_config(path: str | Path) -> Config:
@@ -307,10 +337,8 @@ def find_config(start: str | Path | None = None) -> Path | None:
 
 
 def empty_config() -> Config:
-    """The configuration of a folder without one: every default."""
-    from deckcheck.configfile import ConfigModel
-
-    return Config(ConfigModel.model_validate({}))
+    """The configuration of a folder without one: every default (no pydantic import)."""
+    return Config()
 
 
 def apply_ignores(report: Report, codes: Iterable[str]) -> Report:
@@ -407,6 +435,7 @@ def strict(config: Config | None, override: bool | None) -> bool:
 __all__: Sequence[str] = (
     "CONFIG_FILE",
     "Config",
+    "Settings",
     "apply_ignores",
     "check_with_config",
     "empty_config",
