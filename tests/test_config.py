@@ -211,3 +211,21 @@ def test_example_repo_config_is_valid() -> None:
     cfg = load_config(ROOT / "examples" / "deck-repo" / "deckcheck.toml")
     assert cfg.folder_format("goat/goat-control.ydk") == "goat"
     assert not cfg.selects("drafts/pot-of-greed.txt")
+
+
+def test_folder_format_file_relative_to_the_root(tmp_path: Path, cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    repo = _repo(tmp_path, '[folders]\n"club/**" = "formats/club.toml"\n')
+    (repo / "formats").mkdir()
+    (repo / "formats" / "club.toml").write_text(
+        'id = "club"\nname = "Club EX20"\nbase = "tcg"\n[rules]\nextra = { max = 20 }\n',
+        encoding="utf-8",
+    )
+    (repo / "club").mkdir()
+    shutil.copy(TEST_DATA / "decks" / "illegal" / "extra-16.ydk", repo / "club" / "big.ydk")
+    shutil.copy(TEST_DATA / "decks" / "illegal" / "extra-16.ydk", repo / "tcg" / "big.ydk")
+    monkeypatch.chdir(repo / "club")
+    res = cli("validate", "..", "-o", "json", "--date", "2025-06-01")
+    by = {r["path"]: r for r in json.loads(res.stdout)["results"]}
+    assert by["../club/big.ydk"]["format"] == "club"  # JSON keeps paths as given
+    assert "extra-size" not in {v["code"] for v in by["../club/big.ydk"]["violations"]}
+    assert "extra-size" in {v["code"] for v in by["../tcg/big.ydk"]["violations"]}
