@@ -40,3 +40,14 @@ def test_every_documented_command_exists(cli) -> None:  # type: ignore[no-untype
         assert f"deckcheck {group}" in README
         res = cli(*group.split(), "--help")
         assert res.code == 0, group
+
+
+def test_library_ci_example_runs(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    section = README.split("## Library", 1)[1].split("\n## ", 1)[0]
+    block = next(b.split("```", 1)[0] for b in section.split("```python")[1:]
+                 if "check_with_config" in b)  # fmt: skip
+    monkeypatch.chdir(ROOT)
+    scope: dict[str, object] = {}
+    exec(compile(block, "README.md", "exec"), scope)
+    assert int(scope["batch"].verdict()) == 0  # type: ignore[attr-defined]
+    assert '"version": "2.1.0"' in str(scope["sarif"])

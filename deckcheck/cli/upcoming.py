@@ -3,6 +3,7 @@ shell over :func:`deckcheck.forecast.forecast` and :func:`deckcheck.render.rende
 
 from __future__ import annotations
 
+import enum
 import os
 import sys
 from typing import Annotated
@@ -24,17 +25,25 @@ from deckcheck.cli.options import (
 from deckcheck.cli.validate import ExcludeOpt, OutOpt, PathsArg, default_paths, write_report
 
 
+class UpcomingOutput(enum.StrEnum):
+    """The report formats of ``upcoming`` (a subset of :class:`~deckcheck.render.OutputFormat`)."""
+
+    TEXT = "text"
+    JSON = "json"
+    GITHUB = "github"
+
+
 def upcoming_command(
     paths: PathsArg = None,
     format: FormatOpt = None,
     format_file: FormatFileOpt = None,
     on: DateOpt = None,
     output: Annotated[
-        Output,
+        UpcomingOutput,
         typer.Option(
             "--output", "-o", help="Report format: text, json or github (workflow commands)."
         ),
-    ] = Output.TEXT,
+    ] = UpcomingOutput.TEXT,
     allow_prerelease: Annotated[
         bool,
         typer.Option("--allow-prerelease", help="Pre-release codes are warnings, not errors."),
@@ -55,10 +64,8 @@ def upcoming_command(
     from deckcheck.config import strict as strict_of
     from deckcheck.error import ConfigError
     from deckcheck.forecast import forecast
-    from deckcheck.render import CI_OUTPUTS, render
+    from deckcheck.render import render
 
-    if output in CI_OUTPUTS and output is not Output.GITHUB:
-        fail(f"--output {output.value} is not available for 'upcoming'; use text, json or github")
     cfg = load_repo_config(config, no_config)
     fmt = (
         resolve_format(format, format_file)
@@ -76,7 +83,7 @@ def upcoming_command(
     is_strict = strict_of(cfg, strict)
     colour = out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     root = str(cfg.root) if cfg is not None else os.environ.get("GITHUB_WORKSPACE")
-    write_report(render(fc, output, colour=colour, root=root, strict=is_strict), out)
+    write_report(render(fc, Output(output.value), colour=colour, root=root, strict=is_strict), out)
     for u in fc.unreadable:
         sys.stderr.write(f"error: {clean(u.error)}\n")
     raise typer.Exit(int(fc.verdict(strict=is_strict)))
