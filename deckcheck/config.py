@@ -4,7 +4,7 @@ A ``deckcheck.toml`` at the repository root, or a ``[tool.deckcheck]`` table in 
 ``pyproject.toml``, found from the current folder upwards (:func:`find_config`)::
 
     format = "tcg"             # default format: an id/alias, or a format file (.toml) path
-    date = "today"             # or YYYY-MM-DD
+    date = "today"             # or a date: 2025-06-01
     region = "tcg"             # tcg or ocg: the default format when 'format' is not set
     include = ["decks/**"]     # globs of deck files to check (default: every deck file)
     exclude = ["drafts/**"]    # globs left out
@@ -153,8 +153,9 @@ class Settings:
     @classmethod
     def from_model(cls, model: ConfigModel) -> Settings:
         """The settings of a validated model."""
+        when = str(model.date) if model.date is not None else None  # the validator made it text
         return cls(
-            model.format, model.date, model.region, tuple(model.include), tuple(model.exclude),
+            model.format, when, model.region, tuple(model.include), tuple(model.exclude),
             model.strict, model.allow_prerelease, MappingProxyType(dict(model.folders)),
             MappingProxyType({k: tuple(v) for k, v in model.ignore.items()}),
         )  # fmt: skip

@@ -7,7 +7,7 @@ this model's JSON Schema.
 
 from __future__ import annotations
 
-from datetime import date
+import datetime as dt
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -26,7 +26,11 @@ class ConfigModel(BaseModel):
         "organiser's format file (.toml), relative to the configuration's folder. "
         "Default: the region's format, else tcg.",
     )
-    date: str | None = Field(None, description="Event date YYYY-MM-DD, or 'today' (the default).")
+    date: dt.date | str | None = Field(
+        None,
+        description="Event date: a TOML date (2025-06-01), a string 'YYYY-MM-DD', or 'today' "
+        "(the default).",
+    )
     region: Literal["tcg", "ocg"] | None = Field(
         None, description="tcg or ocg: the default format when 'format' is not set."
     )
@@ -51,11 +55,15 @@ class ConfigModel(BaseModel):
 
     @field_validator("date")
     @classmethod
-    def _date(cls, value: str | None) -> str | None:
+    def _date(cls, value: dt.date | str | None) -> str | None:
+        if isinstance(value, dt.datetime):
+            raise ValueError("give a date (YYYY-MM-DD), not a date and time")
+        if isinstance(value, dt.date):
+            return value.isoformat()
         if value is None or value.strip().lower() == "today":
             return value
         try:
-            date.fromisoformat(value.strip())
+            dt.date.fromisoformat(value.strip())
         except ValueError:
             raise ValueError(f"bad date {value!r}: use YYYY-MM-DD or 'today'") from None
         return value.strip()

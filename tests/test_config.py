@@ -147,6 +147,15 @@ def test_command_line_overrides_format_and_date(tmp_path: Path, cli, monkeypatch
     assert doc["results"][0]["format"] == "edison" and doc["date"] == "2011-01-01"
 
 
+def test_date_as_a_toml_date(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, "date = 2005-09-01\n")
+    batch = check_with_config([str(repo / "goat")], load_config(repo / "deckcheck.toml"))
+    assert batch.date == date(2005, 9, 1)
+    (repo / "deckcheck.toml").write_text("date = 2005-09-01T10:00:00\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="date"):
+        load_config(repo / "deckcheck.toml")
+
+
 def test_region_picks_the_default_format(tmp_path: Path) -> None:
     repo = _repo(tmp_path, 'region = "ocg"\n')
     batch = check_with_config([str(repo / "tcg")], load_config(repo / "deckcheck.toml"))
