@@ -146,6 +146,22 @@ def test_action_on_the_example_repo(repo: Path, tmp_path: Path) -> None:
     assert (repo / "out.sarif").is_file()
 
 
+def test_action_warns_about_the_next_list(repo: Path, tmp_path: Path) -> None:
+    lines = (ROOT / "examples" / "tcg-legal.ydk").read_text(encoding="utf-8").splitlines()
+    swapped = iter(range(2))
+    three = [("25311006" if ln.strip() == "70095154" and next(swapped, None) is not None else ln)
+             for ln in lines]  # fmt: skip
+    (repo / "tcg" / "three-ttt.ydk").write_text("\n".join(three) + "\n", encoding="utf-8")
+    code, out, summary, _ = _run_action(repo, tmp_path, date="2025-03-01", upcoming="true")
+    assert code == 0, out  # legal today: the upcoming list only warns
+    assert re.search(r"^::warning file=tcg/three-ttt\.ydk,line=\d+,title=upcoming-change::from "
+                     r"2025-04-07", out, re.MULTILINE)  # fmt: skip
+    assert "### deckcheck upcoming" in summary and "| tcg/three-ttt.ydk | tcg |" in summary
+    code, out, _, _ = _run_action(repo, tmp_path, date="2025-03-01", upcoming="true",
+                                  strict="true")  # fmt: skip
+    assert code == 1
+
+
 def test_example_workflow_uses_the_action() -> None:
     flow = yaml.safe_load((EXAMPLE / ".github" / "workflows" / "deckcheck.yml").read_text("utf-8"))
     steps = flow["jobs"]["deckcheck"]["steps"]

@@ -72,6 +72,7 @@ def test_exit_codes_and_text(cli, decks: Path) -> None:  # type: ignore[no-untyp
     assert re.search(r"BECOMES ILLEGAL\s+\S*three-ttt\.ydk", res.stdout)
     assert "2025-04-07" in res.stdout and "Triple Tactics Talent" in res.stdout
     assert "one-ttt.ydk" in res.stdout  # a change, listed
+    assert "next tcg list: 2025-04-07 (2025-04-07 TCG" in res.stdout
     assert "1 becomes illegal" in res.stdout.splitlines()[-1]
     # a deck whose cards only change: 0, or 1 with --strict
     only = decks / "one-ttt.ydk"
@@ -137,3 +138,14 @@ def test_folder_formats_from_the_config(tmp_path: Path, cli, monkeypatch) -> Non
 def test_forecast_takes_a_format_object() -> None:
     fc = forecast([str(LEGAL)], format=deckcheck.get_format("tcg"), date=date(2025, 3, 1))
     assert fc.decks[0].to_dict()["outlook"] == "changes"
+
+
+def test_summary_table(cli, decks: Path, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(decks.parent)
+    summary = tmp_path / "summary.md"
+    res = cli("upcoming", "decks", "--date", BEFORE, "--no-config", "--summary", str(summary))
+    assert res.code == 1
+    rows = [line for line in summary.read_text("utf-8").splitlines() if line.startswith("|")]
+    assert rows[0] == "| decks | becomes-illegal | new-errors | changes | unaffected | no-list |"
+    assert rows[2].startswith("| 3 | 1 | 0 |")
+    assert "| decks/three-ttt.ydk | tcg | becomes-illegal | 2025-04-07 | `over-limit` |" in rows

@@ -22,7 +22,15 @@ from deckcheck.cli.options import (
     parse_date,
     resolve_format,
 )
-from deckcheck.cli.validate import ExcludeOpt, OutOpt, PathsArg, default_paths, write_report
+from deckcheck.cli.validate import (
+    ExcludeOpt,
+    OutOpt,
+    PathsArg,
+    SummaryOpt,
+    append_summary,
+    default_paths,
+    write_report,
+)
 
 
 class UpcomingOutput(enum.StrEnum):
@@ -53,6 +61,7 @@ def upcoming_command(
     no_config: NoConfigOpt = False,
     strict: StrictOpt = None,
     out: OutOpt = None,
+    summary: SummaryOpt = None,
 ) -> None:
     """Which decks become illegal or change under the next announced list, and from when.
 
@@ -65,6 +74,7 @@ def upcoming_command(
     from deckcheck.error import ConfigError
     from deckcheck.forecast import forecast
     from deckcheck.render import render
+    from deckcheck.render.outlook import forecast_markdown
 
     cfg = load_repo_config(config, no_config)
     fmt = (
@@ -84,6 +94,7 @@ def upcoming_command(
     colour = out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     root = str(cfg.root) if cfg is not None else os.environ.get("GITHUB_WORKSPACE")
     write_report(render(fc, Output(output.value), colour=colour, root=root, strict=is_strict), out)
+    append_summary(forecast_markdown(fc, root=root), summary)
     for u in fc.unreadable:
         sys.stderr.write(f"error: {clean(u.error)}\n")
     raise typer.Exit(int(fc.verdict(strict=is_strict)))

@@ -46,6 +46,9 @@ def forecast_text(fc: Forecast, options: RenderOptions) -> str:
         for c in d.changes:
             where = f" (line {c.line})" if c.line is not None else ""
             lines.append(f"  change  {'':17} {clean(c.describe())}{where}")
+    nexts = {(d.format, d.next_list.name): d for d in fc.decks if d.next_list is not None}
+    for (fmt, _), d in sorted(nexts.items()):
+        lines.append(f"next {clean(fmt)} list: {_when(d).removeprefix('from ')}")
     no_list = sorted({d.format for d in fc.decks if d.next_list is None})
     for fmt in no_list:
         as_of = f" (data as of {fc.data_as_of})" if fc.data_as_of else ""
@@ -62,6 +65,41 @@ def summary_line(fc: Forecast) -> str:
     if fc.unreadable:
         parts.append(f"{len(fc.unreadable)} unreadable")
     return f"{plural(len(fc.decks), 'deck')} on {fc.date}: " + ", ".join(parts)
+
+
+def forecast_markdown(fc: Forecast, *, root: str | None = None) -> str:
+    """The job summary of a forecast in Markdown: totals by outlook, then each affected deck
+    with its format, the next list's date and what changes (paths relative to ``root``)."""
+    from deckcheck.forecast import Outlook
+    from deckcheck.render import repo_path
+    from deckcheck.render.github import _cell
+
+    failing = fc.count(Outlook.BECOMES_ILLEGAL) + fc.count(Outlook.NEW_ERRORS)
+    verdict = "⚠️ decks to fix before the next list" if failing else "✅ no deck becomes illegal"
+    out = [
+        f"### deckcheck upcoming: {verdict}",
+        "",
+        "| decks | " + " | ".join(o.value for o in Outlook) + " |",
+        "|---:|" + "---:|" * len(Outlook),
+        f"| {len(fc.decks)} | " + " | ".join(str(fc.count(o)) for o in Outlook) + " |",
+        "",
+    ]
+    affected = [d for d in fc.decks if d.outlook.value in _HEAD]
+    if affected:
+        out += ["| deck | format | outlook | from | what |", "|---|---|---|---|---|"]
+        for d in affected[:50]:
+            what = [f"`{v.code.value}`" for v in d.new_errors] or [
+                _cell(c.describe()) for c in d.changes[:3]
+            ]
+            nxt = d.next_list
+            out.append(
+                f"| {_cell(repo_path(d.path, root) or d.path)} | {_cell(d.format)} | "
+                f"{d.outlook.value} | {nxt.effective if nxt else ''} | {', '.join(what)} |"
+            )
+        if len(affected) > 50:
+            out.append(f"| … and {len(affected) - 50} more | | | | |")
+        out.append("")
+    return "\n".join(out) + "\n"
 
 
 def forecast_commands(fc: Forecast, options: RenderOptions) -> str:
