@@ -51,3 +51,16 @@ def test_library_ci_example_runs(monkeypatch) -> None:  # type: ignore[no-untype
     exec(compile(block, "README.md", "exec"), scope)
     assert int(scope["batch"].verdict()) == 0  # type: ignore[attr-defined]
     assert '"version": "2.1.0"' in str(scope["sarif"])
+
+
+def test_use_in_ci_config_example_is_valid(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from deckcheck.config import load_config
+
+    section = README.split("## Use in CI", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```toml", 1)[1].split("```", 1)[0]
+    path = tmp_path / "deckcheck.toml"
+    path.write_text(block, encoding="utf-8")
+    cfg = load_config(path)
+    assert cfg.folder_format("goat/a.ydk") == "goat"
+    assert not cfg.selects("drafts/x.ydk") and not cfg.selects("other/x.ydk")
+    assert cfg.ignored("casual/x.ydk") == {"not-in-pool"}
