@@ -238,3 +238,13 @@ def test_folder_format_file_relative_to_the_root(tmp_path: Path, cli, monkeypatc
     assert by["../club/big.ydk"]["format"] == "club"  # JSON keeps paths as given
     assert "extra-size" not in {v["code"] for v in by["../club/big.ydk"]["violations"]}
     assert "extra-size" in {v["code"] for v in by["../tcg/big.ydk"]["violations"]}
+
+
+def test_explicit_pyproject_needs_the_table(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    project = tmp_path / "pyproject.toml"
+    project.write_text('[project]\nname = "x"\n', encoding="utf-8")
+    res = cli("validate", str(LEGAL), "--config", str(project))
+    assert res.code == 2 and "no [tool.deckcheck] table" in res.stderr
+    project.write_text("[tool.deckcheck]\nstrict = 1\n", encoding="utf-8")
+    res = cli("validate", str(LEGAL), "--config", str(project))
+    assert res.code == 2 and "[tool.deckcheck]" in res.stderr and "strict" in res.stderr
