@@ -334,6 +334,27 @@ def find_config(start: str | Path | None = None) -> Path | None:
     return None
 
 
+def find_repo_root(
+    start: str | Path | None = None, config: Config | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Path:  # fmt: skip
+    """The repository root that CI reports make paths relative to.
+
+    ``$GITHUB_WORKSPACE`` when set (the checkout on a GitHub runner), else the nearest folder
+    holding ``.git`` from ``start`` (default: the current folder) upwards, else the
+    configuration's folder, else ``start``.
+    """
+    env = os.environ if environ is None else environ
+    workspace = env.get("GITHUB_WORKSPACE")
+    if workspace:
+        return Path(os.path.abspath(workspace))
+    here = Path(os.path.abspath(start if start is not None else os.curdir))
+    for folder in (here, *here.parents):
+        if (folder / ".git").exists():
+            return folder
+    return config.root if config is not None else here
+
+
 # -- checking with a configuration ----------------------------------------------------------------
 
 
@@ -441,6 +462,7 @@ __all__: Sequence[str] = (
     "check_with_config",
     "empty_config",
     "find_config",
+    "find_repo_root",
     "glob_regex",
     "load_config",
     "matches",

@@ -28,6 +28,12 @@ LEGAL = ROOT / "examples" / "tcg-legal.ydk"
 PROBLEMS = ROOT / "examples" / "problems.ydk"
 
 
+@pytest.fixture(autouse=True)
+def _not_on_a_runner(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Paths in CI reports follow $GITHUB_WORKSPACE when set: these tests run without it."""
+    monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
+
+
 @pytest.fixture()
 def decks(tmp_path: Path) -> Path:
     """A folder with one legal deck, one illegal deck and one unreadable file."""
@@ -248,6 +254,22 @@ def test_github_paths_relative_to_the_config_root(tmp_path: Path, cli, monkeypat
     res = cli("validate", "sub", "-o", "github")
     assert res.code == 1
     assert all("file=tcg/sub/bad.ydk" in m.group(0) for m in _commands(res.stdout))
+
+
+def test_paths_relative_to_the_git_root_or_the_workspace(tmp_path: Path, cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    decks = repo / "decks"
+    (decks / "tcg").mkdir(parents=True)
+    (decks / "deckcheck.toml").write_text('date = "2025-06-01"\n', encoding="utf-8")
+    shutil.copy(PROBLEMS, decks / "tcg" / "bad.ydk")
+    monkeypatch.chdir(decks)
+    res = cli("validate", "-o", "github")
+    assert res.code == 1
+    assert all("file=decks/tcg/bad.ydk," in m.group(0) for m in _commands(res.stdout))
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path))
+    res = cli("validate", "-o", "github")
+    assert all("file=repo/decks/tcg/bad.ydk," in m.group(0) for m in _commands(res.stdout))
 
 
 def test_job_summary_is_a_markdown_table(cli, decks: Path, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -20,6 +20,12 @@ GOAT = TEST_DATA / "decks" / "legal" / "goat-2005.ydk"
 HARPIE = TEST_DATA / "decks" / "legal" / "tcg-harpie-treated-as.ydk"
 
 
+@pytest.fixture(autouse=True)
+def _not_on_a_runner(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Paths in CI reports follow $GITHUB_WORKSPACE when set: these tests run without it."""
+    monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
+
+
 def _repo(tmp_path: Path, config: str, name: str = "deckcheck.toml") -> Path:
     repo = tmp_path / "repo"
     for sub in ("tcg", "goat", "drafts"):

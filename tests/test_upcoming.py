@@ -22,6 +22,12 @@ BEFORE = "2025-03-01"
 TTT = 25311006
 
 
+@pytest.fixture(autouse=True)
+def _not_on_a_runner(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Paths in CI reports follow $GITHUB_WORKSPACE when set: these tests run without it."""
+    monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
+
+
 def _with_three_ttt(path: Path) -> Path:
     """The example deck with 3 Triple Tactics Talent (instead of 2 Cyber Dragon + its 1)."""
     lines = LEGAL.read_text(encoding="utf-8").splitlines()

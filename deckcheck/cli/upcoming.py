@@ -70,6 +70,7 @@ def upcoming_command(
     if a card of a deck changes status), 2 if a source could not be read, else 0.
     """
     from deckcheck.batch import sources
+    from deckcheck.config import find_repo_root
     from deckcheck.config import strict as strict_of
     from deckcheck.error import ConfigError
     from deckcheck.forecast import forecast
@@ -92,7 +93,7 @@ def upcoming_command(
         fail(str(exc))
     is_strict = strict_of(cfg, strict)
     colour = out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-    root = str(cfg.root) if cfg is not None else os.environ.get("GITHUB_WORKSPACE")
+    root = str(find_repo_root(config=cfg))
     write_report(render(fc, Output(output.value), colour=colour, root=root, strict=is_strict), out)
     append_summary(forecast_markdown(fc, root=root), summary)
     for u in fc.unreadable:

@@ -119,7 +119,7 @@ def register(app: typer.Typer) -> None:
         command-line options override it.
         """
         from deckcheck.batch import sources
-        from deckcheck.config import check_with_config
+        from deckcheck.config import check_with_config, find_repo_root
         from deckcheck.config import strict as strict_of
         from deckcheck.error import ConfigError
         from deckcheck.render import render
@@ -141,7 +141,7 @@ def register(app: typer.Typer) -> None:
             fail(str(exc))
         is_strict = strict_of(cfg, strict)
         colour = out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-        root = str(cfg.root) if cfg is not None else os.environ.get("GITHUB_WORKSPACE")
+        root = str(find_repo_root(config=cfg))
         write_report(render(batch, output, colour=colour, root=root, strict=is_strict), out)
         append_summary(summary_markdown(batch, root=root), summary)
         if batch.skipped:
