@@ -41,12 +41,13 @@ def _hook(hook_id: str = "deckcheck") -> dict[str, object]:
 
 
 def _staged(repo: Path, hook: dict[str, object]) -> list[str]:
-    """The files pre-commit would pass to the hook: tracked files matching ``files``."""
+    """The files pre-commit would pass to the hook: files matching ``files``, not ``exclude``."""
     files = re.compile(str(hook["files"]))
+    exclude = re.compile(str(hook.get("exclude", "^$")))
     return sorted(
-        p.relative_to(repo).as_posix()
-        for p in repo.rglob("*")
-        if p.is_file() and files.search(p.relative_to(repo).as_posix())
+        rel
+        for rel in (p.relative_to(repo).as_posix() for p in repo.rglob("*") if p.is_file())
+        if files.search(rel) and not exclude.search(rel)
     )
 
 
@@ -67,10 +68,16 @@ def test_hook_definition() -> None:
         assert files.search(name)
     for name in ("README.md", "deckcheck.toml", "x.ydk.bak"):
         assert not files.search(name)
+    exclude = re.compile(str(hook["exclude"]))
+    for name in ("requirements.txt", "docs/LICENSE.txt", "requirements-dev.txt", "README.TXT"):
+        assert exclude.search(name), name
+    for name in ("decks/blue-eyes.txt", "license-to-duel.txt", "tcg/history-deck.ydk"):
+        assert not exclude.search(name), name
 
 
 def test_hook_on_the_example_repo_passes(repo: Path) -> None:
     hook = _hook()
+    (repo / "requirements.txt").write_text("deckcheck==0.1.0\n", encoding="utf-8")
     staged = _staged(repo, hook)
     assert "drafts/pot-of-greed.txt" in staged  # staged, but excluded by the config
     res = _run_hook(repo, staged)
