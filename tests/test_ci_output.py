@@ -317,3 +317,11 @@ def test_out_writes_the_report_to_a_file(cli, tmp_path: Path) -> None:  # type: 
     res = cli("validate", str(PROBLEMS), "-d", ON, "-o", "sarif", "--out", str(out), "--no-config")
     assert res.code == 1 and res.stdout == ""
     jsonschema.validate(json.loads(out.read_text("utf-8")), SARIF_SCHEMA)
+
+
+def test_progress_on_request(cli, decks: Path) -> None:  # type: ignore[no-untyped-def]
+    res = cli("validate", str(decks), "-d", ON, "--no-config", "--progress", "-o", "json")
+    assert "checked 3: " in res.stderr and res.stderr.count("checked ") == 3
+    assert json.loads(res.stdout)["summary"]["decks"] == 2  # the report is untouched
+    quiet = cli("validate", str(decks), "-d", ON, "--no-config")  # not a terminal: no progress
+    assert "checked " not in quiet.stderr

@@ -26,6 +26,8 @@ from deckcheck.cli.validate import (
     ExcludeOpt,
     OutOpt,
     PathsArg,
+    Progress,
+    ProgressOpt,
     SummaryOpt,
     append_summary,
     default_paths,
@@ -62,6 +64,7 @@ def upcoming_command(
     strict: StrictOpt = None,
     out: OutOpt = None,
     summary: SummaryOpt = None,
+    progress: ProgressOpt = None,
 ) -> None:
     """Which decks become illegal or change under the next announced list, and from when.
 
@@ -84,13 +87,16 @@ def upcoming_command(
         else None
     )
     when = parse_date(on) if on is not None else None
+    shown = Progress(progress)
     try:
         fc = forecast(
             sources(default_paths(paths, cfg), exclude=exclude or ()), cfg, format=fmt,
-            date=when, allow_prerelease=True if allow_prerelease else None,
+            date=when, allow_prerelease=True if allow_prerelease else None, progress=shown,
         )  # fmt: skip
     except ConfigError as exc:
         fail(str(exc))
+    finally:
+        shown.done()
     is_strict = strict_of(cfg, strict)
     colour = out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     root = str(find_repo_root(config=cfg))

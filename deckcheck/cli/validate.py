@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -47,6 +48,14 @@ SummaryOpt = Annotated[
         help="Also append a Markdown summary table to FILE (e.g. $GITHUB_STEP_SUMMARY).",
     ),
 ]
+ProgressOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--progress/--no-progress",
+        help="Show a count of the decks checked on stderr (default: when stderr is a terminal).",
+        show_default=False,
+    ),
+]
 OutOpt = Annotated[
     Path | None,
     typer.Option("--out", metavar="FILE", help="Write the report to FILE (default: stdout)."),
@@ -62,6 +71,31 @@ def default_paths(paths: list[str] | None, config: Config | None) -> list[str]:
         return ["."]
     rel = os.path.relpath(config.root)
     return [rel if not rel.startswith(os.pardir) else str(config.root)]
+
+
+class Progress:
+    """A one-line count of the sources checked, redrawn on stderr (cleared by :meth:`done`)."""
+
+    def __init__(self, enabled: bool | None) -> None:
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.shown = False
+
+    def __call__(self, done: int, label: str) -> None:
+        """Show ``done`` and the source just checked (escaped, cut to fit a line)."""
+        if not self.enabled:
+            return
+        width = shutil.get_terminal_size((80, 24)).columns
+        text = f"checked {done}: {clean(label)}"
+        text = text if len(text) < width else text[: max(width - 2, 10)] + "…"
+        sys.stderr.write("\r\033[K" + text)
+        sys.stderr.flush()
+        self.shown = True
+
+    def done(self) -> None:
+        """Clear the progress line."""
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
 
 
 def write_report(text: str, out: Path | None) -> None:
@@ -108,6 +142,7 @@ def register(app: typer.Typer) -> None:
         strict: StrictOpt = None,
         summary: SummaryOpt = None,
         out: OutOpt = None,
+        progress: ProgressOpt = None,
     ) -> None:
         """Check decks: report every problem with a stable code.
 
@@ -132,13 +167,16 @@ def register(app: typer.Typer) -> None:
             else None
         )
         when = parse_date(on) if on is not None else None
+        shown = Progress(progress)
         try:
             batch = check_with_config(
                 sources(default_paths(paths, cfg), exclude=exclude or ()), cfg, format=fmt,
-                date=when, allow_prerelease=True if allow_prerelease else None,
+                date=when, allow_prerelease=True if allow_prerelease else None, progress=shown,
             )  # fmt: skip
         except ConfigError as exc:
             fail(str(exc))
+        finally:
+            shown.done()
         is_strict = strict_of(cfg, strict)
         colour = out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         root = str(find_repo_root(config=cfg))
