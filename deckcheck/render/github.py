@@ -93,7 +93,7 @@ def summary_line(batch: Batch) -> str:
     )
 
 
-def _cell(text: str) -> str:
+def markdown_cell(text: str) -> str:
     """A Markdown table cell: pipes and newlines escaped, control characters cleaned."""
     return clean(text).replace("\\", "\\\\").replace("|", "\\|").replace("`", "'")
 
@@ -109,7 +109,7 @@ def summary_markdown(
     codes = Counter(v.code.value for r in batch.reports for v in r.violations)
     verdict = "✅ all decks legal" if not s.illegal and not s.unreadable else "❌ problems found"
     out = [
-        f"### {_cell(title)}: {verdict}",
+        f"### {markdown_cell(title)}: {verdict}",
         "",
         "| decks | legal | illegal | unreadable | errors | warnings |",
         "|---:|---:|---:|---:|---:|---:|",
@@ -126,8 +126,8 @@ def summary_markdown(
         for r in illegal[:50]:
             errs = sorted({v.code.value for v in r.errors})
             out.append(
-                f"| {_cell(repo_path(r.path, root) or r.path) if r.path else '<deck>'} | "
-                f"{_cell(r.format)} | " + ", ".join(f"`{c}`" for c in errs) + " |"
+                f"| {markdown_cell(repo_path(r.path, root) or r.path) if r.path else '<deck>'} | "
+                f"{markdown_cell(r.format)} | " + ", ".join(f"`{c}`" for c in errs) + " |"
             )
         if len(illegal) > 50:
             out.append(f"| … and {len(illegal) - 50} more | | |")

@@ -72,7 +72,7 @@ def forecast_markdown(fc: Forecast, *, root: str | None = None) -> str:
     with its format, the next list's date and what changes (paths relative to ``root``)."""
     from deckcheck.forecast import Outlook
     from deckcheck.render import repo_path
-    from deckcheck.render.github import _cell
+    from deckcheck.render.github import markdown_cell
 
     failing = fc.count(Outlook.BECOMES_ILLEGAL) + fc.count(Outlook.NEW_ERRORS)
     verdict = "⚠️ decks to fix before the next list" if failing else "✅ no deck becomes illegal"
@@ -89,12 +89,13 @@ def forecast_markdown(fc: Forecast, *, root: str | None = None) -> str:
         out += ["| deck | format | outlook | from | what |", "|---|---|---|---|---|"]
         for d in affected[:50]:
             what = [f"`{v.code.value}`" for v in d.new_errors] or [
-                _cell(c.describe()) for c in d.changes[:3]
+                markdown_cell(c.describe()) for c in d.changes[:3]
             ]
             nxt = d.next_list
             out.append(
-                f"| {_cell(repo_path(d.path, root) or d.path)} | {_cell(d.format)} | "
-                f"{d.outlook.value} | {nxt.effective if nxt else ''} | {', '.join(what)} |"
+                f"| {markdown_cell(repo_path(d.path, root) or d.path)} | "
+                f"{markdown_cell(d.format)} | {d.outlook.value} | "
+                f"{nxt.effective if nxt else ''} | {', '.join(what)} |"
             )
         if len(affected) > 50:
             out.append(f"| … and {len(affected) - 50} more | | | | |")
