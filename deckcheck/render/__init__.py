@@ -126,7 +126,7 @@ def repo_path(path: str, root: str | None) -> str | None:
     """
     import os
 
-    if path in ("<stdin>", "<ydke URL>", "-") or path.lower().startswith("ydke://"):
+    if path in ("<stdin>", "<ydke URL>", "<deck>", "-") or path.lower().startswith("ydke://"):
         return None
     base = os.path.abspath(root if root is not None else os.curdir)
     full = os.path.abspath(path)
