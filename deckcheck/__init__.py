@@ -33,6 +33,7 @@ _EXPORTS: dict[str, str] = {
     "NotFoundError": "deckcheck.error",
     "DeckWriteError": "deckcheck.error",
     "FormatFileError": "deckcheck.error",
+    "ConfigError": "deckcheck.error",
     "DeckTooLargeError": "deckcheck.error",
     "ConditionError": "deckcheck.error",
     "FormatRegistry": "deckcheck.format",
@@ -122,6 +123,7 @@ if TYPE_CHECKING:
     from deckcheck.error import (
         AmbiguousCardError,
         ConditionError,
+        ConfigError,
         DataError,
         DeckcheckError,
         DeckReadError,

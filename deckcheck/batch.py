@@ -151,6 +151,13 @@ class Batch:
             return ExitCode.ILLEGAL
         return ExitCode.OK
 
+    def verdict(self, *, strict: bool = False) -> ExitCode:
+        """:attr:`exit_code`; with ``strict``, a deck with a warning also gives ILLEGAL."""
+        code = self.exit_code
+        if strict and code is ExitCode.OK and self.summary.warnings:
+            return ExitCode.ILLEGAL
+        return code
+
 
 def summarize(
     reports: Iterable[Report],

@@ -11,6 +11,7 @@ error into the same answer::
     │   ├── DeckReadError          exit 2 · HTTP 422  a deck file cannot be read at all
     │   │   └── DeckTooLargeError  exit 2 · HTTP 413  over the size or card-count cap
     │   ├── FormatFileError        exit 2 · HTTP 422  an organiser's format file (also a DataError)
+    │   ├── ConfigError            exit 2 · HTTP 422  a repository's deckcheck.toml
     │   ├── SpecError              exit 2 · HTTP 422  a goldfish spec (also a GoldfishError)
     │   │   └── ConditionError     exit 2 · HTTP 422  a spec condition expression
     │   └── UnknownDeckFormatError exit 2 · HTTP 422  a deck file format name
@@ -163,6 +164,15 @@ class FormatFileError(InputError, DataError):
     code = "bad-format-file"
 
 
+class ConfigError(InputError):
+    """A repository configuration (``deckcheck.toml`` or ``[tool.deckcheck]``) cannot be used.
+
+    The message names the file and the offending key.
+    """
+
+    code = "bad-config"
+
+
 class SpecError(InputError, GoldfishError):
     """A goldfish spec is malformed: unknown key, bad category, unknown card, bad effect."""
 
@@ -204,6 +214,7 @@ ERRORS: tuple[type[DeckcheckError], ...] = (
     DeckSyntaxError,
     UnknownDeckFormatError,
     FormatFileError,
+    ConfigError,
     SpecError,
     ConditionError,
     PlotUnavailableError,

@@ -72,6 +72,64 @@ class Code(enum.StrEnum):
     """Note: a ``.ydk`` file has ``#main`` but no ``#extra`` or ``!side`` header (truncated?)."""
 
 
+CODE_HELP: dict[Code, str] = {
+    Code.MAIN_SIZE: "The Main Deck size is outside the era's bounds (40-60 in most eras; lp4000: "
+    "40-80). Add or remove Main Deck cards.",
+    Code.EXTRA_SIZE: "The Extra Deck is over the era's maximum (15; mr4-ex20: 20; Speed Duel: 5). "
+    "Remove Extra Deck cards.",
+    Code.SIDE_SIZE: "The Side Deck is too big, or not '0 or exactly 15' in eras that require it. "
+    "Resize the Side Deck.",
+    Code.COPIES: "More than the copy limit (3) of one card name over Main + Extra + Side; "
+    "alternate artworks and 'always treated as' names count together. Remove the extra copies.",
+    Code.FORBIDDEN: "A Forbidden card on the list in force. Remove every copy.",
+    Code.OVER_LIMIT: "More copies than the list allows (Limited 1, Semi-Limited 2). Remove copies "
+    "down to the limit.",
+    Code.NOT_IN_POOL: "The card is not legal in the format's card pool: not released in the "
+    "region by the date, OCG-only in TCG (or the reverse), not on a whitelist format's list, or "
+    "a Rush card outside Rush (or the reverse). Replace it.",
+    Code.WRONG_SECTION: "A Fusion/Synchro/Xyz/Link monster in the Main Deck, or a Main Deck card "
+    "in the Extra Deck. Move it to the right section.",
+    Code.NOT_A_DECK_CARD: "A Token, or a Skill card outside Speed Duel, is never a deck card. "
+    "Remove it.",
+    Code.UNKNOWN_CARD: "A passcode or name that matches no card. Fix the line (the message "
+    "suggests close names).",
+    Code.AMBIGUOUS_CARD: "A name that matches several different cards; deckcheck never guesses. "
+    "Use the full name or the passcode.",
+    Code.UNOFFICIAL_CARD: "An anime, manga, video-game or otherwise unofficial card. Remove it.",
+    Code.PRERELEASE: "A pre-release code; the message gives the released passcode when known "
+    "(an error unless pre-release codes are allowed, then a warning). Use the released passcode.",
+    Code.POINTS_OVER_CAP: "The point total (Genesys) is over the cap. Remove pointed cards.",
+    Code.FORBIDDEN_TYPE: "A card type the format bans outright (Genesys: Link and Pendulum "
+    "monsters). Remove it.",
+    Code.LEGEND_LIMIT: "Rush Duel: more than 1 Legend card (before 2022-12) or more than 1 Legend "
+    "Monster/Spell/Trap. Remove Legend cards.",
+    Code.SKILL_COUNT: "Speed Duel: the deck needs exactly one Skill card.",
+    Code.PARSE: "A line of the deck file that could not be read. Fix or remove the line.",
+    Code.UPCOMING_CHANGE: "Warning: a card's status gets stricter on an announced list effective "
+    "after the date. Change the deck before that list takes effect.",
+    Code.DATE_OUT_OF_RANGE: "Warning: the date is before the format's first list or after the "
+    "data ends (a newer list may exist). Update deckcheck's data or check the date.",
+    Code.LIMIT_GROUP: "Speed Duel / Duel Links limit groups: more cards of Limited 1/2/3 together "
+    "than the group allows (Main + Extra + Side, Skill cards included). Remove cards of the group.",
+    Code.RELEASE_DATE_UNKNOWN: "Warning: no source dates the card's release in the format's "
+    "region; it is assumed released by the date. Check it before the event.",
+    Code.MISSING_SECTIONS: "Note: a .ydk file has '#main' but no '#extra' or '!side' header (a "
+    "truncated file?); the missing sections were read as empty.",
+    Code.TREATED_AS: "Note: a card is counted toward another name's copy limit ('always treated "
+    "as').",
+}
+"""What each code means and how to fix it (the README's table; SARIF rule help)."""
+
+DEFAULT_SEVERITY: dict[Code, Severity] = {code: Severity.ERROR for code in Code} | {
+    Code.UPCOMING_CHANGE: Severity.WARNING,
+    Code.DATE_OUT_OF_RANGE: Severity.WARNING,
+    Code.TREATED_AS: Severity.NOTE,
+    Code.RELEASE_DATE_UNKNOWN: Severity.WARNING,
+    Code.MISSING_SECTIONS: Severity.NOTE,
+}
+"""The usual severity of each code (``prerelease`` is a warning with ``--allow-prerelease``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Violation:
     """One finding: code, severity, where, what was found and what is allowed, and how to fix it."""

@@ -34,8 +34,33 @@ def test_every_violation_code_is_documented() -> None:
 
 
 def test_every_documented_command_exists(cli) -> None:  # type: ignore[no-untyped-def]
-    for group in ("validate", "convert", "simulate", "formats", "cards show", "cards search",
-                  "banlist show", "banlist diff", "banlist export", "formats show"):  # fmt: skip
+    for group in ("validate", "upcoming", "convert", "simulate", "formats", "cards show",
+                  "cards search", "banlist show", "banlist diff", "banlist export",
+                  "formats show"):  # fmt: skip
         assert f"deckcheck {group}" in README
         res = cli(*group.split(), "--help")
         assert res.code == 0, group
+
+
+def test_library_ci_example_runs(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    section = README.split("## Library", 1)[1].split("\n## ", 1)[0]
+    block = next(b.split("```", 1)[0] for b in section.split("```python")[1:]
+                 if "check_with_config" in b)  # fmt: skip
+    monkeypatch.chdir(ROOT)
+    scope: dict[str, object] = {}
+    exec(compile(block, "README.md", "exec"), scope)
+    assert int(scope["batch"].verdict()) == 0  # type: ignore[attr-defined]
+    assert '"version": "2.1.0"' in str(scope["sarif"])
+
+
+def test_use_in_ci_config_example_is_valid(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from deckcheck.config import load_config
+
+    section = README.split("## Use in CI", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```toml", 1)[1].split("```", 1)[0]
+    path = tmp_path / "deckcheck.toml"
+    path.write_text(block, encoding="utf-8")
+    cfg = load_config(path)
+    assert cfg.folder_format("goat/a.ydk") == "goat"
+    assert not cfg.selects("drafts/x.ydk") and not cfg.selects("other/x.ydk")
+    assert cfg.ignored("casual/x.ydk") == {"not-in-pool"}

@@ -5,7 +5,9 @@
 * ``-d/--date``: an event date ``YYYY-MM-DD`` or ``today``;
 * ``--region na|eu``: whose effective dates pick a TCG list where North America and Europe
   differ (default: the format's, North America);
-* ``-o/--output``: the report format (``text``, ``json``);
+* ``-o/--output``: the report format (``text``, ``json``; for validation results also
+  ``junit``, ``github``, ``sarif``);
+* ``--config FILE`` / ``--no-config``: the repository configuration; ``--strict``: warnings fail;
 * ``--out FILE``: an output file;
 * ``--from`` / ``--to``: deck (or list) file formats, no short flags.
 """
@@ -22,6 +24,7 @@ import typer
 from deckcheck.cli.common import Output, fail
 
 if TYPE_CHECKING:
+    from deckcheck.config import Config
     from deckcheck.format import Format
 
 FormatOpt = Annotated[
@@ -60,7 +63,71 @@ RegionOpt = Annotated[
         "(tcg_region in a format file), else na.",
     ),
 ]
-OutputOpt = Annotated[Output, typer.Option("--output", "-o", help="Report format: text or json.")]
+
+
+def _text_or_json(value: Output) -> Output:
+    from deckcheck.reporter import CI_OUTPUTS
+
+    if value in CI_OUTPUTS:
+        raise typer.BadParameter(
+            f"{value.value} is for validation results ('deckcheck validate'); use text or json"
+        )
+    return value
+
+
+OutputOpt = Annotated[
+    Output,
+    typer.Option("--output", "-o", help="Report format: text or json.", callback=_text_or_json),
+]
+ReportOutputOpt = Annotated[
+    Output,
+    typer.Option(
+        "--output",
+        "-o",
+        help="Report format: text, json, junit (JUnit XML), github (workflow-command "
+        "annotations) or sarif (SARIF 2.1.0).",
+    ),
+]
+ConfigOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        metavar="FILE",
+        help="Repository configuration (deckcheck.toml, or pyproject.toml with "
+        "a tool.deckcheck table); default: found from the current folder upwards.",
+    ),
+]
+NoConfigOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-config", help="Ignore any deckcheck.toml or pyproject.toml tool.deckcheck table."
+    ),
+]
+StrictOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--strict/--no-strict",
+        help="Warnings fail too (exit 1); default: the configuration's 'strict' (off).",
+        show_default=False,
+    ),
+]
+
+
+def load_repo_config(path: Path | None, no_config: bool) -> Config | None:
+    """The configuration named by ``--config``, else found upwards (None with ``--no-config``
+    or when there is none); exit 2 with the file and key when it is unusable."""
+    from deckcheck.config import find_config, load_config
+    from deckcheck.error import ConfigError
+
+    if path is not None and no_config:
+        fail("give --config or --no-config, not both")
+    if no_config:
+        return None
+    try:
+        found = path if path is not None else find_config()
+        return load_config(found) if found is not None else None
+    except ConfigError as exc:
+        fail(str(exc))
 
 
 def parse_date(text: str | None) -> date:

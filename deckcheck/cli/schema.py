@@ -16,12 +16,12 @@ def schema_command(
         str | None,
         typer.Argument(
             metavar="[NAME]",
-            help="validation, goldfish, formats, format, banlist, banlist-diff, card or "
-            "card-search (default: all, keyed by name).",
+            help="validation, upcoming, goldfish, formats, format, banlist, banlist-diff, card, "
+            "card-search, or config (the deckcheck.toml file) (default: all, keyed by name).",
         ),
     ] = None,
 ) -> None:
-    """Print the JSON Schema of a JSON document (or of all of them)."""
+    """Print the JSON Schema of a JSON document or of the repository config (or of all)."""
     from deckcheck.reporter.document import DOCUMENTS, schema
 
     if name is not None and name not in DOCUMENTS:

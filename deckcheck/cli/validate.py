@@ -1,24 +1,126 @@
 """``deckcheck validate``: check decks against a format at a date (a thin shell over
-:func:`deckcheck.batch.check` and :func:`deckcheck.reporter.render`)."""
+:func:`deckcheck.config.check_with_config` and :func:`deckcheck.reporter.render`)."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.common import Output, clean
+from deckcheck.cli.common import Output, clean, fail
 from deckcheck.cli.options import (
+    ConfigOpt,
     DateOpt,
     FormatFileOpt,
     FormatOpt,
-    OutputOpt,
+    NoConfigOpt,
     RegionOpt,
+    ReportOutputOpt,
+    StrictOpt,
+    load_repo_config,
     parse_date,
     resolve_format,
 )
+
+if TYPE_CHECKING:
+    from deckcheck.config import Config
+
+PathsArg = Annotated[
+    list[str] | None,
+    typer.Argument(
+        help="Deck files, folders (searched recursively), '-' for stdin, or ydke:// URLs "
+        "(default: the configuration's folder, else the current folder).",
+        show_default=False,
+    ),
+]
+ExcludeOpt = Annotated[
+    list[str] | None,
+    typer.Option("--exclude", metavar="GLOB", help="Leave out files matching GLOB (repeatable)."),
+]
+SummaryOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--summary",
+        metavar="FILE",
+        help="Also append a Markdown summary table to FILE (e.g. $GITHUB_STEP_SUMMARY).",
+    ),
+]
+ProgressOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--progress/--no-progress",
+        help="Show a count of the decks checked on stderr (default: when stderr is a terminal).",
+        show_default=False,
+    ),
+]
+OutOpt = Annotated[
+    Path | None,
+    typer.Option("--out", metavar="FILE", help="Write the report to FILE (default: stdout)."),
+]
+
+
+def default_paths(paths: list[str] | None, config: Config | None) -> list[str]:
+    """The paths given, else the configuration's folder (relative when below the current
+    folder), else the current folder."""
+    if paths:
+        return paths
+    if config is None:
+        return ["."]
+    rel = os.path.relpath(config.root)
+    return [rel if not rel.startswith(os.pardir) else str(config.root)]
+
+
+class Progress:
+    """A one-line count of the sources checked, redrawn on stderr (cleared by :meth:`done`)."""
+
+    def __init__(self, enabled: bool | None) -> None:
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.shown = False
+
+    def __call__(self, done: int, label: str) -> None:
+        """Show ``done`` and the source just checked (escaped, cut to fit a line)."""
+        if not self.enabled:
+            return
+        width = shutil.get_terminal_size((80, 24)).columns
+        text = f"checked {done}: {clean(label)}"
+        text = text if len(text) < width else text[: max(width - 2, 10)] + "…"
+        sys.stderr.write("\r\033[K" + text)
+        sys.stderr.flush()
+        self.shown = True
+
+    def done(self) -> None:
+        """Clear the progress line."""
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
+def write_report(text: str, out: Path | None) -> None:
+    """``text`` to stdout, or atomically to ``out`` (exit 2 if it cannot be written)."""
+    if out is None:
+        sys.stdout.write(text)
+        return
+    from deckcheck.cli.convert import _write_atomic
+
+    try:
+        _write_atomic(out, text)
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc.strerror or exc}")
+
+
+def append_summary(text: str, path: Path | None) -> None:
+    """Append ``text`` to ``path`` (the job summary); exit 2 if it cannot be written."""
+    if path is None:
+        return
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        fail(f"cannot write the summary to {path}: {exc.strerror or exc}")
 
 
 def register(app: typer.Typer) -> None:
@@ -26,45 +128,63 @@ def register(app: typer.Typer) -> None:
 
     @app.command("validate")
     def validate_cmd(
-        paths: Annotated[
-            list[str],
-            typer.Argument(
-                help="Deck files, folders (searched recursively), '-' for stdin, or ydke:// URLs.",
-                show_default=False,
-            ),
-        ],
+        paths: PathsArg = None,
         format: FormatOpt = None,
         format_file: FormatFileOpt = None,
         on: DateOpt = None,
         region: RegionOpt = None,
-        output: OutputOpt = Output.TEXT,
+        output: ReportOutputOpt = Output.TEXT,
         allow_prerelease: Annotated[
             bool,
             typer.Option("--allow-prerelease", help="Pre-release codes are warnings, not errors."),
         ] = False,
-        exclude: Annotated[
-            list[str] | None,
-            typer.Option(
-                "--exclude", metavar="GLOB", help="Leave out files matching GLOB (repeatable)."
-            ),
-        ] = None,
+        exclude: ExcludeOpt = None,
+        config: ConfigOpt = None,
+        no_config: NoConfigOpt = False,
+        strict: StrictOpt = None,
+        summary: SummaryOpt = None,
+        out: OutOpt = None,
+        progress: ProgressOpt = None,
     ) -> None:
         """Check decks: report every problem with a stable code.
 
-        Exit 0 when every deck is legal (warnings allowed), 1 when any deck is illegal,
-        2 when deckcheck could not run or a source could not be read (bad arguments,
+        Exit 0 when every deck is legal (warnings allowed, unless --strict), 1 when any deck is
+        illegal, 2 when deckcheck could not run or a source could not be read (bad arguments,
         unreadable file, unknown format); every output lists both illegal and unreadable decks.
+        A deckcheck.toml (or a tool.deckcheck table in pyproject.toml) found from the current folder
+        upwards sets the default format, date, folder formats, ignored codes and strictness;
+        command-line options override it.
         """
-        from deckcheck.batch import check, sources
+        from deckcheck.batch import sources
+        from deckcheck.config import check_with_config, find_repo_root
+        from deckcheck.config import strict as strict_of
+        from deckcheck.error import ConfigError
         from deckcheck.reporter import render
+        from deckcheck.reporter.github import summary_markdown
 
-        fmt = resolve_format(format, format_file, region=region)
-        when = parse_date(on)
-        batch = check(
-            sources(paths, exclude=exclude or ()), fmt, when, allow_prerelease=allow_prerelease
+        cfg = load_repo_config(config, no_config)
+        fmt = (
+            resolve_format(format, format_file)
+            if format is not None or format_file is not None
+            else None
         )
-        colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-        sys.stdout.write(render(batch, output, colour=colour))
+        when = parse_date(on) if on is not None else None
+        shown = Progress(progress)
+        try:
+            batch = check_with_config(
+                sources(default_paths(paths, cfg), exclude=exclude or ()), cfg, format=fmt,
+                date=when, allow_prerelease=True if allow_prerelease else None, progress=shown,
+                region=region.value if region is not None else None,
+            )  # fmt: skip
+        except ConfigError as exc:
+            fail(str(exc))
+        finally:
+            shown.done()
+        is_strict = strict_of(cfg, strict)
+        colour = out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        root = str(find_repo_root(config=cfg))
+        write_report(render(batch, output, colour=colour, root=root, strict=is_strict), out)
+        append_summary(summary_markdown(batch, root=root), summary)
         if batch.skipped:
             sys.stderr.write(
                 f"note: skipped {len(batch.skipped)} file(s) that are not decks "
@@ -72,4 +192,13 @@ def register(app: typer.Typer) -> None:
             )
         for u in batch.unreadable:
             sys.stderr.write(f"error: {clean(u.error)}\n")
-        raise typer.Exit(int(batch.exit_code))
+        if not batch.reports and not batch.unreadable and not batch.skipped:
+            sys.stderr.write(
+                "note: nothing to check: the configuration excludes every file given\n"
+            )
+        code = batch.verdict(strict=is_strict)
+        if is_strict and code != batch.exit_code:
+            sys.stderr.write(
+                f"error: --strict: {batch.summary.warnings} warning(s) count as failures\n"
+            )
+        raise typer.Exit(int(code))

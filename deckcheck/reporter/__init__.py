@@ -1,7 +1,4 @@
-"""Reporters: every report deckcheck prints, in every output format, from one registry.
-
-(The package is named ``reporter`` so that ``deckcheck.render``, the function, is never
-shadowed by a submodule of the same name.)
+"""Rendering: every report deckcheck prints, in every output format, from one registry.
 
 :func:`render` takes a result (a :class:`~deckcheck.batch.Batch`, a
 :class:`~deckcheck.report.Report`, a :class:`~deckcheck.goldfish.HandStats`) and an
@@ -9,6 +6,11 @@ shadowed by a submodule of the same name.)
 without a reporter fails type-checking. JSON documents are pydantic models
 (:mod:`deckcheck.reporter.document`), whose JSON Schemas ``deckcheck schema`` prints. Plots of
 goldfish results are in :mod:`deckcheck.reporter.plot` (optional ``plot`` extra).
+
+The CI reporters take a :class:`~deckcheck.batch.Batch` (or one report): JUnit XML
+(:mod:`~deckcheck.reporter.junit`), GitHub workflow commands (:mod:`~deckcheck.reporter.github`)
+and SARIF 2.1.0 (:mod:`~deckcheck.reporter.sarif`); file paths in them are made relative to
+:attr:`RenderOptions.root` (the repository root).
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from typing import TYPE_CHECKING, Any, assert_never
 
 if TYPE_CHECKING:
     from deckcheck.batch import Batch
+    from deckcheck.forecast import Forecast
     from deckcheck.goldfish import HandStats
     from deckcheck.report import Report
 
-    Renderable = Batch | Report | HandStats
+    Renderable = Batch | Report | HandStats | Forecast
 
 
 class OutputFormat(enum.StrEnum):
@@ -30,6 +33,16 @@ class OutputFormat(enum.StrEnum):
 
     TEXT = "text"
     JSON = "json"
+    JUNIT = "junit"
+    """JUnit XML: one test case per deck, one failure per error (CI test reports)."""
+    GITHUB = "github"
+    """GitHub Actions workflow commands: one annotation per finding."""
+    SARIF = "sarif"
+    """SARIF 2.1.0: one rule per violation code, results with file and line (code scanning)."""
+
+
+CI_OUTPUTS = frozenset({OutputFormat.JUNIT, OutputFormat.GITHUB, OutputFormat.SARIF})
+"""Report formats for validation results only (not for goldfish odds or card lookups)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +55,11 @@ class RenderOptions:
     """Goldfish: exact probabilities also as fractions."""
     warnings: tuple[str, ...] = ()
     """Goldfish: warnings to carry in the JSON document."""
+    root: str | None = None
+    """CI reports: the folder (repository root) that file paths are made relative to; None:
+    the current folder."""
+    strict: bool = False
+    """CI reports: warnings fail too (JUnit failures instead of system-out)."""
 
 
 def render(
@@ -50,9 +68,11 @@ def render(
     options: RenderOptions | None = None,
     **kw: Any,
 ) -> str:
-    """``value`` rendered as ``output`` (``text`` or ``json``); ``kw`` sets :class:`RenderOptions`.
+    """``value`` rendered as ``output`` (an :class:`OutputFormat` or its name); ``kw`` sets
+    :class:`RenderOptions`.
 
-    Raises :class:`~deckcheck.error.InputError` for an unknown output format.
+    Raises :class:`~deckcheck.error.InputError` for an unknown output format, or a CI format
+    (``junit``, ``github``, ``sarif``) asked of something that is not a validation result.
     """
     from deckcheck.error import InputError
 
@@ -66,15 +86,67 @@ def render(
         return _text(value, opts)
     elif fmt is OutputFormat.JSON:
         return _json(value, opts)
+    elif fmt is OutputFormat.JUNIT:
+        from deckcheck.reporter import junit
+
+        return junit.junit_xml(_as_batch(value, fmt), opts)
+    elif fmt is OutputFormat.GITHUB:
+        from deckcheck.forecast import Forecast
+        from deckcheck.reporter import github, outlook
+
+        if isinstance(value, Forecast):
+            return outlook.forecast_commands(value, opts)
+        return github.workflow_commands(_as_batch(value, fmt), opts)
+    elif fmt is OutputFormat.SARIF:
+        from deckcheck.reporter import sarif
+
+        return sarif.sarif_json(_as_batch(value, fmt), opts)
     else:
         assert_never(fmt)
 
 
+def _as_batch(value: Renderable, fmt: OutputFormat) -> Batch:
+    """A validation result as a batch (one report becomes a batch of one)."""
+    from deckcheck.batch import Batch
+    from deckcheck.error import InputError
+    from deckcheck.report import Report
+
+    if isinstance(value, Batch):
+        return value
+    if isinstance(value, Report):
+        return Batch(value.format, value.date, (value,), ())
+    raise InputError(f"--output {fmt.value} is for validation results only; use text or json")
+
+
+def repo_path(path: str, root: str | None) -> str | None:
+    """``path`` as a POSIX path relative to ``root`` (default: the current folder), for CI
+    reports; None for a source that is no file (``<stdin>``, ``<ydke URL>``).
+
+    A path outside ``root`` stays absolute.
+    """
+    import os
+
+    if path in ("<stdin>", "<ydke URL>", "<deck>", "-") or path.lower().startswith("ydke://"):
+        return None
+    base = os.path.abspath(root if root is not None else os.curdir)
+    full = os.path.abspath(path)
+    try:
+        rel = os.path.relpath(full, base)
+    except ValueError:  # another drive (Windows)
+        return full.replace(os.sep, "/")
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        return full.replace(os.sep, "/")
+    return rel.replace(os.sep, "/")
+
+
 def _text(value: Renderable, opts: RenderOptions) -> str:
     from deckcheck.batch import Batch
+    from deckcheck.forecast import Forecast
     from deckcheck.report import Report
-    from deckcheck.reporter import text
+    from deckcheck.reporter import outlook, text
 
+    if isinstance(value, Forecast):
+        return outlook.forecast_text(value, opts)
     if isinstance(value, Batch):
         return text.batch_text(value, opts)
     if isinstance(value, Report):
@@ -84,9 +156,12 @@ def _text(value: Renderable, opts: RenderOptions) -> str:
 
 def _json(value: Renderable, opts: RenderOptions) -> str:
     from deckcheck.batch import Batch
+    from deckcheck.forecast import Forecast
     from deckcheck.report import Report
     from deckcheck.reporter import document as doc
 
+    if isinstance(value, Forecast):
+        return doc.dump(doc.UpcomingDocument.model_validate(safe(value.to_dict())))
     if isinstance(value, Batch):
         return doc.dump(doc.ValidationDocument.model_validate(safe(batch_dict(value))))
     if isinstance(value, Report):

@@ -122,6 +122,66 @@ class ValidationDocument(_Doc):
     )
 
 
+# -- upcoming -----------------------------------------------------------------------------------
+
+
+class NextListDoc(_Doc):
+    """The next list of a deck's format."""
+
+    name: str
+    effective: str
+    announced: str | None
+
+
+class CardChangeDoc(_Doc):
+    """A card of the deck whose status (or points) changes on the next list."""
+
+    name: str
+    passcode: int
+    copies: int = Field(description="Copies of the card name in the deck.")
+    before: int | None = Field(description="Copies allowed (or points) now; null: not listed.")
+    after: int | None = Field(description="Copies allowed (or points) on the next list.")
+    points: bool
+    line: int | None
+    message: str
+
+
+class DeckForecastDoc(_Doc):
+    """One deck on the date and under the next list."""
+
+    path: str
+    format: str
+    outlook: Literal["becomes-illegal", "new-errors", "changes", "unaffected", "no-list"]
+    legal_now: bool
+    legal_then: bool | None
+    next_list: NextListDoc | None
+    new_errors: list[ViolationDoc]
+    changes: list[CardChangeDoc]
+
+
+class UpcomingSummaryDoc(_Doc):
+    """Decks by outlook."""
+
+    decks: int
+    becomes_illegal: int = Field(alias="becomes-illegal")
+    new_errors: int = Field(alias="new-errors")
+    changes: int
+    unaffected: int
+    no_list: int = Field(alias="no-list")
+    unreadable: int
+    skipped: int
+
+
+class UpcomingDocument(_Doc):
+    """``deckcheck upcoming --output json``: what the next announced list does to each deck."""
+
+    date: str
+    decks: list[DeckForecastDoc]
+    summary: UpcomingSummaryDoc
+    unreadable: list[UnreadableDoc]
+    data_as_of: str | None
+
+
 # -- goldfish -----------------------------------------------------------------------------------
 
 
@@ -425,8 +485,15 @@ class CardSearchDocument(_Doc):
     results: list[CardDocument]
 
 
+def _config_model() -> type[BaseModel]:
+    from deckcheck.configfile import ConfigModel
+
+    return ConfigModel
+
+
 DOCUMENTS: dict[str, type[BaseModel]] = {
     "validation": ValidationDocument,
+    "upcoming": UpcomingDocument,
     "goldfish": GoldfishDocument,
     "formats": FormatsDocument,
     "format": FormatDoc,
@@ -434,8 +501,10 @@ DOCUMENTS: dict[str, type[BaseModel]] = {
     "banlist-diff": BanlistDiffDocument,
     "card": CardDocument,
     "card-search": CardSearchDocument,
+    "config": _config_model(),
 }
-"""Every JSON document by the name ``deckcheck schema NAME`` takes."""
+"""Every JSON document by the name ``deckcheck schema NAME`` takes (``config``: the repository
+configuration file, ``deckcheck.toml``, read as TOML)."""
 
 
 def dump(model: BaseModel) -> str:

@@ -1,0 +1,170 @@
+"""SARIF 2.1.0: a batch as a static-analysis log (GitHub code scanning, IDE viewers).
+
+One run, whose tool ``deckcheck`` has **one rule per violation code** (every code of
+:class:`~deckcheck.report.Code`, in its order, with its help text and default level), and one
+result per violation::
+
+    {"ruleId": "forbidden", "ruleIndex": 4, "level": "error",
+     "message": {"text": "Pot of Greed is Forbidden on the 2025-04-07 TCG list: remove all 1"},
+     "locations": [{"physicalLocation": {
+         "artifactLocation": {"uri": "decks/meta.ydk", "uriBaseId": "SRCROOT"},
+         "region": {"startLine": 3}}}],
+     "partialFingerprints": {"deckcheck/v1": "..."},
+     "properties": {"section": "main", "passcode": 55144522, "card": "Pot of Greed", ...}}
+
+Levels: error → ``error``, warning → ``warning`` (``error`` when strict), note → ``note``. URIs
+are relative to ``SRCROOT``, the repository root (:attr:`~deckcheck.reporter.RenderOptions.root`),
+percent-encoded; ``region`` is left out when the finding has no line. Sources that could not be
+read are ``toolExecutionNotifications`` of the invocation, whose ``executionSuccessful`` is then
+false. The tests validate this output against the official 2.1.0 JSON Schema.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+if TYPE_CHECKING:
+    from deckcheck.batch import Batch
+    from deckcheck.reporter import RenderOptions
+
+SARIF_VERSION = "2.1.0"
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+ROOT_ID = "SRCROOT"
+"""The ``uriBaseId`` that result URIs are relative to (the repository root)."""
+_LEVEL = {"error": "error", "warning": "warning", "note": "note"}
+
+
+def _uri(path: str) -> str:
+    """A POSIX path as a URI reference (percent-encoded; undecodable bytes kept as bytes)."""
+    return quote(path.encode("utf-8", "surrogateescape"), safe="/")
+
+
+def _rule_name(code: str) -> str:
+    return "".join(part.capitalize() for part in code.split("-"))
+
+
+def rules() -> list[dict[str, Any]]:
+    """The rule of every violation code, in code order (``ruleIndex`` points into this)."""
+    from deckcheck.report import CODE_HELP, DEFAULT_SEVERITY, Code
+
+    out = []
+    for code in Code:
+        help_text = CODE_HELP[code]
+        short = help_text.split(". ")[0].rstrip(".") + "."
+        out.append(
+            {
+                "id": code.value,
+                "name": _rule_name(code.value),
+                "shortDescription": {"text": short},
+                "fullDescription": {"text": help_text},
+                "help": {"text": help_text, "markdown": f"**`{code.value}`**: {help_text}"},
+                "defaultConfiguration": {"level": _LEVEL[DEFAULT_SEVERITY[code].value]},
+                "properties": {"tags": ["deckcheck", "yugioh"]},
+            }
+        )
+    return out
+
+
+def _location(path: str | None, line: int | None) -> list[dict[str, Any]]:
+    if path is None:
+        return []
+    if path.startswith("/") or (len(path) > 1 and path[1] == ":"):
+        artifact: dict[str, Any] = {"uri": Path(path).as_uri()}
+    else:
+        artifact = {"uri": _uri(path), "uriBaseId": ROOT_ID}
+    physical: dict[str, Any] = {"artifactLocation": artifact}
+    if line is not None and line >= 1:
+        physical["region"] = {"startLine": line}
+    return [{"physicalLocation": physical}]
+
+
+def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
+    """The SARIF log of a batch as plain data."""
+    from deckcheck import __version__
+    from deckcheck.report import Code
+    from deckcheck.reporter import repo_path
+
+    index = {code: i for i, code in enumerate(Code)}
+    results: list[dict[str, Any]] = []
+    for report in batch.reports:
+        path = repo_path(report.path, options.root) if report.path else None
+        for v in report.violations:
+            sev = v.severity.value
+            level = "error" if options.strict and sev == "warning" else _LEVEL[sev]
+            key = "\0".join(
+                str(x) for x in (path or report.path, v.code.value, v.section, v.passcode, v.name)
+            )
+            props: dict[str, Any] = {"deck": report.path, "format": report.format}
+            for name, value in (
+                ("section", v.section),
+                ("passcode", v.passcode),
+                ("card", v.name),
+                ("found", v.found),
+                ("allowed", v.allowed),
+            ):
+                if value is not None:
+                    props[name] = value  # fmt: skip
+            results.append(
+                {
+                    "ruleId": v.code.value,
+                    "ruleIndex": index[v.code],
+                    "level": level,
+                    "message": {"text": v.message},
+                    "locations": _location(path, v.line),
+                    "partialFingerprints": {
+                        "deckcheck/v1": hashlib.sha256(
+                            key.encode("utf-8", "surrogateescape")
+                        ).hexdigest()[:32]
+                    },
+                    "properties": props,
+                }
+            )
+    notifications = [
+        {
+            "level": "error",
+            "message": {"text": u.error},
+            "locations": _location(repo_path(u.path, options.root), u.line),
+            "descriptor": {"id": "unreadable"},
+        }
+        for u in batch.unreadable
+    ]
+    root = os.path.abspath(options.root if options.root is not None else os.curdir)
+    invocation: dict[str, Any] = {
+        "executionSuccessful": not batch.unreadable,
+        "exitCode": int(batch.verdict(strict=options.strict)),
+    }
+    if notifications:
+        invocation["toolExecutionNotifications"] = notifications
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "deckcheck",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": rules(),
+            }
+        },
+        "originalUriBaseIds": {ROOT_ID: {"uri": Path(root).as_uri().rstrip("/") + "/"}},
+        "invocations": [invocation],
+        "results": results,
+        "columnKind": "unicodeCodePoints",
+        "properties": {
+            "format": batch.format,
+            "date": batch.date.isoformat(),
+            "dataAsOf": batch.data_as_of.isoformat() if batch.data_as_of else None,
+            "dataFingerprint": batch.data_fingerprint,
+        },
+    }
+    return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
+
+
+def sarif_json(batch: Batch, options: RenderOptions) -> str:
+    """The SARIF log of a batch as indented UTF-8 JSON."""
+    from deckcheck.reporter import safe
+
+    return json.dumps(safe(sarif_document(batch, options)), ensure_ascii=False, indent=2) + "\n"
