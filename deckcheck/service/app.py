@@ -143,7 +143,8 @@ def _install_errors(app: FastAPI) -> None:
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
-        code = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "http-error")
+        codes = {400: "bad-request", 404: "not-found", 405: "method-not-allowed"}
+        code = codes.get(exc.status_code, "http-error")
         resp = error_response(exc.status_code, code, str(exc.detail))
         if exc.headers:
             resp.headers.update(exc.headers)
