@@ -32,6 +32,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from deckcheck import __version__
+from deckcheck.card import Card
 from deckcheck.card.finder import CardFinder
 from deckcheck.dataset import Dataset
 from deckcheck.deck import Deck
@@ -65,6 +66,8 @@ API = "/v1"
 """Prefix of the versioned routes."""
 PILOT_TRIALS = 2000
 """Trials of the pilot run that projects a simulation's time against its budget."""
+MAX_CACHED_CARDS = 50_000
+"""Most card documents a process keeps ready (more than the index holds)."""
 ZIP_TYPES = ("application/zip", "application/x-zip-compressed", "application/octet-stream")
 """Content types ``POST /v1/batch`` takes as a raw zip upload."""
 STATIC = {
@@ -234,6 +237,7 @@ class Service:
         self.data = data
         self.etag_prefix = data.fingerprint[:16]
         self._finder: CardFinder | None = None
+        self._cards: dict[int, doc.CardDocument] = {}
         folder = resources.files("deckcheck.service") / "static"
         self.static = {name: (folder / name).read_bytes() for name in ("index.html", *STATIC)}
 
@@ -243,6 +247,15 @@ class Service:
         if self._finder is None:
             self._finder = CardFinder(self.data.cards)
         return self._finder
+
+    def card_doc(self, card: Card) -> doc.CardDocument:
+        """A card's document, validated once and then reused (cards never change)."""
+        got = self._cards.get(card.passcode)
+        if got is None:
+            got = doc.CardDocument.model_validate(safe(card.to_dict()))
+            if len(self._cards) < MAX_CACHED_CARDS:
+                self._cards[card.passcode] = got
+        return got
 
     def warm(self) -> None:
         """Load every part of the dataset now, so no request pays for it."""
@@ -613,9 +626,10 @@ def _routes(app: FastAPI, svc: Service) -> None:
     ) -> Response:
         """Cards whose names (English, Japanese, Simplified Chinese) best match ``q``."""
         found = svc.finder.search(q, limit, lang)
-        return svc.cached_doc(request, doc.CardSearchDocument, {
-            "query": q, "results": [dict(c.to_dict(), score=s) for c, s in found],
-        })  # fmt: skip
+        results = [svc.card_doc(c).model_copy(update={"score": s}) for c, s in found]
+        page = doc.CardSearchDocument.model_construct(query=q, results=results)
+        return svc.cached(request, page.model_dump_json(by_alias=True, exclude_unset=True),
+                          "application/json")  # fmt: skip
 
     @app.get(f"{API}/cards/{{passcode}}", response_model=doc.CardDocument, responses=ERRORS,
              tags=["cards"])  # fmt: skip
