@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from deckcheck.cli.common import fail
+from deckcheck.cli.common import clean, fail
 
 
 def serve(
@@ -79,7 +79,8 @@ def serve(
     settings = replace(settings, **{k: v for k, v in overrides.items() if v is not None})
     os.environ.update(settings.to_env())  # worker processes read the same settings
     sys.stderr.write(
-        f"deckcheck: serving on http://{host}:{port}/ with {workers} worker(s); API docs at /docs\n"
+        f"deckcheck: serving on http://{clean(host)}:{port}/ with {workers} worker(s); "
+        "API docs at /docs\n"
     )
     uvicorn.run(
         "deckcheck.service.app:app_from_env", factory=True, host=host, port=port,

@@ -48,7 +48,7 @@ from deckcheck.error import (
     UnknownCardError,
     UnknownFormatError,
 )
-from deckcheck.format import Format
+from deckcheck.format import Format, Pool
 from deckcheck.render import batch_dict, safe
 from deckcheck.render import document as doc
 from deckcheck.service.config import Settings
@@ -351,7 +351,7 @@ class Service:
                              "max_trials", s.max_trials)  # fmt: skip
         fmt = self.format(req.format, req.format_file, req.region)
         when = self.date(req.date)
-        deck = self.deck(req.deck, req.deck_format, "deck")
+        deck = self.deck(req.deck, req.deck_format, "deck", rush=fmt.pool is Pool.RUSH)
         spec = None
         if req.spec is not None:
             raw: Any = req.spec
@@ -447,6 +447,10 @@ def _routes(app: FastAPI, svc: Service) -> None:
     async def builder(request: Request) -> Response:
         return svc.cached(request, svc.static["index.html"], "text/html; charset=utf-8")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return Response(status_code=204)
+
     @app.get("/static/{name}", include_in_schema=False)
     async def static(request: Request, name: str) -> Response:
         if name not in STATIC:
@@ -471,7 +475,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
         fmt = svc.format(req.format, req.format_file, req.region)
         when = svc.date(req.date)
         name = req.name or "deck"
-        deck = svc.deck(req.deck, req.deck_format, name, rush=fmt.pool.value == "rush")
+        deck = svc.deck(req.deck, req.deck_format, name, rush=fmt.pool is Pool.RUSH)
         report = validate(deck, fmt, when, allow_prerelease=req.allow_prerelease,
                           path=req.name, data=ds)  # fmt: skip
         return svc.answer(doc.ResultDoc, report.to_dict())
