@@ -458,12 +458,18 @@ def test_batch_zip_upload_raw_and_multipart(api: Api, tmp_path: Path, monkeypatc
     assert not (tmp_path.parent.parent / "evil.ydk").exists()
     multi = api.post(
         "/v1/batch",
-        data={"format": "tcg"},
-        params={"date": ON},
+        data={"format": "tcg", "date": ON},
         files={"file": ("decks.zip", raw, "application/zip")},
     )
     assert multi.status_code == 200, multi.text
-    assert multi.json()["summary"] == doc["summary"]
+    assert multi.json()["summary"] == doc["summary"] and multi.json()["date"] == ON
+    goat = api.post(
+        "/v1/batch",
+        data={"date": ON},
+        params={"format": "goat"},
+        files={"file": ("decks.zip", raw, "application/zip")},
+    ).json()
+    assert goat["format"] == "goat" and goat["date"] == ON
 
 
 def test_batch_zip_bomb_and_caps() -> None:

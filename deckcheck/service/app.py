@@ -514,8 +514,12 @@ def _routes(app: FastAPI, svc: Service) -> None:
     )  # fmt: skip
     async def batch(
         request: Request,
-        format: Annotated[str | None, Query(description="Zip uploads: the format.")] = None,
-        date: Annotated[str | None, Query(description="Zip uploads: the date.")] = None,
+        format: Annotated[
+            str | None, Query(description="Zip uploads: the format (or a form field).")
+        ] = None,
+        date: Annotated[
+            str | None, Query(description="Zip uploads: the date (or a form field).")
+        ] = None,
         region: Annotated[Literal["tcg", "ocg"] | None, Query()] = None,
         allow_prerelease: Annotated[bool, Query()] = False,
     ) -> Response:
@@ -547,7 +551,11 @@ def _routes(app: FastAPI, svc: Service) -> None:
             ]
         else:
             if ctype == "multipart/form-data":
-                raw = await _form_file(request)
+                raw, fields = await _form_file(request)
+                format = format or fields.get("format")
+                date = date or fields.get("date")
+                region = region or _region(fields.get("region"))
+                allow_prerelease = allow_prerelease or fields.get("allow_prerelease") in TRUE
             elif ctype in ZIP_TYPES:
                 raw = await request.body()
             else:
@@ -647,7 +655,22 @@ def _routes(app: FastAPI, svc: Service) -> None:
         return svc.cached_doc(request, doc.CardDocument, found.to_dict())
 
 
-async def _form_file(request: Request) -> bytes:
+TRUE = ("1", "true", "yes", "on")
+"""Form values read as true."""
+
+
+def _region(value: str | None) -> Literal["tcg", "ocg"] | None:
+    if value is None or not value.strip():
+        return None
+    if value.strip().lower() == "tcg":
+        return "tcg"
+    if value.strip().lower() == "ocg":
+        return "ocg"
+    raise InputError(f"region {value!r}: use tcg or ocg")
+
+
+async def _form_file(request: Request) -> tuple[bytes, dict[str, str]]:
+    """The ``file`` upload of a multipart form, and its text fields."""
     try:
         form = await request.form(max_files=1, max_fields=20)
     except Exception as exc:  # python-multipart's parse errors have no common base
@@ -656,8 +679,9 @@ async def _form_file(request: Request) -> bytes:
     if upload is None or isinstance(upload, str):
         raise InputError("the multipart form has no 'file' upload")
     data = await upload.read()
+    fields = {k: v for k, v in form.items() if isinstance(v, str)}
     await form.close()
-    return data
+    return data, fields
 
 
 def _zip_sources(raw: bytes, s: Settings) -> list[Any]:
