@@ -14,7 +14,7 @@ The client shares the machine with the server, so wall-clock figures depend on w
 the server's CPU time per request (from /proc, all its processes) does not, and gives the
 capacity of 2 workers on 2 free cores.
 Environment: BENCH_SERVICE_REQUESTS (per phase, default 4000), BENCH_SERVICE_CONCURRENCY
-(in flight, default 32), BENCH_SERVICE_SECONDS (cap per phase, default 60; the mixed phase
+(in flight, default 16), BENCH_SERVICE_SECONDS (cap per phase, default 60; the mixed phase
 gets three times as long).
 """
 
@@ -42,7 +42,7 @@ DECKS = [
     ROOT / "examples" / "problems.ydk",
 ]
 REQUESTS = int(os.environ.get("BENCH_SERVICE_REQUESTS", "4000"))
-CONCURRENCY = int(os.environ.get("BENCH_SERVICE_CONCURRENCY", "32"))
+CONCURRENCY = int(os.environ.get("BENCH_SERVICE_CONCURRENCY", "16"))
 SECONDS = float(os.environ.get("BENCH_SERVICE_SECONDS", "60"))
 MIXED = 10_000
 
@@ -61,6 +61,8 @@ class Phase:
     seconds: float = 0.0
     server_cpu: float = 0.0
     """CPU seconds the server's processes used during the phase."""
+    client_cpu: float = 0.0
+    """CPU seconds the load generator (this process) used during the phase."""
 
     @property
     def cpu_ms(self) -> float:
@@ -195,8 +197,10 @@ def measure(
 ) -> Phase:
     """One phase: drive the requests, and count the server's CPU time meanwhile."""
     cpu = server_cpu(proc.pid)
+    mine = time.process_time()
     phase = asyncio.run(drive(url, requests, seconds))
     phase.server_cpu = server_cpu(proc.pid) - cpu
+    phase.client_cpu = time.process_time() - mine
     return phase
 
 
@@ -268,6 +272,17 @@ def run() -> list[Figure]:
         mix = measure(proc, url, mixed, 3 * SECONDS)
     finally:
         stop(proc)
+    per = {
+        n: (
+            p.server_cpu / max(1, len(p.latencies)) * 1e3,
+            p.client_cpu / max(1, len(p.latencies)) * 1e3,
+        )
+        for n, p in (("healthz", health), ("validate", valid), ("search", search))
+    }
+    print(
+        "  CPU ms per request, server / client: "
+        + ", ".join(f"{n} {a:.2f} / {b:.2f}" for n, (a, b) in per.items())
+    )
     print(f"  ({CONCURRENCY} in flight; {len(valid.latencies)} validate, "
           f"{len(search.latencies)} search, {len(mix.latencies)} mixed requests answered; "
           f"mixed statuses {dict(sorted(mix.statuses.items()))}; "
