@@ -649,3 +649,33 @@ def test_no_5xx_for_random_gets(api: Api, path: str, q: str) -> None:
     ):
         resp = api.get(url, params=params)
         assert resp.status_code < 500, (url, resp.text)
+
+
+def test_etags_follow_the_data_fingerprint(api: Api, tmp_path: Path) -> None:
+    import shutil
+
+    from deckcheck.dataset import BUNDLED_DIR, MANIFEST
+
+    copy = tmp_path / "bundle"
+    shutil.copytree(BUNDLED_DIR, copy)
+    manifest = json.loads((copy / MANIFEST).read_text(encoding="utf-8"))
+    manifest["sources"] = [*manifest.get("sources", []), "a later release"]
+    (copy / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    other = Dataset.open(copy)
+    assert other.fingerprint != Dataset.active().fingerprint
+    newer = Api(create_app(data=other))
+    for url in ("/v1/formats", "/v1/cards/14558127", "/"):
+        old, new = api.get(url), newer.get(url)
+        assert old.content == new.content
+        assert old.headers["etag"] != new.headers["etag"]
+        assert newer.get(url, headers={"If-None-Match": old.headers["etag"]}).status_code == 200
+    assert newer.get("/healthz").json()["data"]["fingerprint"] == other.fingerprint
+
+
+def test_a_long_text_list_is_read_off_the_event_loop(api: Api) -> None:
+    index = Dataset.active().cards
+    names = [c.name for c in list(index)[:3000:30] if c.canonical == c.passcode]
+    text = "\n".join(f"1 {n}" for n in names) + "\n" + "# padding\n" * 4000
+    assert len(text) > 32 * 1024
+    body = api.post("/v1/validate", json={"deck": text, "date": ON}).json()
+    assert body["counts"]["main"] + body["counts"]["extra"] >= len(names) - 5

@@ -388,6 +388,14 @@ class Service:
         return run(req.trials)
 
 
+BIG_DECK = 32 * 1024
+"""Deck inputs longer than this (characters) are read in a worker thread."""
+
+
+def _big(deck: str | dict[str, Any]) -> bool:
+    return len(deck) > BIG_DECK if isinstance(deck, str) else len(deck.get("main", ())) > 200
+
+
 def _finding(f: Any) -> dict[str, Any]:
     return {"code": f.code.value, "message": f.message, "line": f.line, "text": f.text,
             "section": f.section.value if f.section else None,
@@ -472,13 +480,18 @@ def _routes(app: FastAPI, svc: Service) -> None:
         """Check one deck against a format (or an inline one) on a date: every violation."""
         from deckcheck.validation import validate
 
-        fmt = svc.format(req.format, req.format_file, req.region)
-        when = svc.date(req.date)
-        name = req.name or "deck"
-        deck = svc.deck(req.deck, req.deck_format, name, rush=fmt.pool is Pool.RUSH)
-        report = validate(deck, fmt, when, allow_prerelease=req.allow_prerelease,
-                          path=req.name, data=ds)  # fmt: skip
-        return svc.answer(doc.ResultDoc, report.to_dict())
+        def run() -> Response:
+            fmt = svc.format(req.format, req.format_file, req.region)
+            when = svc.date(req.date)
+            name = req.name or "deck"
+            deck = svc.deck(req.deck, req.deck_format, name, rush=fmt.pool is Pool.RUSH)
+            report = validate(deck, fmt, when, allow_prerelease=req.allow_prerelease,
+                              path=req.name, data=ds)  # fmt: skip
+            return svc.answer(doc.ResultDoc, report.to_dict())
+
+        # a usual deck is checked at once; a big input (a long text list) in a worker thread,
+        # so that it never holds up the other requests
+        return await run_in_threadpool(run) if _big(req.deck) else run()
 
     @app.post(f"{API}/simulate", response_model=doc.GoldfishDocument, responses=ERRORS,
               tags=["decks"])  # fmt: skip
@@ -495,12 +508,15 @@ def _routes(app: FastAPI, svc: Service) -> None:
         """A deck in another file format (ydk, ydke, text, omega, json), with what was lost."""
         from deckcheck.io import write_deck
 
-        deck = svc.deck(req.deck, req.deck_format, "deck", rush=req.rush)
-        content = write_deck(deck, req.to, data=ds)
-        return svc.answer(ConvertDocument, {
-            "to": req.to, "content": content, "counts": deck.counts,
-            "findings": [_finding(f) for f in deck.findings],
-        })  # fmt: skip
+        def run() -> Response:
+            deck = svc.deck(req.deck, req.deck_format, "deck", rush=req.rush)
+            content = write_deck(deck, req.to, data=ds)
+            return svc.answer(ConvertDocument, {
+                "to": req.to, "content": content, "counts": deck.counts,
+                "findings": [_finding(f) for f in deck.findings],
+            })  # fmt: skip
+
+        return await run_in_threadpool(run) if _big(req.deck) else run()
 
     @app.post(
         f"{API}/batch", response_model=doc.ValidationDocument, responses=ERRORS, tags=["decks"],
