@@ -126,7 +126,11 @@ def test_openapi_lists_every_route_with_its_models(api: Api) -> None:
 
 
 def test_docs_and_builder_pages(api: Api) -> None:
-    assert "swagger" in api.get("/docs").text.lower()
+    docs = api.get("/docs")
+    assert "swagger" in docs.text.lower() and "/openapi.json" in docs.text
+    for url in ("/docs", "/openapi.json"):
+        etag = api.get(url).headers["etag"]
+        assert api.get(url, headers={"If-None-Match": etag}).status_code == 304
     page = api.get("/")
     assert page.status_code == 200
     assert page.headers["content-type"].startswith("text/html")

@@ -238,6 +238,8 @@ class Service:
         self.etag_prefix = data.fingerprint[:16]
         self._finder: CardFinder | None = None
         self._cards: dict[int, doc.CardDocument] = {}
+        self.openapi_text: str | None = None
+        """The OpenAPI document as JSON, made on first request."""
         folder = resources.files("deckcheck.service") / "static"
         self.static = {name: (folder / name).read_bytes() for name in ("index.html", *STATIC)}
 
@@ -424,6 +426,9 @@ def create_app(settings: Settings | None = None, data: Dataset | None = None) ->
         description="Versioned JSON API of deckcheck (routes under /v1). Errors are "
         '`{"error": {"code", "message", "detail"}}`; see the README for codes and limits.',
         lifespan=lifespan,
+        openapi_url=None,  # served below, with an ETag like every GET answer
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.service = svc
     _install_errors(app)
@@ -454,6 +459,19 @@ def _routes(app: FastAPI, svc: Service) -> None:
     @app.get("/", include_in_schema=False)
     async def builder(request: Request) -> Response:
         return svc.cached(request, svc.static["index.html"], "text/html; charset=utf-8")
+
+    @app.get("/openapi.json", include_in_schema=False)
+    async def openapi(request: Request) -> Response:
+        if svc.openapi_text is None:
+            svc.openapi_text = json.dumps(app.openapi(), ensure_ascii=False)
+        return svc.cached(request, svc.openapi_text, "application/json")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs(request: Request) -> Response:
+        from fastapi.openapi.docs import get_swagger_ui_html
+
+        page = get_swagger_ui_html(openapi_url="/openapi.json", title="deckcheck API")
+        return svc.cached(request, bytes(page.body), "text/html; charset=utf-8")
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
