@@ -21,6 +21,7 @@ gets three times as long).
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import socket
@@ -32,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from common import Figure
 
@@ -192,13 +194,24 @@ def malformed(rng: random.Random, deck: str) -> Request:
     return rng.choice(bad)
 
 
+def _loop_run(coro: Any) -> Phase:
+    """Run the client on uvloop when it is installed (less client CPU per request)."""
+    try:
+        import uvloop
+    except ImportError:
+        got: Phase = asyncio.run(coro)
+        return got
+    result: Phase = uvloop.run(coro)
+    return result
+
+
 def measure(
     proc: subprocess.Popen[bytes], url: str, requests: list[Request], seconds: float = SECONDS
 ) -> Phase:
     """One phase: drive the requests, and count the server's CPU time meanwhile."""
     cpu = server_cpu(proc.pid)
     mine = time.process_time()
-    phase = asyncio.run(drive(url, requests, seconds))
+    phase = _loop_run(drive(url, requests, seconds))
     phase.server_cpu = server_cpu(proc.pid) - cpu
     phase.client_cpu = time.process_time() - mine
     return phase
@@ -241,13 +254,16 @@ def run() -> list[Figure]:
     decks = [p.read_text(encoding="utf-8") for p in DECKS]
     qs = queries(rng, REQUESTS + MIXED)
 
+    # bodies and URLs are built before the clock starts: the client's own work stays small
+    bodies = [json.dumps({"deck": d, "format": "tcg", "date": "2025-06-01"}).encode()
+              for d in decks]  # fmt: skip
+    as_json = {"Content-Type": "application/json"}
+
     def validate_req() -> Request:
-        return ("POST", "/v1/validate",
-                {"json": {"deck": rng.choice(decks), "format": "tcg", "date": "2025-06-01"}},
-                False)  # fmt: skip
+        return ("POST", "/v1/validate", {"content": rng.choice(bodies), "headers": as_json}, False)
 
     def search_req() -> Request:
-        return ("GET", "/v1/cards", {"params": {"q": qs.pop(), "limit": "20"}}, False)
+        return ("GET", f"/v1/cards?{urlencode({'q': qs.pop(), 'limit': 20})}", {}, False)
 
     def health_req() -> Request:
         return ("GET", "/healthz", {}, False)

@@ -574,6 +574,15 @@ def test_cards_show(api: Api) -> None:
 
 
 def test_cards_search(api: Api) -> None:
+    from deckcheck.render.document import CardSearchDocument
+
+    for q in ("blue-eyes", '"quoted"\\', "灰流", "ash blosom", "zzzzqqqq"):
+        resp = api.get("/v1/cards", params={"q": q, "limit": 7})
+        page = CardSearchDocument.model_validate_json(resp.content)
+        assert page.query == q and len(page.results) <= 7
+        assert all(r.score is not None for r in page.results)
+        want = [c.passcode for c, _ in api.app.state.service.finder.search(q, 7)]
+        assert [r.passcode for r in page.results] == want
     ja = api.get("/v1/cards", params={"q": "灰流うらら", "lang": "ja"}).json()
     assert ja["results"][0]["passcode"] == 14558127
     zh = api.get("/v1/cards", params={"q": "灰流丽"}).json()
