@@ -70,3 +70,25 @@ def test_cli_start_does_not_import_fastapi(cli_proc: Callable[..., Any]) -> None
     code = "import sys, deckcheck.cli; print('fastapi' in sys.modules, 'uvicorn' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_serve_on_a_busy_port_or_bad_host_exits_2() -> None:
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "deckcheck", "serve", "--port", str(port)],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert f"127.0.0.1:{port}" in done.stderr and "Traceback" not in done.stderr
+    bad = subprocess.run(
+        [sys.executable, "-m", "deckcheck", "serve", "--host", "no.such.host.invalid"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert bad.returncode == 2 and "cannot listen" in bad.stderr

@@ -77,6 +77,7 @@ def serve(
     from dataclasses import replace
 
     settings = replace(settings, **{k: v for k, v in overrides.items() if v is not None})
+    _check_address(host, port)
     os.environ.update(settings.to_env())  # worker processes read the same settings
     sys.stderr.write(
         f"deckcheck: serving on http://{clean(host)}:{port}/ with {workers} worker(s); "
@@ -86,6 +87,24 @@ def serve(
         "deckcheck.service.app:app_from_env", factory=True, host=host, port=port,
         workers=workers, log_level=log_level, access_log=False, server_header=False,
     )  # fmt: skip
+
+
+def _check_address(host: str, port: int) -> None:
+    """Exit 2 with a clear message when ``host:port`` cannot be listened on (in use, bad host)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        fail(f"cannot listen on {host}:{port}: {getattr(exc, 'strerror', None) or exc}")
+    family, kind, proto, _, address = infos[0]
+    try:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}",
+             ["another server may be using the port; try --port"])  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:
