@@ -692,3 +692,15 @@ def test_a_long_text_list_is_read_off_the_event_loop(api: Api) -> None:
     assert len(text) > 32 * 1024
     body = api.post("/v1/validate", json={"deck": text, "date": ON}).json()
     assert body["counts"]["main"] + body["counts"]["extra"] >= len(names) - 5
+
+
+def test_region_sets_the_era_dates_of_a_by_date_format(api: Api) -> None:
+    on = "2014-05-01"  # MR3 in the OCG (2014-03-21), not yet in the TCG (2014-07-14)
+    tcg = api.post("/v1/validate", json={"deck": LEGAL, "format": "tcg", "date": on}).json()
+    ocg_dates = api.post(
+        "/v1/validate", json={"deck": LEGAL, "format": "tcg", "date": on, "region": "ocg"}
+    ).json()
+    assert tcg["era"] == deckcheck.get_format("tcg").era_at(date(2014, 5, 1)).id
+    assert ocg_dates["era"] == deckcheck.get_format("ocg").era_at(date(2014, 5, 1)).id
+    assert tcg["era"] != ocg_dates["era"]
+    assert ocg_dates["format"] == "tcg" and ocg_dates["banlist"] == tcg["banlist"]

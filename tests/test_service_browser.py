@@ -31,7 +31,7 @@ FLAGS = (
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-    "--window-size=1400,1000",
+    "--window-size=1400,1900",
 )
 
 
@@ -135,6 +135,7 @@ def test_builder_end_to_end(browser: Any, live_server: str, tmp_path: Path) -> N
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#chart svg polyline"))
     lines = d.find_elements(By.CSS_SELECTOR, "#chart svg polyline")
     assert {line.get_attribute("data-going") for line in lines} == {"first", "second"}
+    d.execute_script("window.scrollTo(0, 0)")
     d.save_screenshot(str(tmp_path / "builder-illegal.png"))
 
     # fix it: remove the Forbidden card, the deck is legal again
@@ -148,6 +149,7 @@ def test_builder_end_to_end(browser: Any, live_server: str, tmp_path: Path) -> N
     exported = d.find_element(By.ID, "io").get_attribute("value").strip()
     assert deckcheck.read_deck(exported).multiset() == deckcheck.read_path(LEGAL).multiset()
     shot = tmp_path / "builder.png"
+    d.execute_script("window.scrollTo(0, 0)")
     d.save_screenshot(str(shot))
     assert shot.stat().st_size > 10_000
     print(f"screenshots: {tmp_path}")
