@@ -62,6 +62,8 @@ class SourceKind(enum.StrEnum):
     FILE = "file"
     STDIN = "stdin"
     URL = "url"
+    MEMORY = "memory"
+    """A deck already in memory (an upload, a zip entry): ``content`` holds its bytes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +80,14 @@ class Source:
     """The path as given (or found in a folder), ``-``, or the URL."""
     error: str | None = None
     skip: str | None = None
+    content: bytes | None = field(default=None, repr=False)
+    """The deck's bytes, for a :attr:`SourceKind.MEMORY` source (nothing is read from disk)."""
+
+    @classmethod
+    def memory(cls, name: str, content: bytes | str) -> Source:
+        """A deck held in memory, named ``name`` in reports (an upload's file name, say)."""
+        raw = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
+        return cls(SourceKind.MEMORY, name, content=raw)
 
     @property
     def label(self) -> str:
@@ -296,7 +306,7 @@ def check(
     """
     from deckcheck.dataset import resolve_data
     from deckcheck.format import Pool
-    from deckcheck.io import read_path
+    from deckcheck.io import read_deck, read_path
     from deckcheck.validation import _today, validate
 
     ds = resolve_data(data)
@@ -315,7 +325,10 @@ def check(
             unreadable.append(Unreadable(src.path, f"{src.path}: {src.error}"))
         else:
             try:
-                deck = read_path(src.path, rush=rush, data=ds)
+                if src.content is not None:
+                    deck = read_deck(src.content, source=src.label, rush=rush, data=ds)
+                else:
+                    deck = read_path(src.path, rush=rush, data=ds)
             except DeckReadError as exc:
                 unreadable.append(Unreadable(src.label, str(exc), exc.line))
             except DeckcheckError as exc:

@@ -14,7 +14,8 @@ error into the same answer::
     │   ├── ConfigError            exit 2 · HTTP 422  a repository's deckcheck.toml
     │   ├── SpecError              exit 2 · HTTP 422  a goldfish spec (also a GoldfishError)
     │   │   └── ConditionError     exit 2 · HTTP 422  a spec condition expression
-    │   └── UnknownDeckFormatError exit 2 · HTTP 422  a deck file format name
+    │   ├── UnknownDeckFormatError exit 2 · HTTP 422  a deck file format name
+    │   └── LimitError             exit 2 · HTTP 422  over a configured limit (cards, trials, time)
     ├── NotFoundError              exit 2 · HTTP 404
     │   ├── UnknownCardError       exit 2 · HTTP 404  no card has this passcode or name
     │   ├── AmbiguousCardError     exit 2 · HTTP 409  several cards have this name
@@ -157,6 +158,20 @@ class UnknownDeckFormatError(InputError):
     code = "unknown-deck-format"
 
 
+class LimitError(InputError):
+    """A request is over a configured limit: cards per deck, trials, a simulation's time budget.
+
+    ``limit`` names the setting (``max_cards``...), ``value`` its value.
+    """
+
+    code = "limit-exceeded"
+
+    def __init__(self, message: str, limit: str, value: float) -> None:
+        self.limit = limit
+        self.value = value
+        super().__init__(message)
+
+
 class FormatFileError(InputError, DataError):
     """An organiser's format file (or a list file it names) cannot be used."""
 
@@ -213,6 +228,7 @@ ERRORS: tuple[type[DeckcheckError], ...] = (
     DeckEncodingError,
     DeckSyntaxError,
     UnknownDeckFormatError,
+    LimitError,
     FormatFileError,
     ConfigError,
     SpecError,

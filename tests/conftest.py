@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -67,3 +67,64 @@ def cli_proc() -> Callable[..., subprocess.CompletedProcess[str]]:
         )
 
     return run
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_server(*args: str, timeout: float = 60.0) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``deckcheck serve ARGS`` on a free port of 127.0.0.1; wait until /healthz answers."""
+    import time
+
+    import httpx
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "deckcheck", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--log-level", "warning", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            raise RuntimeError(f"deckcheck serve exited with {proc.returncode}: {err}")
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1.0).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    stop_server(proc)
+    raise RuntimeError(f"deckcheck serve did not answer on {url} within {timeout} s")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a server started by :func:`start_server` (SIGTERM, then SIGKILL)."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=15)
+    if proc.stderr:
+        proc.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def live_server() -> Iterator[str]:
+    """A real ``deckcheck serve`` on a free port of 127.0.0.1; yields its base URL."""
+    proc, url = start_server()
+    try:
+        yield url
+    finally:
+        stop_server(proc)

@@ -223,6 +223,10 @@ class CardIndex:
             raise DataError(f"{self._names_path}: cannot read name index: {exc}") from exc
         return table
 
+    def name_table(self) -> dict[str, list[list[int]]]:
+        """Every normalised name -> ``[[priority, passcode, language]]`` (0 en, 1 ja, 2 zh-CN)."""
+        return self._names
+
     def has_name(self, name: str) -> bool:
         """Whether ``name`` (any language, normalised) names at least one card; no suggestions."""
         key = normalize_name(name)

@@ -14,7 +14,17 @@ from typing import Annotated
 
 import typer
 
-from deckcheck.cli import banlist, card, convert, format, schema, simulate, upcoming, validate
+from deckcheck.cli import (
+    banlist,
+    card,
+    convert,
+    format,
+    schema,
+    serve,
+    simulate,
+    upcoming,
+    validate,
+)
 
 app = typer.Typer(
     name="deckcheck",
@@ -62,7 +72,7 @@ def _root(
 
 
 app.add_typer(card.app, name="cards")
-for _module in (validate, upcoming, convert, simulate, format, banlist, schema):
+for _module in (validate, upcoming, convert, simulate, format, banlist, schema, serve):
     _module.register(app)
 
 

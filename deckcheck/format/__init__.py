@@ -18,6 +18,7 @@ from deckcheck.format.file import (
     BY_DATE,
     CONFIDENCE,
     FormatRegistry,
+    format_from_document,
     load_format_file,
     load_registry,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "FormatRegistry",
     "Pool",
     "SizeRule",
+    "format_from_document",
     "format_names",
     "get_format",
     "list_eras",

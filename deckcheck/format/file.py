@@ -467,3 +467,35 @@ def load_format_file(path: str | Path, data: Dataset | None = None) -> Format:
         eras={e.id: e for e in ds.formats.eras()}, families=ds.banlists.families(),
         as_of=ds.as_of, folder=path.parent, default_id=path.stem, builtin=False,
     )  # fmt: skip
+
+
+def format_from_document(
+    doc: Mapping[str, Any] | str, source: str = "inline format", data: Dataset | None = None
+) -> Format:
+    """An organiser's format given as data: a format table, or the TOML text of a format file.
+
+    The schema is that of format files (``docs/formats.md``), except that ``banlist`` (a path)
+    is not allowed: there is no folder to read it from. Raises
+    :class:`~deckcheck.error.FormatFileError` naming ``source`` and the offending key.
+    """
+    from deckcheck.dataset import resolve_data
+
+    ds = resolve_data(data)
+    if isinstance(doc, str):
+        if len(doc.encode("utf-8", "surrogatepass")) > MAX_FORMAT_FILE_BYTES:
+            raise FormatFileError(f"{source}: over {MAX_FORMAT_FILE_BYTES // 1024} KiB")
+        try:
+            table: Mapping[str, Any] = tomllib.loads(doc)
+        except tomllib.TOMLDecodeError as exc:
+            raise FormatFileError(f"{source}: cannot read format TOML: {exc}") from None
+        except RecursionError:
+            raise FormatFileError(f"{source}: cannot read format TOML: nested too deeply") from None
+    elif isinstance(doc, Mapping):
+        table = doc
+    else:
+        raise FormatFileError(f"{source}: a format is a table of keys or the text of a TOML file")
+    return format_from_mapping(
+        table, _Where(source, FormatFileError), registry=ds.formats,
+        eras={e.id: e for e in ds.formats.eras()}, families=ds.banlists.families(),
+        as_of=ds.as_of, folder=None, default_id="inline", builtin=False,
+    )  # fmt: skip

@@ -1,0 +1,333 @@
+"""Service load: `deckcheck serve --workers 2` on 127.0.0.1, validate and card search, 10% bad.
+
+Starts the server on a free port, drives it with an async httpx client (bounded: a fixed number
+of requests per phase, a time cap per phase, a fixed number in flight), then stops it. Phases:
+
+* ``GET /healthz`` alone: the baseline (HTTP stack, client and server, with no deckcheck work);
+* ``POST /v1/validate`` alone (real decks, ydk text): requests/s and p50/p99 latency;
+* ``GET /v1/cards?q=`` alone (prefixes of real names, English, Japanese, Chinese): p50/p99;
+* 10,000 mixed requests (45% validate, 45% search, 10% malformed): no 5xx at all, and every
+  malformed request gets a 4xx.
+
+Targets (the issue's): >= 1,000 validate requests/s with p99 <= 50 ms; search p99 <= 20 ms.
+The client shares the machine with the server, so wall-clock figures depend on what else runs;
+the server's CPU time per request (from /proc, all its processes) does not, and gives the
+capacity of 2 workers on 2 free cores.
+Environment: BENCH_SERVICE_REQUESTS (per phase, default 4000), BENCH_SERVICE_CONCURRENCY
+(in flight, default 16), BENCH_SERVICE_SECONDS (cap per phase, default 60; the mixed phase
+gets three times as long).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from common import Figure
+
+ROOT = Path(__file__).resolve().parent.parent
+DECKS = [
+    *sorted((ROOT / "tests" / "data" / "decks" / "legal").glob("*.ydk")),
+    ROOT / "examples" / "tcg-legal.ydk",
+    ROOT / "examples" / "problems.ydk",
+]
+REQUESTS = int(os.environ.get("BENCH_SERVICE_REQUESTS", "4000"))
+CONCURRENCY = int(os.environ.get("BENCH_SERVICE_CONCURRENCY", "16"))
+SECONDS = float(os.environ.get("BENCH_SERVICE_SECONDS", "60"))
+MIXED = 10_000
+
+Request = tuple[str, str, dict[str, Any], bool]
+"""method, path, httpx keyword arguments, malformed on purpose."""
+
+
+@dataclass
+class Phase:
+    """What one phase measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    statuses: Counter[int] = field(default_factory=Counter)
+    malformed_not_4xx: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+    server_cpu: float = 0.0
+    """CPU seconds the server's processes used during the phase."""
+    client_cpu: float = 0.0
+    """CPU seconds the load generator (this process) used during the phase."""
+
+    @property
+    def cpu_ms(self) -> float:
+        """Server CPU milliseconds per request answered."""
+        return self.server_cpu / len(self.latencies) * 1e3 if self.latencies else float("nan")
+
+    @property
+    def rate(self) -> float:
+        """Requests answered per second."""
+        return len(self.latencies) / self.seconds if self.seconds else 0.0
+
+    def pct(self, q: float) -> float:
+        """Latency percentile in ms."""
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1e3
+
+    @property
+    def server_errors(self) -> int:
+        """5xx answers."""
+        return sum(n for s, n in self.statuses.items() if s >= 500)
+
+
+def server_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by a process and all its descendants."""
+    tick = os.sysconf("SC_CLK_TCK")
+    stats: dict[int, tuple[int, float]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            raw = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = raw[raw.rindex(")") + 2 :].split()
+        stats[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    family = {pid}
+    grew = True
+    while grew:
+        grew = False
+        for p, (ppid, _) in stats.items():
+            if ppid in family and p not in family:
+                family.add(p)
+                grew = True
+    return sum(stats[p][1] for p in family if p in stats)
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start(workers: int) -> tuple[subprocess.Popen[bytes], str]:
+    """``deckcheck serve --workers N`` on a free port, once /healthz answers."""
+    import httpx
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "deckcheck", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--workers", str(workers), "--log-level", "warning"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"deckcheck serve exited with {proc.returncode}")
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                # every worker has warmed up when a burst is answered quickly
+                for _ in range(workers * 20):
+                    httpx.get(f"{url}/v1/cards", params={"q": "ash"}, timeout=10)
+                return proc, url
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("deckcheck serve did not start")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Stop the server."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def queries(rng: random.Random, n: int) -> list[str]:
+    """Prefixes (3-8 characters) of real card names in the three languages."""
+    from deckcheck.dataset import Dataset
+
+    cards = Dataset.active().cards
+    names: list[str] = []
+    for card in rng.sample(list(cards), 600):
+        for name in (card.name, card.name_ja, card.name_zh):
+            if name:
+                names.append(name)
+    out = []
+    for _ in range(n):
+        name = rng.choice(names)
+        out.append(name[: rng.randint(3, 8)] if not name.isascii() else name[: rng.randint(3, 10)])
+    return out
+
+
+def malformed(rng: random.Random, deck: str) -> Request:
+    """A request a client got wrong (each must get a 4xx)."""
+    bad: list[Request] = [
+        ("POST", "/v1/validate", {"content": b"{not json",
+                                  "headers": {"Content-Type": "application/json"}}, True),
+        ("POST", "/v1/validate", {"json": {"deck": deck, "format": "no-such-format"}}, True),
+        ("POST", "/v1/validate", {"json": {"deck": deck, "date": "31/12/2024"}}, True),
+        ("POST", "/v1/validate", {"json": {"deck": deck, "colour": "red"}}, True),
+        ("POST", "/v1/validate", {"json": {"deck": "ydke://%%%"}}, True),
+        ("POST", "/v1/validate", {"json": {"deck": "\x00\x01\x02"}}, True),
+        ("GET", "/v1/cards", {"params": {"q": "ash", "limit": "0"}}, True),
+        ("GET", "/v1/cards", {"params": {"q": "ash", "lang": "klingon"}}, True),
+        ("GET", "/v1/cards/999999999999", {}, True),
+        ("GET", "/v1/no-such-route", {}, True),
+    ]  # fmt: skip
+    return rng.choice(bad)
+
+
+def _loop_run(coro: Any) -> Phase:
+    """Run the client on uvloop when it is installed (less client CPU per request)."""
+    try:
+        import uvloop
+    except ImportError:
+        got: Phase = asyncio.run(coro)
+        return got
+    result: Phase = uvloop.run(coro)
+    return result
+
+
+def measure(
+    proc: subprocess.Popen[bytes], url: str, requests: list[Request], seconds: float = SECONDS
+) -> Phase:
+    """One phase: drive the requests, and count the server's CPU time meanwhile."""
+    cpu = server_cpu(proc.pid)
+    mine = time.process_time()
+    phase = _loop_run(drive(url, requests, seconds))
+    phase.server_cpu = server_cpu(proc.pid) - cpu
+    phase.client_cpu = time.process_time() - mine
+    return phase
+
+
+async def drive(url: str, requests: list[Request], seconds: float) -> Phase:
+    """Send ``requests`` with CONCURRENCY in flight, within ``seconds``."""
+    import httpx
+
+    phase = Phase()
+    todo = iter(requests)
+    deadline = time.perf_counter() + seconds
+    limits = httpx.Limits(max_connections=CONCURRENCY, max_keepalive_connections=CONCURRENCY)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as client:
+
+        async def worker() -> None:
+            for method, path, kw, bad in todo:
+                if time.perf_counter() > deadline:
+                    return
+                t0 = time.perf_counter()
+                try:
+                    resp = await client.request(method, path, **kw)
+                except httpx.HTTPError as exc:
+                    phase.errors[type(exc).__name__] += 1
+                    continue
+                phase.latencies.append(time.perf_counter() - t0)
+                phase.statuses[resp.status_code] += 1
+                if bad and not 400 <= resp.status_code < 500:
+                    phase.malformed_not_4xx += 1
+
+        start = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(CONCURRENCY)))
+        phase.seconds = time.perf_counter() - start
+    return phase
+
+
+def run() -> list[Figure]:
+    """Start the server, run the phases, stop it; the figures beside the /healthz baseline."""
+    rng = random.Random(7)
+    decks = [p.read_text(encoding="utf-8") for p in DECKS]
+    qs = queries(rng, REQUESTS + MIXED)
+
+    # bodies and URLs are built before the clock starts: the client's own work stays small
+    bodies = [json.dumps({"deck": d, "format": "tcg", "date": "2025-06-01"}).encode()
+              for d in decks]  # fmt: skip
+    as_json = {"Content-Type": "application/json"}
+
+    def validate_req() -> Request:
+        return ("POST", "/v1/validate", {"content": rng.choice(bodies), "headers": as_json}, False)
+
+    def search_req() -> Request:
+        return ("GET", f"/v1/cards?{urlencode({'q': qs.pop(), 'limit': 20})}", {}, False)
+
+    def health_req() -> Request:
+        return ("GET", "/healthz", {}, False)
+
+    def batch(make: Callable[[], Request], n: int) -> list[Request]:
+        return [make() for _ in range(n)]
+
+    mixed: list[Request] = []
+    for _ in range(MIXED):
+        roll = rng.random()
+        if roll < 0.10:
+            mixed.append(malformed(rng, rng.choice(decks)))
+        elif roll < 0.55:
+            mixed.append(validate_req())
+        else:
+            mixed.append(search_req())
+    proc, url = start(2)
+    try:
+        health = measure(proc, url, batch(health_req, REQUESTS))
+        valid = measure(proc, url, batch(validate_req, REQUESTS))
+        search = measure(proc, url, batch(search_req, REQUESTS))
+        mix = measure(proc, url, mixed, 3 * SECONDS)
+    finally:
+        stop(proc)
+    per = {
+        n: (
+            p.server_cpu / max(1, len(p.latencies)) * 1e3,
+            p.client_cpu / max(1, len(p.latencies)) * 1e3,
+        )
+        for n, p in (("healthz", health), ("validate", valid), ("search", search))
+    }
+    print(
+        "  CPU ms per request, server / client: "
+        + ", ".join(f"{n} {a:.2f} / {b:.2f}" for n, (a, b) in per.items())
+    )
+    print(f"  ({CONCURRENCY} in flight; {len(valid.latencies)} validate, "
+          f"{len(search.latencies)} search, {len(mix.latencies)} mixed requests answered; "
+          f"mixed statuses {dict(sorted(mix.statuses.items()))}; "
+          f"client errors {dict(mix.errors + valid.errors + search.errors) or 'none'})"
+          )  # fmt: skip
+    base = "GET /healthz"
+    cores = 2  # one per worker
+    return [
+        Figure("POST /v1/validate server CPU per request", valid.cpu_ms, base, health.cpu_ms,
+               "ms"),
+        Figure("POST /v1/validate capacity of 2 workers (2 cores / CPU per request)",
+               cores * 1e3 / valid.cpu_ms, base, cores * 1e3 / health.cpu_ms, "req/s",
+               higher_is_better=True, limit=1000),
+        Figure("GET /v1/cards?q= server CPU per request", search.cpu_ms, base, health.cpu_ms,
+               "ms"),
+        Figure("POST /v1/validate throughput", valid.rate, base, health.rate, "req/s",
+               higher_is_better=True, limit=1000),
+        Figure("POST /v1/validate p50", valid.pct(0.50), base, health.pct(0.50), "ms"),
+        Figure("POST /v1/validate p99", valid.pct(0.99), base, health.pct(0.99), "ms", limit=50),
+        Figure("GET /v1/cards?q= throughput", search.rate, base, health.rate, "req/s",
+               higher_is_better=True),
+        Figure("GET /v1/cards?q= p50", search.pct(0.50), base, health.pct(0.50), "ms"),
+        Figure("GET /v1/cards?q= p99", search.pct(0.99), base, health.pct(0.99), "ms", limit=20),
+        Figure("mixed: 5xx answers", mix.server_errors, "requests sent", len(mixed), "",
+               limit=0),
+        Figure("mixed: malformed not answered 4xx or not answered",
+               mix.malformed_not_4xx + sum(mix.errors.values()), "requests sent", len(mixed), "",
+               limit=0),
+        Figure("mixed: requests answered", len(mix.latencies), "requests sent", len(mixed), "",
+               higher_is_better=True, limit=len(mixed)),
+        Figure("mixed throughput", mix.rate, base, health.rate, "req/s", higher_is_better=True),
+    ]  # fmt: skip

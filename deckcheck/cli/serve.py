@@ -1,0 +1,112 @@
+"""``deckcheck serve``: run the HTTP API and the web deck builder under uvicorn."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from deckcheck.cli.common import clean, fail
+
+
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port.")] = 8000,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            "-w",
+            min=1,
+            max=256,
+            help="Worker processes (each loads the data once; the app is stateless).",
+        ),
+    ] = 1,
+    cors_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--cors-origin",
+            metavar="ORIGIN",
+            help="Allow this origin by CORS (repeatable; '*' for any). Default: off.",
+        ),
+    ] = None,
+    max_body_bytes: Annotated[
+        int | None, typer.Option("--max-body-bytes", min=1, help="Largest request body (413).")
+    ] = None,
+    max_cards: Annotated[
+        int | None, typer.Option("--max-cards", min=1, help="Most cards per deck (422).")
+    ] = None,
+    max_trials: Annotated[
+        int | None, typer.Option("--max-trials", min=1, help="Most trials per simulation (422).")
+    ] = None,
+    simulation_seconds: Annotated[
+        float | None,
+        typer.Option("--simulation-seconds", min=0.01, help="Time budget of a simulation (422)."),
+    ] = None,
+    log_level: Annotated[
+        str, typer.Option("--log-level", help="uvicorn log level: info, warning, error...")
+    ] = "info",
+) -> None:
+    """Serve the HTTP API (/v1/..., OpenAPI at /openapi.json, docs at /docs) and the web deck
+    builder at /.
+
+    Every limit is also read from DECKCHECK_* environment variables (README: "Service"); the
+    options here win. Needs the 'service' extra: pip install 'deckcheck[service]'.
+    """
+    try:
+        import uvicorn
+
+        import deckcheck.service.app  # noqa: F401  (fails early without fastapi)
+    except ImportError as exc:
+        fail(f"the service needs the 'service' extra ({exc.name} is missing)",
+             ["install with: pip install 'deckcheck[service]'"])  # fmt: skip
+    from deckcheck.error import DeckcheckError
+    from deckcheck.service.config import Settings
+
+    try:
+        settings = Settings.from_env()
+    except DeckcheckError as exc:
+        fail(str(exc))
+    overrides: dict[str, Any] = {
+        "max_body_bytes": max_body_bytes, "max_cards": max_cards, "max_trials": max_trials,
+        "simulation_seconds": simulation_seconds,
+        "cors_origins": tuple(cors_origin) if cors_origin else None,
+    }  # fmt: skip
+    from dataclasses import replace
+
+    settings = replace(settings, **{k: v for k, v in overrides.items() if v is not None})
+    _check_address(host, port)
+    os.environ.update(settings.to_env())  # worker processes read the same settings
+    sys.stderr.write(
+        f"deckcheck: serving on http://{clean(host)}:{port}/ with {workers} worker(s); "
+        "API docs at /docs\n"
+    )
+    uvicorn.run(
+        "deckcheck.service.app:app_from_env", factory=True, host=host, port=port,
+        workers=workers, log_level=log_level, access_log=False, server_header=False,
+    )  # fmt: skip
+
+
+def _check_address(host: str, port: int) -> None:
+    """Exit 2 with a clear message when ``host:port`` cannot be listened on (in use, bad host)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        fail(f"cannot listen on {host}:{port}: {getattr(exc, 'strerror', None) or exc}")
+    family, kind, proto, _, address = infos[0]
+    try:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}",
+             ["another server may be using the port; try --port"])  # fmt: skip
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``deckcheck serve`` to the main app."""
+    app.command("serve")(serve)

@@ -1,0 +1,746 @@
+"""The FastAPI app: versioned JSON routes over the library, and the web deck builder at ``/``.
+
+Every route is a thin use of the library's seams: decks are read with :func:`deckcheck.read_deck`,
+checked with :func:`deckcheck.validate` or :func:`deckcheck.batch.check`, and answered with the
+pydantic documents of :mod:`deckcheck.reporter.document`. Errors are ``{"error": {"code",
+"message", "detail"}}`` with the status of the :mod:`deckcheck.error` class raised; a client's
+mistake is always a 4xx. GET answers carry an ``ETag`` made of the data fingerprint and a
+checksum of the body, and ``If-None-Match`` gets 304.
+
+The app holds one read-only :class:`~deckcheck.dataset.Dataset` and no other state.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import tomllib
+import zlib
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import replace
+from datetime import date
+from importlib import resources
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Path, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import Response
+from pydantic import BaseModel, ValidationError
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from deckcheck import __version__
+from deckcheck.card import Card
+from deckcheck.card.finder import CardFinder
+from deckcheck.dataset import Dataset
+from deckcheck.deck import Deck
+from deckcheck.error import (
+    AmbiguousCardError,
+    ConditionError,
+    DeckcheckError,
+    DeckReadError,
+    InputError,
+    LimitError,
+    NotFoundError,
+    SpecError,
+    UnknownCardError,
+    UnknownFormatError,
+)
+from deckcheck.format import Format, Pool
+from deckcheck.reporter import batch_dict, safe
+from deckcheck.reporter import document as doc
+from deckcheck.service.config import Settings
+from deckcheck.service.model import (
+    BatchRequest,
+    ConvertDocument,
+    ConvertRequest,
+    ErrorDocument,
+    HealthDocument,
+    SimulateRequest,
+    ValidateRequest,
+)
+
+API = "/v1"
+"""Prefix of the versioned routes."""
+PILOT_TRIALS = 2000
+"""Trials of the pilot run that projects a simulation's time against its budget."""
+MAX_CACHED_CARDS = 50_000
+"""Most card documents a process keeps ready (more than the index holds)."""
+ZIP_TYPES = ("application/zip", "application/x-zip-compressed", "application/octet-stream")
+"""Content types ``POST /v1/batch`` takes as a raw zip upload."""
+STATIC = {
+    "builder.js": "text/javascript; charset=utf-8",
+    "builder.css": "text/css; charset=utf-8",
+}
+"""Files of the deck builder served under ``/static/``."""
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorDocument, "description": text}
+    for status, text in (
+        (404, "Unknown card, format or route"),
+        (413, "Request body over the size limit"),
+        (422, "Bad input, or over a limit"),
+    )
+}
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+# ---------------------------------------------------------------------------------------------
+# errors
+
+
+def error_response(status: int, code: str, message: str, detail: Any = None) -> Response:
+    """The JSON error answer ``{"error": {"code", "message", "detail"}}``."""
+    body = {"error": {"code": code, "message": message, "detail": safe(detail)}}
+    return Response(
+        json.dumps(safe(body), ensure_ascii=False), status_code=status,
+        media_type="application/json",
+    )  # fmt: skip
+
+
+def error_detail(exc: DeckcheckError) -> Any:
+    """What an error's ``detail`` holds, by its class (documented in the README)."""
+    if isinstance(exc, UnknownCardError):
+        return {"query": exc.query, "suggestions": exc.suggestions}
+    if isinstance(exc, AmbiguousCardError):
+        return {"query": exc.query,
+                "candidates": [{"passcode": p, "name": n} for p, n in exc.candidates]}  # fmt: skip
+    if isinstance(exc, UnknownFormatError):
+        return {"name": exc.name, "valid": exc.valid}
+    if isinstance(exc, DeckReadError):
+        return {"source": exc.source, "line": exc.line}
+    if isinstance(exc, ConditionError):
+        return {"text": exc.text, "position": exc.position}
+    if isinstance(exc, LimitError):
+        return {"limit": exc.limit, "value": exc.value}
+    return None
+
+
+def _validation_detail(errors: Any) -> list[dict[str, Any]]:
+    return [
+        {"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", "")),
+         "type": str(e.get("type", ""))}
+        for e in errors
+    ]  # fmt: skip
+
+
+def _install_errors(app: FastAPI) -> None:
+    async def deckcheck_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, DeckcheckError)
+        return error_response(exc.http_status, exc.code, str(exc), error_detail(exc))
+
+    async def validation_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        detail = _validation_detail(exc.errors())
+        first = detail[0] if detail else {"loc": [], "msg": "invalid request"}
+        where = ".".join(first["loc"][1:] if first["loc"][:1] == ["body"] else first["loc"])
+        msg = f"{where}: {first['msg']}" if where else str(first["msg"])
+        return error_response(422, "bad-request", msg, detail)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        codes = {400: "bad-request", 404: "not-found", 405: "method-not-allowed"}
+        code = codes.get(exc.status_code, "http-error")
+        resp = error_response(exc.status_code, code, str(exc.detail))
+        if exc.headers:
+            resp.headers.update(exc.headers)
+        return resp
+
+    async def internal_error(request: Request, exc: Exception) -> Response:
+        return error_response(500, "internal-error", f"unexpected {type(exc).__name__}")
+
+    app.add_exception_handler(DeckcheckError, deckcheck_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(Exception, internal_error)
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over its limit gets 413 before any route reads it.
+
+    The body is read up to the limit (whatever ``Content-Length`` claims, and for chunked
+    bodies too) and handed on; ``POST /v1/batch`` has its own, larger limit.
+    """
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.settings = settings
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        big = scope["path"] == f"{API}/batch"
+        limit = self.settings.max_batch_bytes if big else self.settings.max_body_bytes
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    declared = 0
+                if declared > limit:
+                    await self._refuse(scope, receive, send, limit)
+                    return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.app(scope, _replay([message]), send)
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await self._refuse(scope, receive, send, limit)
+                return
+            chunks.append(chunk)
+            more = bool(message.get("more_body", False))
+        body = b"".join(chunks)
+        await self.app(scope, _replay([{"type": "http.request", "body": body}]), send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+        resp = error_response(413, "too-large", f"the request body is over {limit} bytes",
+                              {"limit": "max_body_bytes" if limit == self.settings.max_body_bytes
+                               else "max_batch_bytes", "value": limit})  # fmt: skip
+        resp.headers["Connection"] = "close"
+        await resp(scope, receive, send)
+
+
+def _replay(messages: list[Message]) -> Receive:
+    pending = list(messages)
+
+    async def receive() -> Message:
+        if pending:
+            return pending.pop(0)
+        return {"type": "http.disconnect"}
+
+    return receive
+
+
+# ---------------------------------------------------------------------------------------------
+# the service
+
+
+class Service:
+    """One dataset, its card finder, the settings and the builder's files: all read-only."""
+
+    def __init__(self, settings: Settings, data: Dataset) -> None:
+        self.settings = settings
+        self.data = data
+        self.etag_prefix = data.fingerprint[:16]
+        self._finder: CardFinder | None = None
+        self._cards: dict[int, str] = {}
+        self.openapi_text: str | None = None
+        """The OpenAPI document as JSON, made on first request."""
+        folder = resources.files("deckcheck.service") / "static"
+        self.static = {name: (folder / name).read_bytes() for name in ("index.html", *STATIC)}
+
+    @property
+    def finder(self) -> CardFinder:
+        """The as-you-type card search (built on first use or by :meth:`warm`)."""
+        if self._finder is None:
+            self._finder = CardFinder(self.data.cards)
+        return self._finder
+
+    def card_json(self, card: Card) -> str:
+        """A card's document as JSON, validated once and then reused (cards never change)."""
+        got = self._cards.get(card.passcode)
+        if got is None:
+            model = doc.CardDocument.model_validate(safe(card.to_dict()))
+            got = model.model_dump_json(by_alias=True, exclude_unset=True)
+            if len(self._cards) < MAX_CACHED_CARDS:
+                self._cards[card.passcode] = got
+        return got
+
+    def warm(self) -> None:
+        """Load every part of the dataset now, so no request pays for it."""
+        ds = self.data
+        ds.cards.get(ds.cards.passcodes()[0])
+        ds.cards.name_table()
+        _ = ds.banlists, ds.formats
+        self.finder.search("a")
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def date(self, text: str | None) -> date:
+        """``YYYY-MM-DD``, ``today`` or None (today); :class:`InputError` otherwise."""
+        if text is None or text.strip().lower() in ("", "today"):
+            return date.today()
+        try:
+            return date.fromisoformat(text.strip())
+        except ValueError:
+            raise InputError(f"bad date {text!r}: use YYYY-MM-DD or 'today'") from None
+
+    def format(
+        self, name: str | None, inline: dict[str, Any] | str | None, region: str | None
+    ) -> Format:
+        """The format a request names, defines inline, or implies by its region."""
+        from deckcheck.format import format_from_document
+
+        ds = self.data
+        if name is not None and inline is not None:
+            raise InputError("give format or format_file, not both")
+        if inline is not None:
+            fmt = format_from_document(inline, "format_file", ds)
+        elif name is not None:
+            if not name.strip():
+                raise InputError("format is empty; see GET /v1/formats")
+            fmt = ds.format(name)
+        else:
+            fmt = ds.format(region or "tcg")
+        if region is not None and fmt.era is None and fmt.region != region:
+            fmt = replace(fmt, region=region, timeline=ds.formats.timeline(region))
+        return fmt
+
+    def deck(
+        self, content: str | dict[str, Any], fmt: str | None, source: str, *, rush: bool = False
+    ) -> Deck:
+        """Read a request's deck; :class:`LimitError` over the card cap."""
+        from deckcheck.io import read_deck
+
+        if isinstance(content, dict):
+            text = json.dumps(content, ensure_ascii=False)
+            fmt = fmt or "json"
+        else:
+            text = content
+        if not text.strip():
+            raise InputError("deck is empty: give .ydk text, a ydke:// URL, a list or JSON")
+        deck = read_deck(text, fmt=fmt, source=source, rush=rush, data=self.data)
+        self.check_cards(len(deck) + sum(f.count for f in deck.findings if f.passcode is None))
+        return deck
+
+    def check_cards(self, n: int) -> None:
+        """:class:`LimitError` if a deck of ``n`` cards is over the service's cap."""
+        cap = self.settings.max_cards
+        if n > cap:
+            raise LimitError(f"the deck has {n} cards; the limit is {cap}", "max_cards", cap)
+
+    def answer(self, model: type[BaseModel], data: Any) -> Response:
+        """``data`` checked against its document model, as a JSON response."""
+        body = model.model_validate(safe(data)).model_dump_json(by_alias=True, exclude_unset=True)
+        return Response(body, media_type="application/json")
+
+    def cached(self, request: Request, body: bytes | str, media_type: str) -> Response:
+        """A GET answer with its ETag, or 304 when the client's copy is current."""
+        raw = body.encode("utf-8") if isinstance(body, str) else body
+        etag = f'"{self.etag_prefix}-{zlib.crc32(raw):08x}"'
+        headers = {"ETag": etag, "Cache-Control": "no-cache"}
+        match = request.headers.get("if-none-match")
+        if match is not None and (match.strip() == "*" or etag in {
+                t.strip().removeprefix("W/") for t in match.split(",")}):  # fmt: skip
+            return Response(status_code=304, headers=headers)
+        return Response(raw, media_type=media_type, headers=headers)
+
+    def cached_doc(self, request: Request, model: type[BaseModel], data: Any) -> Response:
+        """A GET answer checked against its document model, with its ETag."""
+        body = model.model_validate(safe(data)).model_dump_json(by_alias=True, exclude_unset=True)
+        return self.cached(request, body, "application/json")
+
+    def simulate(self, req: SimulateRequest) -> Any:
+        """Run a simulation within the trial cap and the time budget (pilot run, projected)."""
+        from deckcheck.goldfish import DrawRules, Method, parse_spec, simulate
+
+        s = self.settings
+        if req.trials > s.max_trials:
+            raise LimitError(f"trials {req.trials} is over the limit of {s.max_trials}",
+                             "max_trials", s.max_trials)  # fmt: skip
+        fmt = self.format(req.format, req.format_file, req.region)
+        when = self.date(req.date)
+        deck = self.deck(req.deck, req.deck_format, "deck", rush=fmt.pool is Pool.RUSH)
+        spec = None
+        if req.spec is not None:
+            raw: Any = req.spec
+            if isinstance(raw, str):
+                try:
+                    raw = tomllib.loads(raw)
+                except tomllib.TOMLDecodeError as exc:
+                    raise SpecError(f"spec: invalid TOML: {exc}") from None
+                except RecursionError:
+                    raise SpecError("spec: invalid TOML: nested too deeply") from None
+            spec = parse_spec(raw, source="spec", data=self.data)
+        rules = DrawRules.from_era(fmt.era_at(when))
+
+        def run(trials: int) -> Any:
+            return simulate(
+                deck, spec, going=req.going, turns=req.turns, trials=trials, seed=req.seed,
+                rules=rules, exact=req.exact, data=self.data,
+            )  # fmt: skip
+
+        start = time.monotonic()
+        pilot = min(req.trials, PILOT_TRIALS)
+        stats = run(pilot)
+        if stats.method is Method.EXACT or pilot == req.trials:
+            return stats
+        projected = (time.monotonic() - start) * req.trials / pilot
+        budget = s.simulation_seconds
+        if projected > budget:
+            fits = max(1, int(req.trials * budget / projected))
+            raise LimitError(
+                f"{req.trials} trials would take about {projected:.1f} s, over the "
+                f"{budget:g} s budget of a simulation; ask for at most about {fits} trials",
+                "simulation_seconds", budget,
+            )  # fmt: skip
+        return run(req.trials)
+
+
+BIG_DECK = 32 * 1024
+"""Deck inputs longer than this (characters) are read in a worker thread."""
+
+
+def _big(deck: str | dict[str, Any]) -> bool:
+    return len(deck) > BIG_DECK if isinstance(deck, str) else len(deck.get("main", ())) > 200
+
+
+def _finding(f: Any) -> dict[str, Any]:
+    return {"code": f.code.value, "message": f.message, "line": f.line, "text": f.text,
+            "section": f.section.value if f.section else None,
+            "suggestions": list(f.suggestions)}  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# the app
+
+
+def create_app(settings: Settings | None = None, data: Dataset | None = None) -> FastAPI:
+    """The service for ``data`` (default: the active dataset) with ``settings`` (defaults)."""
+    from contextlib import asynccontextmanager
+
+    svc = Service(settings or Settings(), data or Dataset.active())
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> Any:
+        svc.warm()
+        yield
+
+    app = FastAPI(
+        title="deckcheck",
+        version=__version__,
+        summary="Yu-Gi-Oh! deck legality, goldfish odds and a deck builder, over HTTP.",
+        description="Versioned JSON API of deckcheck (routes under /v1). Errors are "
+        '`{"error": {"code", "message", "detail"}}`; see the README for codes and limits.',
+        lifespan=lifespan,
+        openapi_url=None,  # served below, with an ETag like every GET answer
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.state.service = svc
+    _install_errors(app)
+    if svc.settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(svc.settings.cors_origins),
+            allow_methods=["GET", "POST"],
+            allow_headers=["Content-Type", "If-None-Match"],
+            expose_headers=["ETag"],
+        )
+    app.add_middleware(BodyLimit, settings=svc.settings)
+    _routes(app, svc)
+    _openapi(app)
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """The app with settings from ``DECKCHECK_*`` variables (uvicorn ``--factory`` target)."""
+    return create_app(Settings.from_env())
+
+
+def _routes(app: FastAPI, svc: Service) -> None:
+    ds = svc.data
+
+    # -- pages and health -------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def builder(request: Request) -> Response:
+        return svc.cached(request, svc.static["index.html"], "text/html; charset=utf-8")
+
+    @app.get("/openapi.json", include_in_schema=False)
+    async def openapi(request: Request) -> Response:
+        if svc.openapi_text is None:
+            svc.openapi_text = json.dumps(app.openapi(), ensure_ascii=False)
+        return svc.cached(request, svc.openapi_text, "application/json")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs(request: Request) -> Response:
+        from fastapi.openapi.docs import get_swagger_ui_html
+
+        page = get_swagger_ui_html(openapi_url="/openapi.json", title="deckcheck API")
+        return svc.cached(request, bytes(page.body), "text/html; charset=utf-8")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return Response(status_code=204)
+
+    @app.get("/static/{name}", include_in_schema=False)
+    async def static(request: Request, name: str) -> Response:
+        if name not in STATIC:
+            raise NotFoundError(f"no static file {name!r}")
+        return svc.cached(request, svc.static[name], STATIC[name])
+
+    @app.get("/healthz", response_model=HealthDocument, tags=["service"])
+    async def healthz(request: Request) -> Response:
+        """Liveness, the version, and the data's as-of date and fingerprint."""
+        return svc.cached_doc(request, HealthDocument, {
+            "status": "ok", "version": __version__,
+            "data": {"as_of": ds.as_of.isoformat(), "fingerprint": ds.fingerprint},
+        })  # fmt: skip
+
+    # -- decks ------------------------------------------------------------------------------
+
+    @app.post(f"{API}/validate", response_model=doc.ResultDoc, responses=ERRORS, tags=["decks"])
+    async def validate(req: ValidateRequest) -> Response:
+        """Check one deck against a format (or an inline one) on a date: every violation."""
+        from deckcheck.validation import validate
+
+        def run() -> Response:
+            fmt = svc.format(req.format, req.format_file, req.region)
+            when = svc.date(req.date)
+            name = req.name or "deck"
+            deck = svc.deck(req.deck, req.deck_format, name, rush=fmt.pool is Pool.RUSH)
+            report = validate(deck, fmt, when, allow_prerelease=req.allow_prerelease,
+                              path=req.name, data=ds)  # fmt: skip
+            return svc.answer(doc.ResultDoc, report.to_dict())
+
+        # a usual deck is checked at once; a big input (a long text list) in a worker thread,
+        # so that it never holds up the other requests
+        return await run_in_threadpool(run) if _big(req.deck) else run()
+
+    @app.post(f"{API}/simulate", response_model=doc.GoldfishDocument, responses=ERRORS,
+              tags=["decks"])  # fmt: skip
+    def simulate(req: SimulateRequest) -> Response:
+        """Goldfish odds of the Main Deck: by condition, going first and second, by turn."""
+        stats = svc.simulate(req)
+        data = stats.to_dict(fractions=req.fractions)
+        data["warnings"] = []
+        return svc.answer(doc.GoldfishDocument, data)
+
+    @app.post(f"{API}/convert", response_model=ConvertDocument, responses=ERRORS,
+              tags=["decks"])  # fmt: skip
+    async def convert(req: ConvertRequest) -> Response:
+        """A deck in another file format (ydk, ydke, text, omega, json), with what was lost."""
+        from deckcheck.io import write_deck
+
+        def run() -> Response:
+            deck = svc.deck(req.deck, req.deck_format, "deck", rush=req.rush)
+            content = write_deck(deck, req.to, data=ds)
+            return svc.answer(ConvertDocument, {
+                "to": req.to, "content": content, "counts": deck.counts,
+                "findings": [_finding(f) for f in deck.findings],
+            })  # fmt: skip
+
+        return await run_in_threadpool(run) if _big(req.deck) else run()
+
+    @app.post(
+        f"{API}/batch", response_model=doc.ValidationDocument, responses=ERRORS, tags=["decks"],
+        openapi_extra={"requestBody": {"required": True, "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/BatchRequest"}},
+            "application/zip": {"schema": {"type": "string", "format": "binary"}},
+            "multipart/form-data": {"schema": {
+                "type": "object", "required": ["file"],
+                "properties": {"file": {"type": "string", "format": "binary"}}}},
+        }}},
+    )  # fmt: skip
+    async def batch(
+        request: Request,
+        format: Annotated[
+            str | None, Query(description="Zip uploads: the format (or a form field).")
+        ] = None,
+        date: Annotated[
+            str | None, Query(description="Zip uploads: the date (or a form field).")
+        ] = None,
+        region: Annotated[Literal["tcg", "ocg"] | None, Query()] = None,
+        allow_prerelease: Annotated[bool, Query()] = False,
+    ) -> Response:
+        """Many decks: a JSON list, or a zip of deck files (raw body or multipart ``file``).
+
+        Every deck is checked; unreadable ones are listed, never fatal.
+        """
+        from deckcheck.batch import Source, check
+
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        s = svc.settings
+        sources: list[Source]
+        if ctype == "application/json" or ctype.endswith("+json"):
+            try:
+                req = BatchRequest.model_validate_json(await request.body())
+            except ValidationError as exc:
+                raise RequestValidationError(
+                    [dict(e, loc=("body", *e["loc"])) for e in exc.errors()]
+                ) from None
+            if len(req.decks) > s.max_batch_decks:
+                raise LimitError(f"{len(req.decks)} decks; the limit is {s.max_batch_decks}",
+                                 "max_batch_decks", s.max_batch_decks)  # fmt: skip
+            fmt = svc.format(req.format, req.format_file, req.region)
+            when = svc.date(req.date)
+            prerelease = req.allow_prerelease
+            sources = [
+                Source.memory(d.name, json.dumps(d.deck) if isinstance(d.deck, dict) else d.deck)
+                for d in req.decks
+            ]
+        else:
+            if ctype == "multipart/form-data":
+                raw, fields = await _form_file(request)
+                format = format or fields.get("format")
+                date = date or fields.get("date")
+                region = region or _region(fields.get("region"))
+                allow_prerelease = allow_prerelease or fields.get("allow_prerelease") in TRUE
+            elif ctype in ZIP_TYPES:
+                raw = await request.body()
+            else:
+                raise InputError(
+                    f"content type {ctype or 'none'!r}: send application/json, application/zip "
+                    "or multipart/form-data with a 'file'"
+                )
+            fmt = svc.format(format, None, region)
+            when = svc.date(date)
+            prerelease = allow_prerelease
+            sources = await run_in_threadpool(_zip_sources, raw, s)
+        decks = sum(1 for x in sources if x.skip is None and x.error is None)
+        if decks > s.max_batch_decks:
+            raise LimitError(f"{decks} decks; the limit is {s.max_batch_decks}",
+                             "max_batch_decks", s.max_batch_decks)  # fmt: skip
+        result = await run_in_threadpool(
+            check, sources, fmt, when, allow_prerelease=prerelease, data=ds
+        )
+        return svc.answer(doc.ValidationDocument, batch_dict(result))
+
+    # -- reference data ---------------------------------------------------------------------
+
+    @app.get(f"{API}/formats", response_model=doc.FormatsDocument, tags=["reference"])
+    async def formats(request: Request) -> Response:
+        """Every format and era with its rules."""
+        reg = ds.formats
+        return svc.cached_doc(request, doc.FormatsDocument, {
+            "formats": [f.to_dict() for f in reg.formats()],
+            "eras": [e.to_dict() for e in reg.eras()],
+        })  # fmt: skip
+
+    @app.get(f"{API}/formats/{{format_id}}", response_model=doc.FormatDoc, responses=ERRORS,
+             tags=["reference"])  # fmt: skip
+    async def format_show(
+        request: Request,
+        format_id: Annotated[str, Path(description="Format or era id or alias.")],
+        date: Annotated[str | None, Query(description="YYYY-MM-DD or 'today'.")] = None,
+    ) -> Response:
+        """A format's rules, and the era and ban list in force on the date."""
+        fmt = ds.format(format_id)
+        when = svc.date(date)
+        verdict = fmt.check_date(when, ds)
+        if verdict.error is not None:
+            raise InputError(verdict.error)
+        return svc.cached_doc(request, doc.FormatDoc, fmt.to_dict(when, ds))
+
+    @app.get(f"{API}/banlists/{{format_id}}", response_model=doc.BanlistDocument,
+             responses=ERRORS, tags=["reference"])  # fmt: skip
+    async def banlist(
+        request: Request,
+        format_id: Annotated[str, Path(description="Format id or alias.")],
+        date: Annotated[str | None, Query(description="YYYY-MM-DD or 'today'.")] = None,
+    ) -> Response:
+        """The ban list (or whitelist, or points list) in force on the date."""
+        fmt = ds.format(format_id)
+        when = svc.date(date)
+        verdict = fmt.check_date(when, ds)
+        if verdict.error is not None:
+            raise InputError(verdict.error)
+        current = fmt.banlist_at(when, ds)
+        if current is None:
+            raise NotFoundError(f"{fmt.name} has no ban list in force on {when.isoformat()}")
+        cards = ds.cards
+
+        def name(code: int) -> str | None:
+            return cards.get(code).name if code in cards else None
+
+        return svc.cached_doc(request, doc.BanlistDocument, current.to_dict(name))
+
+    @app.get(f"{API}/cards", response_model=doc.CardSearchDocument, responses=ERRORS,
+             tags=["cards"])  # fmt: skip
+    async def cards_search(
+        request: Request,
+        q: Annotated[str, Query(min_length=1, max_length=200, description="Part of a name.")],
+        lang: Annotated[
+            Literal["en", "ja", "zh-CN"] | None,
+            Query(description="Match names in this language only (default: all)."),
+        ] = None,
+        limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    ) -> Response:
+        """Cards whose names (English, Japanese, Simplified Chinese) best match ``q``."""
+        found = svc.finder.search(q, limit, lang)
+        # each card's JSON is made once (from its validated document) and reused; the page is
+        # a CardSearchDocument (the tests read every answer back through the model)
+        items = ",".join(f'{svc.card_json(c)[:-1]},"score":{s!r}}}' for c, s in found)
+        body = f'{{"query":{json.dumps(safe(q), ensure_ascii=False)},"results":[{items}]}}'
+        return svc.cached(request, body, "application/json")  # fmt: skip
+
+    @app.get(f"{API}/cards/{{passcode}}", response_model=doc.CardDocument, responses=ERRORS,
+             tags=["cards"])  # fmt: skip
+    async def card(
+        request: Request,
+        passcode: Annotated[str, Path(max_length=200,
+                                      description="Passcode (padded or not), or a card name.")],
+    ) -> Response:  # fmt: skip
+        """One card's facts; alternate artworks and pre-release codes reach the original."""
+        found = ds.cards.lookup(passcode)
+        return svc.cached_doc(request, doc.CardDocument, found.to_dict())
+
+
+TRUE = ("1", "true", "yes", "on")
+"""Form values read as true."""
+
+
+def _region(value: str | None) -> Literal["tcg", "ocg"] | None:
+    if value is None or not value.strip():
+        return None
+    if value.strip().lower() == "tcg":
+        return "tcg"
+    if value.strip().lower() == "ocg":
+        return "ocg"
+    raise InputError(f"region {value!r}: use tcg or ocg")
+
+
+async def _form_file(request: Request) -> tuple[bytes, dict[str, str]]:
+    """The ``file`` upload of a multipart form, and its text fields."""
+    try:
+        form = await request.form(max_files=1, max_fields=20)
+    except Exception as exc:  # python-multipart's parse errors have no common base
+        raise InputError(f"cannot read the multipart form: {exc}") from None
+    upload = form.get("file")
+    if upload is None or isinstance(upload, str):
+        raise InputError("the multipart form has no 'file' upload")
+    data = await upload.read()
+    fields = {k: v for k, v in form.items() if isinstance(v, str)}
+    await form.close()
+    return data, fields
+
+
+def _zip_sources(raw: bytes, s: Settings) -> list[Any]:
+    from deckcheck.service.archive import read_zip
+
+    return read_zip(raw, max_entries=s.max_zip_entries, max_bytes=s.max_zip_bytes,
+                    max_ratio=s.max_zip_ratio)  # fmt: skip
+
+
+def _openapi(app: FastAPI) -> None:
+    """The OpenAPI document, with the JSON form of ``POST /v1/batch`` among its schemas."""
+
+    def build() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = get_openapi(title=app.title, version=app.version, summary=app.summary,
+                             description=app.description, routes=app.routes)  # fmt: skip
+        comps = schema.setdefault("components", {}).setdefault("schemas", {})
+        extra = BatchRequest.model_json_schema(ref_template="#/components/schemas/{model}")
+        for name, sub in extra.pop("$defs", {}).items():
+            comps.setdefault(name, sub)
+        comps["BatchRequest"] = extra
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = build  # type: ignore[method-assign]

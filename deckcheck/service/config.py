@@ -1,0 +1,98 @@
+"""Service settings: every limit of the HTTP API, with its default and environment variable.
+
+A :class:`Settings` is frozen; :meth:`Settings.from_env` reads the ``DECKCHECK_*`` variables
+below (``deckcheck serve`` sets them from its options, so every worker process gets the same).
+
+==============================  ===============================  ==========================
+setting                         environment variable             default
+==============================  ===============================  ==========================
+``max_body_bytes``              ``DECKCHECK_MAX_BODY_BYTES``     2 MiB (413 over it)
+``max_batch_bytes``             ``DECKCHECK_MAX_BATCH_BYTES``    16 MiB (``POST /v1/batch``)
+``max_cards``                   ``DECKCHECK_MAX_CARDS``          200 cards per deck (422)
+``max_trials``                  ``DECKCHECK_MAX_TRIALS``         1,000,000 per going (422)
+``simulation_seconds``          ``DECKCHECK_SIMULATION_SECONDS`` 10 s per simulation (422)
+``max_batch_decks``             ``DECKCHECK_MAX_BATCH_DECKS``    1,000 decks per batch (422)
+``max_zip_entries``             ``DECKCHECK_MAX_ZIP_ENTRIES``    2,000 entries per zip (422)
+``max_zip_bytes``               ``DECKCHECK_MAX_ZIP_BYTES``      64 MiB uncompressed (422)
+``max_zip_ratio``               ``DECKCHECK_MAX_ZIP_RATIO``      100 (compression ratio)
+``cors_origins``                ``DECKCHECK_CORS_ORIGINS``       none: CORS off
+==============================  ===============================  ==========================
+
+``DECKCHECK_CORS_ORIGINS`` is a comma-separated list of origins (``*`` for any).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+from deckcheck.error import InputError
+
+MIB = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Limits and options of the HTTP service (see the module docstring for the defaults)."""
+
+    max_body_bytes: int = 2 * MIB
+    """Largest request body, except ``POST /v1/batch`` (413 over it)."""
+    max_batch_bytes: int = 16 * MIB
+    """Largest ``POST /v1/batch`` body (413 over it)."""
+    max_cards: int = 200
+    """Most cards in one deck, all sections together (422 over it)."""
+    max_trials: int = 1_000_000
+    """Most simulated games per going (422 over it)."""
+    simulation_seconds: float = 10.0
+    """Time budget of one simulation: a request projected to take longer gets 422."""
+    max_batch_decks: int = 1000
+    """Most decks in one batch (422 over it)."""
+    max_zip_entries: int = 2000
+    """Most entries in an uploaded zip (422 over it)."""
+    max_zip_bytes: int = 64 * MIB
+    """Most uncompressed bytes of the decks in an uploaded zip (422 over it)."""
+    max_zip_ratio: int = 100
+    """Highest compression ratio of one zip entry (a zip bomb gets 422)."""
+    cors_origins: tuple[str, ...] = ()
+    """Origins allowed by CORS; empty: no CORS headers at all."""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Settings from ``DECKCHECK_*`` variables (defaults for those unset).
+
+        Raises :class:`~deckcheck.error.InputError` naming a variable that is not a positive
+        number.
+        """
+        env = os.environ if env is None else env
+        values: dict[str, object] = {}
+        for f in fields(cls):
+            name = env_name(f.name)
+            raw = env.get(name)
+            if raw is None or not raw.strip():
+                continue
+            if f.name == "cors_origins":
+                values[f.name] = tuple(o.strip() for o in raw.split(",") if o.strip())
+                continue
+            kind = float if f.name == "simulation_seconds" else int
+            try:
+                value = kind(raw.strip())
+            except ValueError:
+                raise InputError(f"{name}={raw!r}: expected a number") from None
+            if value <= 0:
+                raise InputError(f"{name}={raw!r}: must be greater than 0")
+            values[f.name] = value
+        return cls(**values)  # type: ignore[arg-type]
+
+    def to_env(self) -> dict[str, str]:
+        """The environment variables that give these settings back (for worker processes)."""
+        out: dict[str, str] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[env_name(f.name)] = ",".join(value) if isinstance(value, tuple) else str(value)
+        return out
+
+
+def env_name(setting: str) -> str:
+    """The environment variable of a setting: ``max_cards`` -> ``DECKCHECK_MAX_CARDS``."""
+    return "DECKCHECK_" + setting.upper()

@@ -1,0 +1,166 @@
+"""Request bodies of the HTTP API, and the documents only the service answers with.
+
+Responses reuse the JSON documents of :mod:`deckcheck.reporter.document` (the CLI's JSON), so the
+OpenAPI document, ``deckcheck schema`` and ``--output json`` share one definition. Request
+models forbid unknown fields: a misspelt field is a 422, never silently ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from deckcheck.reporter.document import CountsDoc
+
+DeckFormatName = Literal["ydk", "ydke", "text", "omega", "json"]
+Region = Literal["tcg", "ocg"]
+
+_DECK = (
+    "The deck: .ydk text, a ydke:// URL, a text list (English, Japanese or Simplified Chinese "
+    "names), an Omega code, or deckcheck's JSON deck form (as a string or an object)."
+)
+_FORMAT = "Game format or era id/alias (default: the region's format, else tcg); see /v1/formats."
+_FORMAT_FILE = (
+    "An organiser's format instead of `format`: a format-file table (docs/formats.md) as an "
+    "object, or the TOML text of a format file. `banlist` paths are not allowed here."
+)
+_DATE = "Event date YYYY-MM-DD or 'today' (default: today)."
+_REGION = (
+    "tcg or ocg. Without `format`, picks that region's format; with one whose era goes by "
+    "date, the region whose era dates apply."
+)
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class _DeckRequest(_Request):
+    deck: str | dict[str, Any] = Field(description=_DECK)
+    deck_format: DeckFormatName | None = Field(
+        None, alias="from", description="The deck's file format (default: detected)."
+    )
+
+
+class _RulesRequest(_DeckRequest):
+    format: str | None = Field(None, description=_FORMAT, max_length=200)
+    format_file: dict[str, Any] | str | None = Field(None, description=_FORMAT_FILE)
+    date: str | None = Field(None, description=_DATE, max_length=40)
+    region: Region | None = Field(None, description=_REGION)
+
+
+class ValidateRequest(_RulesRequest):
+    """``POST /v1/validate``: one deck, the format (or an inline one), the date and region."""
+
+    allow_prerelease: bool = Field(False, description="Pre-release codes are warnings.")
+    name: str | None = Field(
+        None, description="How the result names the deck (its `path`).", max_length=500
+    )
+
+
+class SimulateRequest(_RulesRequest):
+    """``POST /v1/simulate``: goldfish odds of a deck's Main Deck."""
+
+    spec: dict[str, Any] | str | None = Field(
+        None,
+        description="A goldfish spec (docs/goldfish.md): categories, conditions, effects, as an "
+        "object or TOML text. Default: P(at least 1) of every card.",
+    )
+    going: Literal["first", "second", "both"] = "both"
+    turns: int = Field(1, ge=1, le=20, description="Report by each of the first N turns.")
+    trials: int = Field(
+        100_000, ge=1, description="Simulated games per going (capped by the service)."
+    )
+    seed: int | None = Field(None, ge=0, le=2**63 - 1, description="Seed of the simulation.")
+    exact: Literal["auto", "always", "never"] = "auto"
+    fractions: bool = Field(False, description="Exact probabilities also as 'n/d'.")
+
+
+class ConvertRequest(_DeckRequest):
+    """``POST /v1/convert``: a deck in another file format."""
+
+    to: DeckFormatName = Field("ydk", description="Output deck file format.")
+    rush: bool = Field(False, description="Prefer Rush Duel cards for names in text lists.")
+
+
+class BatchDeck(_Request):
+    """One deck of a JSON batch."""
+
+    name: str = Field(description="How the results name this deck.", max_length=500)
+    deck: str | dict[str, Any] = Field(description=_DECK)
+
+
+class BatchRequest(_Request):
+    """``POST /v1/batch`` (JSON form): many decks against one format and date."""
+
+    decks: list[BatchDeck]
+    format: str | None = Field(None, description=_FORMAT, max_length=200)
+    format_file: dict[str, Any] | str | None = Field(None, description=_FORMAT_FILE)
+    date: str | None = Field(None, description=_DATE, max_length=40)
+    region: Region | None = Field(None, description=_REGION)
+    allow_prerelease: bool = False
+
+
+class FindingDoc(BaseModel):
+    """A line the reader could not turn into a card."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: Literal["unknown-card", "ambiguous-card", "parse"]
+    message: str
+    line: int | None
+    text: str | None
+    section: Literal["main", "extra", "side"] | None
+    suggestions: list[str]
+
+
+class ConvertDocument(BaseModel):
+    """``POST /v1/convert``: the deck written in the asked format, and what could not be read."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    to: DeckFormatName
+    content: str = Field(description="The deck in the `to` format.")
+    counts: CountsDoc
+    findings: list[FindingDoc] = Field(
+        description="Unknown or ambiguous names and unreadable lines (unknown passcodes are "
+        "kept; names that match no card cannot be)."
+    )
+
+
+class DataInfoDoc(BaseModel):
+    """The dataset a service process answers from."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    as_of: str
+    fingerprint: str
+
+
+class HealthDocument(BaseModel):
+    """``GET /healthz``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    status: Literal["ok"]
+    version: str
+    data: DataInfoDoc
+
+
+class ErrorBody(BaseModel):
+    """What went wrong: a stable code, a message, and details that depend on the code."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: str = Field(description="Stable kebab-case error code (README 'Service errors').")
+    message: str
+    detail: Any = None
+
+
+class ErrorDocument(BaseModel):
+    """Every 4xx/5xx answer of the service."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    error: ErrorBody
