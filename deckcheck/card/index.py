@@ -190,9 +190,12 @@ class CardIndex:
         Raises :class:`UnknownCardError` if no card has that code.
         """
         text = str(code).strip()
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             raise UnknownCardError(text)
-        value = int(text)
+        digits = text.lstrip("0") or "0"
+        if len(digits) > 10:  # no passcode is that long (and int() refuses 4,300+ digits)
+            raise UnknownCardError(text[:40] + ("..." if len(text) > 40 else ""))
+        value = int(digits)
         if value not in self:
             raise UnknownCardError(text)
         record = self.get(value)
@@ -260,7 +263,7 @@ class CardIndex:
         if isinstance(query, int):
             return self.lookup_passcode(query)
         text = query.strip()
-        if text.isdigit():
+        if text.isascii() and text.isdigit():
             try:
                 return self.lookup_passcode(text)
             except UnknownCardError:

@@ -435,7 +435,8 @@ class _Parser:
     def atom(self) -> Node:
         tok = self.tok
         if tok.kind is TokenKind.INT:
-            value = int(tok.text)
+            digits = tok.text.lstrip("0") or "0"
+            value = int(digits) if len(digits) <= len(str(MAX_INTEGER)) else MAX_INTEGER + 1
             if value > MAX_INTEGER:
                 raise self.error(f"integer larger than {MAX_INTEGER}")
             self.i += 1

@@ -163,7 +163,8 @@ class DeckBuilder:
         An unknown passcode is kept (``card`` None) and reported as an unknown-card finding; a
         passcode over 32 bits becomes a parse finding.
         """
-        value = int(token) if len(token.lstrip("0")) <= 10 else MAX_PASSCODE + 1
+        digits = token.lstrip("0") or "0"
+        value = int(digits) if len(digits) <= 10 else MAX_PASSCODE + 1
         if value > MAX_PASSCODE:
             self.finding(
                 FindingCode.PARSE, f"passcode {token[:20]} is too large", line, text, section
