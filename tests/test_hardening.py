@@ -5,6 +5,7 @@ One regression test per finding of the hardening review, named after what it pro
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -135,5 +136,153 @@ def test_non_utf8_file_name_is_escaped_and_json_stays_valid(tmp_path: Path) -> N
     assert b"deck-\\xff.ydk" in text.stdout
     as_json = subprocess.run([*base, "-o", "json"], capture_output=True, check=False)
     assert as_json.returncode == 0
-    doc = __import__("json").loads(as_json.stdout.decode("utf-8"))
+    doc = json.loads(as_json.stdout.decode("utf-8"))
     assert doc["results"][0]["path"].endswith("deck-\\xff.ydk")
+
+
+# --------------------------------------------------------------------------------------------
+# folder scans
+
+
+def _deep_folder(base: Path, depth: int = 18) -> tuple[Path, Path]:
+    """A chain of 240-character folder names whose full path passes PATH_MAX (even root cannot
+    list its end by path); returns (top folder, deepest folder)."""
+    name = "d" * 240
+    fd = os.open(base, os.O_RDONLY)
+    try:
+        for _ in range(depth):
+            os.mkdir(name, dir_fd=fd)
+            new = os.open(name, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = new
+        with open(os.open("deck.ydk", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), "wb") as f:
+            f.write(LEGAL.read_bytes())
+    finally:
+        os.close(fd)
+    return base / name, base.joinpath(*[name] * depth)
+
+
+def test_unreadable_sub_folder_makes_the_scan_exit_2(cli, tmp_path: Path) -> None:
+    (tmp_path / "deck.ydk").write_bytes(LEGAL.read_bytes())
+    _deep_folder(tmp_path)
+    res = cli("validate", str(tmp_path), "--date", "2025-06-01")
+    assert res.code == 2
+    assert "cannot list folder" in res.stderr
+    assert "LEGAL" in res.stdout  # the readable deck is still checked
+
+
+def test_unreadable_json_is_unreadable_not_called_not_a_deck(cli, tmp_path: Path) -> None:
+    # a folder path just under PATH_MAX, so the file's own path is over it
+    parts = [tmp_path]
+    while len(str(Path(*parts))) < 3800:
+        parts.append(Path("h" * 200))
+    fd = os.open(tmp_path, os.O_RDONLY)
+    for part in parts[1:]:
+        os.mkdir(str(part), dir_fd=fd)
+        new = os.open(str(part), os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = new
+    name = "x" * 250 + ".json"
+    with open(os.open(name, os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), "w") as f:
+        f.write('{"deckcheck": 1, "main": []}')
+    os.close(fd)
+    (tmp_path / "deck.ydk").write_bytes(LEGAL.read_bytes())
+    res = cli("validate", str(tmp_path), "--date", "2025-06-01", "-o", "json")
+    assert res.code == 2
+    doc = json.loads(res.stdout)
+    assert [u["path"].endswith(".json") for u in doc["unreadable"]] == [True]
+    assert not any(k["path"].endswith(".json") for k in doc["skipped"])
+
+
+def test_file_symlink_out_of_the_scanned_folder_is_skipped_with_a_note(cli, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret = outside / "secret.txt"
+    secret.write_text("3 Pot of Greed\nprivate line\n")
+    scan = tmp_path / "scan"
+    scan.mkdir()
+    (scan / "deck.ydk").write_bytes(LEGAL.read_bytes())
+    (scan / "leak.txt").symlink_to(secret)
+    (scan / "same.ydk").symlink_to(scan / "deck.ydk")
+    res = cli("validate", str(scan), "--date", "2025-06-01")
+    assert res.code == 0, res.stderr
+    assert "private line" not in res.stdout + res.stderr
+    assert "leak.txt" not in res.stdout
+    assert "symbolic link out of the folder" in res.stderr
+    assert "same.ydk" in res.stdout  # a link inside the folder is followed
+
+
+def test_broken_symlink_named_like_a_deck_is_unreadable(cli, tmp_path: Path) -> None:
+    (tmp_path / "deck.ydk").write_bytes(LEGAL.read_bytes())
+    (tmp_path / "gone.ydk").symlink_to(tmp_path / "missing.ydk")
+    (tmp_path / "loop.ydk").symlink_to(tmp_path / "loop.ydk")
+    res = cli("validate", str(tmp_path), "--date", "2025-06-01")
+    assert res.code == 2
+    assert "gone.ydk" in res.stderr
+    assert "loop.ydk" in res.stderr
+
+
+def test_scan_skips_tool_folders_gitignore_and_non_deck_txt_in_one_line(
+    cli, tmp_path: Path
+) -> None:
+    deck = LEGAL.read_bytes()
+    for folder in ("decks", ".venv/lib", "node_modules/pkg", ".cache", "build", "env"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "env" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    for path in ("decks/a.ydk", ".venv/lib/x.ydk", "node_modules/pkg/y.ydk", ".cache/z.ydk",
+                 "build/b.ydk", "env/e.ydk", "decks/old.ydk", "decks/.hidden.ydk"):  # fmt: skip
+        (tmp_path / path).write_bytes(deck)
+    (tmp_path / ".gitignore").write_text("build/\n*.tmp\nold.ydk\n")
+    (tmp_path / "decks" / "list.txt").write_text(
+        "Main Deck\n3 Ash Blossom & Joyous Spring\n2x Pot of Desires\nMonster Reborn\n"
+    )
+    (tmp_path / "LICENSE.txt").write_text(
+        "MIT License\n\nPermission is hereby granted, free of charge, to any person\n"
+        "obtaining a copy of this software\n"
+    )
+    (tmp_path / "requirements.txt").write_text("numpy>=1.26\nrequests\ntyper<0.29\n")
+    (tmp_path / "decks" / "skip-me.ydk").write_bytes(deck)
+    res = cli("validate", str(tmp_path), "--date", "2025-06-01", "--exclude", "skip-*")
+    checked = sorted(line.split()[1] for line in res.stdout.splitlines() if "LEGAL" in line)
+    assert checked == [str(tmp_path / "decks" / "a.ydk"), str(tmp_path / "decks" / "list.txt")]
+    assert res.code == 1  # list.txt is a 6-card deck: illegal, but it was taken for a deck
+    notes = [line for line in res.stderr.splitlines() if line.startswith("note:")]
+    assert len(notes) == 1
+    for reason in ("hidden folder", "tool folder", "ignored by .gitignore", "not a deck list"):
+        assert reason in notes[0]
+    assert "skip-me" not in res.stdout + res.stderr  # --exclude is silent
+    as_json = cli("validate", str(tmp_path), "-d", "2025-06-01", "-o", "json", "--exclude=skip-*")
+    doc = json.loads(as_json.stdout)
+    skipped = {Path(k["path"]).name: k["reason"] for k in doc["skipped"]}
+    assert skipped == {
+        ".venv": "hidden folder", ".cache": "hidden folder", "node_modules": "tool folder",
+        "env": "tool folder", "build": "ignored by .gitignore", "old.ydk": "ignored by .gitignore",
+        ".hidden.ydk": "hidden file", "LICENSE.txt": "not a deck list",
+        "requirements.txt": "not a deck list",
+    }  # fmt: skip
+    assert doc["summary"]["skipped"] == len(skipped)
+
+
+def test_folder_with_only_non_decks_is_an_error_not_a_pass(cli, tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("remember to buy milk\nand eggs\n")
+    res = cli("validate", str(tmp_path))
+    assert res.code == 2
+    assert "no deck files" in res.stderr
+
+
+def test_json_sniff_reads_at_most_the_cap(tmp_path: Path) -> None:
+    big = tmp_path / "big.json"
+    with open(big, "wb") as handle:
+        handle.write(b'{"deckcheck": 1, "pad": "')
+        handle.truncate(512 << 20)  # sparse: 512 MB that take no disk
+    (tmp_path / "deck.ydk").write_bytes(LEGAL.read_bytes())
+    code = (
+        "import deckcheck.batch as b;"
+        f"s = list(b.sources([{str(tmp_path)!r}]));"
+        "print([x.split()[1] for x in open('/proc/self/status') if x.startswith('VmHWM')][0]);"
+        "print([x.skip for x in s])"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    peak_kib, skips = proc.stdout.splitlines()
+    assert int(peak_kib) < 200 * 1024, "the sniff read far more than the cap"
+    assert "over the 1 MiB limit" in skips

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import time
 from typing import Annotated
 
 import typer
@@ -20,6 +22,33 @@ from deckcheck.cli.options import (
 )
 
 
+class Progress:
+    """Progress of a long batch on a terminal: one stderr line, redrawn at most 10 times a
+    second, shown only after the first half second and erased at the end."""
+
+    def __init__(self) -> None:
+        self.start = time.monotonic()
+        self.last = 0.0
+        self.shown = False
+
+    def __call__(self, done: int, label: str) -> None:
+        now = time.monotonic()
+        if now - self.start < 0.5 or now - self.last < 0.1:
+            return
+        self.last = now
+        self.shown = True
+        width = max(20, shutil.get_terminal_size().columns - 1)
+        line = clean(f"checked {done}: {label}")[:width]
+        sys.stderr.write(f"\r\033[K{line}")
+        sys.stderr.flush()
+
+    def done(self) -> None:
+        """Erase the progress line."""
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
 def register(app: typer.Typer) -> None:
     """Add ``validate`` to the main app."""
 
@@ -28,7 +57,8 @@ def register(app: typer.Typer) -> None:
         paths: Annotated[
             list[str],
             typer.Argument(
-                help="Deck files, folders (searched recursively), '-' for stdin, or ydke:// URLs.",
+                help="Deck files, folders (searched recursively; hidden, tool and .gitignored "
+                "paths skipped), '-' for stdin, or ydke:// URLs.",
                 show_default=False,
             ),
         ],
@@ -43,7 +73,7 @@ def register(app: typer.Typer) -> None:
         exclude: Annotated[
             list[str] | None,
             typer.Option(
-                "--exclude", metavar="GLOB", help="Leave out files matching GLOB (repeatable)."
+                "--exclude", metavar="GLOB", help="Leave out files and folders matching GLOB (repeatable).",
             ),
         ] = None,
     ) -> None:
@@ -55,19 +85,26 @@ def register(app: typer.Typer) -> None:
         """
         from deckcheck.batch import check, sources
         from deckcheck.render import render
+        from deckcheck.render.text import skipped_line
 
         fmt = resolve_format(format, format_file)
         when = parse_date(on)
-        batch = check(
-            sources(paths, exclude=exclude or ()), fmt, when, allow_prerelease=allow_prerelease
-        )
+        progress = Progress() if sys.stderr.isatty() else None
+        try:
+            batch = check(
+                sources(paths, exclude=exclude or ()),
+                fmt,
+                when,
+                allow_prerelease=allow_prerelease,
+                progress=progress,
+            )
+        finally:
+            if progress is not None:
+                progress.done()
         colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         sys.stdout.write(render(batch, output, colour=colour))
         if batch.skipped:
-            sys.stderr.write(
-                f"note: skipped {len(batch.skipped)} file(s) that are not decks "
-                f"(e.g. {clean(batch.skipped[0].path)}: {batch.skipped[0].reason})\n"
-            )
+            sys.stderr.write(f"note: {skipped_line(batch.skipped)}\n")
         for u in batch.unreadable:
             sys.stderr.write(f"error: {clean(u.error)}\n")
         raise typer.Exit(int(batch.exit_code))

@@ -87,6 +87,54 @@ def _name_known(index: CardIndex, name: str) -> bool:
     return index.has_name(name)
 
 
+def _card_line(index: CardIndex, line: str) -> bool:
+    """Whether one stripped line reads as a card: a passcode, or a known name with a quantity."""
+    if is_code(line):
+        return True
+    names = [line]
+    for pattern in (_QTY_FIRST, _QTY_LAST):
+        m = pattern.fullmatch(line)
+        if m is not None:
+            names.append(m.group(2) if pattern is _QTY_FIRST else m.group(1))
+    for name in names:
+        name = name.strip()
+        coded = _CODE_SUFFIX.fullmatch(name)
+        if coded is not None or is_code(name) or _name_known(index, name):
+            return True
+    return False
+
+
+def looks_like_deck(text: str, index: CardIndex) -> bool:
+    """Whether a text reads like a deck list: most of its lines a card or a heading.
+
+    Blank lines, comments and form fields (``Name:``, ``Player:``) do not count either way; at
+    least one line must be a card. Folder scans use it to leave out ``LICENSE.txt`` or
+    ``requirements.txt``; no suggestions are computed, so it is cheap.
+    """
+    cards = other = 0
+    for raw in split_lines(text):
+        line = raw.strip()
+        if not line.isascii():
+            line = unicodedata.normalize("NFKC", line).strip()
+        if not line or line.startswith(("#", "//", "--", "!")):
+            continue
+        if len(line) > MAX_LINE:
+            other += 1
+            continue
+        if not line[0].isdigit() and _heading(line) is not None:
+            continue
+        field, colon, _ = line.partition(":")
+        if colon and not line[0].isdigit():
+            key = _HEADING_JUNK.sub("", field.casefold())
+            if key in _NAME_FIELDS or key in _OTHER_FIELDS:
+                continue
+        if _card_line(index, line):
+            cards += 1
+        else:
+            other += 1
+    return cards > 0 and cards >= other
+
+
 class _TextReader:
     def __init__(self, deck: DeckBuilder, rush: bool, suggest: int) -> None:
         self.deck = deck

@@ -8,10 +8,12 @@ the screen or fake a line, and undecodable file-name bytes show as ``\\xNN``.
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from deckcheck.batch import Batch
+    from deckcheck.batch import Batch, Skipped
     from deckcheck.goldfish import HandStats
     from deckcheck.goldfish.rule import Going
     from deckcheck.render import RenderOptions
@@ -39,6 +41,14 @@ def clean(text: str) -> str:
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``1 card``, ``2 cards`` (``many`` for irregular plurals)."""
     return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def skipped_line(skipped: Sequence[Skipped]) -> str:
+    """One line for everything a folder scan left out: counts by reason and an example."""
+    reasons = Counter(k.reason for k in skipped)
+    parts = ", ".join(f"{reason}: {n}" for reason, n in reasons.most_common())
+    what = plural(len(skipped), "path")
+    return f"skipped {what} that are not decks ({parts}; e.g. {clean(skipped[0].path)})"
 
 
 def _colour(text: str, code: str, on: bool) -> str:
