@@ -286,3 +286,63 @@ def test_json_sniff_reads_at_most_the_cap(tmp_path: Path) -> None:
     peak_kib, skips = proc.stdout.splitlines()
     assert int(peak_kib) < 200 * 1024, "the sniff read far more than the cap"
     assert "over the 1 MiB limit" in skips
+
+
+# --------------------------------------------------------------------------------------------
+# terminal injection
+
+ESC = "\x1b"
+
+
+def _safe(text: str) -> None:
+    assert ESC not in text
+    assert "\x07" not in text
+
+
+def test_file_name_with_newline_and_escape_cannot_fake_a_verdict(cli, tmp_path: Path) -> None:
+    deck = tmp_path / f"a\nLEGAL  fake.ydk{ESC}[2J.ydk"
+    deck.write_text("#main\n14558127\n")
+    res = cli("validate", str(tmp_path), "--date", "2025-06-01")
+    assert res.code == 1
+    _safe(res.stdout + res.stderr)
+    assert [line for line in res.stdout.splitlines() if line.startswith("LEGAL")] == []
+    assert "\\nLEGAL" in res.stdout
+
+
+def test_deck_and_category_names_are_escaped_in_simulate(cli, tmp_path: Path) -> None:
+    deck = tmp_path / "deck.ydk"
+    deck.write_text(f"#created by {ESC}[2Jevil\n#main\n" + "14558127\n" * 3 + "55144522\n" * 37)
+    spec = tmp_path / "spec.toml"
+    spec.write_text(
+        '[categories]\n"\\u001b[2Jx" = { names = ["Ash Blossom & Joyous Spring"] }\n'
+        '[conditions]\n"\\u001b]0;title\\u0007" = "`\\u001b[2Jx` >= 1"\n'
+    )
+    res = cli("simulate", str(deck), "--spec", str(spec), "--date", "2025-06-01")
+    assert res.code == 0, res.stderr
+    _safe(res.stdout + res.stderr)
+    assert "\\x1b[2Jevil" in res.stdout
+
+
+def test_text_deck_name_and_lines_are_escaped_in_convert_warnings(cli, tmp_path: Path) -> None:
+    deck = tmp_path / "deck.txt"
+    deck.write_text(f"Name: {ESC}[2Jevil\n3 Ash Blosom{ESC}[2J\n")
+    res = cli("convert", str(deck), "--to", "text")
+    _safe(res.stderr)
+    assert "\\x1b[2J" in res.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["formats", "show"], ["banlist", "show"], ["validate", str(LEGAL)], ["simulate", str(LEGAL)]],
+)
+def test_format_file_names_are_escaped(cli, tmp_path: Path, command: list[str]) -> None:
+    fmt = tmp_path / "club.toml"
+    fmt.write_text('id = "club"\nname = "\\u001b[2Jclub\\nLEGAL"\nbase = "tcg"\n')
+    res = cli(*command, "--format-file", str(fmt), "--date", "2025-06-01")
+    assert res.code in (0, 1), res.stderr
+    _safe(res.stdout + res.stderr)
+
+
+def test_unknown_query_is_escaped_in_cards_search(cli) -> None:
+    res = cli("cards", "search", f"{ESC}[2J{ESC}[2J")
+    _safe(res.stdout + res.stderr)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.common import Output, fail, print_document
+from deckcheck.cli.common import Output, fail, print_document, print_lines
 from deckcheck.cli.format import check_date, resolve_named
 from deckcheck.cli.options import DateOpt, FormatFileOpt, OutputOpt, parse_date
 
@@ -85,7 +85,7 @@ def show(
         lines.append(f"{_value(b, value)} ({len(codes)}):")
         rows = sorted(((_name(c) or str(c)), c) for c in codes)
         lines.extend(f"  {c:>9}  {n}" for n, c in rows)
-    sys.stdout.write("\n".join(lines) + "\n")
+    print_lines(lines)
 
 
 @app.command("diff")
@@ -124,7 +124,7 @@ def diff(
     rows = sorted(((_name(c) or str(c)), c, old, new) for c, old, new in changes)
     for n, c, old, new in rows:
         lines.append(f"  {c:>9}  {n}: {_value(a, old)} -> {_value(b, new)}")
-    sys.stdout.write("\n".join(lines) + "\n")
+    print_lines(lines)
 
 
 @app.command("export")

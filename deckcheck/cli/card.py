@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from deckcheck.cli.common import Output, fail, print_document
+from deckcheck.cli.common import Output, clean, fail, print_document, print_lines
 from deckcheck.cli.options import OutputOpt
 
 app = typer.Typer(
@@ -79,7 +79,7 @@ def show(
         lines.append(f"  archetypes: {', '.join(card.archetypes)}")
     if card.konami_id:
         lines.append(f"  konami id:  {card.konami_id}")
-    sys.stdout.write("\n".join(lines) + "\n")
+    print_lines(lines)
 
 
 @app.command("search")
@@ -98,9 +98,13 @@ def search(
             {"query": text, "results": [dict(c.to_dict(), score=s) for c, s in results]},
         )
     else:
-        for card, score in results:
-            sys.stdout.write(f"{card.passcode:>9}  {card.name}  ({card.type_line})  {score:g}\n")
+        print_lines(
+            [
+                f"{card.passcode:>9}  {card.name}  ({card.type_line})  {score:g}"
+                for card, score in results
+            ]
+        )
         if not results:
-            sys.stderr.write(f"no card matches {text!r}\n")
+            sys.stderr.write(f"no card matches {clean(repr(text))}\n")
     if not results:
         raise typer.Exit(1)

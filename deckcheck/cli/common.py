@@ -16,7 +16,16 @@ EXIT_OK = int(ExitCode.OK)
 EXIT_ILLEGAL = int(ExitCode.ILLEGAL)
 EXIT_ERROR = int(ExitCode.ERROR)
 
-__all__ = ["EXIT_ERROR", "EXIT_ILLEGAL", "EXIT_OK", "Output", "clean", "fail", "print_json"]
+__all__ = [
+    "EXIT_ERROR",
+    "EXIT_ILLEGAL",
+    "EXIT_OK",
+    "Output",
+    "clean",
+    "fail",
+    "print_json",
+    "print_lines",
+]
 
 
 def print_json(data: Any) -> None:
@@ -24,6 +33,11 @@ def print_json(data: Any) -> None:
     from deckcheck.render import safe
 
     sys.stdout.write(json.dumps(safe(data), ensure_ascii=False, indent=2) + "\n")
+
+
+def print_lines(lines: list[str]) -> None:
+    """Write text lines to stdout, each escaped for the terminal (:func:`clean`)."""
+    sys.stdout.write("".join(clean(line) + "\n" for line in lines))
 
 
 def print_document(model_name: str, data: Any) -> None:

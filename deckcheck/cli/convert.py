@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from deckcheck.cli.common import fail
+from deckcheck.cli.common import clean, fail
 
 
 class FormatChoice(enum.StrEnum):
@@ -72,16 +72,19 @@ def convert(
     where = deck.source or source
     for finding in deck.findings:
         at = f"{where}:{finding.line}" if finding.line is not None else where
-        sys.stderr.write(f"warning: {at}: {finding.message}\n")
+        sys.stderr.write(f"warning: {clean(at)}: {clean(finding.message)}\n")
         label = "candidate" if finding.code is FindingCode.AMBIGUOUS_CARD else "did you mean"
         for hint in finding.suggestions:
-            sys.stderr.write(f"  {label}: {hint}\n")
+            sys.stderr.write(f"  {label}: {clean(hint)}\n")
     try:
         text = write_deck(deck, to.value)
     except DeckcheckError as exc:
         fail(f"cannot write {to.value}: {exc}")
     if out == "-":
-        sys.stdout.write(text)
+        # a deck file's bytes go to a file or pipe unchanged; on a terminal, escaped
+        sys.stdout.write(
+            text if not sys.stdout.isatty() else "\n".join(map(clean, text.split("\n")))
+        )
         return
     try:
         _write_atomic(Path(out), text)

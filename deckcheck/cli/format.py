@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.common import Output, clean, fail, print_document
+from deckcheck.cli.common import Output, clean, fail, print_document, print_lines
 from deckcheck.cli.options import DateOpt, FormatFileOpt, OutputOpt, parse_date, resolve_format
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def check_date(fmt: Format, d: date) -> None:
     if verdict.error is not None:
         fail(verdict.error)
     for warning in verdict.warnings:
-        sys.stderr.write(f"warning: {warning}\n")
+        sys.stderr.write(f"warning: {clean(warning)}\n")
 
 
 @app.callback()
@@ -70,7 +70,7 @@ def formats(ctx: typer.Context, output: OutputOpt = Output.TEXT) -> None:
             f"goer draws: {'yes' if e.first_player_draws else 'no'}, LP {e.life_points}"
             f" ({e.confidence}){house}"
         )
-    sys.stdout.write("\n".join(lines) + "\n")
+    print_lines(lines)
 
 
 @app.command("show")
@@ -122,7 +122,7 @@ def show(
     for note in (fmt.note, era.note):
         if note:
             lines.append(f"  note: {note}")
-    sys.stdout.write("\n".join(lines) + "\n")
+    print_lines(lines)
 
 
 def register(main: typer.Typer) -> None:

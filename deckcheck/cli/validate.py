@@ -73,7 +73,9 @@ def register(app: typer.Typer) -> None:
         exclude: Annotated[
             list[str] | None,
             typer.Option(
-                "--exclude", metavar="GLOB", help="Leave out files and folders matching GLOB (repeatable).",
+                "--exclude",
+                metavar="GLOB",
+                help="Leave out files and folders matching GLOB (repeatable).",
             ),
         ] = None,
     ) -> None:

@@ -62,11 +62,16 @@ def report_text(report: Report, options: RenderOptions) -> str:
     """One deck's result: a verdict line, then one line per finding."""
     colour = options.colour
     mark = _colour("LEGAL", "1;32", colour) if report.legal else _colour("ILLEGAL", "1;31", colour)
-    bl = f", list {report.banlist.name} ({report.banlist.effective})" if report.banlist else ""
+    bl = (
+        f", list {clean(report.banlist.name)} ({report.banlist.effective})"
+        if report.banlist
+        else ""
+    )
     c = report.counts
     head = (
-        f"{mark}  {clean(report.path or '<deck>')}  [{clean(report.format)}, era {report.era}, "
-        f"{report.date}{bl}]  main {c['main']} / extra {c['extra']} / side {c['side']}"
+        f"{mark}  {clean(report.path or '<deck>')}  [{clean(report.format)}, "
+        f"era {clean(report.era)}, {report.date}{bl}]  "
+        f"main {c['main']} / extra {c['extra']} / side {c['side']}"
     )
     if report.point_cap is not None:
         head += f"  points {report.points}/{report.point_cap}"
