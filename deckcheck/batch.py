@@ -462,6 +462,8 @@ def check(
 
     ``items`` are :class:`Source` values or plain paths (expanded with :func:`sources`).
     ``progress`` is called with the count done and the source's label after each source.
+    Raises :class:`~deckcheck.error.DateRangeError`, before reading anything, for a date before
+    the format's first list.
     """
     from deckcheck.dataset import resolve_data
     from deckcheck.format import Pool
@@ -471,6 +473,7 @@ def check(
     ds = resolve_data(data)
     fmt = ds.format(format) if isinstance(format, str) else format
     when = date if date is not None else _today()
+    fmt.require_date(when, ds)
     rush = fmt.pool is Pool.RUSH
     reports: list[Report] = []
     unreadable: list[Unreadable] = []

@@ -13,7 +13,8 @@ error into the same answer::
     │   ├── FormatFileError        exit 2 · HTTP 422  an organiser's format file (also a DataError)
     │   ├── SpecError              exit 2 · HTTP 422  a goldfish spec (also a GoldfishError)
     │   │   └── ConditionError     exit 2 · HTTP 422  a spec condition expression
-    │   └── UnknownDeckFormatError exit 2 · HTTP 422  a deck file format name
+    │   ├── UnknownDeckFormatError exit 2 · HTTP 422  a deck file format name
+    │   └── DateRangeError         exit 2 · HTTP 422  a date before the format's first list
     ├── NotFoundError              exit 2 · HTTP 404
     │   ├── UnknownCardError       exit 2 · HTTP 404  no card has this passcode or name
     │   ├── AmbiguousCardError     exit 2 · HTTP 409  several cards have this name
@@ -155,6 +156,12 @@ class UnknownDeckFormatError(InputError):
     code = "unknown-deck-format"
 
 
+class DateRangeError(InputError):
+    """A date the format has no list for: before its first list (nothing could be checked)."""
+
+    code = "date-before-lists"
+
+
 class FormatFileError(InputError, DataError):
     """An organiser's format file (or a list file it names) cannot be used."""
 
@@ -196,6 +203,7 @@ ERRORS: tuple[type[DeckcheckError], ...] = (
     DeckEncodingError,
     DeckSyntaxError,
     UnknownDeckFormatError,
+    DateRangeError,
     FormatFileError,
     SpecError,
     ConditionError,

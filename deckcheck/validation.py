@@ -195,8 +195,7 @@ def _ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> 
     era = fmt.era_at(when)
     banlist = fmt.banlist_at(when, data)
     upcoming = [b for b in fmt.upcoming(when, data)[:1] if _announced_by(b, when)]
-    check = fmt.check_date(when, data)
-    notes = [*([check.error] if check.error else []), *check.warnings]
+    notes = list(fmt.require_date(when, data))
     if banlist is None and fmt.has_banlists():
         notes.append(f"no {fmt.name} ban list is in force on {when}: none was checked")
     warning = "; ".join(notes) if notes else None
@@ -642,7 +641,9 @@ def validate(
 
     ``format`` is a :class:`~deckcheck.format.Format` or a registered name or alias (``tcg``,
     ``goat``, ``lp4000``...) of ``data`` (default: the active dataset). Pre-release codes are
-    errors unless ``allow_prerelease``.
+    errors unless ``allow_prerelease``. Raises :class:`~deckcheck.error.DateRangeError` for a
+    date before the format's first list (nothing could be checked); a date after the data ends
+    is a ``date-out-of-range`` warning.
     """
     from deckcheck.dataset import resolve_data
 

@@ -346,3 +346,61 @@ def test_format_file_names_are_escaped(cli, tmp_path: Path, command: list[str]) 
 def test_unknown_query_is_escaped_in_cards_search(cli) -> None:
     res = cli("cards", "search", f"{ESC}[2J{ESC}[2J")
     _safe(res.stdout + res.stderr)
+
+
+# --------------------------------------------------------------------------------------------
+# wrong or silent results: dates, formats, stdin, URLs
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["validate", str(LEGAL), "--format", "md"],
+        ["formats", "show", "md"],
+        ["banlist", "show", "md"],
+    ],
+)
+def test_date_before_the_first_list_is_one_error_everywhere(cli, command: list[str]) -> None:
+    res = cli(*command, "--date", "2000-01-01")
+    assert res.code == 2
+    assert "before the first Master Duel list" in res.stderr
+    assert "LEGAL" not in res.stdout
+
+
+def test_date_before_the_first_list_raises_in_the_library() -> None:
+    from deckcheck.error import DateRangeError
+
+    deck = deckcheck.read_path(LEGAL)
+    with pytest.raises(DateRangeError):
+        deckcheck.validate(deck, "master-duel", __import__("datetime").date(2000, 1, 1))
+    with pytest.raises(DateRangeError):
+        deckcheck.check([str(LEGAL)], "md", __import__("datetime").date(2000, 1, 1))
+
+
+def test_date_after_the_data_is_still_a_warning(cli) -> None:
+    res = cli("validate", str(LEGAL), "--date", "2099-01-01", "-o", "json")
+    assert res.code == 0
+    codes = [v["code"] for v in json.loads(res.stdout)["results"][0]["violations"]]
+    assert codes == ["date-out-of-range"]
+
+
+@pytest.mark.parametrize("value", ["", "  "])
+def test_empty_format_name_is_an_error_not_tcg(cli, value: str) -> None:
+    res = cli("validate", str(LEGAL), "--format", value)
+    assert res.code == 2
+    assert "--format is empty" in res.stderr
+
+
+def test_stdin_given_twice_is_read_once(cli_proc) -> None:
+    proc = cli_proc("validate", "-", "-", "--date", "2025-06-01", input=LEGAL.read_text())
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("<stdin>") == 1
+
+
+def test_ydke_url_in_capitals_is_a_url_not_a_missing_file(cli) -> None:
+    from deckcheck.io import write_deck
+
+    url = write_deck(deckcheck.read_path(LEGAL), "ydke").strip()
+    res = cli("validate", "YDKE://" + url[len("ydke://") :], "--date", "2025-06-01")
+    assert res.code == 0, res.stderr
+    assert "<ydke URL>" in res.stdout

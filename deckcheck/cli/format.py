@@ -30,10 +30,13 @@ def resolve_named(name: str | None, format_file: Path | None) -> Format:
 
 def check_date(fmt: Format, d: date) -> None:
     """Exit 2 if the format has no list data for ``d``; print warnings to stderr."""
-    verdict = fmt.check_date(d)
-    if verdict.error is not None:
-        fail(verdict.error)
-    for warning in verdict.warnings:
+    from deckcheck.error import DateRangeError
+
+    try:
+        warnings = fmt.require_date(d)
+    except DateRangeError as exc:
+        fail(str(exc))
+    for warning in warnings:
         sys.stderr.write(f"warning: {clean(warning)}\n")
 
 

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from deckcheck.cli.common import Output, clean
+from deckcheck.cli.common import Output, clean, fail
 from deckcheck.cli.options import (
     DateOpt,
     FormatFileOpt,
@@ -86,6 +86,7 @@ def register(app: typer.Typer) -> None:
         unreadable file, unknown format); every output lists both illegal and unreadable decks.
         """
         from deckcheck.batch import check, sources
+        from deckcheck.error import DateRangeError
         from deckcheck.render import render
         from deckcheck.render.text import skipped_line
 
@@ -100,6 +101,8 @@ def register(app: typer.Typer) -> None:
                 allow_prerelease=allow_prerelease,
                 progress=progress,
             )
+        except DateRangeError as exc:
+            fail(str(exc))
         finally:
             if progress is not None:
                 progress.done()
