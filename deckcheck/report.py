@@ -63,7 +63,8 @@ class Code(enum.StrEnum):
     TREATED_AS = "treated-as"
     """Note: a card counted toward another name's copy limit."""
     DATE_OUT_OF_RANGE = "date-out-of-range"
-    """Warning: the date lies before the format's first list or after the ban-list data ends."""
+    """Warning: the date lies after the ban-list data ends (a date before the format's first list
+    is a :class:`~deckcheck.error.DateRangeError`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,8 @@ class Violation:
     found: int | None = None
     allowed: int | None = None
     line: int | None = None
+    text: str | None = None
+    """The deck file's line as written (for lines that name no card: unknown, ambiguous, parse)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (the README documents it)."""
@@ -91,6 +94,7 @@ class Violation:
             "found": self.found,
             "allowed": self.allowed,
             "line": self.line,
+            "text": self.text,
             "message": self.message,
         }
 

@@ -275,9 +275,10 @@ def check_read_findings(ctx: Context) -> Iterator[Violation]:
         msg = f.message
         if f.suggestions and "did you mean" not in msg:
             msg += "; did you mean: " + ", ".join(f.suggestions[:3]) + "?"
+        found = f.count if f.code is not FindingCode.PARSE else None
         yield Violation(
             code, Severity.ERROR, msg, f.section.value if f.section else None,
-            f.passcode, f.text, None, None, f.line,
+            f.passcode, f.name, found, None, f.line, f.text,
         )  # fmt: skip
 
 

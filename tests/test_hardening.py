@@ -404,3 +404,104 @@ def test_ydke_url_in_capitals_is_a_url_not_a_missing_file(cli) -> None:
     res = cli("validate", "YDKE://" + url[len("ydke://") :], "--date", "2025-06-01")
     assert res.code == 0, res.stderr
     assert "<ydke URL>" in res.stdout
+
+
+# --------------------------------------------------------------------------------------------
+# convert: nothing lost, output files treated with care
+
+TYPO_DECK = (
+    "Main Deck\n3 Ash Blossom & Joyous Spring\n2 Blue-Eyes Whte Dragon\n"
+    "Extra Deck\n1 Accesscode Talkerr\n"
+)
+
+
+@pytest.mark.parametrize("to", ["text", "json"])
+def test_convert_keeps_lines_naming_unknown_cards(cli, tmp_path: Path, to: str) -> None:
+    src = tmp_path / "typo.txt"
+    src.write_text(TYPO_DECK)
+    out = tmp_path / f"out.{to}"
+    res = cli("convert", str(src), "--to", to, "--out", str(out))
+    assert res.code == 0, res.stderr
+    assert "Blue-Eyes Whte Dragon" in out.read_text()
+    before = json.loads(cli("validate", str(src), "-o", "json").stdout)["results"][0]
+    after = json.loads(cli("validate", str(out), "-o", "json").stdout)["results"][0]
+    assert after["counts"] == before["counts"] == {"main": 5, "extra": 1, "side": 0}
+    unknown = [
+        (v["section"], v["name"], v["found"], v["text"])
+        for v in after["violations"]
+        if v["code"] == "unknown-card"
+    ]
+    assert unknown == [
+        ("main", "Blue-Eyes Whte Dragon", 2, "2 Blue-Eyes Whte Dragon"),
+        ("extra", "Accesscode Talkerr", 1, "1 Accesscode Talkerr"),
+    ]
+
+
+@pytest.mark.parametrize("to", ["ydk", "ydke", "omega"])
+def test_convert_refuses_to_drop_unknown_lines_silently(cli, tmp_path: Path, to: str) -> None:
+    src = tmp_path / "typo.txt"
+    src.write_text(TYPO_DECK)
+    out = tmp_path / "out"
+    refused = cli("convert", str(src), "--to", to, "--out", str(out))
+    assert refused.code == 2
+    assert "--drop-unknown" in refused.stderr
+    assert not out.exists()
+    dropped = cli("convert", str(src), "--to", to, "--out", str(out), "--drop-unknown")
+    assert dropped.code == 1
+    assert "2 Blue-Eyes Whte Dragon" in dropped.stderr
+    assert "1 Accesscode Talkerr" in dropped.stderr
+    assert len(deckcheck.read_path(out)) == 3
+
+
+def test_unknown_card_json_has_count_name_and_raw_line(cli, tmp_path: Path) -> None:
+    src = tmp_path / "deck.txt"
+    src.write_text("Main Deck\n3x  Pot of Grid\n")
+    res = cli("validate", str(src), "-o", "json")
+    (v,) = [
+        v for v in json.loads(res.stdout)["results"][0]["violations"] if v["code"] == "unknown-card"
+    ]
+    assert (v["found"], v["name"], v["text"], v["line"]) == (3, "Pot of Grid", "3x  Pot of Grid", 2)
+
+
+def test_convert_out_keeps_the_mode_of_a_replaced_file(cli, tmp_path: Path) -> None:
+    out = tmp_path / "deck.ydk"
+    out.write_text("old\n")
+    out.chmod(0o640)
+    assert cli("convert", str(LEGAL), "--out", str(out)).code == 0
+    assert out.stat().st_mode & 0o777 == 0o640
+    assert out.read_text().startswith("#created by") or "#main" in out.read_text()
+
+
+def test_convert_out_new_file_follows_the_umask(cli, tmp_path: Path) -> None:
+    old = os.umask(0o027)
+    try:
+        out = tmp_path / "new.ydk"
+        assert cli("convert", str(LEGAL), "--out", str(out)).code == 0
+    finally:
+        os.umask(old)
+    assert out.stat().st_mode & 0o777 == 0o640
+
+
+def test_convert_out_writes_through_a_symlink(cli, tmp_path: Path) -> None:
+    target = tmp_path / "real.ydk"
+    target.write_text("old\n")
+    link = tmp_path / "link.ydk"
+    link.symlink_to(target)
+    assert cli("convert", str(LEGAL), "--out", str(link)).code == 0
+    assert link.is_symlink()
+    assert "#main" in target.read_text()
+
+
+def test_convert_out_writes_into_a_fifo_in_place(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "deckcheck", "convert", str(LEGAL), "--out", str(fifo)],
+        stderr=subprocess.PIPE,
+    )
+    with open(fifo) as reader:
+        received = reader.read()
+    assert proc.wait(timeout=60) == 0
+    assert "#main" in received
+    assert fifo.is_fifo()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]  # no temporary left behind

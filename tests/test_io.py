@@ -427,8 +427,10 @@ def test_cli_convert_ydk_to_ydke_and_back(cli: Any, tmp_path: Path) -> None:
 def test_cli_convert_stdin_warnings_and_output_file(cli: Any, tmp_path: Path) -> None:
     out = tmp_path / "out.ydk"
     typos = (DATA / "typos.txt").read_text()
-    res = cli("convert", "-", "--to", "ydk", "--out", str(out), input=typos)
-    assert res.code == 0 and res.stdout == ""
+    refused = cli("convert", "-", "--to", "ydk", "--out", str(out), input=typos)
+    assert refused.code == 2 and not out.exists()
+    res = cli("convert", "-", "--to", "ydk", "--out", str(out), "--drop-unknown", input=typos)
+    assert res.code == 1 and res.stdout == ""  # written, but lines were left out
     assert "<stdin>:2: unknown card" in res.stderr
     assert "did you mean: Ash Blossom & Joyous Spring" in res.stderr
     assert "<stdin>:4: ambiguous" in res.stderr

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.common import Output, fail, print_document, print_lines
+from deckcheck.cli.common import Output, fail, print_document, print_lines, write_output
 from deckcheck.cli.format import check_date, resolve_named
 from deckcheck.cli.options import DateOpt, FormatFileOpt, OutputOpt, parse_date
 
@@ -148,10 +148,9 @@ def export(
         sys.stdout.write(text)
         return
     try:
-        with open(out, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        write_output(out, text)
     except OSError as exc:
-        fail(f"cannot write {out}: {exc}")
+        fail(f"cannot write {out}: {exc.strerror or exc}")
 
 
 def register(main: typer.Typer) -> None:

@@ -127,6 +127,7 @@ class DeckBuilder:
         suggestions: tuple[str, ...] = (),
         passcode: int | None = None,
         count: int = 1,
+        name: str | None = None,
     ) -> None:
         """Record a finding (raises once there are more than :data:`MAX_FINDINGS`)."""
         if len(self.findings) >= MAX_FINDINGS:
@@ -134,7 +135,7 @@ class DeckBuilder:
                 f"more than {MAX_FINDINGS} unreadable lines; not a deck list?", self.source, line
             )
         self.findings.append(
-            ReadFinding(code, message, line, text, section, suggestions, passcode, count)
+            ReadFinding(code, message, line, text, section, suggestions, passcode, count, name)
         )
 
     def resolve(self, token: str) -> Lookup | None:

@@ -31,6 +31,9 @@ class ViolationDoc(_Doc):
     found: int | None = None
     allowed: int | None = None
     line: int | None = Field(None, description="Line of the deck file, where known.")
+    text: str | None = Field(
+        None, description="The line as written, for lines that name no card (unknown, parse)."
+    )
     message: str
 
 
