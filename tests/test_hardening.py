@@ -505,3 +505,58 @@ def test_convert_out_writes_into_a_fifo_in_place(tmp_path: Path) -> None:
     assert "#main" in received
     assert fifo.is_fifo()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]  # no temporary left behind
+
+
+# --------------------------------------------------------------------------------------------
+# names and suggestions
+
+
+def test_raw_exact_name_wins_over_a_normalised_one(index: CardIndex) -> None:
+    assert index.lookup("黑魔导").card.name == "Dark Magician"
+    assert index.lookup("黑・魔・导").card.name == "Dark Magic Attack"
+    assert index.lookup("Raimei").card.passcode == 56260110
+    assert index.lookup("Rai-Mei").card.passcode == 63223467
+    from deckcheck.error import AmbiguousCardError
+
+    with pytest.raises(AmbiguousCardError):
+        index.lookup("Rai mei")  # as near one as the other: never guessed
+
+
+def test_suggestions_never_propose_unofficial_cards(index: CardIndex) -> None:
+    from deckcheck.card.name import normalize_name
+
+    checked = 0
+    for card in index:
+        entries = index._names.get(normalize_name(card.name), [])
+        if not (card.is_unofficial and card.name.isascii() and len(card.name) > 12):
+            continue
+        if any(e[0] != 3 for e in entries):
+            continue  # the name is also an official card's
+        typo = card.name[:-1]
+        assert card.name not in index.suggest(typo)
+        assert card.name in [c.name for c, _ in index.search(typo, 5)]  # search lists them
+        checked += 1
+        if checked == 5:
+            break
+    assert checked == 5
+
+
+def test_search_ranks_the_exact_card_first(index: CardIndex) -> None:
+    assert index.search("dark magician", 5)[0][0].name == "Dark Magician"
+    first = [c.name for c, _ in index.search("blue-eyes", 10)]
+    assert all(name.casefold().startswith("blue-eyes") for name in first[:5])
+
+
+def test_suggestions_come_in_the_language_typed(index: CardIndex) -> None:
+    assert index.suggest("黑魔术师")[0] == "黑魔导 (Dark Magician)"
+    assert index.suggest("灰流")[0] == "灰流丽 (Ash Blossom & Joyous Spring)"
+    assert index.suggest("ブラック・マジシャソ")[0] == "ブラック・マジシャン (Dark Magician)"
+    assert index.suggest("Pot of Grid")[0] == "Pot of Greed"
+
+
+def test_typo_suggestions_are_ranked_and_unique(index: CardIndex) -> None:
+    got = index.suggest("Blue-Eyes Whte Dragon")
+    assert got[0] == "Blue-Eyes White Dragon"
+    assert len(got) == len(set(got))
+    assert index.suggest("Accesscode Talkerr")[0] == "Accesscode Talker"
+    assert index.suggest("zzqqxxjjvv") == []
