@@ -5,6 +5,7 @@ One regression test per finding of the hardening review, named after what it pro
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -560,3 +561,156 @@ def test_typo_suggestions_are_ranked_and_unique(index: CardIndex) -> None:
     assert len(got) == len(set(got))
     assert index.suggest("Accesscode Talkerr")[0] == "Accesscode Talker"
     assert index.suggest("zzqqxxjjvv") == []
+
+
+# --------------------------------------------------------------------------------------------
+# goldfish
+
+SPEC_ASH = '[categories]\nash = { names = ["Ash Blossom & Joyous Spring"] }\n'
+
+
+def _ash_deck(tmp_path: Path, extra: str = "") -> Path:
+    deck = tmp_path / "deck.txt"
+    deck.write_text("Main Deck\n3 Ash Blossom & Joyous Spring\n" + "1 Sangan\n" * 37 + extra)
+    return deck
+
+
+def test_bare_expression_means_at_least_one(tmp_path: Path) -> None:
+    from deckcheck.goldfish import parse_spec
+
+    deck = deckcheck.read_path(_ash_deck(tmp_path))
+    spec = parse_spec(
+        {
+            "categories": {"ash": {"names": ["Ash Blossom & Joyous Spring"]}},
+            "conditions": {"bare": "ash - 1", "spelt": "ash - 1 >= 1", "two": "ash >= 2"},
+        }
+    )
+    stats = deckcheck.simulate(deck, spec, going="first")
+    bare, spelt, two = (
+        stats.condition(n).by_going[stats.goings[0]][0] for n in ("bare", "spelt", "two")
+    )
+    assert bare.fraction == spelt.fraction == two.fraction  # not "ash != 1"
+    from deckcheck.goldfish.condition import parse_condition
+
+    assert not bool(parse_condition("x - 1").evaluate({"x": 0}))  # -1 is not "at least 1"
+
+
+def test_unseeded_simulation_picks_and_reports_a_seed(cli, tmp_path: Path) -> None:
+    deck = _ash_deck(tmp_path)
+    runs = [
+        json.loads(
+            cli("simulate", str(deck), "--exact", "never", "--trials", "500", "-o", "json").stdout
+        )
+        for _ in range(2)
+    ]
+    seeds = [r["seed"] for r in runs]
+    assert all(isinstance(s, int) for s in seeds)
+    again = cli("simulate", str(deck), "--exact", "never", "--trials", "500", "-o", "json",
+                "--seed", str(seeds[0]))  # fmt: skip
+    assert json.loads(again.stdout)["conditions"] == runs[0]["conditions"]
+    text = cli("simulate", str(deck), "--exact", "never", "--trials", "500")
+    assert "(seed " in text.stdout
+
+
+def test_goldfish_warns_about_what_it_cannot_count(cli, tmp_path: Path) -> None:
+    deck = _ash_deck(tmp_path)
+    spec = tmp_path / "spec.toml"
+    spec.write_text(
+        SPEC_ASH + 'none = { names = ["Dark Magician"] }\n'
+        '[[effects]]\ncard = "Pot of Desires"\nkind = "desires"\n'
+    )
+    res = cli("simulate", str(deck), "--spec", str(spec), "-o", "json")
+    assert res.code == 0, res.stderr
+    warnings = json.loads(res.stdout)["warnings"]
+    assert any("'none' matches no card" in w for w in warnings)
+    assert any("'Pot of Desires' is not in the Main Deck" in w for w in warnings)
+    assert "'none' matches no card" in res.stderr
+    text = cli("simulate", str(deck), "--spec", str(spec)).stdout
+    assert "ash   3 cards" in text and "none  0 cards" in text
+
+
+def test_goldfish_warns_when_the_deck_is_smaller_than_the_cards_seen(cli, tmp_path: Path) -> None:
+    deck = tmp_path / "tiny.ydk"
+    deck.write_text("#main\n14558127\n14558127\n14558127\n")
+    res = cli("simulate", str(deck), "-o", "json")
+    assert res.code == 0, res.stderr
+    assert any("fewer than the" in w for w in json.loads(res.stdout)["warnings"])
+    assert "fewer than the" in res.stderr
+
+
+def test_unknown_names_in_a_text_deck_are_cards_of_no_category(cli, tmp_path: Path) -> None:
+    deck = _ash_deck(tmp_path, "3 Pot of Grid\n")  # 43 cards, 3 of them unknown
+    res = cli("simulate", str(deck), "-o", "json")
+    assert res.code == 0, res.stderr
+    doc = json.loads(res.stdout)
+    assert doc["deck"]["main"] == 43
+    ash = next(c for c in doc["conditions"] if c["name"] == "Ash Blossom & Joyous Spring")
+    from fractions import Fraction
+    from math import comb
+
+    first = ash["results"]["first"][0]
+    expected = 1 - Fraction(comb(40, 5), comb(43, 5))
+    assert abs(first["p"] - float(expected)) < 1e-12
+    assert "counted as a card of no category" in res.stderr
+
+
+def test_rush_formats_resolve_names_to_rush_cards(cli, tmp_path: Path) -> None:
+    deck = tmp_path / "rush.txt"
+    deck.write_text("Main Deck\n3 Abyss Soldier\n" + "3 Aitsu\n" * 12 + "1 Abare Ushioni\n")
+    spec = tmp_path / "spec.toml"
+    spec.write_text('[categories]\nsoldier = { names = ["Abyss Soldier"] }\n')
+    res = cli("simulate", str(deck), "--spec", str(spec), "--format", "rush", "-o", "json")
+    assert res.code == 0, res.stderr
+    doc = json.loads(res.stdout)
+    assert doc["categories"][0]["cards"][0]["passcode"] == 160010000  # the Rush card
+    assert doc["categories"][0]["copies"] == 3
+
+
+def test_plot_hint_names_the_plot_extra(cli) -> None:
+    res = cli("simulate", "--help")
+    assert "deckcheck[plot]" in " ".join(res.stdout.split())
+
+
+def test_simulate_columns_line_up_and_fractions_show_percentages(cli, tmp_path: Path) -> None:
+    deck = _ash_deck(tmp_path)
+    spec = tmp_path / "spec.toml"
+    spec.write_text(SPEC_ASH + '[conditions]\n"a very long condition name" = "ash >= 1"\n')
+    out = cli("simulate", str(deck), "--spec", str(spec), "--fractions").stdout.splitlines()
+    table = out[2:6]
+    assert len({len(line) for line in table[1:]}) == 1, table  # header, rule and row line up
+    row = table[3]
+    assert "%" in row and "/" in row
+    for cell in row.split("  ")[1:]:
+        if cell.strip():
+            assert cell.strip().endswith(")") and "% (" in cell
+
+
+def test_spec_and_format_files_over_the_cap_are_refused_unread(cli, tmp_path: Path) -> None:
+    big = tmp_path / "big.toml"
+    with open(big, "wb") as handle:
+        handle.truncate(64 << 20)
+    for option, command in (("--spec", "simulate"), ("--format-file", "validate")):
+        res = cli(command, str(LEGAL), option, str(big))
+        assert res.code == 2
+        assert "big.toml" in res.stderr
+
+
+@pytest.mark.parametrize("command", [["convert"], ["validate"], ["simulate"]])
+def test_long_help_wraps_at_words_not_at_source_lines(command: list[str]) -> None:
+    width = 70
+    env = dict(os.environ, COLUMNS=str(width), TERM="dumb")
+    proc = subprocess.run(
+        [sys.executable, "-m", "deckcheck", *command, "--help"],
+        capture_output=True, text=True, env=env, check=True,
+    )  # fmt: skip
+    prose = []
+    for line in proc.stdout.splitlines():
+        if line.strip()[:1] in ("╭", "│", "╰"):
+            break  # the option boxes
+        if "Usage:" not in line:
+            prose.append(line.rstrip())
+    assert len([p for p in prose if p.strip()]) >= 2
+    for a, b in itertools.pairwise(prose):
+        if a.strip() and b.strip():
+            # the next line's first word would not have fitted: a break at a word, not early
+            assert len(a) + 1 + len(b.split()[0]) > width - 2, (a, b)

@@ -17,7 +17,9 @@ if TYPE_CHECKING:
     from deckcheck.banlist import Banlist
 
 
-app = typer.Typer(help="Show, compare and export ban lists.", no_args_is_help=True)
+app = typer.Typer(
+    rich_markup_mode="markdown", help="Show, compare and export ban lists.", no_args_is_help=True
+)
 
 
 class ExportFormat(enum.StrEnum):

@@ -11,6 +11,7 @@ from deckcheck.cli.common import Output, clean, fail, print_document, print_line
 from deckcheck.cli.options import OutputOpt
 
 app = typer.Typer(
+    rich_markup_mode="markdown",
     help="Look up cards in the offline card index (passcode or name; English, Japanese, "
     "Simplified Chinese).",
     no_args_is_help=True,

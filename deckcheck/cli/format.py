@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from deckcheck.format import Format
 
 app = typer.Typer(
+    rich_markup_mode="markdown",
     help="List formats and eras, or show one format's rules.",
     invoke_without_command=True,
 )

@@ -231,14 +231,15 @@ class Compare(_Chain):
 
 @dataclass(frozen=True, slots=True)
 class AtLeastOne(Node):
-    """A count used as a condition: true when it is at least 1 (nonzero)."""
+    """A count used as a condition: true when it is at least 1 (``x - 1`` means ``x - 1 >= 1``,
+    as the docs say; a negative count is not "at least 1")."""
 
     operand: Node
     is_bool = True
 
     def evaluate(self, counts: Mapping[str, Value]) -> Value:
-        """``operand != 0``."""
-        return self.operand.evaluate(counts) != 0
+        """``operand >= 1``."""
+        return self.operand.evaluate(counts) >= 1
 
     def names(self) -> frozenset[str]:
         """Names of the operand."""
