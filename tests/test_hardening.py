@@ -714,3 +714,56 @@ def test_long_help_wraps_at_words_not_at_source_lines(command: list[str]) -> Non
         if a.strip() and b.strip():
             # the next line's first word would not have fitted: a break at a word, not early
             assert len(a) + 1 + len(b.split()[0]) > width - 2, (a, b)
+
+
+# --------------------------------------------------------------------------------------------
+# format files
+
+
+@pytest.mark.parametrize(
+    ("rules", "key"),
+    [("hand_size = -1", "hand_size"), ("life_points = -8000", "life_points"),
+     ("hand_size = 1000000", "hand_size")],
+)  # fmt: skip
+def test_format_file_rule_values_are_range_checked(
+    cli, tmp_path: Path, rules: str, key: str
+) -> None:
+    fmt = tmp_path / "club.toml"
+    fmt.write_text(f'base = "tcg"\n[rules]\n{rules}\n')
+    res = cli("validate", str(LEGAL), "--format-file", str(fmt))
+    assert res.code == 2
+    assert key in res.stderr
+
+
+def test_format_file_banlist_path_is_relative_to_the_file(cli, tmp_path: Path) -> None:
+    club = tmp_path / "club"
+    club.mkdir()
+    (club / "club.lflist.conf").write_text("!2024.01 Club\n55144522 0\n")
+    (club / "club.toml").write_text('base = "tcg"\nbanlist = "club.lflist.conf"\n')
+    res = cli("banlist", "show", "--format-file", str(club / "club.toml"), "-d", "2025-06-01")
+    assert res.code == 0, res.stderr
+    assert "55144522" in res.stdout
+
+
+def test_format_file_banlist_may_not_leave_its_folder(cli, tmp_path: Path) -> None:
+    club = tmp_path / "club"
+    club.mkdir()
+    secret = tmp_path / "secret.conf"
+    secret.write_text("!2024.01 Other\n55144522 0\n")
+    (club / "club.toml").write_text('base = "tcg"\nbanlist = "../secret.conf"\n')
+    res = cli("validate", str(LEGAL), "--format-file", str(club / "club.toml"))
+    assert res.code == 2
+    assert "outside the format file's folder" in res.stderr
+    (club / "abs.toml").write_text(f'base = "tcg"\nbanlist = "{secret}"\n')  # on purpose
+    ok = cli("validate", str(LEGAL), "--format-file", str(club / "abs.toml"), "-d", "2025-06-01")
+    assert ok.code == 0, ok.stderr
+
+
+def test_a_file_that_is_not_a_list_is_never_echoed(cli, tmp_path: Path) -> None:
+    private = tmp_path / "private.conf"
+    private.write_text("!2024.01 X\nuser:hunter2:secret-token\n")
+    (tmp_path / "club.toml").write_text('base = "tcg"\nbanlist = "private.conf"\n')
+    res = cli("validate", str(LEGAL), "--format-file", str(tmp_path / "club.toml"))
+    assert res.code == 2
+    assert "private.conf" in res.stderr
+    assert "hunter2" not in res.stderr + res.stdout

@@ -249,7 +249,8 @@ def read_lflist(
         try:
             code, value = int(body[0]), int(body[1])
         except (ValueError, IndexError):
-            msg = f"{source}:{lineno}: expected '<passcode> <count>', got {line!r}"
+            # the line itself is not echoed: the file may be anything but a list
+            msg = f"{source}:{lineno}: expected '<passcode> <count>' (an lflist.conf entry)"
             if problems is None:
                 raise DataError(msg) from None
             problems.append(msg)
