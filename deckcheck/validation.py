@@ -294,6 +294,11 @@ def check_unknown_cards(ctx: Context) -> Iterator[Violation]:
             )
 
 
+def _cards(n: int, word: str = "card") -> str:
+    """``1 card``, ``2 cards``: counts in messages read as sentences."""
+    return f"{n} {word if n == 1 else word + 's'}"
+
+
 def check_sizes(ctx: Context) -> Iterator[Violation]:
     """Main, Extra and Side Deck sizes for the era at the date."""
     era = ctx.era
@@ -308,7 +313,7 @@ def check_sizes(ctx: Context) -> Iterator[Violation]:
             continue
         if rule.zero_or_exact is not None and n:
             allowed = rule.zero_or_exact
-            fix = f"use exactly {allowed} cards or none"
+            fix = f"use exactly {_cards(allowed)} or none"
         elif n < rule.min:
             allowed = rule.min
             fix = f"add {rule.min - n}"
@@ -317,7 +322,7 @@ def check_sizes(ctx: Context) -> Iterator[Violation]:
             fix = f"remove {n - allowed}"
         yield _v(
             code,
-            f"{label} has {n} cards; {era.name} allows {rule.describe()}: {fix}",
+            f"{label} has {_cards(n)}; {era.name} allows {rule.describe()}: {fix}",
             section=section.value,
             found=n,
             allowed=allowed,
@@ -535,7 +540,7 @@ def check_legends(ctx: Context) -> Iterator[Violation]:
         if len(legends) > limits["total"]:
             yield _v(
                 Code.LEGEND_LIMIT,
-                f"{len(legends)} Legend cards; at most {limits['total']} in total on "
+                f"{_cards(len(legends), 'Legend card')}; at most {limits['total']} in total on "
                 f"{ctx.rules.date}: remove {len(legends) - limits['total']}",
                 legends[0],
                 found=len(legends),
@@ -549,7 +554,7 @@ def check_legends(ctx: Context) -> Iterator[Violation]:
         if len(some) > allowed:
             yield _v(
                 Code.LEGEND_LIMIT,
-                f"{len(some)} Legend {kind.value} cards; at most {allowed}: "
+                f"{_cards(len(some), f'Legend {kind.value} card')}; at most {allowed}: "
                 f"remove {len(some) - allowed}",
                 some[0],
                 found=len(some),
@@ -568,7 +573,8 @@ def check_skills(ctx: Context) -> Iterator[Violation]:
         fix = "add one" if n < need else f"keep {need}, remove {n - need}"
         yield _v(
             Code.SKILL_COUNT,
-            f"the deck has {n} Skill cards; {ctx.rules.format.name} needs exactly {need}: {fix}",
+            f"the deck has {_cards(n, 'Skill card')}; {ctx.rules.format.name} needs exactly "
+            f"{need}: {fix}",
             found=n,
             allowed=need,
         )
@@ -696,6 +702,8 @@ def validate(
             sizes[f.section] += f.count
     ctx = Context(deck, rs, groups, distinct, unknown, sizes, group_facts)
     violations = [v for rule in RULES for v in rule(ctx)]
+    # deck-wide findings first (sizes, dates), then the rest in file-line order
+    violations.sort(key=lambda v: -1 if v.line is None else v.line)
     cap = _point_cap(rs)
     bl = rs.banlist
     return Report(

@@ -767,3 +767,46 @@ def test_a_file_that_is_not_a_list_is_never_echoed(cli, tmp_path: Path) -> None:
     assert res.code == 2
     assert "private.conf" in res.stderr
     assert "hunter2" not in res.stderr + res.stdout
+
+
+# --------------------------------------------------------------------------------------------
+# text output
+
+
+def test_counts_read_as_sentences_with_correct_plurals(cli, tmp_path: Path) -> None:
+    deck = tmp_path / "one.ydk"
+    deck.write_text("#main\n14558127\n")
+    res = cli("validate", str(deck), "-d", "2025-06-01")
+    assert "Main Deck has 1 card;" in res.stdout
+    assert "1 cards" not in res.stdout
+    two = tmp_path / "two.ydk"
+    two.write_text("#main\n14558127\n14558127\n")
+    assert "Main Deck has 2 cards;" in cli("validate", str(two), "-d", "2025-06-01").stdout
+
+
+def test_violations_are_in_file_line_order_within_a_deck(cli, tmp_path: Path) -> None:
+    deck = tmp_path / "deck.txt"
+    deck.write_text(
+        "Main Deck\n1 Pot of Grid\n3 Pot of Greed\n4 Ash Blossom & Joyous Spring\n1 Dark Magicain\n"
+    )
+    res = cli("validate", str(deck), "-d", "2025-06-01", "-o", "json")
+    lines = [v["line"] for v in json.loads(res.stdout)["results"][0]["violations"]]
+    known = [n for n in lines if n is not None]
+    assert known == sorted(known) and len(set(known)) >= 3
+    assert lines[: lines.count(None)] == [None] * lines.count(None)  # deck-wide ones first
+    text = cli("validate", str(deck), "-d", "2025-06-01").stdout
+    at = [int(m) for m in __import__("re").findall(r"\(line (\d+)\)", text)]
+    assert at == sorted(at)
+
+
+def test_cards_show_rush_shows_the_rush_release_date(cli) -> None:
+    res = cli("cards", "show", "Abyss Soldier", "--rush")
+    assert res.code == 0
+    assert "[160010000]" in res.stdout
+    assert "released:   Rush 2020-04-27" in res.stdout
+    doc = json.loads(cli("cards", "show", "160010000", "-o", "json").stdout)
+    assert doc["rush_date"] == "2020-04-27"
+    from deckcheck.dataset import Dataset
+
+    first = next(b for b in Dataset.active().banlists.lists("rush") if 160010000 in b.entries)
+    assert first.effective.isoformat() == doc["rush_date"]

@@ -12,6 +12,7 @@ import typer
 from deckcheck.cli.common import Output, fail, print_document, print_lines, write_output
 from deckcheck.cli.format import check_date, resolve_named
 from deckcheck.cli.options import DateOpt, FormatFileOpt, OutputOpt, parse_date
+from deckcheck.render.text import plural
 
 if TYPE_CHECKING:
     from deckcheck.banlist import Banlist
@@ -72,7 +73,7 @@ def show(
     lines.append(f"  effective {b.effective.isoformat()}"
                  + (f", announced {b.announced.isoformat()}" if b.announced else ""))  # fmt: skip
     if b.whitelist:
-        lines.append(f"  whitelist: {len(b.entries)} cards in the pool")
+        lines.append(f"  whitelist: {plural(len(b.entries), 'card')} in the pool")
     if b.points:
         lines.append(f"  points list, cap {b.point_cap}")
     for src in b.sources:
@@ -122,7 +123,7 @@ def diff(
             },
         )
         return
-    lines = [f"{a.name} -> {b.name}: {len(changes)} change(s)"]
+    lines = [f"{a.name} -> {b.name}: {plural(len(changes), 'change')}"]
     rows = sorted(((_name(c) or str(c)), c, old, new) for c, old, new in changes)
     for n, c, old, new in rows:
         lines.append(f"  {c:>9}  {n}: {_value(a, old)} -> {_value(b, new)}")

@@ -41,10 +41,11 @@ def show(
             f"ambiguous card name {query!r}; use a passcode",
             [f"{name} ({code})" for code, name in exc.candidates],
         )
-    if output is Output.JSON:
-        print_document("card", found.to_dict())
-        return
     card = found.card
+    rush_date = _rush_date(card.passcode) if card.is_rush else None
+    if output is Output.JSON:
+        print_document("card", dict(found.to_dict(), rush_date=rush_date))
+        return
     lines = [f"{card.name}  [{card.passcode:08d}]"]
     if found.record.passcode != card.passcode:
         what = {
@@ -65,10 +66,16 @@ def show(
         deck += f" ({card.extra_kind.value})"
     lines.append(f"  deck:       {deck}")
     avail = [r for r, ok in (("OCG", card.in_ocg), ("TCG", card.in_tcg)) if ok]
-    lines.append(
-        f"  released:   OCG {card.ocg_date or '-'}, TCG {card.tcg_date or '-'}"
-        f"  (in: {', '.join(avail) or 'none'})"
-    )
+    if card.is_rush:
+        lines.append(
+            f"  released:   Rush {rush_date or '-'}"
+            + ("  (first on a Rush list)" if rush_date else "  (on no Rush list)")
+        )
+    else:
+        lines.append(
+            f"  released:   OCG {card.ocg_date or '-'}, TCG {card.tcg_date or '-'}"
+            f"  (in: {', '.join(avail) or 'none'})"
+        )
     flags = [n for n, ok in (("Rush", card.is_rush), ("Legend", card.is_legend),
                              ("Skill", card.is_skill), ("Token", card.is_token),
                              ("unofficial", card.is_unofficial),
@@ -81,6 +88,16 @@ def show(
     if card.konami_id:
         lines.append(f"  konami id:  {card.konami_id}")
     print_lines(lines)
+
+
+def _rush_date(passcode: int) -> str | None:
+    """The first day a Rush Duel list names the card (its entry into the Rush pool)."""
+    from deckcheck.dataset import Dataset
+
+    for b in Dataset.active().banlists.lists("rush"):
+        if passcode in b.entries:
+            return b.effective.isoformat()
+    return None
 
 
 @app.command("search")

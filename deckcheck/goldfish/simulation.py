@@ -274,8 +274,10 @@ def _warnings(
         copies = sum(f.count for f in lines)
         listed = ", ".join(repr(f.name) for f in lines[:5]) + (", ..." if len(lines) > 5 else "")
         out.append(
-            f"{plural(copies, 'card')} named by {plural(len(lines), 'line')} that match no card "
-            f"({listed}) are counted as cards of no category"
+            f"{plural(copies, 'card')} named by {plural(len(lines), 'line')} that "
+            f"{'matches' if len(lines) == 1 else 'match'} no card ({listed}) "
+            f"{'is' if copies == 1 else 'are'} counted as {'a card' if copies == 1 else 'cards'} "
+            "of no category"
         )
     if not is_default:
         for c in spec.categories:

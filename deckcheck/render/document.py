@@ -400,6 +400,11 @@ class CardDocument(_Doc):
     tcg: bool
     ocg_date: str | None
     tcg_date: str | None
+    rush_date: str | None = Field(
+        None,
+        description="Rush Duel cards: the first day a Rush list names the card (its entry into "
+        "the Rush pool); null for other cards.",
+    )
     konami_id: int | None
     archetypes: list[str]
     query: str | None = None

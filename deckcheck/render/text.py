@@ -140,7 +140,7 @@ def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
             row.append(text)
         cells.append(row)
     subs = [
-        f"T{t + 1} ({stats.seen[g][t]})" if stats.turns > 1 else f"{stats.seen[g][t]} cards"
+        f"T{t + 1} ({stats.seen[g][t]})" if stats.turns > 1 else plural(stats.seen[g][t], "card")
         for g, t in cols
     ]
     cell = max([len(x) for x in subs] + [len(x) for row in cells for x in row] + [6])
@@ -173,7 +173,7 @@ def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
         n = len(next(iter(kinds.values())))
         lines.append("")
         seen = stats.seen[going][0]
-        what = f"{seen} cards seen" + (" plus effects" if stats.effects else "")
+        what = f"{plural(seen, 'card')} seen" + (" plus effects" if stats.effects else "")
         lines.append(f"Turn 1 hand composition, going {going.value} ({what}):")
         lines.append("         " + "".join(f"{k:>7}" for k in range(n)))
         for kind, ests in kinds.items():
