@@ -810,3 +810,22 @@ def test_cards_show_rush_shows_the_rush_release_date(cli) -> None:
 
     first = next(b for b in Dataset.active().banlists.lists("rush") if 160010000 in b.entries)
     assert first.effective.isoformat() == doc["rush_date"]
+
+
+def test_simulate_a_deck_of_only_unknown_names_is_exit_2(cli, tmp_path: Path) -> None:
+    deck = tmp_path / "typos.txt"
+    deck.write_text("Main Deck\n3 Ash Blosom\n3 Pot of Grid\n")
+    res = cli("simulate", str(deck))
+    assert res.code == 2
+    assert "no card of the Main Deck is known" in res.stderr
+
+
+def test_cli_fuzz_ends_every_run_with_0_1_or_2_and_no_traceback() -> None:
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import fuzz_io
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    outcomes, bugs = fuzz_io.fuzz_cli(60, seed=5)
+    assert outcomes["BUG"] == 0, bugs
+    assert sum(outcomes.values()) == 60

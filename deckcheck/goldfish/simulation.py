@@ -159,6 +159,8 @@ def simulate(
         raise GoldfishError("the deck has no Main Deck cards")
     is_default = spec is None
     spec = spec or default_spec(deck)
+    if not spec.conditions:
+        raise GoldfishError("no card of the Main Deck is known: there are no odds to report")
     members = [frozenset(c.name for c in spec.categories if c.matches(d.card)) for d in distinct]
     conditions = [cond for _, cond in spec.conditions]
     effects: dict[int, Effect] = {}
