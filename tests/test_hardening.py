@@ -122,7 +122,7 @@ def test_stdout_write_error_is_exit_2_with_a_message() -> None:
             check=False,
         )
     assert proc.returncode == 2
-    assert "No space left on device" in proc.stderr
+    assert "cannot write the output: No space left on device" in proc.stderr
     _no_traceback(proc.stderr)
 
 
@@ -829,3 +829,34 @@ def test_cli_fuzz_ends_every_run_with_0_1_or_2_and_no_traceback() -> None:
     outcomes, bugs = fuzz_io.fuzz_cli(60, seed=5)
     assert outcomes["BUG"] == 0, bugs
     assert sum(outcomes.values()) == 60
+
+
+def test_long_batch_shows_progress_on_a_terminal_only(tmp_path: Path) -> None:
+    import pty
+    import select
+
+    deck = (ROOT / "examples" / "decklist.txt").read_text()
+    for i in range(800):  # text decks with a typo each: long enough to show progress
+        (tmp_path / f"d{i:03d}.txt").write_text(deck + f"Side Deck\n1 Pot of Grid {i}\n")
+    argv = [sys.executable, "-m", "deckcheck", "validate", str(tmp_path), "-d", "2025-06-01"]
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    seen = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 60)
+        if not ready:
+            break
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    assert proc.wait(timeout=60) == 1  # every deck has an unknown card
+    os.close(master)
+    assert b"checked " in seen, seen[:200]
+    assert seen.endswith(b"\r\x1b[K")  # the progress line is erased at the end
+    piped = subprocess.run(argv, capture_output=True, check=False)
+    assert b"checked " not in piped.stderr

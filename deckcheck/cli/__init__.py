@@ -8,6 +8,7 @@ line and exit 2 (``--debug`` or ``DECKCHECK_DEBUG=1`` shows the traceback).
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from typing import Annotated
@@ -67,6 +68,10 @@ for _module in (validate, convert, simulate, format, banlist, schema):
     _module.register(app)
 
 
+_WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT})
+"""errno values of a failed write to stdout (full disk, device error, file too large, quota)."""
+
+
 def _debug() -> bool:
     return os.environ.get("DECKCHECK_DEBUG") == "1" or "--debug" in sys.argv[1:]
 
@@ -118,7 +123,10 @@ def main() -> None:
             _silence_stdout()
             code = 2
         else:
-            sys.stderr.write(f"error: {clean(exc.strerror or str(exc))}\n")
+            what = "cannot write the output: " if exc.errno in _WRITE_ERRORS else ""
+            if exc.filename is not None:
+                what = f"{exc.filename}: "
+            sys.stderr.write(f"error: {clean(what + (exc.strerror or str(exc)))}\n")
             code = 2
     except Exception as exc:  # an unexpected error is a bug, never a traceback
         if _debug():
