@@ -544,6 +544,9 @@ def test_suggestions_never_propose_unofficial_cards(index: CardIndex) -> None:
 
 def test_search_ranks_the_exact_card_first(index: CardIndex) -> None:
     assert index.search("dark magician", 5)[0][0].name == "Dark Magician"
+    raigeki = [c.name for c, _ in index.search("raigeki", 4)]
+    assert raigeki[0] == "Raigeki"
+    assert raigeki.index("Anti Raigeki") > raigeki.index("Raigeki Break")  # starts-with first
     first = [c.name for c, _ in index.search("blue-eyes", 10)]
     assert all(name.casefold().startswith("blue-eyes") for name in first[:5])
 

@@ -302,8 +302,8 @@ class CardIndex:
     ) -> list[tuple[int, float, int]]:
         """(passcode, score, language) of the best records for ``key``, best first.
 
-        Substring hits score 90-100 (a name that starts with the query a point higher), fuzzy
-        hits at most 89; records other than official cards lose a few points (Skill 3, Rush 5,
+        Exact hits score 100, names starting with the query 95-100, names containing it 90-95
+        (shorter names higher), fuzzy hits at most 89; records other than official cards lose a few points (Skill 3, Rush 5,
         unofficial 15), and ``official`` leaves unofficial ones out. With ``typo`` (a whole name
         mistyped, as in a deck line), CJK names are ranked by edit distance instead, since they
         are short and typed whole.
@@ -316,7 +316,9 @@ class CardIndex:
             if k == key:
                 scores[i] = 100.0
             else:
-                scores[i] = 89.99 + 10.0 * len(key) / len(k) + (0.5 if k.startswith(key) else 0)
+                # names starting with the text (95-100) before names containing it (90-95)
+                base = 95.0 if k.startswith(key) else 90.0
+                scores[i] = base + 4.99 * len(key) / len(k)
         if len(scores) < limit * 3:
             for i, score in ni.fuzzy(key, limit * 3):
                 scores.setdefault(i, 0.89 * score)
