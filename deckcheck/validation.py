@@ -286,11 +286,13 @@ def check_unknown_cards(ctx: Context) -> Iterator[Violation]:
     """Passcodes the card index does not know."""
     for dc in ctx.unknown:
         if dc.card is None:
+            copies = sum(1 for c in ctx.deck.section(dc.section) if c.passcode == dc.passcode)
             yield _v(
                 Code.UNKNOWN_CARD,
                 f"unknown passcode {dc.passcode}: check the code, or remove the line",
                 dc,
                 name=f"#{dc.passcode}",
+                found=copies,
             )
 
 

@@ -863,3 +863,13 @@ def test_long_batch_shows_progress_on_a_terminal_only(tmp_path: Path) -> None:
     assert seen.endswith(b"\r\x1b[K")  # the progress line is erased at the end
     piped = subprocess.run(argv, capture_output=True, check=False)
     assert b"checked " not in piped.stderr
+
+
+def test_unknown_passcode_json_carries_its_copies(cli, tmp_path: Path) -> None:
+    deck = tmp_path / "deck.ydk"
+    deck.write_text("#main\n99999999\n99999999\n14558127\n")
+    res = cli("validate", str(deck), "-o", "json")
+    (v,) = [
+        v for v in json.loads(res.stdout)["results"][0]["violations"] if v["code"] == "unknown-card"
+    ]
+    assert (v["found"], v["passcode"], v["line"]) == (2, 99999999, 2)
