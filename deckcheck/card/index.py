@@ -303,10 +303,10 @@ class CardIndex:
         """(passcode, score, language) of the best records for ``key``, best first.
 
         Exact hits score 100, names starting with the query 95-100, names containing it 90-95
-        (shorter names higher), fuzzy hits at most 89; records other than official cards lose a few points (Skill 3, Rush 5,
-        unofficial 15), and ``official`` leaves unofficial ones out. With ``typo`` (a whole name
-        mistyped, as in a deck line), CJK names are ranked by edit distance instead, since they
-        are short and typed whole.
+        (shorter names higher), fuzzy hits at most 89; records other than official cards lose a
+        few points (Skill 3, Rush 5, unofficial 15), and ``official`` leaves unofficial ones out.
+        With ``typo`` (a whole name mistyped, as in a deck line), CJK names are ranked by edit
+        distance instead, since they are short and typed whole.
         """
         ni = self._name_index
         penalty = (0.0, 3.0, 5.0, 15.0)  # official, skill, Rush, other (unofficial, tokens...)
