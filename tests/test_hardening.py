@@ -873,3 +873,12 @@ def test_unknown_passcode_json_carries_its_copies(cli, tmp_path: Path) -> None:
         v for v in json.loads(res.stdout)["results"][0]["violations"] if v["code"] == "unknown-card"
     ]
     assert (v["found"], v["passcode"], v["line"]) == (2, 99999999, 2)
+
+
+def test_skipped_summary_is_one_sentence_for_one_path(cli, tmp_path: Path) -> None:
+    (tmp_path / "deck.ydk").write_bytes(LEGAL.read_bytes())
+    (tmp_path / "index.json").write_text('{"decks": []}')
+    res = cli("validate", str(tmp_path), "-d", "2025-06-01")
+    assert (
+        "note: skipped 1 path that is not a deck (not a deckcheck deck JSON file: 1;" in res.stderr
+    )

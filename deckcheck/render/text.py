@@ -47,8 +47,9 @@ def skipped_line(skipped: Sequence[Skipped]) -> str:
     """One line for everything a folder scan left out: counts by reason and an example."""
     reasons = Counter(k.reason for k in skipped)
     parts = ", ".join(f"{reason}: {n}" for reason, n in reasons.most_common())
-    what = plural(len(skipped), "path")
-    return f"skipped {what} that are not decks ({parts}; e.g. {clean(skipped[0].path)})"
+    n = len(skipped)
+    what = f"{plural(n, 'path')} that {'is not a deck' if n == 1 else 'are not decks'}"
+    return f"skipped {what} ({parts}; e.g. {clean(skipped[0].path)})"
 
 
 def _colour(text: str, code: str, on: bool) -> str:
