@@ -483,7 +483,8 @@ def check_points(ctx: Context) -> Iterator[Violation]:
     if total > cap:
         yield _v(
             Code.POINTS_OVER_CAP,
-            f"the deck has {total} points; the cap is {cap}: cut {total - cap} points",
+            f"the deck has {_cards(total, 'point')}; the cap is {cap}: "
+            f"cut {_cards(total - cap, 'point')}",
             found=total,
             allowed=cap,
         )
