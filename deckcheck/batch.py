@@ -311,23 +311,25 @@ def _folder(folder: Path, exclude: Sequence[str], data: Dataset | None = None) -
 
 
 def _walk(
-    folder: Path,
-    rel: PurePosixPath,
+    top: Path,
+    rel_top: PurePosixPath,
     root: Path,
     exclude: Sequence[str],
-    ignore: _Ignore,
+    ignore_top: _Ignore,
     data: Dataset | None,
 ) -> Iterator[Source]:
-    try:
-        with os.scandir(folder) as it:
-            entries = sorted(it, key=lambda e: e.name)
-    except OSError as exc:
-        yield Source(
-            SourceKind.FILE, str(folder), error=f"cannot list folder: {exc.strerror or exc}"
-        )
+    """Depth-first, in path order, without recursion (a hostile tree may be thousands deep)."""
+    listing = _listing(top)
+    if isinstance(listing, Source):
+        yield listing
         return
-    ignore = ignore.enter(folder, rel)
-    for entry in entries:
+    frames = [(top, rel_top, ignore_top.enter(top, rel_top), iter(listing))]
+    while frames:
+        folder, rel, ignore, entries = frames[-1]
+        entry = next(entries, None)
+        if entry is None:
+            frames.pop()
+            continue
         name = entry.name
         path = folder / name
         sub = rel / name
@@ -349,7 +351,11 @@ def _walk(
             elif ignore.ignored(sub, True):
                 yield Source(SourceKind.FILE, str(path), skip="ignored by .gitignore")
             else:
-                yield from _walk(path, sub, root, exclude, ignore, data)
+                listing = _listing(path)
+                if isinstance(listing, Source):
+                    yield listing
+                else:
+                    frames.append((path, sub, ignore.enter(path, sub), iter(listing)))
             continue
         if Path(name).suffix.lower() not in DECK_SUFFIXES:
             continue
@@ -361,6 +367,17 @@ def _walk(
             yield _link(path, root, data)
         else:
             yield _file(path, entry, data)
+
+
+def _listing(folder: Path) -> list[os.DirEntry[str]] | Source:
+    """The entries of a folder by name, or the unreadable source saying why not."""
+    try:
+        with os.scandir(folder) as it:
+            return sorted(it, key=lambda e: e.name)
+    except OSError as exc:
+        return Source(
+            SourceKind.FILE, str(folder), error=f"cannot list folder: {exc.strerror or exc}"
+        )
 
 
 def _link(path: Path, root: Path, data: Dataset | None) -> Source:

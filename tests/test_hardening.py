@@ -882,3 +882,22 @@ def test_skipped_summary_is_one_sentence_for_one_path(cli, tmp_path: Path) -> No
     assert (
         "note: skipped 1 path that is not a deck (not a deckcheck deck JSON file: 1;" in res.stderr
     )
+
+
+def test_folder_nested_thousands_deep_is_scanned_without_recursion(cli, tmp_path: Path) -> None:
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        for _ in range(1500):
+            os.mkdir("d", dir_fd=fd)
+            new = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = new
+        with open(os.open("deep.ydk", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), "wb") as f:
+            f.write(LEGAL.read_bytes())
+    finally:
+        os.close(fd)
+    (tmp_path / "top.ydk").write_bytes(LEGAL.read_bytes())
+    res = cli("validate", str(tmp_path), "-d", "2025-06-01", "-o", "json")
+    assert res.code == 0, res.stderr[-500:]
+    doc = json.loads(res.stdout)
+    assert doc["summary"]["decks"] == 2
