@@ -885,19 +885,21 @@ def test_skipped_summary_is_one_sentence_for_one_path(cli, tmp_path: Path) -> No
 
 
 def test_folder_nested_thousands_deep_is_scanned_without_recursion(cli, tmp_path: Path) -> None:
-    fd = os.open(tmp_path, os.O_RDONLY)
+    depth = 1500
+    fds = [os.open(tmp_path, os.O_RDONLY)]
     try:
-        for _ in range(1500):
-            os.mkdir("d", dir_fd=fd)
-            new = os.open("d", os.O_RDONLY, dir_fd=fd)
-            os.close(fd)
-            fd = new
-        with open(os.open("deep.ydk", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), "wb") as f:
+        for _ in range(depth):
+            os.mkdir("d", dir_fd=fds[-1])
+            fds.append(os.open("d", os.O_RDONLY, dir_fd=fds[-1]))
+        with open(os.open("deep.ydk", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fds[-1]), "wb") as f:
             f.write(LEGAL.read_bytes())
-    finally:
-        os.close(fd)
-    (tmp_path / "top.ydk").write_bytes(LEGAL.read_bytes())
-    res = cli("validate", str(tmp_path), "-d", "2025-06-01", "-o", "json")
-    assert res.code == 0, res.stderr[-500:]
-    doc = json.loads(res.stdout)
-    assert doc["summary"]["decks"] == 2
+        (tmp_path / "top.ydk").write_bytes(LEGAL.read_bytes())
+        res = cli("validate", str(tmp_path), "-d", "2025-06-01", "-o", "json")
+        assert res.code == 0, res.stderr[-500:]
+        assert json.loads(res.stdout)["summary"]["decks"] == 2
+    finally:  # remove the tree bottom-up (shutil.rmtree itself recurses)
+        os.unlink("deep.ydk", dir_fd=fds[-1])
+        while len(fds) > 1:
+            os.close(fds.pop())
+            os.rmdir("d", dir_fd=fds[-1])
+        os.close(fds[0])
