@@ -51,13 +51,12 @@ def convert(
     """Convert a deck between ydk, ydke, text, omega and json.
 
     Nothing is lost silently: unknown passcodes are kept, and lines naming no card (unknown or
-    ambiguous names) are kept as written in text and json output; all are
-    reported on stderr as warnings with their line numbers. ydk, ydke and omega have no room for
-    such lines: the conversion is refused (exit 2) unless --drop-unknown is given, and then
-    exits 1 naming the lines left out. Exit 2 if the input cannot be read or the output cannot
-    be written (an existing output file is then left untouched). --out replaces a regular file
-    atomically, keeping its permissions, and writes in place to anything else (a FIFO, a
-    device, a pipe).
+    ambiguous names) are kept as written in text and json output; all are reported on stderr
+    as warnings with their line numbers. ydk, ydke and omega have no room for such lines: the
+    conversion is refused (exit 2) unless --drop-unknown is given, and then exits 1 naming the
+    lines left out. Exit 2 if the input cannot be read or the output cannot be written (an
+    existing output file is then left untouched). --out replaces a regular file atomically,
+    keeping its permissions, and writes in place to anything else (a FIFO, a device, a pipe).
     """
     from deckcheck.deck import FindingCode
     from deckcheck.error import DeckcheckError
