@@ -26,6 +26,7 @@ import enum
 import fnmatch
 import json
 import os
+import re
 import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -265,10 +266,8 @@ class _Ignore:
                 raw = handle.read(SNIFF_BYTES)
         except OSError:
             return self
-        import pathspec
-
         lines = raw.decode("utf-8", "replace").splitlines()
-        return _Ignore((*self.specs, (rel, pathspec.GitIgnoreSpec.from_lines(lines))))
+        return _Ignore((*self.specs, (rel, _gitignore_spec(lines))))
 
     def ignored(self, rel: PurePosixPath, is_dir: bool) -> bool:
         """Whether ``rel`` (relative to the scanned folder) is ignored."""
@@ -278,6 +277,28 @@ class _Ignore:
             if include is not None:
                 return bool(include)
         return False
+
+
+def _gitignore_spec(lines: list[str]) -> Any:
+    """The rules of a ``.gitignore``; lines git would not understand either are left out."""
+    import pathspec
+
+    def compiled(some: list[str]) -> Any:
+        spec = pathspec.GitIgnoreSpec.from_lines(some)
+        spec.check_file("x/y")  # some bad patterns fail only when first used
+        return spec
+
+    try:
+        return compiled(lines)
+    except (ValueError, re.error):  # a bad pattern: keep the good ones
+        good = []
+        for line in lines:
+            try:
+                compiled([line])
+            except (ValueError, re.error):
+                continue
+            good.append(line)
+        return compiled(good)
 
 
 def _is_venv(path: Path) -> bool:

@@ -903,3 +903,14 @@ def test_folder_nested_thousands_deep_is_scanned_without_recursion(cli, tmp_path
             os.close(fds.pop())
             os.rmdir("d", dir_fd=fds[-1])
         os.close(fds[0])
+
+
+def test_bad_gitignore_patterns_are_left_out_not_a_crash(cli, tmp_path: Path) -> None:
+    (tmp_path / ".gitignore").write_text("\\\\\n!\n[z-a]\nold.ydk\n")
+    (tmp_path / "deck.ydk").write_bytes(LEGAL.read_bytes())
+    (tmp_path / "old.ydk").write_bytes(LEGAL.read_bytes())
+    res = cli("validate", str(tmp_path), "-d", "2025-06-01", "-o", "json")
+    assert res.code == 0, res.stderr
+    doc = json.loads(res.stdout)
+    assert [Path(r["path"]).name for r in doc["results"]] == ["deck.ydk"]
+    assert [Path(k["path"]).name for k in doc["skipped"]] == ["old.ydk"]
