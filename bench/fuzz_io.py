@@ -237,6 +237,9 @@ def _cli_case(rng: random.Random, folder: Path) -> list[str]:
     with open(path, "wb") as handle:
         handle.write(content)
     deck = os.fsdecode(path)
+    if rng.random() < 0.3:
+        gitignore = [b"!\n", b"[z-a]\n", b"\\\n", b"*\n!*.ydk\n", b"**/\n", rng.randbytes(60)]
+        (folder / ".gitignore").write_bytes(rng.choice(gitignore))
     toml = folder / f"x{rng.randrange(1000)}.toml"
     toml.write_bytes(rng.choice(HOSTILE_TOML))
     output = rng.choice(["text", "json"])
