@@ -914,3 +914,28 @@ def test_bad_gitignore_patterns_are_left_out_not_a_crash(cli, tmp_path: Path) ->
     doc = json.loads(res.stdout)
     assert [Path(r["path"]).name for r in doc["results"]] == ["deck.ydk"]
     assert [Path(k["path"]).name for k in doc["skipped"]] == ["old.ydk"]
+
+
+def test_convert_escapes_a_deck_written_to_a_terminal_but_not_to_a_pipe(tmp_path: Path) -> None:
+    import pty
+
+    deck = tmp_path / "deck.txt"
+    deck.write_text("Name: \x1b[2Jevil\nMain Deck\n3 Ash Blossom & Joyous Spring\n")
+    argv = [sys.executable, "-m", "deckcheck", "convert", str(deck), "--to", "text"]
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(argv, stdout=slave, stderr=subprocess.DEVNULL)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    assert proc.wait(timeout=60) == 0
+    os.close(master)
+    assert b"\x1b" not in seen and b"\\x1b[2Jevil" in seen
+    piped = subprocess.run(argv, capture_output=True, check=True)
+    assert b"Name: \x1b[2Jevil" in piped.stdout  # a file or pipe gets the deck unchanged
