@@ -1,7 +1,13 @@
-"""Fuzz the deck readers: random bytes and mutated real files into every reader.
+"""Fuzz the deck readers and the CLI: random bytes and mutated real files into every reader.
 
-``python bench/fuzz_io.py [--count N] [--seed S] [--reader NAME ...]`` feeds N inputs (default
-100,000) to each reader (ydk, ydke, text, omega, json, and detection + the detected reader).
+``python bench/fuzz_io.py [--count N] [--seed S] [--reader NAME ...] [--cli M]`` feeds N inputs
+(default 100,000) to each reader (ydk, ydke, text, omega, json, and detection + the detected
+reader). With ``--cli M`` (``--count 0`` to skip the readers) it also runs M command lines
+(``validate``, ``convert``, ``simulate``, ``cards``, ``formats``, ``banlist``) on hostile input:
+random and mutated deck files, deeply nested JSON and TOML, passcodes of thousands of digits,
+odd digits (``²``, ``①``), and files and folders whose names are not UTF-8 or hold newlines and
+escape sequences. Every run must end with exit code 0, 1 or 2, no traceback, no "unexpected"
+error, and no raw control character from the input on stdout or stderr.
 Inputs are random byte strings and mutations (byte edits, insertions, deletions, splices,
 base64-level edits) of real decks written in every format. A reader may return a deck or raise
 :class:`~deckcheck.error.DeckReadError`; anything else is a bug: the script prints the input and
@@ -190,18 +196,130 @@ def fuzz(name: str, read: Reader, count: int, seed: int) -> tuple[Counter[str], 
     return outcomes, bugs
 
 
+HOSTILE_CONTENT: list[Callable[[random.Random], bytes]] = [
+    lambda r: b"[" * r.choice([100, 1000, 5000]),
+    lambda r: b'{"deckcheck": 1, "main": ' + b"[" * 3000 + b"]" * 3000 + b"}",
+    lambda r: b"#main\n" + b"0" * r.choice([4300, 5000]) + b"14558127\n",
+    lambda r: b"#main\n" + b"9" * r.choice([4301, 20]) + b"\n",
+    lambda r: "#main\n²\n①\n١٢٣\n".encode(),
+    lambda r: b"3x " + b"A" * 5000 + b"\n",
+    lambda r: b"#created by \x1b[2J\x1b]0;x\x07\n#main\n14558127\n",
+    lambda r: b"Name: \x1b[31mred\nMain Deck\n3 Ash Blosom\x1b[2J\n",
+    lambda r: b"YDKE://" + base64.b64encode(r.randbytes(r.choice([4, 8, 12]))) + b"!!!",
+    lambda r: r.randbytes(r.randint(0, 400)),
+]
+HOSTILE_TOML: list[bytes] = [
+    b"a = " + b"[" * 1000 + b"]" * 1000 + b"\n",
+    b'base = "tcg"\n[rules]\nhand_size = -1\n',
+    b'base = "tcg"\nbanlist = "../../../etc/passwd"\n',
+    b'name = "\\u001b[2Jclub"\nbase = "tcg"\n',
+    b'[categories]\n"\\u001b[2Jx" = { names = ["Ash Blossom & Joyous Spring"] }\n',
+    b'[categories]\nx = { names = ["' + b"9" * 5000 + b'"] }\n',
+    b'[categories]\nx = { kinds = ["Monster"] }\n[conditions]\nc = "x >= ' + b"9" * 5000 + b'"\n',
+    b"\xff\xfe not toml",
+]
+ODD_NAMES: list[bytes] = [
+    b"deck-\xff\xfe.ydk", b"a\nLEGAL  fake.ydk", b"\x1b[2Jclear.txt", b"-o.ydk", b"ydke:x.ydk",
+    b"x" * 200 + b".json", b" spaced .txt", "名前.ydk".encode(), b"nested.json",
+]  # fmt: skip
+
+
+def _cli_case(rng: random.Random, folder: Path) -> list[str]:
+    """One hostile command line; writes the files it names under ``folder``."""
+    import os
+
+    name = rng.choice(ODD_NAMES)
+    if rng.random() < 0.5:
+        content = rng.choice(HOSTILE_CONTENT)(rng)
+    else:
+        content = make_input(rng, rng.choice(list(corpus())))
+    path = os.path.join(os.fsencode(folder), name)
+    with open(path, "wb") as handle:
+        handle.write(content)
+    deck = os.fsdecode(path)
+    if rng.random() < 0.3:
+        gitignore = [b"!\n", b"[z-a]\n", b"\\\n", b"*\n!*.ydk\n", b"**/\n", rng.randbytes(60)]
+        (folder / ".gitignore").write_bytes(rng.choice(gitignore))
+    toml = folder / f"x{rng.randrange(1000)}.toml"
+    toml.write_bytes(rng.choice(HOSTILE_TOML))
+    output = rng.choice(["text", "json"])
+    choices = [
+        ["validate", deck, "-o", output],
+        ["validate", str(folder), "-o", output],
+        ["validate", deck, "--format-file", str(toml)],
+        ["convert", deck, "--to", rng.choice(["ydk", "ydke", "text", "omega", "json"])],
+        ["simulate", deck, "--trials", "200", "--exact", rng.choice(["auto", "never"])],
+        ["simulate", deck, "--spec", str(toml), "-o", output],
+        ["cards", "show", rng.choice(["²", "①", "9" * 4301, "\x1b[2J", "Ash Blosom", "0" * 99])],
+        ["cards", "search", rng.choice(["\x1b[2J", "blue-eyes", "黑魔术师", "9" * 5000])],
+        ["formats", "show", "--format-file", str(toml)],
+        ["banlist", "show", rng.choice(["tcg", "md", "", "nope"]), "-d", "2000-01-01"],
+        ["validate", "-", deck, "-", "--format", rng.choice(["", "md", "rush", "tcg"])],
+    ]
+    return rng.choice(choices)
+
+
+def fuzz_cli(count: int, seed: int) -> tuple[Counter[str], list[str]]:
+    """Run ``count`` hostile command lines in-process; return exit-code counts and bug reports."""
+    import shutil
+    import tempfile
+
+    from typer.testing import CliRunner
+
+    from deckcheck.cli import app
+
+    rng = random.Random(f"{seed}:cli")
+    runner = CliRunner()
+    outcomes: Counter[str] = Counter()
+    bugs: list[str] = []
+    for _ in range(count):
+        folder = Path(tempfile.mkdtemp(prefix="deckcheck-fuzz-"))
+        try:
+            args = _cli_case(rng, folder)
+            stdin = rng.choice([b"", b"#main\n14558127\n", b"[" * 1000])
+            res = runner.invoke(app, args, input=stdin, catch_exceptions=True)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        out = res.stdout + res.stderr
+        problem = None
+        if res.exception is not None and not isinstance(res.exception, SystemExit):
+            problem = "".join(traceback.format_exception(res.exception))
+        elif res.exit_code not in (0, 1, 2):
+            problem = f"exit code {res.exit_code}"
+        elif "Traceback" in out or "unexpected" in out:
+            problem = "traceback or unexpected error in the output"
+        elif any(c in (res.stderr if args[0] == "convert" else out) for c in ("\x1b", "\x07")):
+            problem = "raw control character on stdout/stderr"  # convert's stdout is the deck
+        if problem is None:
+            outcomes[f"exit {res.exit_code}"] += 1
+        else:
+            outcomes["BUG"] += 1
+            if len(bugs) < 5:
+                bugs.append(f"args {args!r}\n{problem}\n{out[:500]}")
+    return outcomes, bugs
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Fuzz every reader; exit 1 if any raised something other than DeckReadError."""
+    """Fuzz every reader (and the CLI); exit 1 if anything broke."""
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--count", type=int, default=100_000, help="inputs per reader")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--reader", action="append", help="only these readers")
+    ap.add_argument("--cli", type=int, default=0, metavar="M", help="hostile command lines to run")
     args = ap.parse_args(argv)
     all_readers = readers()
-    names = args.reader or list(all_readers)
+    names = (args.reader or list(all_readers)) if args.count else []
     seeds = sum(map(len, corpus().values()))
     print(f"corpus: {seeds} real deck texts; {args.count:,} inputs per reader")
     total_bugs = 0
+    if args.cli:
+        t0 = time.perf_counter()
+        outcomes, bugs = fuzz_cli(args.cli, args.seed)
+        total_bugs += outcomes["BUG"]
+        codes = ", ".join(f"{k}: {v:,}" for k, v in sorted(outcomes.items()))
+        print(f"cli     {args.cli:>9,} command lines  {codes}  ({time.perf_counter() - t0:.1f} s)")
+        for bug in bugs:
+            print(bug, file=sys.stderr)
     for name in names:
         t0 = time.perf_counter()
         outcomes, bugs = fuzz(name, all_readers[name], args.count, args.seed)

@@ -25,13 +25,17 @@ import datetime as _dt
 import enum
 import fnmatch
 import json
+import os
+import re
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from pathlib import Path
-from typing import TYPE_CHECKING
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.error import DeckcheckError, DeckReadError
+from deckcheck.io.detect import DECK_SUFFIXES
 from deckcheck.report import Report
 
 if TYPE_CHECKING:
@@ -42,7 +46,8 @@ if TYPE_CHECKING:
 STDIN = "-"
 """The path that means standard input."""
 SNIFF_BYTES = 1 << 20
-"""Most bytes of a ``.json`` file read to decide, in a folder scan, whether it is a deck."""
+"""Most bytes of a ``.json`` or ``.txt`` file read to decide, in a folder scan, whether it is a
+deck (the deck readers' own cap, :data:`deckcheck.io.MAX_INPUT_BYTES`)."""
 
 
 class ExitCode(enum.IntEnum):
@@ -200,13 +205,27 @@ def is_url(text: str) -> bool:
     return text.strip()[:7].lower() == "ydke://"
 
 
-def sources(paths: Iterable[str], *, exclude: Sequence[str] = ()) -> Iterator[Source]:
+def sources(
+    paths: Iterable[str], *, exclude: Sequence[str] = (), data: Dataset | None = None
+) -> Iterator[Source]:
     """The deck sources named by ``paths``; never raises for a bad path.
 
-    A folder is searched recursively for deck files (``.ydk .ydke .txt .json .omega``), sorted;
-    ``exclude`` globs (matched against the path relative to the folder, and each of its parts)
-    leave files out. ``-`` is standard input (once, however often given); a ``ydke://`` URL is
-    read as is. A missing path or a folder without decks is an unreadable source.
+    ``-`` is standard input (once, however often given); a ``ydke://`` URL (any case) is read as
+    is; a missing path is an unreadable source. A folder is searched recursively, in path order,
+    for deck files (``.ydk .ydke .txt .json .omega``), with these rules:
+
+    * ``exclude`` globs, matched against the path relative to the folder and each of its parts,
+      leave files and folders out (silently: the caller asked);
+    * hidden files and folders, tool folders (:data:`TOOL_FOLDERS`, virtual environments) and
+      paths ignored by the ``.gitignore`` files met on the way down are skipped;
+    * a ``.json`` file is a deck only if it is deckcheck's JSON form, a ``.txt`` file only if it
+      reads like a deck (most lines a card or a heading); at most :data:`SNIFF_BYTES` are read;
+    * symbolic links are followed only to a file inside the folder; others are skipped, and a
+      broken link is unreadable; devices, FIFOs and sockets are skipped;
+    * a sub-folder that cannot be listed, and a folder with nothing to read, are unreadable.
+
+    Skipped paths come back as sources with ``skip`` set (a :class:`Skipped` record in the batch),
+    so a caller can say what was left out.
     """
     stdin_seen = False
     for p in paths:
@@ -226,14 +245,22 @@ def sources(paths: Iterable[str], *, exclude: Sequence[str] = ()) -> Iterator[So
             yield Source(SourceKind.FILE, p, error=f"cannot read: {exc}")
             continue
         if is_dir:
-            yield from _folder(path, exclude)
+            yield from _folder(path, exclude, data)
         elif exists:
             yield Source(SourceKind.FILE, p)
         else:
             yield Source(SourceKind.FILE, p, error="no such file or folder")
 
 
-def _excluded(rel: Path, exclude: Sequence[str]) -> bool:
+VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".bzr"})
+"""Version-control folders: never scanned, never mentioned."""
+TOOL_FOLDERS = frozenset(
+    {"node_modules", "__pycache__", "site-packages", "bower_components", "venv", "virtualenv"}
+)
+"""Folders of tools a folder scan skips (as it skips hidden folders and virtual environments)."""
+
+
+def _excluded(rel: PurePosixPath, exclude: Sequence[str]) -> bool:
     text = rel.as_posix()
     return any(
         fnmatch.fnmatch(text, pat) or any(fnmatch.fnmatch(part, pat) for part in rel.parts)
@@ -241,47 +268,237 @@ def _excluded(rel: Path, exclude: Sequence[str]) -> bool:
     )
 
 
-def _folder(folder: Path, exclude: Sequence[str]) -> Iterator[Source]:
-    from deckcheck.io.detect import DECK_SUFFIXES
+class _Ignore:
+    """The ``.gitignore`` files met on the way down a folder scan (deepest decides)."""
 
-    found = False
+    def __init__(self, specs: tuple[tuple[PurePosixPath, Any], ...] = ()) -> None:
+        self.specs = specs
+
+    def enter(self, folder: Path, rel: PurePosixPath) -> _Ignore:
+        """The rules in force inside ``folder`` (its own ``.gitignore`` added, if any)."""
+        path = folder / ".gitignore"
+        try:
+            if not path.is_file():
+                return self
+            with open(path, "rb") as handle:
+                raw = handle.read(SNIFF_BYTES)
+        except OSError:
+            return self
+        lines = raw.decode("utf-8", "replace").splitlines()
+        return _Ignore((*self.specs, (rel, _gitignore_spec(lines))))
+
+    def ignored(self, rel: PurePosixPath, is_dir: bool) -> bool:
+        """Whether ``rel`` (relative to the scanned folder) is ignored."""
+        for base, spec in reversed(self.specs):
+            sub = rel.relative_to(base).as_posix() + ("/" if is_dir else "")
+            include = spec.check_file(sub).include
+            if include is not None:
+                return bool(include)
+        return False
+
+
+def _gitignore_spec(lines: list[str]) -> Any:
+    """The rules of a ``.gitignore``; lines git would not understand either are left out."""
+    import pathspec
+
+    def compiled(some: list[str]) -> Any:
+        spec = pathspec.GitIgnoreSpec.from_lines(some)
+        spec.check_file("x/y")  # some bad patterns fail only when first used
+        return spec
+
     try:
-        files = sorted(
-            f for f in folder.rglob("*") if f.suffix.lower() in DECK_SUFFIXES and f.is_file()
-        )
-    except OSError as exc:
-        yield Source(SourceKind.FILE, str(folder), error=f"cannot list folder: {exc}")
+        return compiled(lines)
+    except (ValueError, re.error):  # a bad pattern: keep the good ones
+        good = []
+        for line in lines:
+            try:
+                compiled([line])
+            except (ValueError, re.error):
+                continue
+            good.append(line)
+        return compiled(good)
+
+
+def _is_venv(path: Path) -> bool:
+    try:
+        return (path / "pyvenv.cfg").is_file()
+    except OSError:
+        return False
+
+
+def _folder(folder: Path, exclude: Sequence[str], data: Dataset | None = None) -> Iterator[Source]:
+    """The deck sources under ``folder``, in path order (see :func:`sources` for the rules)."""
+    try:
+        root = folder.resolve()
+    except (OSError, RuntimeError) as exc:
+        yield Source(SourceKind.FILE, str(folder), error=f"cannot read folder: {exc}")
         return
-    for f in files:
-        if exclude and _excluded(f.relative_to(folder), exclude):
-            continue
-        found = True
-        reason = _not_a_deck(f)
-        yield Source(SourceKind.FILE, str(f), skip=reason)
+    found = skipped = 0
+    for src in _walk(folder, PurePosixPath(), root, exclude, _Ignore(), data):
+        if src.skip is None:
+            found += 1
+        else:
+            skipped += 1
+        yield src
     if not found:
+        also = f" ({skipped} skipped)" if skipped else ""
         yield Source(
             SourceKind.FILE,
             str(folder),
-            error=f"no deck files ({', '.join(DECK_SUFFIXES)}) in this folder",
+            error=f"no deck files ({', '.join(DECK_SUFFIXES)}) in this folder{also}",
         )
 
 
-def _not_a_deck(path: Path) -> str | None:
-    """In a folder scan, why a ``.json`` file is not taken for a deck (None: it is one)."""
-    if path.suffix.lower() != ".json":
+def _walk(
+    top: Path,
+    rel_top: PurePosixPath,
+    root: Path,
+    exclude: Sequence[str],
+    ignore_top: _Ignore,
+    data: Dataset | None,
+) -> Iterator[Source]:
+    """Depth-first, in path order, without recursion (a hostile tree may be thousands deep)."""
+    listing = _listing(top)
+    if isinstance(listing, Source):
+        yield listing
+        return
+    frames = [(top, rel_top, ignore_top.enter(top, rel_top), iter(listing))]
+    while frames:
+        folder, rel, ignore, entries = frames[-1]
+        entry = next(entries, None)
+        if entry is None:
+            frames.pop()
+            continue
+        name = entry.name
+        path = folder / name
+        sub = rel / name
+        if exclude and _excluded(sub, exclude):
+            continue
+        try:
+            is_link = entry.is_symlink()
+            is_dir = entry.is_dir(follow_symlinks=False)
+        except OSError as exc:
+            yield Source(SourceKind.FILE, str(path), error=f"cannot read: {exc.strerror or exc}")
+            continue
+        if is_dir:
+            if name in VCS_FOLDERS:
+                continue
+            if name.startswith("."):
+                yield Source(SourceKind.FILE, str(path), skip="hidden folder")
+            elif name in TOOL_FOLDERS or _is_venv(path):
+                yield Source(SourceKind.FILE, str(path), skip="tool folder")
+            elif ignore.ignored(sub, True):
+                yield Source(SourceKind.FILE, str(path), skip="ignored by .gitignore")
+            else:
+                listing = _listing(path)
+                if isinstance(listing, Source):
+                    yield listing
+                else:
+                    frames.append((path, sub, ignore.enter(path, sub), iter(listing)))
+            continue
+        if Path(name).suffix.lower() not in DECK_SUFFIXES:
+            continue
+        if name.startswith("."):
+            yield Source(SourceKind.FILE, str(path), skip="hidden file")
+        elif ignore.ignored(sub, False):
+            yield Source(SourceKind.FILE, str(path), skip="ignored by .gitignore")
+        elif is_link:
+            yield _link(path, root, data)
+        else:
+            yield _file(path, entry, data)
+
+
+def _listing(folder: Path) -> list[os.DirEntry[str]] | Source:
+    """The entries of a folder by name, or the unreadable source saying why not."""
+    try:
+        with os.scandir(folder) as it:
+            return sorted(it, key=lambda e: e.name)
+    except OSError as exc:
+        return Source(
+            SourceKind.FILE, str(folder), error=f"cannot list folder: {exc.strerror or exc}"
+        )
+
+
+def _link(path: Path, root: Path, data: Dataset | None) -> Source:
+    """A symbolic link met in a folder scan: followed only to a file inside the folder."""
+    try:
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError) as exc:
+        reason = getattr(exc, "strerror", None) or "a loop"
+        return Source(SourceKind.FILE, str(path), error=f"broken symbolic link ({reason})")
+    if not target.is_relative_to(root):
+        return Source(SourceKind.FILE, str(path), skip="symbolic link out of the folder")
+    if target.is_dir():
+        return Source(SourceKind.FILE, str(path), skip="symbolic link to a folder")
+    try:
+        st = target.stat()
+    except OSError as exc:
+        return Source(SourceKind.FILE, str(path), error=f"cannot read: {exc.strerror or exc}")
+    return _checked(path, st, data)
+
+
+def _file(path: Path, entry: os.DirEntry[str], data: Dataset | None) -> Source:
+    try:
+        st = entry.stat(follow_symlinks=False)
+    except OSError as exc:
+        return Source(SourceKind.FILE, str(path), error=f"cannot read: {exc.strerror or exc}")
+    return _checked(path, st, data)
+
+
+def _checked(path: Path, st: os.stat_result, data: Dataset | None) -> Source:
+    if not stat.S_ISREG(st.st_mode):
+        return Source(SourceKind.FILE, str(path), skip="not a regular file")
+    return Source(SourceKind.FILE, str(path), skip=_not_a_deck(path, st.st_size, data))
+
+
+def _not_a_deck(path: Path, size: int, data: Dataset | None = None) -> str | None:
+    """In a folder scan, why a ``.json`` or ``.txt`` file is not taken for a deck (None: it is).
+
+    At most :data:`SNIFF_BYTES` are read. A file that cannot be read is taken (the reader then
+    reports it as unreadable).
+    """
+    suffix = path.suffix.lower()
+    if suffix not in (".json", ".txt"):
         return None
+    if size > SNIFF_BYTES:
+        return f"over the {SNIFF_BYTES >> 20} MiB limit of a deck file"
     try:
         with open(path, "rb") as handle:
-            raw = handle.read(SNIFF_BYTES)
+            raw = handle.read(SNIFF_BYTES + 1)
     except OSError:
         return None  # let the reader report it as unreadable
+    if len(raw) > SNIFF_BYTES:
+        return f"over the {SNIFF_BYTES >> 20} MiB limit of a deck file"
+    if suffix == ".json":
+        return None if _json_deck(raw) else "not a deckcheck deck JSON file"
+    return None if _text_deck(raw, data) else "not a deck list"
+
+
+def _json_deck(raw: bytes) -> bool:
     try:
         doc = json.loads(raw)
     except (ValueError, RecursionError):
-        doc = None
-    if isinstance(doc, dict) and "deckcheck" in doc:
-        return None
-    return "not a deckcheck deck JSON file"
+        return False
+    return isinstance(doc, dict) and "deckcheck" in doc
+
+
+def _text_deck(raw: bytes, data: Dataset | None) -> bool:
+    """Whether a ``.txt`` file reads like a deck (any deck format, or a text list)."""
+    from deckcheck.dataset import resolve_data
+    from deckcheck.io.builder import decode_input
+    from deckcheck.io.detect import DeckFormat, detect_text
+    from deckcheck.io.text import looks_like_deck
+
+    try:
+        text = decode_input(raw)
+    except DeckcheckError:
+        return True  # the reader says why it cannot be read
+    kind = detect_text(text)
+    if kind is DeckFormat.JSON:
+        return _json_deck(raw)
+    if kind is not DeckFormat.TEXT:
+        return True
+    return looks_like_deck(text, resolve_data(data).cards)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -303,6 +520,8 @@ def check(
     ``items`` are :class:`Source` values or plain paths (expanded with :func:`sources`).
     ``region`` (``na``/``eu``) is passed to :func:`~deckcheck.validate`.
     ``progress`` is called with the count done and the source's label after each source.
+    Raises :class:`~deckcheck.error.DateRangeError`, before reading anything, for a date before
+    the format's first list.
     """
     from deckcheck.dataset import resolve_data
     from deckcheck.format import Pool
@@ -314,11 +533,12 @@ def check(
     if region is not None:
         fmt = fmt.in_region(region)
     when = date if date is not None else _today()
+    fmt.require_date(when, ds)
     rush = fmt.pool is Pool.RUSH
     reports: list[Report] = []
     unreadable: list[Unreadable] = []
     skipped: list[Skipped] = []
-    for done, src in enumerate(_as_sources(items), 1):
+    for done, src in enumerate(_as_sources(items, ds), 1):
         if src.skip is not None:
             skipped.append(Skipped(src.path, src.skip))
         elif src.error is not None:
@@ -344,15 +564,15 @@ def check(
                  ds.fingerprint)  # fmt: skip
 
 
-def _as_sources(items: Iterable[Source | str]) -> Iterator[Source]:
+def _as_sources(items: Iterable[Source | str], data: Dataset) -> Iterator[Source]:
     pending: list[str] = []
     for item in items:
         if isinstance(item, Source):
             if pending:
-                yield from sources(pending)
+                yield from sources(pending, data=data)
                 pending = []
             yield item
         else:
             pending.append(item)
     if pending:
-        yield from sources(pending)
+        yield from sources(pending, data=data)

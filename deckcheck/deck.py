@@ -67,6 +67,8 @@ class ReadFinding:
     passcode: int | None = None
     count: int = 1
     """How many copies the line asked for (``3x Pot of Grid`` -> 3)."""
+    name: str | None = None
+    """The card name the line gives, without its quantity (``Pot of Grid``), where it has one."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,8 @@ error into the same answer::
     │   ├── SpecError              exit 2 · HTTP 422  a goldfish spec (also a GoldfishError)
     │   │   └── ConditionError     exit 2 · HTTP 422  a spec condition expression
     │   ├── UnknownDeckFormatError exit 2 · HTTP 422  a deck file format name
-    │   └── LimitError             exit 2 · HTTP 422  over a configured limit (cards, trials, time)
+    │   ├── LimitError             exit 2 · HTTP 422  over a configured limit (cards, trials, time)
+    │   └── DateRangeError         exit 2 · HTTP 422  a date before the format's first list
     ├── NotFoundError              exit 2 · HTTP 404
     │   ├── UnknownCardError       exit 2 · HTTP 404  no card has this passcode or name
     │   ├── AmbiguousCardError     exit 2 · HTTP 409  several cards have this name
@@ -172,6 +173,12 @@ class LimitError(InputError):
         super().__init__(message)
 
 
+class DateRangeError(InputError):
+    """A date the format has no list for: before its first list (nothing could be checked)."""
+
+    code = "date-before-lists"
+
+
 class FormatFileError(InputError, DataError):
     """An organiser's format file (or a list file it names) cannot be used."""
 
@@ -229,6 +236,7 @@ ERRORS: tuple[type[DeckcheckError], ...] = (
     DeckSyntaxError,
     UnknownDeckFormatError,
     LimitError,
+    DateRangeError,
     FormatFileError,
     ConfigError,
     SpecError,

@@ -65,7 +65,8 @@ class Code(enum.StrEnum):
     TREATED_AS = "treated-as"
     """Note: a card counted toward another name's copy limit."""
     DATE_OUT_OF_RANGE = "date-out-of-range"
-    """Warning: the date lies before the format's first list or after the ban-list data ends."""
+    """Warning: the date lies after the ban-list data ends (a date before the format's first list
+    is a :class:`~deckcheck.error.DateRangeError`)."""
     RELEASE_DATE_UNKNOWN = "release-date-unknown"
     """Warning: the card is in the format's region, but no source dates its release there."""
     MISSING_SECTIONS = "missing-sections"
@@ -107,7 +108,7 @@ CODE_HELP: dict[Code, str] = {
     Code.PARSE: "A line of the deck file that could not be read. Fix or remove the line.",
     Code.UPCOMING_CHANGE: "Warning: a card's status gets stricter on an announced list effective "
     "after the date. Change the deck before that list takes effect.",
-    Code.DATE_OUT_OF_RANGE: "Warning: the date is before the format's first list or after the "
+    Code.DATE_OUT_OF_RANGE: "Warning: the date is after the "
     "data ends (a newer list may exist). Update deckcheck's data or check the date.",
     Code.LIMIT_GROUP: "Speed Duel / Duel Links limit groups: more cards of Limited 1/2/3 together "
     "than the group allows (Main + Extra + Side, Skill cards included). Remove cards of the group.",
@@ -143,6 +144,8 @@ class Violation:
     found: int | None = None
     allowed: int | None = None
     line: int | None = None
+    text: str | None = None
+    """The deck file's line as written (for lines that name no card: unknown, ambiguous, parse)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (the README documents it)."""
@@ -155,6 +158,7 @@ class Violation:
             "found": self.found,
             "allowed": self.allowed,
             "line": self.line,
+            "text": self.text,
             "message": self.message,
         }
 

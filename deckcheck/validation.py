@@ -244,8 +244,7 @@ def _ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> 
     era = fmt.era_at(when)
     banlist = fmt.banlist_at(when, data)
     upcoming = [b for b in fmt.upcoming(when, data)[:1] if _announced_by(b, when, fmt.tcg_region)]
-    check = fmt.check_date(when, data)
-    notes = [*([check.error] if check.error else []), *check.warnings]
+    notes = list(fmt.require_date(when, data))
     if banlist is None and fmt.has_banlists():
         notes.append(f"no {fmt.name} ban list is in force on {when}: none was checked")
     warning = "; ".join(notes) if notes else None
@@ -327,9 +326,10 @@ def check_read_findings(ctx: Context) -> Iterator[Violation]:
         msg = f.message
         if f.suggestions and "did you mean" not in msg:
             msg += "; did you mean: " + ", ".join(f.suggestions[:3]) + "?"
+        found = f.count if f.code is not FindingCode.PARSE else None
         yield Violation(
             code, severity, msg, f.section.value if f.section else None,
-            f.passcode, f.text, None, None, f.line,
+            f.passcode, f.name, found, None, f.line, f.text,
         )  # fmt: skip
 
 
@@ -337,12 +337,19 @@ def check_unknown_cards(ctx: Context) -> Iterator[Violation]:
     """Passcodes the card index does not know."""
     for dc in ctx.unknown:
         if dc.card is None:
+            copies = sum(1 for c in ctx.deck.section(dc.section) if c.passcode == dc.passcode)
             yield _v(
                 Code.UNKNOWN_CARD,
                 f"unknown passcode {dc.passcode}: check the code, or remove the line",
                 dc,
                 name=f"#{dc.passcode}",
+                found=copies,
             )
+
+
+def _cards(n: int, word: str = "card") -> str:
+    """``1 card``, ``2 cards``: counts in messages read as sentences."""
+    return f"{n} {word if n == 1 else word + 's'}"
 
 
 def check_sizes(ctx: Context) -> Iterator[Violation]:
@@ -359,7 +366,7 @@ def check_sizes(ctx: Context) -> Iterator[Violation]:
             continue
         if rule.zero_or_exact is not None and n:
             allowed = rule.zero_or_exact
-            fix = f"use exactly {allowed} cards or none"
+            fix = f"use exactly {_cards(allowed)} or none"
         elif n < rule.min:
             allowed = rule.min
             fix = f"add {rule.min - n}"
@@ -368,7 +375,7 @@ def check_sizes(ctx: Context) -> Iterator[Violation]:
             fix = f"remove {n - allowed}"
         yield _v(
             code,
-            f"{label} has {n} cards; {era.name} allows {rule.describe()}: {fix}",
+            f"{label} has {_cards(n)}; {era.name} allows {rule.describe()}: {fix}",
             section=section.value,
             found=n,
             allowed=allowed,
@@ -582,7 +589,8 @@ def check_points(ctx: Context) -> Iterator[Violation]:
     if total > cap:
         yield _v(
             Code.POINTS_OVER_CAP,
-            f"the deck has {total} points; the cap is {cap}: cut {total - cap} points",
+            f"the deck has {_cards(total, 'point')}; the cap is {cap}: "
+            f"cut {_cards(total - cap, 'point')}",
             found=total,
             allowed=cap,
         )
@@ -642,7 +650,7 @@ def check_legends(ctx: Context) -> Iterator[Violation]:
         if len(legends) > limits["total"]:
             yield _v(
                 Code.LEGEND_LIMIT,
-                f"{len(legends)} Legend cards; at most {limits['total']} in total on "
+                f"{_cards(len(legends), 'Legend card')}; at most {limits['total']} in total on "
                 f"{ctx.rules.date}: remove {len(legends) - limits['total']}",
                 legends[0],
                 found=len(legends),
@@ -656,7 +664,7 @@ def check_legends(ctx: Context) -> Iterator[Violation]:
         if len(some) > allowed:
             yield _v(
                 Code.LEGEND_LIMIT,
-                f"{len(some)} Legend {kind.value} cards; at most {allowed}: "
+                f"{_cards(len(some), f'Legend {kind.value} card')}; at most {allowed}: "
                 f"remove {len(some) - allowed}",
                 some[0],
                 found=len(some),
@@ -675,7 +683,8 @@ def check_skills(ctx: Context) -> Iterator[Violation]:
         fix = "add one" if n < need else f"keep {need}, remove {n - need}"
         yield _v(
             Code.SKILL_COUNT,
-            f"the deck has {n} Skill cards; {ctx.rules.format.name} needs exactly {need}: {fix}",
+            f"the deck has {_cards(n, 'Skill card')}; {ctx.rules.format.name} needs exactly "
+            f"{need}: {fix}",
             found=n,
             allowed=need,
         )
@@ -755,6 +764,9 @@ def validate(
     errors unless ``allow_prerelease``. ``region`` (``na`` or ``eu``) picks whose effective
     dates choose a TCG list where North America and Europe differ; None keeps the format's
     own (:attr:`~deckcheck.format.Format.tcg_region`, North America unless a format file says).
+    Raises :class:`~deckcheck.error.DateRangeError` for a
+    date before the format's first list (nothing could be checked); a date after the data ends
+    is a ``date-out-of-range`` warning.
     """
     from deckcheck.dataset import resolve_data
 
@@ -808,6 +820,8 @@ def validate(
             sizes[f.section] += f.count
     ctx = Context(deck, rs, groups, distinct, unknown, sizes, group_facts)
     violations = [v for rule in RULES for v in rule(ctx)]
+    # deck-wide findings first (sizes, dates), then the rest in file-line order
+    violations.sort(key=lambda v: -1 if v.line is None else v.line)
     cap = _point_cap(rs)
     bl = rs.banlist
     return Report(

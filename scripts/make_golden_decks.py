@@ -289,8 +289,8 @@ def build() -> None:
     assert len(gm) == 2
     case("illegal", "genesys-over-cap.ydk", ydk(gm + filler(40 - len(gm), set())), "genesys",
          "2026-01-15", ["points-over-cap"])  # fmt: skip
-    # "Raimei" names two different cards: never guessed
-    text = "Main Deck:\n1 Raimei\n" + "".join(
+    # "Rai mei" is as near "Raimei" as "Rai-Mei" (two different cards): never guessed
+    text = "Main Deck:\n1 Rai mei\n" + "".join(
         f"3x {ix.get(c).name}\n" for c in dict.fromkeys(filler(42, set()))
     )
     case("illegal", "ambiguous-name.txt", text, "tcg", "2024-01-01", ["ambiguous-card"])

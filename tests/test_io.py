@@ -322,7 +322,8 @@ def test_text_dump_reads_back_alt_arts_and_unknown_codes() -> None:
     text = dump_text(deck)
     assert "2 Ash Blossom & Joyous Spring\n" in text
     assert f"[{alt.passcode}]" in text and "1 99999999\n" in text
-    assert "Raimei [56260110]" in text  # an ambiguous name is written with its passcode
+    # "Raimei" shares its key with "Rai-Mei", but the exact name reads back as this card
+    assert "1 Raimei\n" in text
     back = parse_text(text)
     assert back.multiset() == deck.multiset()
 
@@ -427,8 +428,10 @@ def test_cli_convert_ydk_to_ydke_and_back(cli: Any, tmp_path: Path) -> None:
 def test_cli_convert_stdin_warnings_and_output_file(cli: Any, tmp_path: Path) -> None:
     out = tmp_path / "out.ydk"
     typos = (DATA / "typos.txt").read_text()
-    res = cli("convert", "-", "--to", "ydk", "--out", str(out), input=typos)
-    assert res.code == 0 and res.stdout == ""
+    refused = cli("convert", "-", "--to", "ydk", "--out", str(out), input=typos)
+    assert refused.code == 2 and not out.exists()
+    res = cli("convert", "-", "--to", "ydk", "--out", str(out), "--drop-unknown", input=typos)
+    assert res.code == 1 and res.stdout == ""  # written, but lines were left out
     assert "<stdin>:2: unknown card" in res.stderr
     assert "did you mean: Ash Blossom & Joyous Spring" in res.stderr
     assert "<stdin>:4: ambiguous" in res.stderr

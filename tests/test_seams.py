@@ -254,7 +254,12 @@ def test_text_output_is_unchanged(cli: Any) -> None:
         lines[0].startswith("ILLEGAL  ")
         and "[tcg, era mr2020, 2025-06-01, list 2025-04-07" in lines[0]
     )
-    assert lines[1].startswith("  error   unknown-card      [main] unknown passcode 12345678")
+    # violations in file-line order, deck-wide ones first (the Hardening issue's documented order)
+    assert lines[1].startswith("  error   main-size         [main] Main Deck has 9 cards")
+    assert (
+        "  error   unknown-card      [main] unknown passcode 12345678: check the code, or "
+        "remove the line (line 9)" in lines
+    )
 
 
 def test_render_rejects_an_unknown_output() -> None:

@@ -182,7 +182,7 @@ def test_cli_exit_codes_and_json(cli) -> None:  # type: ignore[no-untyped-def]
     assert bad["counts"] == {"main": 40, "extra": 0, "side": 0}
     v = bad["violations"][0]
     assert set(v) == {"code", "severity", "section", "passcode", "name", "found", "allowed",
-                      "line", "message"}  # fmt: skip
+                      "line", "text", "message"}  # fmt: skip
     assert bad["banlist"]["name"] and bad["banlist"]["effective"] <= "2025-06-01"
 
 

@@ -280,10 +280,12 @@ def read_lflist(
         try:
             code, value = int(body[0]), int(body[1])
         except (ValueError, IndexError):
-            msg = f"{source}:{lineno}: expected '<passcode> <count>', got {line!r}"
             if problems is None:
-                raise DataError(msg) from None
-            problems.append(msg)
+                # the line is not echoed: the file named may be anything but a list
+                raise DataError(
+                    f"{source}:{lineno}: expected '<passcode> <count>' (an lflist.conf entry)"
+                ) from None
+            problems.append(f"{source}:{lineno}: expected '<passcode> <count>', got {line!r}")
             continue
         current["entries"][code] = max(value, 0)
         if group is not None:

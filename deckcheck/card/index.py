@@ -9,6 +9,7 @@ Simplified Chinese), types, flags, release dates, Konami ids and archetypes. A
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Iterator
 from datetime import date
 from functools import cached_property
@@ -28,8 +29,11 @@ from deckcheck.card.model import (
 from deckcheck.card.name import (
     LANG_MATCH,
     PRIORITY_OFFICIAL,
+    PRIORITY_OTHER,
     PRIORITY_RUSH,
+    NameIndex,
     build_name_table,
+    edit_rank,
     normalize_name,
 )
 from deckcheck.error import AmbiguousCardError, DataError, UnknownCardError
@@ -37,6 +41,11 @@ from deckcheck.error import AmbiguousCardError, DataError, UnknownCardError
 
 def _parse_date(value: str | None) -> date | None:
     return date.fromisoformat(value) if value else None
+
+
+def _raw(name: str) -> str:
+    """A name as written, up to Unicode width forms, case and surrounding space."""
+    return unicodedata.normalize("NFKC", name).strip().casefold()
 
 
 CARDS_FILE = "cards.jsonl"
@@ -190,9 +199,12 @@ class CardIndex:
         Raises :class:`UnknownCardError` if no card has that code.
         """
         text = str(code).strip()
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             raise UnknownCardError(text)
-        value = int(text)
+        digits = text.lstrip("0") or "0"
+        if len(digits) > 10:  # no passcode is that long (and int() refuses 4,300+ digits)
+            raise UnknownCardError(text[:40] + ("..." if len(text) > 40 else ""))
+        value = int(digits)
         if value not in self:
             raise UnknownCardError(text)
         record = self.get(value)
@@ -254,17 +266,27 @@ class CardIndex:
         best = min(rank(e) for e in entries)
         top = sorted(e for e in entries if rank(e) == best)
         if len(top) > 1:
-            raise AmbiguousCardError(name, [(p, self.get(p).name) for _, p, _ in top])
+            # a name written exactly as one card's (``黑魔导``) wins over names that only share
+            # its normalised key (``黑・魔・导``)
+            raw = _raw(name)
+            exact = [e for e in top if _raw(self._local_name(e[1], e[2])) == raw]
+            if len(exact) != 1:
+                raise AmbiguousCardError(name, [(p, self.get(p).name) for _, p, _ in top])
+            top = exact
         _, pid, lang = top[0]
         card = self.get(pid)
         return Lookup(card, card, LANG_MATCH[lang], name)
+
+    def _local_name(self, passcode: int, lang: int) -> str:
+        card = self.get(passcode)
+        return (card.name, card.name_ja, card.name_zh)[lang] or ""
 
     def lookup(self, query: str | int, *, rush: bool = False) -> Lookup:
         """Resolve a passcode or a name; digits are tried as a passcode first."""
         if isinstance(query, int):
             return self.lookup_passcode(query)
         text = query.strip()
-        if text.isdigit():
+        if text.isascii() and text.isdigit():
             try:
                 return self.lookup_passcode(text)
             except UnknownCardError:
@@ -275,47 +297,115 @@ class CardIndex:
         return self.lookup_name(text, rush=rush)
 
     @cached_property
-    def _choices(self) -> tuple[list[str], list[int], list[int]]:
-        """(normalised names, passcodes, priorities) of every name of every original card."""
-        keys = list(self._names)
-        best = [min(self._names[k]) for k in keys]
-        return keys, [b[1] for b in best], [b[0] for b in best]
+    def _name_index(self) -> NameIndex:
+        """The prepared fuzzy index over every name (built on the first search or suggestion)."""
+        return NameIndex(self._names)
+
+    def _ranked(
+        self, key: str, *, official: bool, typo: bool, limit: int
+    ) -> list[tuple[int, float, int]]:
+        """(passcode, score, language) of the best records for ``key``, best first.
+
+        Exact hits score 100, names starting with the query 95-100, names containing it 90-95
+        (shorter names higher), fuzzy hits at most 89; records other than official cards lose a
+        few points (Skill 3, Rush 5, unofficial 15), and ``official`` leaves unofficial ones out.
+        With ``typo`` (a whole name mistyped, as in a deck line), CJK names are ranked by edit
+        distance instead, since they are short and typed whole.
+        """
+        ni = self._name_index
+        penalty = (0.0, 3.0, 5.0, 15.0)  # official, skill, Rush, other (unofficial, tokens...)
+        scores: dict[int, float] = {}
+        for i in ni.substring_hits(key):
+            k = ni.keys[i]
+            if k == key:
+                scores[i] = 100.0
+            else:
+                # names starting with the text (95-100) before names containing it (90-95)
+                base = 95.0 if k.startswith(key) else 90.0
+                scores[i] = base + 4.99 * len(key) / len(k)
+        if len(scores) < limit * 3:
+            for i, score in ni.fuzzy(key, limit * 3):
+                scores.setdefault(i, 0.89 * score)
+        if typo and not key.isascii():
+            from rapidfuzz import process
+            from rapidfuzz.distance import Levenshtein
+
+            idx, names = ni.window(key)
+            near = process.extract(
+                key,
+                names,
+                scorer=Levenshtein.distance,
+                limit=limit * 3,
+                score_cutoff=max(1, len(key) // 2),
+            )
+            pool = set(scores) | {idx[j] for _, _, j in near}
+            order = sorted(pool, key=lambda i: (edit_rank(key, ni.keys[i]), ni.keys[i]))
+            scores = {i: 100.0 - n for n, i in enumerate(order)}
+        out: list[tuple[int, float, int]] = []
+        for i, score in scores.items():
+            for prio, pid, lang in ni.entries[i]:
+                if official and prio == PRIORITY_OTHER:
+                    continue
+                out.append((pid, score - penalty[prio], lang))
+        out.sort(key=lambda t: (-t[1], t[0]))
+        return out
 
     def search(self, text: str, limit: int = 10) -> list[tuple[Card, float]]:
         """Cards whose names best match ``text`` (any language), best first, with a 0-100 score.
 
-        Substring matches rank first; then fuzzy matches (typos, missing words).
+        An exact name ranks first, then names containing the text (those starting with it
+        first), then fuzzy matches (typos, missing words). Unofficial records are listed too,
+        ranked lower.
         """
-        from rapidfuzz import fuzz, process
+        return [
+            (self.get(pid), score)
+            for pid, score, _ in self._top(text, limit, official=False, typo=False)
+        ]
 
+    def _top(
+        self, text: str, limit: int, *, official: bool, typo: bool
+    ) -> list[tuple[int, float, int]]:
         key = normalize_name(text)
         if not key:
             return []
-        keys, codes, prios = self._choices
-        penalty = (0.0, 3.0, 5.0, 15.0)  # official, skill, Rush, other (unofficial, tokens...)
-        results: dict[int, float] = {}
-        # exact and substring hits first
-        for k, pid, prio in zip(keys, codes, prios, strict=True):
-            if key in k:
-                score = 100.0 if k == key else 90.0 + 10.0 * len(key) / len(k) - 0.01
-                score -= penalty[prio]
-                canon = self.get(pid).canonical
-                if score > results.get(canon, -1):
-                    results[canon] = score
-        if len(results) < limit:
-            for _, score, i in process.extract(
-                key, keys, scorer=fuzz.WRatio, limit=limit * 3, score_cutoff=75
-            ):
-                canon = self.get(codes[i]).canonical
-                s = min(float(score), 89.0) - penalty[prios[i]]
-                if s > results.get(canon, -1):
-                    results[canon] = s
-        ranked = sorted(results.items(), key=lambda kv: (-kv[1], self.get(kv[0]).name))
-        return [(self.get(pid), round(score, 1)) for pid, score in ranked[:limit]]
+        ranked = self._ranked(key, official=official, typo=typo, limit=limit)
+        if typo:
+            # among equal scores, the name closest to the text as written first (``黑魔导``
+            # before ``黑・魔・导``, which share a key)
+            raw = _raw(text)
+            head = ranked[: limit * 3]
+            head.sort(key=lambda t: (-t[1], _raw(self._local_name(t[0], t[2])) != raw,
+                                     len(self._local_name(t[0], t[2]))))  # fmt: skip
+            ranked[: limit * 3] = head
+        seen: set[int] = set()
+        shown: set[tuple[str, int]] = set()
+        out: list[tuple[int, float, int]] = []
+        for pid, score, lang in ranked:
+            card = self.get(pid)
+            canon = card.canonical
+            label = (self._local_name(pid, lang) if lang else card.name, lang)
+            if canon in seen or (typo and label in shown):
+                continue  # one entry per card; suggestions also once per name as shown
+            seen.add(canon)
+            shown.add(label)
+            out.append((canon, round(score, 1), lang))
+            if len(out) == limit:
+                break
+        return out
 
     def suggest(self, text: str, limit: int = 5) -> list[str]:
-        """Ranked names of the cards closest to ``text``, for "did you mean" messages."""
-        return [card.name for card, _ in self.search(text, limit)]
+        """Ranked names of the official cards closest to ``text``, for "did you mean" messages.
+
+        A name typed in Japanese or Chinese is answered in that language, with the English name
+        beside it (``黑魔导 (Dark Magician)``). Unofficial cards are never proposed.
+        """
+        out = []
+        typed_cjk = not normalize_name(text).isascii()
+        for pid, _, lang in self._top(text, limit, official=True, typo=True):
+            card = self.get(pid)
+            local = (card.name, card.name_ja, card.name_zh)[lang]
+            out.append(f"{local} ({card.name})" if typed_cjk and lang and local else card.name)
+        return out
 
 
 def load_index() -> CardIndex:

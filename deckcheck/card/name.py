@@ -76,3 +76,123 @@ def build_name_table(rows: Iterable[list[Any]]) -> dict[str, list[list[int]]]:
                     if not any(e[1] == pid for e in entries):
                         entries.append([prio, pid, lang])
     return {k: sorted(v) for k, v in sorted(out.items())}
+
+
+class NameIndex:
+    """A prepared index over the normalised names of a name table, for fast fuzzy ranking.
+
+    Built once per card index (about 0.15 s), it answers a query in a millisecond or two instead
+    of scoring every one of ~54,000 names: exact and substring hits come from one string search
+    over all names joined; fuzzy candidates are shortlisted by their first or last character and
+    their length (within a fifth of the query's), and by their first two characters (so a
+    partial name such as ``ashblosom`` still meets ``ashblossomandjoyousspring``), scored with
+    rapidfuzz's fast ``ratio``/``partial_ratio``; only the best few are re-scored with ``WRatio``.
+    """
+
+    def __init__(self, table: dict[str, list[list[int]]]) -> None:
+        self.keys: list[str] = list(table)
+        self.entries: list[list[list[int]]] = [table[k] for k in self.keys]
+        self.blob = "\n" + "\n".join(self.keys) + "\n"
+        self.starts: list[int] = []
+        pos = 1
+        for k in self.keys:
+            self.starts.append(pos)
+            pos += len(k) + 1
+        # names grouped by first and by last character, each group sorted by length: a length
+        # window of a group is a slice (a typo rarely changes both ends of a name)
+        keys = self.keys
+        lengths = [len(k) for k in keys]
+        groups: dict[tuple[int, str], list[int]] = {}
+        heads: dict[str, list[int]] = {}
+        for i in sorted(range(len(keys)), key=lengths.__getitem__):  # one sort: groups in order
+            k = keys[i]
+            groups.setdefault((0, k[0]), []).append(i)
+            groups.setdefault((-1, k[-1]), []).append(i)
+            heads.setdefault(k[:2], []).append(i)
+        self._groups: dict[tuple[int, str], tuple[list[int], list[int], list[str]]] = {
+            g: (members, [lengths[i] for i in members], [keys[i] for i in members])
+            for g, members in groups.items()
+        }
+        self._by_head = heads
+
+    def substring_hits(self, key: str, cap: int = 5000) -> list[int]:
+        """Indices of the names that contain ``key`` (at most ``cap``)."""
+        from bisect import bisect_right
+
+        out: list[int] = []
+        blob, starts = self.blob, self.starts
+        at = blob.find(key)
+        while at >= 0 and len(out) < cap:
+            i = bisect_right(starts, at) - 1
+            out.append(i)
+            at = blob.find(key, starts[i] + len(self.keys[i]) + 1)
+        return out
+
+    def window(self, key: str) -> tuple[list[int], list[str]]:
+        """The names sharing ``key``'s first or last character, within a fifth of its length
+        (at least 2 characters), as (indices, names)."""
+        from bisect import bisect_left, bisect_right
+
+        width = max(2, len(key) // 5)
+        idx: list[int] = []
+        names: list[str] = []
+        seen: set[int] = set()
+        for g in ((0, key[0]), (-1, key[-1])):
+            got = self._groups.get(g)
+            if got is None:
+                continue
+            members, lengths, keys = got
+            lo = bisect_left(lengths, len(key) - width)
+            hi = bisect_right(lengths, len(key) + width)
+            if not seen:
+                idx += members[lo:hi]
+                names += keys[lo:hi]
+                seen.update(members[lo:hi])
+                continue
+            for i, k in zip(members[lo:hi], keys[lo:hi], strict=True):
+                if i not in seen:
+                    idx.append(i)
+                    names.append(k)
+        return idx, names
+
+    def shortlist(self, key: str) -> list[int]:
+        """Indices of the names worth a fuzzy score against ``key``: the length window and the
+        names sharing its first two characters."""
+        return self.window(key)[0] + self._by_head.get(key[:2], [])
+
+    def fuzzy(self, key: str, limit: int) -> list[tuple[int, float]]:
+        """The ``limit`` best fuzzy matches of ``key`` as (index, WRatio score), best first."""
+        from rapidfuzz import fuzz, process
+
+        idx, choices = self.window(key)
+        head = self._by_head.get(key[:2], [])
+        best: dict[int, float] = {}
+        for _, score, j in process.extract(
+            key, choices, scorer=fuzz.ratio, limit=limit * 4, score_cutoff=50
+        ):
+            best[idx[j]] = score
+        if len(key) >= 4 and head:
+            part = [self.keys[i] for i in head]
+            for _, score, j in process.extract(
+                key, part, scorer=fuzz.partial_ratio, limit=limit * 4, score_cutoff=75
+            ):
+                best.setdefault(head[j], score)
+        # WRatio rewards a short name found inside a long query ("acc" in "accesscodetalker");
+        # a name much shorter than the query is a poor suggestion whatever its partial score
+        best = {i: v for i, v in best.items() if 2 * len(self.keys[i]) >= len(key)}
+        scored = [(i, float(fuzz.WRatio(key, self.keys[i]))) for i in best]
+        scored.sort(key=lambda t: -t[1])
+        return scored[:limit]
+
+
+def edit_rank(query: str, name: str) -> tuple[int, int, int]:
+    """Sort key of a whole-name typo: edit distance, then longer common prefix, then closer
+    length (``黑魔术师`` is nearer ``黑魔导`` than ``混沌黑魔术师``)."""
+    from rapidfuzz.distance import Levenshtein
+
+    prefix = 0
+    for a, b in zip(query, name, strict=False):
+        if a != b:
+            break
+        prefix += 1
+    return Levenshtein.distance(query, name), -prefix, abs(len(query) - len(name))

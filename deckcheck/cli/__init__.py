@@ -8,6 +8,7 @@ line and exit 2 (``--debug`` or ``DECKCHECK_DEBUG=1`` shows the traceback).
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from typing import Annotated
@@ -32,6 +33,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -74,6 +76,10 @@ def _root(
 app.add_typer(card.app, name="cards")
 for _module in (validate, upcoming, convert, simulate, format, banlist, schema, serve):
     _module.register(app)
+
+
+_WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT})
+"""errno values of a failed write to stdout (full disk, device error, file too large, quota)."""
 
 
 def _debug() -> bool:
@@ -127,7 +133,10 @@ def main() -> None:
             _silence_stdout()
             code = 2
         else:
-            sys.stderr.write(f"error: {clean(exc.strerror or str(exc))}\n")
+            what = "cannot write the output: " if exc.errno in _WRITE_ERRORS else ""
+            if exc.filename is not None:
+                what = f"{exc.filename}: "
+            sys.stderr.write(f"error: {clean(what + (exc.strerror or str(exc)))}\n")
             code = 2
     except Exception as exc:  # an unexpected error is a bug, never a traceback
         if _debug():

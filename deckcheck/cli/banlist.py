@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.common import Output, fail, print_document
+from deckcheck.cli.common import Output, fail, print_document, print_lines, write_output
 from deckcheck.cli.format import check_date, resolve_named
 from deckcheck.cli.options import (
     DateOpt,
@@ -19,13 +19,16 @@ from deckcheck.cli.options import (
     RegionOpt,
     parse_date,
 )
+from deckcheck.reporter.text import plural
 
 if TYPE_CHECKING:
     from deckcheck.banlist import Banlist
     from deckcheck.format import Format
 
 
-app = typer.Typer(help="Show, compare and export ban lists.", no_args_is_help=True)
+app = typer.Typer(
+    rich_markup_mode="markdown", help="Show, compare and export ban lists.", no_args_is_help=True
+)
 
 
 class ExportFormat(enum.StrEnum):
@@ -89,7 +92,7 @@ def show(
                  + (f", in Europe {b.effective_eu.isoformat()}" if b.effective_eu else "")
                  + (f", announced {b.announced.isoformat()}" if b.announced else ""))  # fmt: skip
     if b.whitelist:
-        lines.append(f"  whitelist: {len(b.entries)} cards in the pool")
+        lines.append(f"  whitelist: {plural(len(b.entries), 'card')} in the pool")
     if b.points:
         lines.append(f"  points list, cap {b.point_cap}")
     for src in b.sources:
@@ -111,7 +114,7 @@ def show(
         lines.append("")
         lines.append(f"Limited {n} group: {n} card(s) in total from all of these ({len(members)}):")
         lines.extend(f"  {c:>9}  {name}" for name, c in members)
-    sys.stdout.write("\n".join(lines) + "\n")
+    print_lines(lines)
 
 
 @app.command("diff")
@@ -147,11 +150,11 @@ def diff(
             },
         )
         return
-    lines = [f"{a.name} -> {b.name}: {len(changes)} change(s)"]
+    lines = [f"{a.name} -> {b.name}: {plural(len(changes), 'change')}"]
     rows = sorted(((_name(c) or str(c)), c, old, new) for c, old, new in changes)
     for n, c, old, new in rows:
         lines.append(f"  {c:>9}  {n}: {_value(a, old)} -> {_value(b, new)}")
-    sys.stdout.write("\n".join(lines) + "\n")
+    print_lines(lines)
 
 
 @app.command("export")
@@ -176,10 +179,9 @@ def export(
         sys.stdout.write(text)
         return
     try:
-        with open(out, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        write_output(out, text)
     except OSError as exc:
-        fail(f"cannot write {out}: {exc}")
+        fail(f"cannot write {out}: {exc.strerror or exc}")
 
 
 def register(main: typer.Typer) -> None:

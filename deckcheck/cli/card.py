@@ -7,10 +7,11 @@ from typing import Annotated
 
 import typer
 
-from deckcheck.cli.common import Output, fail, print_document
+from deckcheck.cli.common import Output, clean, fail, print_document, print_lines
 from deckcheck.cli.options import OutputOpt
 
 app = typer.Typer(
+    rich_markup_mode="markdown",
     help="Look up cards in the offline card index (passcode or name; English, Japanese, "
     "Simplified Chinese).",
     no_args_is_help=True,
@@ -40,10 +41,11 @@ def show(
             f"ambiguous card name {query!r}; use a passcode",
             [f"{name} ({code})" for code, name in exc.candidates],
         )
-    if output is Output.JSON:
-        print_document("card", found.to_dict())
-        return
     card = found.card
+    rush_date = card.ocg_date.isoformat() if card.is_rush and card.ocg_date else None
+    if output is Output.JSON:
+        print_document("card", dict(found.to_dict(), rush_date=rush_date))
+        return
     lines = [f"{card.name}  [{card.passcode:08d}]"]
     if found.record.passcode != card.passcode:
         what = {
@@ -82,7 +84,7 @@ def show(
         lines.append(f"  archetypes: {', '.join(card.archetypes)}")
     if card.konami_id:
         lines.append(f"  konami id:  {card.konami_id}")
-    sys.stdout.write("\n".join(lines) + "\n")
+    print_lines(lines)
 
 
 @app.command("search")
@@ -101,9 +103,13 @@ def search(
             {"query": text, "results": [dict(c.to_dict(), score=s) for c, s in results]},
         )
     else:
-        for card, score in results:
-            sys.stdout.write(f"{card.passcode:>9}  {card.name}  ({card.type_line})  {score:g}\n")
+        print_lines(
+            [
+                f"{card.passcode:>9}  {card.name}  ({card.type_line})  {score:g}"
+                for card, score in results
+            ]
+        )
         if not results:
-            sys.stderr.write(f"no card matches {text!r}\n")
+            sys.stderr.write(f"no card matches {clean(repr(text))}\n")
     if not results:
         raise typer.Exit(1)

@@ -16,7 +16,17 @@ EXIT_OK = int(ExitCode.OK)
 EXIT_ILLEGAL = int(ExitCode.ILLEGAL)
 EXIT_ERROR = int(ExitCode.ERROR)
 
-__all__ = ["EXIT_ERROR", "EXIT_ILLEGAL", "EXIT_OK", "Output", "clean", "fail", "print_json"]
+__all__ = [
+    "EXIT_ERROR",
+    "EXIT_ILLEGAL",
+    "EXIT_OK",
+    "Output",
+    "clean",
+    "fail",
+    "print_json",
+    "print_lines",
+    "write_output",
+]
 
 
 def print_json(data: Any) -> None:
@@ -24,6 +34,52 @@ def print_json(data: Any) -> None:
     from deckcheck.reporter import safe
 
     sys.stdout.write(json.dumps(safe(data), ensure_ascii=False, indent=2) + "\n")
+
+
+def print_lines(lines: list[str]) -> None:
+    """Write text lines to stdout, each escaped for the terminal (:func:`clean`)."""
+    sys.stdout.write("".join(clean(line) + "\n" for line in lines))
+
+
+def write_output(path: str, text: str) -> None:
+    """Write ``text`` (UTF-8) to the file ``path``, as a user expects of an output file.
+
+    A regular file (or a link to one) is replaced atomically, through a temporary file in its
+    folder and a rename, keeping its permission bits; a new file gets the umask's. Anything else
+    (a FIFO, a device such as ``/dev/null``, a ``>(cmd)`` pipe) is written in place, never
+    replaced. Raises :class:`OSError`.
+    """
+    import os
+    import stat
+    import tempfile
+    from pathlib import Path
+
+    try:
+        st: os.stat_result | None = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        return
+    target = Path(os.path.realpath(path))
+    if st is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    else:
+        mode = stat.S_IMODE(st.st_mode)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            os.fchmod(handle.fileno(), mode)
+            if st is not None and os.geteuid() == 0:
+                os.fchown(handle.fileno(), st.st_uid, st.st_gid)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def print_document(model_name: str, data: Any) -> None:

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import enum
-import os
 import sys
-import tempfile
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from deckcheck.cli.common import fail
+from deckcheck.cli.common import EXIT_ILLEGAL, EXIT_OK, clean, fail, write_output
+from deckcheck.reporter.text import plural
 
 
 class FormatChoice(enum.StrEnum):
@@ -22,19 +20,6 @@ class FormatChoice(enum.StrEnum):
     TEXT = "text"
     OMEGA = "omega"
     JSON = "json"
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def convert(
@@ -54,16 +39,29 @@ def convert(
     rush: Annotated[
         bool, typer.Option("--rush", help="Prefer Rush Duel cards for names in text lists.")
     ] = False,
+    drop_unknown: Annotated[
+        bool,
+        typer.Option(
+            "--drop-unknown",
+            help="Write ydk, ydke or omega even though lines naming no card must be left out "
+            "(exit 1, listing them).",
+        ),
+    ] = False,
 ) -> None:
     """Convert a deck between ydk, ydke, text, omega and json.
 
-    Unknown passcodes are kept; unknown or ambiguous names cannot be and are left out. Both are
-    reported on stderr as warnings with their line numbers. Exit 2 if the input cannot be read
-    or the output cannot be written (an existing output file is then left untouched).
+    Nothing is lost silently: unknown passcodes are kept, and lines naming no card (unknown or
+    ambiguous names) are kept as written in text and json output; all are reported on stderr
+    as warnings with their line numbers. ydk, ydke and omega have no room for such lines: the
+    conversion is refused (exit 2) unless --drop-unknown is given, and then exits 1 naming the
+    lines left out. Exit 2 if the input cannot be read or the output cannot be written (an
+    existing output file is then left untouched). --out replaces a regular file atomically,
+    keeping its permissions, and writes in place to anything else (a FIFO, a device, a pipe).
     """
     from deckcheck.deck import FindingCode
     from deckcheck.error import DeckcheckError
     from deckcheck.io import read_path, write_deck
+    from deckcheck.io.text import unresolved_lines
 
     try:
         deck = read_path(source, fmt=from_.value if from_ else None, rush=rush)
@@ -72,21 +70,41 @@ def convert(
     where = deck.source or source
     for finding in deck.findings:
         at = f"{where}:{finding.line}" if finding.line is not None else where
-        sys.stderr.write(f"warning: {at}: {finding.message}\n")
+        sys.stderr.write(f"warning: {clean(at)}: {clean(finding.message)}\n")
         label = "candidate" if finding.code is FindingCode.AMBIGUOUS_CARD else "did you mean"
         for hint in finding.suggestions:
-            sys.stderr.write(f"  {label}: {hint}\n")
+            sys.stderr.write(f"  {label}: {clean(hint)}\n")
+    lost = unresolved_lines(deck) if to.value in ("ydk", "ydke", "omega") else []
+    listed = [
+        f"{where}:{f.line}: {f.text}" if f.line is not None else f"{where}: {f.text}" for f in lost
+    ]
+    if lost and not drop_unknown:
+        fail(
+            f"{to.value} cannot hold the {plural(len(lost), 'line')} naming no card; "
+            "fix them, convert to text or json (which keep them), or give --drop-unknown",
+            listed,
+        )
     try:
         text = write_deck(deck, to.value)
     except DeckcheckError as exc:
         fail(f"cannot write {to.value}: {exc}")
+    status = EXIT_OK
+    if lost:
+        sys.stderr.write(f"warning: left out {plural(len(lost), 'line')} naming no card:\n")
+        for entry in listed:
+            sys.stderr.write(f"  {clean(entry)}\n")
+        status = EXIT_ILLEGAL
     if out == "-":
-        sys.stdout.write(text)
-        return
-    try:
-        _write_atomic(Path(out), text)
-    except OSError as exc:
-        fail(f"cannot write {out}: {exc.strerror or exc}")
+        # a deck file's bytes go to a file or pipe unchanged; on a terminal, escaped
+        sys.stdout.write(
+            text if not sys.stdout.isatty() else "\n".join(map(clean, text.split("\n")))
+        )
+    else:
+        try:
+            write_output(out, text)
+        except OSError as exc:
+            fail(f"cannot write {out}: {exc.strerror or exc}")
+    raise typer.Exit(status)
 
 
 def register(app: typer.Typer) -> None:

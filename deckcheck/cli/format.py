@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.common import Output, clean, fail, print_document
+from deckcheck.cli.common import Output, clean, fail, print_document, print_lines
 from deckcheck.cli.options import (
     DateOpt,
     FormatFileOpt,
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from deckcheck.format import Format
 
 app = typer.Typer(
+    rich_markup_mode="markdown",
     help="List formats and eras, or show one format's rules.",
     invoke_without_command=True,
 )
@@ -40,11 +41,14 @@ def resolve_named(
 
 def check_date(fmt: Format, d: date) -> None:
     """Exit 2 if the format has no list data for ``d``; print warnings to stderr."""
-    verdict = fmt.check_date(d)
-    if verdict.error is not None:
-        fail(verdict.error)
-    for warning in verdict.warnings:
-        sys.stderr.write(f"warning: {warning}\n")
+    from deckcheck.error import DateRangeError
+
+    try:
+        warnings = fmt.require_date(d)
+    except DateRangeError as exc:
+        fail(str(exc))
+    for warning in warnings:
+        sys.stderr.write(f"warning: {clean(warning)}\n")
 
 
 CONFIDENCE_KEY = (
@@ -90,7 +94,7 @@ def formats(ctx: typer.Context, output: OutputOpt = Output.TEXT) -> None:
         )
     lines.append("")
     lines.append(CONFIDENCE_LEGEND)
-    sys.stdout.write("\n".join(lines) + "\n")
+    print_lines(lines)
 
 
 @app.command("show")
@@ -149,7 +153,7 @@ def show(
     for note in dict.fromkeys((fmt.note, era.note)):  # an era used as a format shares its note
         if note:
             lines.append(f"  note: {note}")
-    sys.stdout.write("\n".join(lines) + "\n")
+    print_lines(lines)
 
 
 def register(main: typer.Typer) -> None:

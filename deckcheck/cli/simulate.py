@@ -66,13 +66,24 @@ def simulate_command(
         int,
         typer.Option("--trials", "-n", min=1, max=50_000_000, help="Simulated games per going."),
     ] = 100_000,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the simulation.")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            min=0,
+            max=2**64 - 1,
+            help="Seed of the simulation (default: a random one, shown in the report).",
+        ),
+    ] = None,
     exact: Annotated[
         ExactChoice,
         typer.Option("--exact", help="auto: exact when possible; always; never (simulate)."),
     ] = ExactChoice.AUTO,
     fractions: Annotated[
-        bool, typer.Option("--fractions", help="Show exact probabilities as fractions.")
+        bool,
+        typer.Option(
+            "--fractions", help="Show exact probabilities as fractions beside the percentages."
+        ),
     ] = False,
     output: OutputOpt = Output.TEXT,
     plot: Annotated[
@@ -91,6 +102,7 @@ def simulate_command(
     """
     from deckcheck.deck import FindingCode
     from deckcheck.error import DeckcheckError
+    from deckcheck.format import Pool
     from deckcheck.goldfish import DrawRules, load_spec, simulate
     from deckcheck.io import read_path
     from deckcheck.reporter import render
@@ -104,17 +116,20 @@ def simulate_command(
             import matplotlib  # noqa: F401
         except ImportError:
             fail("--plot needs matplotlib", ["install with: pip install 'deckcheck[plot]'"])
+    rush = fmt.pool is Pool.RUSH
     try:
-        deck = read_path(deck_path)
+        deck = read_path(deck_path, rush=rush)
     except DeckcheckError as exc:
         fail(str(exc))
     for finding in deck.findings:
         at = f"{deck.source or deck_path}:{finding.line}" if finding.line else deck_path
-        kept = finding.code is FindingCode.MISSING_SECTIONS  # a note about the file, no card
-        tail = "" if kept else " (left out)"
-        sys.stderr.write(f"warning: {clean(at)}: {clean(finding.message)}{tail}\n")
+        if finding.code is FindingCode.MISSING_SECTIONS:  # a note about the file, no card
+            kept = ""
+        else:
+            kept = " (counted as a card of no category)" if finding.name else " (left out)"
+        sys.stderr.write(f"warning: {clean(at)}: {clean(finding.message)}{kept}\n")
     try:
-        spec = load_spec(spec_path) if spec_path is not None else None
+        spec = load_spec(spec_path, rush=rush) if spec_path is not None else None
         rules = DrawRules.from_era(fmt.era_at(when))
         stats = simulate(deck, spec, going=going.value, turns=turns, trials=trials, seed=seed,
                          rules=rules, exact=exact.value)  # fmt: skip
@@ -127,6 +142,9 @@ def simulate_command(
             plot_stats(stats, plot)
         except DeckcheckError as exc:
             fail(str(exc))
+    for warning in stats.warnings:
+        if "match no card" not in warning:  # the lines were named above, one by one
+            sys.stderr.write(f"warning: {clean(warning)}\n")
     sys.stdout.write(render(stats, output, fractions=fractions))
 
 

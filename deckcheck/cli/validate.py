@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -32,14 +33,17 @@ if TYPE_CHECKING:
 PathsArg = Annotated[
     list[str] | None,
     typer.Argument(
-        help="Deck files, folders (searched recursively), '-' for stdin, or ydke:// URLs "
-        "(default: the configuration's folder, else the current folder).",
+        help="Deck files, folders (searched recursively; hidden, tool and .gitignored paths "
+        "skipped), '-' for stdin, or ydke:// URLs (default: the configuration's folder, else "
+        "the current folder).",
         show_default=False,
     ),
 ]
 ExcludeOpt = Annotated[
     list[str] | None,
-    typer.Option("--exclude", metavar="GLOB", help="Leave out files matching GLOB (repeatable)."),
+    typer.Option(
+        "--exclude", metavar="GLOB", help="Leave out files and folders matching GLOB (repeatable)."
+    ),
 ]
 SummaryOpt = Annotated[
     Path | None,
@@ -75,16 +79,26 @@ def default_paths(paths: list[str] | None, config: Config | None) -> list[str]:
 
 
 class Progress:
-    """A one-line count of the sources checked, redrawn on stderr (cleared by :meth:`done`)."""
+    """A one-line count of the sources checked, redrawn on stderr (cleared by :meth:`done`);
+    on a terminal it appears after the first half second and is redrawn at most 10 times a
+    second (``--progress`` draws every source)."""
 
     def __init__(self, enabled: bool | None) -> None:
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.throttle = enabled is None
+        self.start = time.monotonic()
+        self.last = 0.0
         self.shown = False
 
     def __call__(self, done: int, label: str) -> None:
         """Show ``done`` and the source just checked (escaped, cut to fit a line)."""
         if not self.enabled:
             return
+        if self.throttle:
+            now = time.monotonic()
+            if now - self.start < 0.5 or now - self.last < 0.1:
+                return
+            self.last = now
         width = shutil.get_terminal_size((80, 24)).columns
         text = f"checked {done}: {clean(label)}"
         text = text if len(text) < width else text[: max(width - 2, 10)] + "…"
@@ -104,10 +118,10 @@ def write_report(text: str, out: Path | None) -> None:
     if out is None:
         sys.stdout.write(text)
         return
-    from deckcheck.cli.convert import _write_atomic
+    from deckcheck.cli.common import write_output
 
     try:
-        _write_atomic(out, text)
+        write_output(str(out), text)
     except OSError as exc:
         fail(f"cannot write {out}: {exc.strerror or exc}")
 
@@ -158,9 +172,10 @@ def register(app: typer.Typer) -> None:
         from deckcheck.batch import sources
         from deckcheck.config import check_with_config, find_repo_root
         from deckcheck.config import strict as strict_of
-        from deckcheck.error import ConfigError
+        from deckcheck.error import ConfigError, DateRangeError
         from deckcheck.reporter import render
         from deckcheck.reporter.github import summary_markdown
+        from deckcheck.reporter.text import skipped_line
 
         cfg = load_repo_config(config, no_config)
         fmt = (
@@ -176,7 +191,7 @@ def register(app: typer.Typer) -> None:
                 date=when, allow_prerelease=True if allow_prerelease else None, progress=shown,
                 region=region.value if region is not None else None,
             )  # fmt: skip
-        except ConfigError as exc:
+        except (ConfigError, DateRangeError) as exc:
             fail(str(exc))
         finally:
             shown.done()
@@ -186,10 +201,7 @@ def register(app: typer.Typer) -> None:
         write_report(render(batch, output, colour=colour, root=root, strict=is_strict), out)
         append_summary(summary_markdown(batch, root=root), summary)
         if batch.skipped:
-            sys.stderr.write(
-                f"note: skipped {len(batch.skipped)} file(s) that are not decks "
-                f"(e.g. {clean(batch.skipped[0].path)}: {batch.skipped[0].reason})\n"
-            )
+            sys.stderr.write(f"note: {skipped_line(batch.skipped)}\n")
         for u in batch.unreadable:
             sys.stderr.write(f"error: {clean(u.error)}\n")
         if not batch.reports and not batch.unreadable and not batch.skipped:

@@ -386,13 +386,28 @@ def format_from_mapping(
 
 
 def _read_lists(where: _Where, folder: Path, ref: str, section: str | None) -> tuple[Banlist, ...]:
+    """The lists of the file a format file names: relative to the format file's folder, and
+    inside it (a path that leaves it must be given absolute, on purpose)."""
     target = (folder / ref).resolve()
+    if not Path(ref).is_absolute() and not target.is_relative_to(folder.resolve()):
+        raise where.bad(
+            "banlist",
+            f"{ref} is outside the format file's folder; give an absolute path to use it",
+        )
     try:
+        if target.stat().st_size > MAX_FORMAT_FILE_BYTES:
+            raise where.bad("banlist", f"{ref} is over {MAX_FORMAT_FILE_BYTES // 1024} KiB")
         if target.suffix == ".toml":
             return (read_banlist_file(target),)
-        text = target.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise where.bad("banlist", f"cannot read {ref}: {exc}") from None
+        with open(target, "rb") as handle:
+            raw = handle.read(MAX_FORMAT_FILE_BYTES + 1)
+        if len(raw) > MAX_FORMAT_FILE_BYTES:
+            raise where.bad("banlist", f"{ref} is over {MAX_FORMAT_FILE_BYTES // 1024} KiB")
+        text = raw.decode("utf-8-sig")
+    except OSError as exc:
+        raise where.bad("banlist", f"cannot read {ref}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise where.bad("banlist", f"{ref} is not UTF-8 text") from None
     except DataError as exc:
         raise where.bad("banlist", str(exc)) from None
     try:

@@ -321,7 +321,11 @@ class Format:
         return first.effective if first else None
 
     def check_date(self, d: date, data: Dataset | None = None) -> DateCheck:
-        """Error if ``d`` is before the format's first list; warning if after the data's end."""
+        """Error if ``d`` is before the format's first list; warning if after the data's end.
+
+        This is the one rule for every command (``validate``, ``formats show``, ``banlist
+        show``): :meth:`require_date` turns the error into a :class:`DateRangeError`.
+        """
         ds = _data(data)
         warnings: list[str] = []
         first = self.first_date(ds)
@@ -336,6 +340,15 @@ class Format:
                 "a newer list may be in force"
             )
         return DateCheck(None, tuple(warnings))
+
+    def require_date(self, d: date, data: Dataset | None = None) -> tuple[str, ...]:
+        """The warnings of :meth:`check_date`; raises :class:`DateRangeError` on its error."""
+        verdict = self.check_date(d, data)
+        if verdict.error is not None:
+            from deckcheck.error import DateRangeError
+
+            raise DateRangeError(verdict.error)
+        return verdict.warnings
 
     def to_dict(self, d: date | None = None, data: Dataset | None = None) -> dict[str, Any]:
         """JSON-ready form; with ``d``, also the era and list in force on that date."""

@@ -231,14 +231,15 @@ class Compare(_Chain):
 
 @dataclass(frozen=True, slots=True)
 class AtLeastOne(Node):
-    """A count used as a condition: true when it is at least 1 (nonzero)."""
+    """A count used as a condition: true when it is at least 1 (``x - 1`` means ``x - 1 >= 1``,
+    as the docs say; a negative count is not "at least 1")."""
 
     operand: Node
     is_bool = True
 
     def evaluate(self, counts: Mapping[str, Value]) -> Value:
-        """``operand != 0``."""
-        return self.operand.evaluate(counts) != 0
+        """``operand >= 1``."""
+        return self.operand.evaluate(counts) >= 1
 
     def names(self) -> frozenset[str]:
         """Names of the operand."""
@@ -435,7 +436,8 @@ class _Parser:
     def atom(self) -> Node:
         tok = self.tok
         if tok.kind is TokenKind.INT:
-            value = int(tok.text)
+            digits = tok.text.lstrip("0") or "0"
+            value = int(digits) if len(digits) <= len(str(MAX_INTEGER)) else MAX_INTEGER + 1
             if value > MAX_INTEGER:
                 raise self.error(f"integer larger than {MAX_INTEGER}")
             self.i += 1

@@ -130,6 +130,9 @@ class HandStats:
     trials: int | None = None
     seed: int | None = None
     default: bool = False
+    warnings: tuple[str, ...] = ()
+    """What the run could not take into account as asked: a category matching no card, an
+    effect card not in the deck, more cards seen than the deck holds, unknown cards."""
 
     def condition(self, name: str) -> ConditionStats:
         """The stats of the named condition (KeyError if absent)."""
@@ -189,4 +192,5 @@ class HandStats:
                 }
                 for g, kinds in self.composition.items()
             },
+            "warnings": list(self.warnings),
         }

@@ -7,7 +7,7 @@ from datetime import date as _date
 from typing import TYPE_CHECKING
 
 from deckcheck.card import CardKind
-from deckcheck.deck import Deck, DeckCard
+from deckcheck.deck import Deck, DeckCard, FindingCode, ReadFinding, Section
 from deckcheck.error import GoldfishError
 from deckcheck.goldfish.condition import Condition, parse_condition
 from deckcheck.goldfish.result import (
@@ -60,7 +60,24 @@ def _distinct(deck: Deck) -> list[_Distinct]:
     for dc in deck.main:
         key = dc.card.canonical if dc.card is not None else dc.passcode
         by.setdefault(key, _Distinct(dc)).copies += 1
+    # lines naming no card (a typo in a text list) still hold a place in the deck: cards of no
+    # category, as the docs promise, so the deck size and the odds stay true
+    for n, f in enumerate(unknown_lines(deck), 1):
+        placeholder = DeckCard(-n, Section.MAIN, None, f.line)
+        by.setdefault(-n, _Distinct(placeholder)).copies += f.count
     return list(by.values())
+
+
+def unknown_lines(deck: Deck) -> list[ReadFinding]:
+    """The Main Deck lines of ``deck`` that name no card (unknown or ambiguous names)."""
+    return [
+        f
+        for f in deck.findings
+        if f.passcode is None
+        and f.name is not None
+        and f.code in (FindingCode.UNKNOWN_CARD, FindingCode.AMBIGUOUS_CARD)
+        and f.section in (Section.MAIN, None)
+    ]
 
 
 def default_spec(deck: Deck) -> Spec:
@@ -68,6 +85,8 @@ def default_spec(deck: Deck) -> Spec:
     cats: list[Category] = []
     used: set[str] = set()
     for d in _distinct(deck):
+        if d.card.passcode < 0:
+            continue  # an unknown line: no category
         name = d.card.name
         if name in used:
             name = f"{name} ({d.code})"
@@ -126,6 +145,8 @@ def simulate(
         raise GoldfishError(f"exact must be one of {valid}, not {exact!r}") from None
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise GoldfishError(f"seed must be a whole number >= 0, not {seed!r}")
+    if seed is not None and seed >= 1 << 128:
+        raise GoldfishError("seed must be below 2**128")
     goings = _goings(going)
     if not goings:
         raise GoldfishError("going must name first, second or both")
@@ -138,6 +159,8 @@ def simulate(
         raise GoldfishError("the deck has no Main Deck cards")
     is_default = spec is None
     spec = spec or default_spec(deck)
+    if not spec.conditions:
+        raise GoldfishError("no card of the Main Deck is known: there are no odds to report")
     members = [frozenset(c.name for c in spec.categories if c.matches(d.card)) for d in distinct]
     conditions = [cond for _, cond in spec.conditions]
     effects: dict[int, Effect] = {}
@@ -147,6 +170,7 @@ def simulate(
                 effects[k] = e
     seen = {g: tuple(rules.seen(g, turns)) for g in goings}
     deck_size = sum(d.copies for d in distinct)
+    warnings = _warnings(deck, spec, is_default, distinct, members, effects, seen, deck_size)
 
     from deckcheck.goldfish.exact import MAX_VECTORS, ExactEngine
 
@@ -186,6 +210,10 @@ def simulate(
         trials_out: int | None = None
         seed_out: int | None = None
     else:
+        if seed is None:  # unseeded: pick one, and report it so the run can be repeated
+            import secrets
+
+            seed = secrets.randbits(32)
         by_cond, composition = _simulate(
             distinct, members, spec, conditions, effects, rules, goings, turns, trials, seed
         )
@@ -222,7 +250,54 @@ def simulate(
         trials=trials_out,
         seed=seed_out,
         default=is_default,
+        warnings=tuple(warnings),
     )
+
+
+def plural(n: int, word: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{n} {word if n == 1 else word + 's'}"
+
+
+def _warnings(
+    deck: Deck,
+    spec: Spec,
+    is_default: bool,
+    distinct: list[_Distinct],
+    members: list[frozenset[str]],
+    effects: dict[int, Effect],
+    seen: dict[Going, tuple[int, ...]],
+    deck_size: int,
+) -> list[str]:
+    """What the odds could not take into account as the spec or the deck asked."""
+    out: list[str] = []
+    lines = unknown_lines(deck)
+    if lines:
+        copies = sum(f.count for f in lines)
+        listed = ", ".join(repr(f.name) for f in lines[:5]) + (", ..." if len(lines) > 5 else "")
+        out.append(
+            f"{plural(copies, 'card')} named by {plural(len(lines), 'line')} that "
+            f"{'matches' if len(lines) == 1 else 'match'} no card ({listed}) "
+            f"{'is' if copies == 1 else 'are'} counted as {'a card' if copies == 1 else 'cards'} "
+            "of no category"
+        )
+    if not is_default:
+        for c in spec.categories:
+            if not any(c.name in m for m in members):
+                out.append(f"category {c.name!r} matches no card in the Main Deck")
+        played = {e.passcode for e in effects.values()}
+        for e in spec.effects:
+            if e.passcode not in played:
+                out.append(f"effect card {e.card!r} is not in the Main Deck (ignored)")
+    most = max(n for v in seen.values() for n in v)
+    if most > deck_size:
+        going = next(g for g, v in seen.items() if max(v) == most)
+        out.append(
+            f"the Main Deck has {plural(deck_size, 'card')}, fewer than the {most} seen going "
+            f"{going.value} by turn {seen[going].index(most) + 1}: the odds assume the game "
+            "stops drawing when the deck is empty"
+        )
+    return out
 
 
 def _simulate(

@@ -29,8 +29,8 @@ from deckcheck.deck import DeckCard
 from deckcheck.error import AmbiguousCardError, ConditionError, SpecError, UnknownCardError
 from deckcheck.goldfish.condition import Condition, parse_condition
 
-MAX_SPEC_BYTES = 1_000_000
-"""Largest spec file read."""
+MAX_SPEC_BYTES = 1 << 20
+"""Largest spec file read: 1 MiB, as a deck file (checked before anything is parsed)."""
 
 
 if TYPE_CHECKING:
@@ -162,9 +162,9 @@ def _strings(value: Any, where: str) -> list[str]:
     return [str(v) for v in value]
 
 
-def _resolve(index: CardIndex, query: str, where: str) -> tuple[int, str]:
+def _resolve(index: CardIndex, query: str, where: str, rush: bool = False) -> tuple[int, str]:
     try:
-        found = index.lookup(query)
+        found = index.lookup(query, rush=rush)
     except UnknownCardError as exc:
         hint = f"; did you mean: {', '.join(exc.suggestions[:5])}?" if exc.suggestions else ""
         raise SpecError(f"{where}: unknown card {query!r}{hint}") from None
@@ -180,7 +180,7 @@ _CATEGORY_KEYS = {"names", "passcodes", "archetypes", "kinds", "types", "cards"}
 _KINDS = {k.value.casefold(): k for k in (CardKind.MONSTER, CardKind.SPELL, CardKind.TRAP)}
 
 
-def _category(name: str, raw: Any, index: CardIndex, where: str) -> Category:
+def _category(name: str, raw: Any, index: CardIndex, where: str, rush: bool = False) -> Category:
     if not isinstance(raw, Mapping):
         raise SpecError(f"{where}: expected a table such as {{ names = [...] }}")
     unknown = set(raw) - _CATEGORY_KEYS
@@ -192,7 +192,7 @@ def _category(name: str, raw: Any, index: CardIndex, where: str) -> Category:
     codes: set[int] = set()
     for key in ("names", "cards", "passcodes"):
         for i, q in enumerate(_strings(raw.get(key, []), f"{where}.{key}")):
-            codes.add(_resolve(index, q, f"{where}.{key}[{i}]")[0])
+            codes.add(_resolve(index, q, f"{where}.{key}[{i}]", rush)[0])
     kinds = []
     for i, k in enumerate(_strings(raw.get("kinds", []), f"{where}.kinds")):
         if k.casefold() not in _KINDS:
@@ -211,7 +211,9 @@ def _category(name: str, raw: Any, index: CardIndex, where: str) -> Category:
     return cat
 
 
-def _effect(i: int, raw: Any, index: CardIndex, categories: set[str], where: str) -> Effect:
+def _effect(
+    i: int, raw: Any, index: CardIndex, categories: set[str], where: str, rush: bool = False
+) -> Effect:
     if not isinstance(raw, Mapping):
         raise SpecError(f"{where}: expected a table with card = ... and kind = ...")
     unknown = set(raw) - {"card", "kind", "count", "target", "prefer", "once_per_turn"}
@@ -223,7 +225,7 @@ def _effect(i: int, raw: Any, index: CardIndex, categories: set[str], where: str
     card = raw.get("card")
     if not isinstance(card, str | int):
         raise SpecError(f"{where}.card: expected a card name or passcode")
-    passcode, name = _resolve(index, str(card), f"{where}.card")
+    passcode, name = _resolve(index, str(card), f"{where}.card", rush)
     preset = _PRESETS.get(passcode)
     kind_text = raw.get("kind")
     if kind_text is None:
@@ -273,10 +275,12 @@ def parse_spec(
     source: str | None = None,
     index: CardIndex | None = None,
     data: Dataset | None = None,
+    rush: bool = False,
 ) -> Spec:
     """Build a :class:`Spec` from decoded TOML (a mapping); :class:`SpecError` on any problem.
 
-    Card names resolve through ``index``, else the card index of ``data`` (default: active).
+    Card names resolve through ``index``, else the card index of ``data`` (default: active);
+    ``rush`` prefers Rush Duel cards for names shared with OCG/TCG cards (Rush formats).
     """
     if index is None:
         from deckcheck.dataset import resolve_data
@@ -299,7 +303,9 @@ def parse_spec(
     if not isinstance(raw_cats, Mapping) or not raw_cats:
         raise err(SpecError("[categories] is missing or empty"))
     try:
-        cats = tuple(_category(str(n), v, index, f"categories.{n}") for n, v in raw_cats.items())
+        cats = tuple(
+            _category(str(n), v, index, f"categories.{n}", rush) for n, v in raw_cats.items()
+        )
     except SpecError as exc:
         raise err(exc) from None
     names = {c.name for c in cats}
@@ -322,7 +328,7 @@ def parse_spec(
         raise err(SpecError("effects must be an array of tables: [[effects]]"))
     try:
         effects = tuple(
-            _effect(i, e, index, names, f"effects[{i}]") for i, e in enumerate(raw_effects)
+            _effect(i, e, index, names, f"effects[{i}]", rush) for i, e in enumerate(raw_effects)
         )
     except SpecError as exc:
         raise err(exc) from None
@@ -335,9 +341,14 @@ def parse_spec(
 
 
 def load_spec(
-    path: str | Path, *, index: CardIndex | None = None, data: Dataset | None = None
+    path: str | Path,
+    *,
+    index: CardIndex | None = None,
+    data: Dataset | None = None,
+    rush: bool = False,
 ) -> Spec:
-    """Read a TOML spec file; :class:`SpecError` (naming the file) when it is unusable."""
+    """Read a TOML spec file (at most :data:`MAX_SPEC_BYTES`); :class:`SpecError` (naming the
+    file) when it is unusable. ``rush`` prefers Rush Duel cards for shared names."""
     path = Path(path)
     try:
         with open(path, "rb") as handle:
@@ -353,4 +364,4 @@ def load_spec(
         raise SpecError(f"{path}: invalid TOML: {exc}") from None
     except RecursionError:
         raise SpecError(f"{path}: invalid TOML: nested too deeply") from None
-    return parse_spec(doc, source=str(path), index=index, data=data)
+    return parse_spec(doc, source=str(path), index=index, data=data, rush=rush)

@@ -127,6 +127,7 @@ class DeckBuilder:
         suggestions: tuple[str, ...] = (),
         passcode: int | None = None,
         count: int = 1,
+        name: str | None = None,
     ) -> None:
         """Record a finding (raises once there are more than :data:`MAX_FINDINGS`)."""
         if len(self.findings) >= MAX_FINDINGS:
@@ -134,7 +135,7 @@ class DeckBuilder:
                 f"more than {MAX_FINDINGS} unreadable lines; not a deck list?", self.source, line
             )
         self.findings.append(
-            ReadFinding(code, message, line, text, section, suggestions, passcode, count)
+            ReadFinding(code, message, line, text, section, suggestions, passcode, count, name)
         )
 
     def resolve(self, token: str) -> Lookup | None:
@@ -163,7 +164,8 @@ class DeckBuilder:
         An unknown passcode is kept (``card`` None) and reported as an unknown-card finding; a
         passcode over 32 bits becomes a parse finding.
         """
-        value = int(token) if len(token.lstrip("0")) <= 10 else MAX_PASSCODE + 1
+        digits = token.lstrip("0") or "0"
+        value = int(digits) if len(digits) <= 10 else MAX_PASSCODE + 1
         if value > MAX_PASSCODE:
             self.finding(
                 FindingCode.PARSE, f"passcode {token[:20]} is too large", line, text, section

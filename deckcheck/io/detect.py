@@ -41,6 +41,8 @@ def _is_json(body: str) -> bool:
 
     try:
         json.loads(body)
+    except RecursionError:
+        return True  # JSON nested too deeply: the JSON reader says so
     except ValueError:
         return False
     return True

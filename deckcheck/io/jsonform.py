@@ -5,9 +5,12 @@
     {"deckcheck": 1, "name": "My deck", "main": [14558127, ...], "extra": [...], "side": [...]}
 
 ``deckcheck`` is the form's version (required, 1). ``name`` is optional. Each section is a list
-whose items are a passcode (an integer, or a string of digits) or ``{"passcode": n, "count": k}``.
-Missing sections are empty; other keys are ignored. Cards have no line (``line`` is None). An
-item that is neither becomes a parse finding. See ``docs/deck-formats.md``.
+whose items are a passcode (an integer, or a string of digits), ``{"passcode": n, "count": k}``,
+or ``{"line": "3 Blue-Eyes Whte Dragon"}``: a line of a text list that named no card when the
+deck was written, kept so nothing is lost, and read again as a text line (so a card the index
+learnt since resolves). Missing sections are empty; other keys are ignored. Cards have no line
+(``line`` is None). An item that is none of these becomes a parse finding. See
+``docs/deck-formats.md``.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from deckcheck.card import CardIndex
 from deckcheck.deck import Deck, FindingCode, Section
 from deckcheck.error import DeckSyntaxError, DeckTooLargeError
 from deckcheck.io.builder import MAX_CARDS, MAX_PASSCODE, DeckBuilder, decode_input, is_code
+from deckcheck.io.text import MAX_LINE, LineReader
 
 JSON_VERSION = 1
 """Version of the JSON deck form that :func:`dump_json` writes and :func:`parse_json` reads."""
@@ -59,6 +63,7 @@ def parse_json(
             f"unsupported deckcheck JSON version {str(doc['deckcheck'])[:20]!r}", source
         )
     deck = DeckBuilder(index, source, "json")
+    lines: LineReader | None = None
     name = doc.get("name")
     if isinstance(name, str) and name.strip():
         deck.name = name.strip()
@@ -72,6 +77,15 @@ def parse_json(
         for pos, item in enumerate(items, 1):
             count: Any = 1
             value = item
+            if (
+                isinstance(item, dict)
+                and "passcode" not in item
+                and isinstance(item.get("line"), str)
+                and len(item["line"]) <= MAX_LINE
+            ):
+                lines = lines or LineReader(deck)
+                lines.read(item["line"], section)
+                continue
             if isinstance(item, dict):
                 value, count = item.get("passcode"), item.get("count", 1)
             code = _passcode(value)
@@ -91,11 +105,24 @@ def parse_json(
 
 
 def dump_json(deck: Deck) -> str:
-    """Write a deck in the JSON deck form (one section per line)."""
+    """Write a deck in the JSON deck form (one section per line).
+
+    Lines that named no card are kept as ``{"line": "..."}`` items after the passcodes of their
+    section (:func:`deckcheck.io.text.unresolved_lines`).
+    """
+    from deckcheck.io.text import unresolved_lines
+
+    kept = unresolved_lines(deck)
     lines = [f'{{"deckcheck": {JSON_VERSION},']
     if deck.name:
         lines.append(f' "name": {json.dumps(deck.name, ensure_ascii=False)},')
     for section in Section:
         end = "}" if section is Section.SIDE else ","
-        lines.append(f' "{section.value}": {json.dumps(deck.passcodes(section))}{end}')
+        items: list[Any] = list(deck.passcodes(section))
+        items += [
+            {"line": " ".join((f.text or "").split())}
+            for f in kept
+            if f.section is section or (f.section is None and section is Section.MAIN)
+        ]
+        lines.append(f' "{section.value}": {json.dumps(items, ensure_ascii=False)}{end}')
     return "\n".join(lines) + "\n"

@@ -21,7 +21,7 @@ import unicodedata
 from collections import Counter
 
 from deckcheck.card import Card, CardIndex
-from deckcheck.deck import Deck, DeckCard, FindingCode, Section
+from deckcheck.deck import Deck, DeckCard, FindingCode, ReadFinding, Section
 from deckcheck.error import AmbiguousCardError, DeckTooLargeError, UnknownCardError
 from deckcheck.io.builder import MAX_CARDS, DeckBuilder, decode_input, is_code, split_lines
 
@@ -87,6 +87,54 @@ def _name_known(index: CardIndex, name: str) -> bool:
     return index.has_name(name)
 
 
+def _card_line(index: CardIndex, line: str) -> bool:
+    """Whether one stripped line reads as a card: a passcode, or a known name with a quantity."""
+    if is_code(line):
+        return True
+    names = [line]
+    for pattern in (_QTY_FIRST, _QTY_LAST):
+        m = pattern.fullmatch(line)
+        if m is not None:
+            names.append(m.group(2) if pattern is _QTY_FIRST else m.group(1))
+    for name in names:
+        name = name.strip()
+        coded = _CODE_SUFFIX.fullmatch(name)
+        if coded is not None or is_code(name) or _name_known(index, name):
+            return True
+    return False
+
+
+def looks_like_deck(text: str, index: CardIndex) -> bool:
+    """Whether a text reads like a deck list: most of its lines a card or a heading.
+
+    Blank lines, comments and form fields (``Name:``, ``Player:``) do not count either way; at
+    least one line must be a card. Folder scans use it to leave out ``LICENSE.txt`` or
+    ``requirements.txt``; no suggestions are computed, so it is cheap.
+    """
+    cards = other = 0
+    for raw in split_lines(text):
+        line = raw.strip()
+        if not line.isascii():
+            line = unicodedata.normalize("NFKC", line).strip()
+        if not line or line.startswith(("#", "//", "--", "!")):
+            continue
+        if len(line) > MAX_LINE:
+            other += 1
+            continue
+        if not line[0].isdigit() and _heading(line) is not None:
+            continue
+        field, colon, _ = line.partition(":")
+        if colon and not line[0].isdigit():
+            key = _HEADING_JUNK.sub("", field.casefold())
+            if key in _NAME_FIELDS or key in _OTHER_FIELDS:
+                continue
+        if _card_line(index, line):
+            cards += 1
+        else:
+            other += 1
+    return cards > 0 and cards >= other
+
+
 class _TextReader:
     def __init__(self, deck: DeckBuilder, rush: bool, suggest: int) -> None:
         self.deck = deck
@@ -127,7 +175,7 @@ class _TextReader:
         self.card(number, raw, line, section)
         return section
 
-    def card(self, number: int, raw: str, line: str, section: Section) -> None:
+    def card(self, number: int | None, raw: str, line: str, section: Section) -> None:
         count, name, whole = 1, line, None
         m = _QTY_FIRST.fullmatch(line)
         if m is not None:
@@ -163,6 +211,7 @@ class _TextReader:
                 section,
                 tuple(f"{n} [{code}]" for code, n in exc.candidates),
                 count=count,
+                name=name,
             )
             return
         except UnknownCardError:
@@ -171,7 +220,9 @@ class _TextReader:
         card = DeckCard(found.card.passcode, section, found.card, number, found.match)
         self.deck.add_card(card, count)
 
-    def unknown(self, number: int, raw: str, name: str, section: Section, count: int = 1) -> None:
+    def unknown(
+        self, number: int | None, raw: str, name: str, section: Section, count: int = 1
+    ) -> None:
         suggestions: tuple[str, ...] = ()
         if self.suggest_left > 0:
             self.suggest_left -= 1
@@ -184,7 +235,30 @@ class _TextReader:
             section,
             suggestions,
             count=count,
+            name=name,
         )
+
+
+class LineReader:
+    """Reads single card lines (``3x Name``, ``Name x3``, a passcode) into a deck being built:
+    how the JSON deck form reads back the lines it kept because they named no card."""
+
+    def __init__(self, deck: DeckBuilder, *, rush: bool = False) -> None:
+        self._reader = _TextReader(deck, rush, SUGGESTED_NAMES)
+
+    def read(self, raw: str, section: Section, number: int | None = None) -> None:
+        """Add the card (or the finding) of one line to ``section``."""
+        line = raw.strip()
+        if not line.isascii():
+            line = unicodedata.normalize("NFKC", line).strip()
+        if not line:
+            return
+        if len(line) > MAX_LINE:
+            self._reader.deck.finding(
+                FindingCode.PARSE, "line too long for a card", number, raw[:MAX_LINE], section
+            )
+            return
+        self._reader.card(number, raw, line, section)
 
 
 def parse_text(
@@ -235,7 +309,9 @@ def dump_text(deck: Deck, *, index: CardIndex | None = None) -> str:
     """Write a deck as a text list: a heading per section, ``3 Name`` per distinct card.
 
     Cards whose name would not read back as the same record (alternate artworks, Rush or other
-    cards sharing a name) are written ``Name [passcode]``; unknown cards as their passcode.
+    cards sharing a name) are written ``Name [passcode]``; unknown cards as their passcode. Lines
+    that named no card (:func:`unresolved_lines`) are written as they were, after the cards of
+    their section, so nothing is lost.
     """
     if index is None:
         from deckcheck.dataset import resolve_data
@@ -245,13 +321,27 @@ def dump_text(deck: Deck, *, index: CardIndex | None = None) -> str:
     if deck.name and " ".join(deck.name.split()):
         out.append(f"Name: {' '.join(deck.name.split())}")
     cache: dict[int, str] = {}
+    kept = unresolved_lines(deck)
     for section in Section:
         cards = deck.section(section)
+        lines = [f for f in kept if f.section is section or (f.section is None and section is
+                                                              Section.MAIN)]  # fmt: skip
         if out:
             out.append("")
-        out.append(f"{_TITLES[section]} ({len(cards)})")
+        out.append(f"{_TITLES[section]} ({len(cards) + sum(f.count for f in lines)})")
         counts = Counter(c.passcode for c in cards)
         first = {c.passcode: c for c in reversed(cards)}
         for code in counts:
             out.append(f"{counts[code]} {_label(index, first[code], cache)}")
+        out.extend(" ".join((f.text or "").split()) for f in lines)
     return "\n".join(out) + "\n"
+
+
+def unresolved_lines(deck: Deck) -> list[ReadFinding]:
+    """The lines of a deck whose card name matched no card, or several (unknown and ambiguous
+    names), in file order: what a deck file format without room for names would lose."""
+    return [
+        f
+        for f in deck.findings
+        if f.passcode is None and f.name is not None and (f.text or "").strip()
+    ]

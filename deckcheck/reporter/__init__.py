@@ -167,7 +167,7 @@ def _json(value: Renderable, opts: RenderOptions) -> str:
     if isinstance(value, Report):
         return doc.dump(doc.ResultDoc.model_validate(safe(value.to_dict())))
     data = value.to_dict(fractions=opts.fractions)
-    data["warnings"] = list(opts.warnings)
+    data["warnings"] = [*data.get("warnings", []), *opts.warnings]
     return doc.dump(doc.GoldfishDocument.model_validate(safe(data)))
 
 

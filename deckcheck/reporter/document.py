@@ -31,6 +31,9 @@ class ViolationDoc(_Doc):
     found: int | None = None
     allowed: int | None = None
     line: int | None = Field(None, description="Line of the deck file, where known.")
+    text: str | None = Field(
+        None, description="The line as written, for lines that name no card (unknown, parse)."
+    )
     message: str
 
 
@@ -470,6 +473,11 @@ class CardDocument(_Doc):
     tcg: bool
     ocg_date: str | None
     tcg_date: str | None
+    rush_date: str | None = Field(
+        None,
+        description="Rush Duel cards: the first day a Rush list names the card (its entry into "
+        "the Rush pool); null for other cards.",
+    )
     konami_id: int | None
     archetypes: list[str]
     query: str | None = None

@@ -8,10 +8,12 @@ the screen or fake a line, and undecodable file-name bytes show as ``\\xNN``.
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from deckcheck.batch import Batch
+    from deckcheck.batch import Batch, Skipped
     from deckcheck.goldfish import HandStats
     from deckcheck.goldfish.rule import Going
     from deckcheck.report import Report
@@ -41,6 +43,15 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
+def skipped_line(skipped: Sequence[Skipped]) -> str:
+    """One line for everything a folder scan left out: counts by reason and an example."""
+    reasons = Counter(k.reason for k in skipped)
+    parts = ", ".join(f"{reason}: {n}" for reason, n in reasons.most_common())
+    n = len(skipped)
+    what = f"{plural(n, 'path')} that {'is not a deck' if n == 1 else 'are not decks'}"
+    return f"skipped {what} ({parts}; e.g. {clean(skipped[0].path)})"
+
+
 def _colour(text: str, code: str, on: bool) -> str:
     return f"\033[{code}m{text}\033[0m" if on else text
 
@@ -52,11 +63,16 @@ def report_text(report: Report, options: RenderOptions) -> str:
     """One deck's result: a verdict line, then one line per finding."""
     colour = options.colour
     mark = _colour("LEGAL", "1;32", colour) if report.legal else _colour("ILLEGAL", "1;31", colour)
-    bl = f", list {report.banlist.name} ({report.banlist.effective})" if report.banlist else ""
+    bl = (
+        f", list {clean(report.banlist.name)} ({report.banlist.effective})"
+        if report.banlist
+        else ""
+    )
     c = report.counts
     head = (
-        f"{mark}  {clean(report.path or '<deck>')}  [{clean(report.format)}, era {report.era}, "
-        f"{report.date}{bl}]  main {c['main']} / extra {c['extra']} / side {c['side']}"
+        f"{mark}  {clean(report.path or '<deck>')}  [{clean(report.format)}, "
+        f"era {clean(report.era)}, {report.date}{bl}]  "
+        f"main {c['main']} / extra {c['extra']} / side {c['side']}"
     )
     if report.point_cap is not None:
         head += f"  points {report.points}/{report.point_cap}"
@@ -96,8 +112,8 @@ def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
     draw = "draws" if rules.first_player_draws else "does not draw"
     how = "exact" if stats.method.value == "exact" else f"simulated, {stats.trials:,} games/going"
     lines.append(
-        f"{name}: {stats.deck_size} Main Deck cards · hand {rules.hand_size}, first player "
-        f"{draw} on turn 1"
+        f"{name}: {plural(stats.deck_size, 'Main Deck card')} · hand {rules.hand_size}, "
+        f"first player {draw} on turn 1"
         + (f", draw up to {rules.draw_up_to}" if rules.draw_up_to else "")
         + f" · {how}"
     )
@@ -106,44 +122,59 @@ def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
     lines.append("")
     cols: list[tuple[Going, int]] = [(g, t) for g in stats.goings for t in range(stats.turns)]
     head = "P(at least 1)" if stats.default else "condition"
-    width = max([len(head)] + [len(clean(c.name)) for c in stats.conditions])
-    width = min(width, 44)
-    cell = 22 if fractions and stats.method.value == "exact" else 7
-    top = " " * width
-    for going in stats.goings:
-        label = f"going {going.value}"
-        span = (cell + 1) * stats.turns
-        top += " " + label.center(span - 1) + " "
-    lines.append(top.rstrip())
-    sub = head.ljust(width)
-    for g, t in cols:
-        sub += " " + (f"T{t + 1} ({stats.seen[g][t]})" if stats.turns > 1 else
-                      f"{stats.seen[g][t]} cards").rjust(cell)  # fmt: skip
-    lines.append(sub)
-    lines.append("-" * len(sub))
-    widest = 0.0
+    labels = []
     for c in stats.conditions:
         shown = clean(c.name)
-        label = shown if len(shown) <= width else shown[: width - 1] + "…"
-        row = label.ljust(width)
+        labels.append(shown if len(shown) <= 44 else shown[:43] + "…")
+    width = max([len(head), *map(len, labels)])
+    widest = 0.0
+    cells: list[list[str]] = []
+    for c in stats.conditions:
+        row = []
         for g, t in cols:
             est = c.by_going[g][t]
             if est.low is not None and est.high is not None:
                 widest = max(widest, est.high - est.probability, est.probability - est.low)
-            text = est.text(True) if fractions else _pct(est.probability)
-            row += " " + text.rjust(cell)
-        lines.append(row)
+            text = _pct(est.probability).strip()
+            if fractions and est.fraction is not None:
+                text += f" ({est.fraction.numerator}/{est.fraction.denominator})"
+            row.append(text)
+        cells.append(row)
+    subs = [
+        f"T{t + 1} ({stats.seen[g][t]})" if stats.turns > 1 else plural(stats.seen[g][t], "card")
+        for g, t in cols
+    ]
+    cell = max([len(x) for x in subs] + [len(x) for row in cells for x in row] + [6])
+    # every column as wide as its widest cell; a "going ..." label fits over its turns
+    label_width = max(len(f"going {g.value}") for g in stats.goings)
+    while (cell + 2) * stats.turns - 2 < label_width:
+        cell += 1
+    span = (cell + 2) * stats.turns - 2
+    top = " " * width
+    for going in stats.goings:
+        top += "  " + f"going {going.value}".center(span)
+    lines.append(top.rstrip())
+    sub = head.ljust(width) + "".join("  " + x.rjust(cell) for x in subs)
+    lines.append(sub)
+    lines.append("-" * len(sub))
+    for label, row in zip(labels, cells, strict=True):
+        lines.append(label.ljust(width) + "".join("  " + x.rjust(cell) for x in row))
     if stats.method.value == "simulation":
         lines.append(f"95% intervals within ±{100 * widest:.2f} points (seed {stats.seed})")
     if not stats.default:
         for c in stats.conditions:
             lines.append(f"  {clean(c.name)}: {clean(c.expression)}")
+        lines.append("")
+        lines.append(f"Categories (of {plural(stats.deck_size, 'Main Deck card')}):")
+        cat_width = max(len(clean(k.name)) for k in stats.categories)
+        for k in stats.categories:
+            lines.append(f"  {clean(k.name):<{cat_width}}  {plural(k.copies, 'card')}")
     for going in stats.goings:
         kinds = stats.composition[going]
         n = len(next(iter(kinds.values())))
         lines.append("")
         seen = stats.seen[going][0]
-        what = f"{seen} cards seen" + (" plus effects" if stats.effects else "")
+        what = f"{plural(seen, 'card')} seen" + (" plus effects" if stats.effects else "")
         lines.append(f"Turn 1 hand composition, going {going.value} ({what}):")
         lines.append("         " + "".join(f"{k:>7}" for k in range(n)))
         for kind, ests in kinds.items():
