@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from deckcheck.cli import banlist, card, convert, format, schema, simulate, validate
+from deckcheck.cli import banlist, batch, card, convert, format, judge, schema, simulate, validate
 
 app = typer.Typer(
     name="deckcheck",
@@ -62,7 +62,7 @@ def _root(
 
 
 app.add_typer(card.app, name="cards")
-for _module in (validate, convert, simulate, format, banlist, schema):
+for _module in (validate, batch, judge, convert, simulate, format, banlist, schema):
     _module.register(app)
 
 

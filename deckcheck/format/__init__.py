@@ -45,6 +45,7 @@ __all__ = [
     "FormatRegistry",
     "Pool",
     "SizeRule",
+    "format_for_region",
     "format_names",
     "get_format",
     "list_eras",
@@ -90,3 +91,24 @@ def official_era_at(region: str, on: date, data: Dataset | None = None) -> Era:
     Before the region's first era, the first era is returned.
     """
     return _registry(data).official_era_at(region, on)
+
+
+def format_for_region(fmt: Format, region: str, data: Dataset | None = None) -> Format:
+    """``fmt`` played in ``region`` (``tcg`` or ``ocg``): that region's card pool (for TCG and
+    OCG pools) and official era dates (for formats whose era goes by date); the list is kept.
+
+    Raises :class:`~deckcheck.error.InputError` for another region.
+    """
+    from dataclasses import replace
+
+    from deckcheck.error import InputError
+    from deckcheck.format.file import REGIONS
+
+    key = region.strip().lower()
+    if key not in REGIONS:
+        raise InputError(f"unknown region {region!r}; valid: {', '.join(REGIONS)}")
+    pool = Pool(key) if fmt.pool in (Pool.TCG, Pool.OCG) else fmt.pool
+    if key == fmt.region and pool is fmt.pool:
+        return fmt
+    timeline = _registry(data).timeline(key) if fmt.era is None else fmt.timeline
+    return replace(fmt, region=key, pool=pool, timeline=timeline)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, assert_never
 
 if TYPE_CHECKING:
-    from deckcheck.batch import Batch
+    from deckcheck.batch import Batch, Unreadable
     from deckcheck.goldfish import HandStats
     from deckcheck.report import Report
 
@@ -27,6 +27,10 @@ class OutputFormat(enum.StrEnum):
 
     TEXT = "text"
     JSON = "json"
+    CSV = "csv"
+    """Batches: one row per registration or deck (:mod:`deckcheck.render.csv`)."""
+    HTML = "html"
+    """Batches: one self-contained page (:mod:`deckcheck.render.html`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +51,10 @@ def render(
     options: RenderOptions | None = None,
     **kw: Any,
 ) -> str:
-    """``value`` rendered as ``output`` (``text`` or ``json``); ``kw`` sets :class:`RenderOptions`.
+    """``value`` rendered as ``output``; ``kw`` sets :class:`RenderOptions`.
+
+    Batches and reports render as ``text``, ``json``, ``csv`` and ``html``; goldfish results
+    as ``text`` and ``json``.
 
     Raises :class:`~deckcheck.error.InputError` for an unknown output format.
     """
@@ -63,8 +70,29 @@ def render(
         return _text(value, opts)
     elif fmt is OutputFormat.JSON:
         return _json(value, opts)
+    elif fmt is OutputFormat.CSV:
+        from deckcheck.render.csv import batch_csv
+
+        return batch_csv(_as_batch(value, fmt))
+    elif fmt is OutputFormat.HTML:
+        from deckcheck.render.html import batch_html
+
+        return batch_html(_as_batch(value, fmt))
     else:
         assert_never(fmt)
+
+
+def _as_batch(value: Renderable, fmt: OutputFormat) -> Batch:
+    """A batch as is; one report as a batch of one; anything else cannot be a table."""
+    from deckcheck.batch import Batch
+    from deckcheck.error import InputError
+    from deckcheck.report import Report
+
+    if isinstance(value, Batch):
+        return value
+    if isinstance(value, Report):
+        return Batch(value.format, value.date, (value,), ())
+    raise InputError(f"{fmt.value} output is for validation results; use text or json")
 
 
 def _text(value: Renderable, opts: RenderOptions) -> str:
@@ -95,14 +123,14 @@ def _json(value: Renderable, opts: RenderOptions) -> str:
 
 def batch_dict(batch: Batch) -> dict[str, Any]:
     """The validation document of a batch as plain data (the README documents its shape)."""
-    unreadable = [{"path": u.path, "error": u.error, "line": u.line} for u in batch.unreadable]
+    unreadable = [unreadable_dict(u) for u in batch.unreadable]
     s = batch.summary
     out: dict[str, Any] = {
         "results": [r.to_dict() for r in batch.reports],
         "summary": {
             "decks": s.decks, "legal": s.legal, "illegal": s.illegal, "errors": s.errors,
             "warnings": s.warnings, "notes": s.notes, "unreadable": s.unreadable,
-            "skipped": s.skipped,
+            "skipped": s.skipped, "duplicates": s.duplicates,
         },
         "unreadable": unreadable,
         "skipped": [{"path": k.path, "reason": k.reason} for k in batch.skipped],
@@ -115,6 +143,16 @@ def batch_dict(batch: Batch) -> dict[str, Any]:
     }  # fmt: skip
     if unreadable:
         out["errors"] = [dict(u) for u in unreadable]  # deprecated alias, one release
+    return out
+
+
+def unreadable_dict(u: Unreadable) -> dict[str, Any]:
+    """JSON form of an unreadable source (with its registration and status, if any)."""
+    out: dict[str, Any] = {"path": u.path, "error": u.error, "line": u.line}
+    if u.registration is not None:
+        from deckcheck.registration import status_of
+
+        out["registration"] = {**u.registration.to_dict(), "status": status_of(u).value}
     return out
 
 
