@@ -29,9 +29,12 @@ def _alt_art(index: CardIndex, deck: Deck) -> tuple[int, int]:
     """(original, alternate artwork) for a Main Deck card of ``deck`` that has one."""
     codes = set(deck.passcodes(Section.MAIN))
     for card in index:
-        if card.canonical != card.passcode and card.canonical in codes:
-            if index.lookup_passcode(card.passcode).match is Match.ALTERNATE_ART:
-                return card.canonical, card.passcode
+        if (
+            card.canonical != card.passcode
+            and card.canonical in codes
+            and index.lookup_passcode(card.passcode).match is Match.ALTERNATE_ART
+        ):
+            return card.canonical, card.passcode
     raise AssertionError("no alternate artwork for any card of the deck")
 
 
