@@ -9,9 +9,11 @@ rules share a :class:`Context` (deck, era, list in force, format) and a per-form
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from deckcheck.banlist.model import status_word
@@ -46,6 +48,10 @@ class CardFacts:
     """Whether the card is a Skill card."""
     legend: bool
     """Whether the card is a Rush Legend card."""
+    attention: tuple[bool, bool, bool] = (True, True, True)
+    """Per section (Main, Extra, Side): whether a per-card rule (placement, pool, treated-as,
+    forbidden types) may have something to say about the card there; False lets validation
+    skip it."""
 
 
 @dataclass
@@ -158,9 +164,19 @@ def _compute_facts(rs: Ruleset, card: Card) -> CardFacts:
     if rs.banlist is not None and rs.banlist.points:
         points = max(rs.banlist.points_of(card.canonical), rs.banlist.points_of(card.passcode))
         status = None  # a points list sets points, not copies
-    return CardFacts(
-        card.limit_name, status, used, problem, points, card.zone, card.is_skill, card.is_legend
+    zone = card.zone
+    odd = (
+        problem is not None
+        or bool(card.flags & _ODD_FLAGS)
+        or zone is DeckZone.NONE
+        or bool(card.treated_as)
+        or bool(rs.format.forbidden_types)
     )
+    attention = (odd or zone is DeckZone.EXTRA, odd or zone is DeckZone.MAIN, odd)
+    return CardFacts(
+        card.limit_name, status, used, problem, points, zone, card.is_skill, card.is_legend,
+        attention,
+    )  # fmt: skip
 
 
 ANNOUNCE_WINDOW_DAYS = 45
@@ -217,13 +233,20 @@ class Context:
     groups: dict[str, list[DeckCard]]
     """Copies per limit name (Main + Extra + Side), deck cards only."""
     distinct: list[tuple[DeckCard, CardFacts]]
-    """The first copy of each known card per section, with its facts."""
+    """The first copy of each known card per section, with its facts; the per-card rules read
+    only those whose facts ask for attention in their section (:attr:`CardFacts.attention`)."""
     unknown: list[DeckCard]
     """The first copy of each unknown passcode per section."""
     sizes: dict[Section, int]
     """Cards counted toward each section's size."""
     group_facts: dict[str, list[CardFacts]] = field(default_factory=dict)
     """The facts of the distinct cards of each group (same keys as ``groups``)."""
+    flagged: list[tuple[DeckCard, CardFacts]] = field(default_factory=list)
+    """The entries of :attr:`distinct` whose facts ask for attention in their section."""
+    listed: list[str] | None = None
+    """Names of :attr:`groups` with a card on the list in force (None: look at every group)."""
+    crowded: list[str] | None = None
+    """Names of :attr:`groups` with more copies than the copy limit (None: look at every one)."""
 
     @property
     def era(self) -> Era:
@@ -327,7 +350,7 @@ def check_sizes(ctx: Context) -> Iterator[Violation]:
 def check_placement(ctx: Context) -> Iterator[Violation]:
     """Extra Deck monsters in the Main Deck, Main Deck cards in the Extra Deck; Tokens; Skills."""
     speed = bool(ctx.rules.format.skill_cards)
-    for dc, facts in ctx.distinct:
+    for dc, facts in ctx.flagged:
         card = dc.card
         assert card is not None
         zone = facts.zone
@@ -359,7 +382,9 @@ def check_placement(ctx: Context) -> Iterator[Violation]:
 def check_copies(ctx: Context) -> Iterator[Violation]:
     """At most the copy limit (3) per card name over Main + Extra + Side."""
     limit = ctx.rules.format.copy_limit
-    for name, copies in ctx.groups.items():
+    names = ctx.groups if ctx.crowded is None else ctx.crowded
+    for name in names:
+        copies = ctx.groups[name]  # (copies of a record may share one DeckCard: use len and [0])
         if len(copies) > limit:
             first = copies[0]
             yield _v(
@@ -376,7 +401,7 @@ def check_copies(ctx: Context) -> Iterator[Violation]:
 def check_treated_as(ctx: Context) -> Iterator[Violation]:
     """Note the cards counted toward another name's limit ("counted as Harpie Lady")."""
     seen: set[int] = set()
-    for dc, _ in ctx.distinct:
+    for dc, _ in ctx.flagged:
         card = dc.card
         if card is not None and card.treated_as and card.passcode not in seen:
             seen.add(card.passcode)
@@ -394,8 +419,19 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
     bl = rs.banlist
     if bl is None or bl.points:
         return
-    for name, copies in ctx.groups.items():
-        listed = [f.status for f in ctx.group_facts[name] if f.status is not None]
+    whitelist = bl.whitelist
+    group_facts = ctx.group_facts
+    names = ctx.groups if ctx.listed is None or whitelist else ctx.listed
+    for name in names:
+        copies = ctx.groups[name]
+        facts = group_facts[name]
+        if len(facts) == 1:
+            one = facts[0].status
+            if one is None and not whitelist:
+                continue
+            listed = [] if one is None else [one]
+        else:
+            listed = [f.status for f in facts if f.status is not None]
         first = copies[0]
         if not listed:
             if bl.whitelist:
@@ -433,7 +469,7 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
 def check_pool(ctx: Context) -> Iterator[Violation]:
     """Card pool: released in the format's region by the date; unofficial and pre-release cards."""
     rs = ctx.rules
-    for dc, facts in ctx.distinct:
+    for dc, facts in ctx.flagged:
         card = dc.card
         assert card is not None
         if facts.pool_problem is None and not (card.flags & _ODD_FLAGS):
@@ -503,7 +539,7 @@ def check_forbidden_types(ctx: Context) -> Iterator[Violation]:
     if not banned:
         return
     seen: set[int] = set()
-    for dc, _ in ctx.distinct:
+    for dc, _ in ctx.flagged:
         card = dc.card
         if card is None or card.passcode in seen:
             continue
@@ -609,6 +645,7 @@ def check_date(ctx: Context) -> Iterator[Violation]:
 
 
 _ODD_FLAGS = FLAG_UNOFFICIAL | FLAG_PRERELEASE
+_PASSCODE = attrgetter("passcode")
 
 RULES: tuple[Rule, ...] = (
     check_read_findings,
@@ -657,42 +694,56 @@ def validate(
     sizes = {Section.MAIN: 0, Section.EXTRA: 0, Section.SIDE: 0}
     speed = bool(fmt.skill_cards)
     facts_of = rs.facts
-    for section, cards in ((Section.MAIN, deck.main), (Section.EXTRA, deck.extra),
-                           (Section.SIDE, deck.side)):  # fmt: skip
-        # copies of each passcode in this section, in file order of first appearance
-        same: dict[int, list[DeckCard]] = {}
-        for dc in cards:
-            got = same.get(dc.passcode)
-            if got is None:
-                same[dc.passcode] = [dc]
-            else:
-                got.append(dc)
-        size = 0
-        for copies in same.values():
-            first = copies[0]
-            card = first.card
-            if card is None:
-                size += len(copies)
-                unknown.append(first)
-                continue
-            facts = facts_of.get(card.passcode) or rs.card_facts(card)
-            if not (speed and facts.skill):
-                size += len(copies)
-            distinct.append((first, facts))
-            if facts.zone is not DeckZone.NONE:
+    card_facts = rs.card_facts
+    flagged: list[tuple[DeckCard, CardFacts]] = []
+    none = DeckZone.NONE
+    copy_limit = fmt.copy_limit
+    crowded: list[str] = []
+    listed: list[str] = []
+    for index, section, cards in ((0, Section.MAIN, deck.main), (1, Section.EXTRA, deck.extra),
+                                  (2, Section.SIDE, deck.side)):  # fmt: skip
+        if not cards:
+            continue
+        # copies of each passcode in this section, in file order of first appearance, and the
+        # first copy of each (counted in C: this loop is the hot path of every batch)
+        counts = Counter(map(_PASSCODE, cards))
+        backwards = cards[::-1]
+        firsts = dict(zip(map(_PASSCODE, backwards), backwards, strict=True))
+        size = len(cards)
+        for code, n in counts.items():
+            first = firsts[code]
+            facts = facts_of.get(code)  # a known card's facts are memoised under its passcode
+            if facts is None:
+                card = first.card
+                if card is None:
+                    unknown.append(first)
+                    continue
+                facts = card_facts(card)
+            if speed and facts.skill:
+                size -= n
+            entry = (first, facts)
+            distinct.append(entry)
+            if facts.attention[index]:
+                flagged.append(entry)
+            if facts.zone is not none:
                 name = facts.limit_name
-                if name in groups:
-                    groups[name].extend(copies)
-                    group_facts[name].append(facts)
-                else:
-                    groups[name] = list(copies)
+                group = groups.get(name)
+                if group is None:
+                    groups[name] = group = [first] * n
                     group_facts[name] = [facts]
+                else:
+                    group.extend([first] * n)
+                    group_facts[name].append(facts)
+                if len(group) > copy_limit and name not in crowded:
+                    crowded.append(name)
+                if facts.status is not None and name not in listed:
+                    listed.append(name)
         sizes[section] = size
     for f in deck.findings:
         # a line naming no card still asked for copies: count them, so one typo is one problem
         if f.passcode is None and f.section is not None and f.code is not FindingCode.PARSE:
             sizes[f.section] += f.count
-    ctx = Context(deck, rs, groups, distinct, unknown, sizes, group_facts)
+    ctx = Context(deck, rs, groups, distinct, unknown, sizes, group_facts, flagged, listed, crowded)
     violations = [v for rule in RULES for v in rule(ctx)]
     cap = _point_cap(rs)
     bl = rs.banlist
