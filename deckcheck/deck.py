@@ -144,13 +144,14 @@ FINGERPRINT_LENGTH = 16
 def canonical_counts(deck: Deck) -> dict[Section, Counter[int]]:
     """Per section, copies of each *canonical* card: alternate artworks, pre-release codes and
     format variants count as their original card; unknown passcodes count as themselves."""
-    out: dict[Section, Counter[int]] = {}
-    for section in Section:
-        counts: Counter[int] = Counter()
-        for c in deck.section(section):
-            counts[c.card.canonical if c.card is not None else c.passcode] += 1
-        out[section] = counts
-    return out
+    return {
+        section: Counter(
+            [c.card.canonical if c.card is not None else c.passcode for c in cards]
+        )
+        for section, cards in (
+            (Section.MAIN, deck.main), (Section.EXTRA, deck.extra), (Section.SIDE, deck.side)
+        )
+    }  # fmt: skip
 
 
 def fingerprint_deck(deck: Deck) -> str:

@@ -35,7 +35,7 @@ def write_reports(batch: Batch, folder: Path) -> list[str]:
     is renamed into place: a failure leaves the previous reports untouched, and nothing is ever
     written outside ``folder``.
     """
-    from deckcheck.render import OutputFormat, render
+    from deckcheck.render import OutputFormat
 
     outputs: list[tuple[str, Any]] = [
         ("report.csv", OutputFormat.CSV),
@@ -45,18 +45,47 @@ def write_reports(batch: Batch, folder: Path) -> list[str]:
     junit = getattr(OutputFormat, "JUNIT", None)  # the CI outputs, when present
     if junit is not None:
         outputs.append(("junit.xml", junit))
-    rendered = [(name, render(batch, fmt)) for name, fmt in outputs]
     folder.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".deckcheck-", dir=folder))
     try:
-        for name, text in rendered:
-            with open(staging / name, "w", encoding="utf-8", newline="") as handle:
-                handle.write(text)
-        for name, _ in rendered:
+        # the JSON report (the slowest) is rendered by a forked process on another core
+        helper = _start_render(batch, outputs[1][1], staging / outputs[1][0])
+        for name, fmt in outputs:
+            if helper is None or name != outputs[1][0]:
+                _render_to(batch, fmt, staging / name)
+        if helper is not None:
+            helper.join()
+            if helper.exitcode != 0 or not (staging / outputs[1][0]).exists():
+                _render_to(batch, outputs[1][1], staging / outputs[1][0])
+        for name, _ in outputs:
             os.replace(staging / name, folder / name)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return [name for name, _ in rendered]
+    return [name for name, _ in outputs]
+
+
+def _render_to(batch: Batch, fmt: Any, path: Path) -> None:
+    from deckcheck.render import render
+
+    text = render(batch, fmt)
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        handle.write(text)
+
+
+def _start_render(batch: Batch, fmt: Any, path: Path) -> Any:
+    """A forked process rendering one report (None where fork is not available or not worth it)."""
+    import multiprocessing
+
+    if len(batch.rows) < 2000 or "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    try:
+        proc = multiprocessing.get_context("fork").Process(
+            target=_render_to, args=(batch, fmt, path), daemon=True
+        )
+        proc.start()
+    except OSError:
+        return None
+    return proc
 
 
 def _progress_bar(total: int, enabled: bool) -> tuple[Callable[[int, str], None], Any]:

@@ -158,6 +158,19 @@ def unreadable_dict(u: Unreadable) -> dict[str, Any]:
 
 def safe(value: Any) -> Any:
     """``value`` with every string made valid for UTF-8 JSON (undecodable bytes as ``\\xNN``)."""
+    if isinstance(value, dict | list | tuple):
+        import json
+
+        try:  # the usual case, checked in C: nothing to change
+            json.dumps(value, ensure_ascii=False, default=str, skipkeys=True).encode("utf-8")
+        except UnicodeEncodeError:
+            pass
+        else:
+            return value
+    return _safe(value)
+
+
+def _safe(value: Any) -> Any:
     if isinstance(value, str):
         try:
             value.encode("utf-8")
@@ -167,7 +180,7 @@ def safe(value: Any) -> Any:
             return clean(value)
         return value
     if isinstance(value, dict):
-        return {k: safe(v) for k, v in value.items()}
+        return {k: _safe(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [safe(v) for v in value]
+        return [_safe(v) for v in value]
     return value
