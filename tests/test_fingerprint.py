@@ -197,3 +197,12 @@ def test_plan_file_forms(text: str) -> None:
     plan = parse_side_plan(text)
     assert [(c.name, n) for c, n in plan.cards_in] == [("Pot of Greed", 1)]
     assert [(c.name, n) for c, n in plan.cards_out] == [("Raigeki", 1)]
+
+
+def test_judge_commands_and_plan_codes_are_documented(cli) -> None:  # type: ignore[no-untyped-def]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for command in ("batch", "fingerprint", "diff", "side"):
+        assert f"deckcheck {command}" in readme
+        assert cli(command, "--help").code == 0
+    for code in PlanCode:
+        assert f"| `{code.value}` |" in readme

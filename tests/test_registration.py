@@ -378,3 +378,44 @@ def test_status_values_are_the_documented_ones() -> None:
         assert f"`{status.value}`" in readme
     for column in HEADER:
         assert f"`{column}`" in readme
+
+
+def test_validate_prints_csv_and_html_too(cli, cli_proc) -> None:  # type: ignore[no-untyped-def]
+    deck = str(ROOT / "examples" / "problems.ydk")
+    res = cli("validate", deck, "-d", "2025-06-01", "-o", "csv")
+    assert res.code == 1
+    (row,) = list(csv.DictReader(io.StringIO(res.stdout)))
+    assert row["status"] == "illegal" and "forbidden" in row["codes"].split(";")
+    res = cli("validate", deck, "-d", "2025-06-01", "-o", "html")
+    assert res.code == 1 and res.stdout.startswith("<!DOCTYPE html>")
+    proc = cli_proc("simulate", str(ROOT / "examples" / "tcg-legal.ydk"), "-o", "csv")
+    assert proc.returncode == 2 and "text or json" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_progress_bar_on_a_terminal(regset: RegSet, tmp_path: Path) -> None:
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    master, slave = pty.openpty()
+    proc = subprocess.run(
+        [sys.executable, "-m", "deckcheck", "batch", str(regset.folder), "--out",
+         str(tmp_path / "out"), "-j", "1"],
+        stdout=subprocess.PIPE, stderr=slave, check=False, env={**os.environ, "COLUMNS": "100"},
+    )  # fmt: skip
+    os.close(slave)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    assert proc.returncode == 2
+    text = shown.decode("utf-8", "replace")
+    assert "checking" in text and f"{len(regset.files)}/{len(regset.files)}" in text
