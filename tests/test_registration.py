@@ -419,3 +419,17 @@ def test_progress_bar_on_a_terminal(regset: RegSet, tmp_path: Path) -> None:
     assert proc.returncode == 2
     text = shown.decode("utf-8", "replace")
     assert "checking" in text and f"{len(regset.files)}/{len(regset.files)}" in text
+
+
+def test_reports_rendered_on_a_second_core_are_the_same(
+    regset: RegSet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from deckcheck.cli import batch as command
+
+    batch = check([str(_csv_for(regset))], "tcg", ON)
+    command.write_reports(batch, tmp_path / "one")
+    monkeypatch.setattr(command, "RENDER_FORK_MIN", 1)
+    command.write_reports(batch, tmp_path / "two")
+    for name in command.REPORTS:
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+    assert sorted(p.name for p in (tmp_path / "two").iterdir()) == sorted(command.REPORTS)

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 REPORTS = ("report.csv", "report.json", "report.html")
 """The files ``deckcheck batch`` always writes (``junit.xml`` too when JUnit output exists)."""
+RENDER_FORK_MIN = 2000
+"""Fewest rows for which the JSON report is rendered by a second process."""
 
 
 def write_reports(batch: Batch, folder: Path) -> list[str]:
@@ -76,7 +78,7 @@ def _start_render(batch: Batch, fmt: Any, path: Path) -> Any:
     """A forked process rendering one report (None where fork is not available or not worth it)."""
     import multiprocessing
 
-    if len(batch.rows) < 2000 or "fork" not in multiprocessing.get_all_start_methods():
+    if len(batch.rows) < RENDER_FORK_MIN or "fork" not in multiprocessing.get_all_start_methods():
         return None
     try:
         proc = multiprocessing.get_context("fork").Process(
