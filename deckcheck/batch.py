@@ -437,8 +437,12 @@ def _check_one(src: Source, job: _Job, ds: Dataset) -> Outcome:
     except Exception as exc:  # a bug must not stop the other decks
         return Unreadable(src.label, f"{src.label}: unexpected {type(exc).__name__}: {exc}",
                           None, reg)  # fmt: skip
-    report = validate(deck, job.format, job.date, allow_prerelease=job.allow_prerelease,
-                      path=src.label, data=ds)  # fmt: skip
+    try:
+        report = validate(deck, job.format, job.date, allow_prerelease=job.allow_prerelease,
+                          path=src.label, data=ds)  # fmt: skip
+    except Exception as exc:  # a bug must not stop the other decks either
+        return Unreadable(src.label, f"{src.label}: could not be checked: unexpected "
+                          f"{type(exc).__name__}: {exc} (please report it)", None, reg)  # fmt: skip
     return replace(report, fingerprint=fingerprint_deck(deck), registration=reg)
 
 

@@ -433,3 +433,19 @@ def test_reports_rendered_on_a_second_core_are_the_same(
     for name in command.REPORTS:
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
     assert sorted(p.name for p in (tmp_path / "two").iterdir()) == sorted(command.REPORTS)
+
+
+def test_enormous_csvs_are_refused_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from deckcheck import registration
+
+    path = tmp_path / "regs.csv"
+    path.write_text("deck\n" + "".join(f"d{i}.ydk\n" for i in range(50)), encoding="utf-8")
+    monkeypatch.setattr(registration, "MAX_ROWS", 20)
+    with pytest.raises(RegistrationError, match="more than 20 registrations"):
+        read_registrations(path)
+    monkeypatch.setattr(registration, "MAX_ROWS", 100)
+    monkeypatch.setattr(registration, "MAX_CSV_BYTES", 100)
+    with pytest.raises(RegistrationError, match="byte limit"):
+        read_registrations(path)
+    monkeypatch.setattr(registration, "MAX_CSV_BYTES", 10_000)
+    assert len(read_registrations(path)) == 50
