@@ -68,6 +68,33 @@ class Ruleset:
     date_warning: str | None = None
     variants: dict[str, tuple[int, int]] = field(default_factory=dict)
     """For whitelists: base name -> (status, passcode) of listed format versions of cards."""
+    _rules: dict[tuple[bool, bool], tuple[Rule, ...]] | None = field(default=None, repr=False)
+
+    def rules(self, findings: bool = True, unknown: bool = True) -> tuple[Rule, ...]:
+        """The rules that can find something under this ruleset, in report order (those of
+        read findings and unknown cards only when the deck has some)."""
+        got = self._rules
+        if got is None:
+            fmt, bl = self.format, self.banlist
+            idle: dict[Rule, bool] = {
+                check_banlist: bl is None or bl.points,
+                check_forbidden_types: not fmt.forbidden_types,
+                check_points: _point_cap(self) is None,
+                check_legends: not fmt.legend_limits_at(self.date),
+                check_skills: not fmt.skill_cards,
+                check_upcoming: not self.upcoming,
+                check_date: not self.date_warning,
+            }
+            got = self._rules = {
+                (f, u): tuple(
+                    r for r in RULES
+                    if not idle.get(r, False)
+                    and (f or r is not check_read_findings)
+                    and (u or r is not check_unknown_cards)
+                )
+                for f in (False, True) for u in (False, True)
+            }  # fmt: skip
+        return got[findings, unknown]
 
     def card_facts(self, card: Card) -> CardFacts:
         """The memoised facts of one card record."""
@@ -647,6 +674,7 @@ def check_date(ctx: Context) -> Iterator[Violation]:
 _ODD_FLAGS = FLAG_UNOFFICIAL | FLAG_PRERELEASE
 _PASSCODE = attrgetter("passcode")
 
+
 RULES: tuple[Rule, ...] = (
     check_read_findings,
     check_unknown_cards,
@@ -744,7 +772,7 @@ def validate(
         if f.passcode is None and f.section is not None and f.code is not FindingCode.PARSE:
             sizes[f.section] += f.count
     ctx = Context(deck, rs, groups, distinct, unknown, sizes, group_facts, flagged, listed, crowded)
-    violations = [v for rule in RULES for v in rule(ctx)]
+    violations = [v for rule in rs.rules(bool(deck.findings), bool(unknown)) for v in rule(ctx)]
     cap = _point_cap(rs)
     bl = rs.banlist
     return Report(
@@ -752,7 +780,11 @@ def validate(
         era=rs.era.id,
         date=when,
         banlist=BanlistRef(bl.name, bl.effective) if bl is not None else None,
-        counts={s.value: n for s, n in sizes.items()},
+        counts={
+            "main": sizes[Section.MAIN],
+            "extra": sizes[Section.EXTRA],
+            "side": sizes[Section.SIDE],
+        },
         violations=tuple(violations),
         path=path if path is not None else deck.source,
         points=_points_total(ctx) if cap is not None else None,
