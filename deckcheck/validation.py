@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
+from itertools import chain
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
@@ -69,6 +70,15 @@ class Ruleset:
     variants: dict[str, tuple[int, int]] = field(default_factory=dict)
     """For whitelists: base name -> (status, passcode) of listed format versions of cards."""
     _rules: dict[tuple[bool, bool], tuple[Rule, ...]] | None = field(default=None, repr=False)
+    names: dict[int, str] = field(default_factory=dict, repr=False)
+    """Passcode -> limit name, for the deck cards among :attr:`facts`."""
+    attention: tuple[set[int], set[int], set[int]] = field(
+        default_factory=lambda: (set(), set(), set()), repr=False
+    )
+    """Per section (Main, Extra, Side): the passcodes among :attr:`facts` whose
+    :attr:`CardFacts.attention` is set there."""
+    listed: set[int] = field(default_factory=set, repr=False)
+    """The passcodes among :attr:`facts` with a status on the list in force."""
 
     def rules(self, findings: bool = True, unknown: bool = True) -> tuple[Rule, ...]:
         """The rules that can find something under this ruleset, in report order (those of
@@ -100,7 +110,17 @@ class Ruleset:
         """The memoised facts of one card record."""
         got = self.facts.get(card.passcode)
         if got is None:
-            got = self.facts[card.passcode] = _compute_facts(self, card)
+            got = _compute_facts(self, card)
+            code = card.passcode
+            # the indexes first, then the memo: whoever finds the facts finds them indexed
+            if got.zone is not DeckZone.NONE:
+                self.names[code] = got.limit_name
+            for flag, codes in zip(got.attention, self.attention, strict=True):
+                if flag:
+                    codes.add(code)
+            if got.status is not None:
+                self.listed.add(code)
+            self.facts[code] = got
         return got
 
 
@@ -251,34 +271,131 @@ def _ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> 
     )
 
 
+_SECTIONS = (Section.MAIN, Section.EXTRA, Section.SIDE)
+
+
 @dataclass
 class Context:
-    """What the rules read: the deck, the ruleset, distinct cards and groups of copies by name."""
+    """What the rules read: the deck, the ruleset, section sizes, the cards that need a look.
+
+    The rules that look at every card (copies, list statuses) read the deck's cards through
+    :meth:`groups_of` and :attr:`distinct`, built on first use: most decks need neither in full.
+    """
 
     deck: Deck
     rules: Ruleset
-    groups: dict[str, list[DeckCard]]
-    """Copies per limit name (Main + Extra + Side), deck cards only."""
-    distinct: list[tuple[DeckCard, CardFacts]]
-    """The first copy of each known card per section, with its facts; the per-card rules read
-    only those whose facts ask for attention in their section (:attr:`CardFacts.attention`)."""
-    unknown: list[DeckCard]
-    """The first copy of each unknown passcode per section."""
     sizes: dict[Section, int]
     """Cards counted toward each section's size."""
-    group_facts: dict[str, list[CardFacts]] = field(default_factory=dict)
-    """The facts of the distinct cards of each group (same keys as ``groups``)."""
+    unknown: list[DeckCard] = field(default_factory=list)
+    """The first copy of each unknown passcode per section."""
     flagged: list[tuple[DeckCard, CardFacts]] = field(default_factory=list)
-    """The entries of :attr:`distinct` whose facts ask for attention in their section."""
-    listed: list[str] | None = None
-    """Names of :attr:`groups` with a card on the list in force (None: look at every group)."""
-    crowded: list[str] | None = None
-    """Names of :attr:`groups` with more copies than the copy limit (None: look at every one)."""
+    """The first copy (with its facts) of each card whose facts ask for attention in its
+    section (:attr:`CardFacts.attention`): the per-card rules read only these."""
+    listed: list[str] = field(default_factory=list)
+    """Limit names with a card on the list in force, in deck order."""
+    crowded: list[str] = field(default_factory=list)
+    """Limit names with more copies than the copy limit, in deck order."""
+    passcodes: tuple[list[int], ...] = ()
+    """The passcodes of the Main, Extra and Side Deck, in order."""
+    _sections: list[tuple[Counter[int], dict[int, DeckCard]]] | None = None
+    _distinct: list[tuple[DeckCard, CardFacts]] | None = None
+    _groups: tuple[dict[str, list[DeckCard]], dict[str, list[CardFacts]]] | None = None
 
     @property
     def era(self) -> Era:
         """The era in force."""
         return self.rules.era
+
+    def sections(self) -> list[tuple[Counter[int], dict[int, DeckCard]]]:
+        """Per section: copies per passcode (in order of first appearance) and first copies."""
+        got = self._sections
+        if got is None:
+            got = []
+            for cards in (self.deck.main, self.deck.extra, self.deck.side):
+                backwards = cards[::-1]
+                firsts = dict(zip(map(_PASSCODE, backwards), backwards, strict=True))
+                got.append((Counter(map(_PASSCODE, cards)), firsts))
+            self._sections = got
+        return got
+
+    @property
+    def distinct(self) -> list[tuple[DeckCard, CardFacts]]:
+        """The first copy of each known card per section, with its facts, in deck order."""
+        got = self._distinct
+        if got is None:
+            facts_of = self.rules.facts
+            got = [(firsts[c], facts_of[c]) for counts, firsts in self.sections()
+                   for c in counts if c in facts_of]  # fmt: skip
+            self._distinct = got
+        return got
+
+    def groups_of(
+        self, names: Iterable[str] | None = None
+    ) -> tuple[dict[str, list[DeckCard]], dict[str, list[CardFacts]]]:
+        """Copies (Main + Extra + Side, deck cards only) and the distinct cards' facts per limit
+        name, for ``names`` (all when None), in deck order.
+
+        The copies of one record in a section may be one :class:`DeckCard` repeated: read
+        their number and the first.
+        """
+        if names is None and self._groups is not None:
+            return self._groups
+        wanted = None if names is None else set(names)
+        facts_of, names_of = self.rules.facts, self.rules.names
+        if wanted is not None and self.passcodes:
+            return self._few_groups(wanted)
+        groups: dict[str, list[DeckCard]] = {}
+        facts_by: dict[str, list[CardFacts]] = {}
+        for counts, firsts in self.sections():
+            for code, n in counts.items():
+                name = names_of.get(code)
+                if name is None or (wanted is not None and name not in wanted):
+                    continue
+                if name in groups:
+                    groups[name] += [firsts[code]] * n
+                    facts_by[name].append(facts_of[code])
+                else:
+                    groups[name] = [firsts[code]] * n
+                    facts_by[name] = [facts_of[code]]
+        if names is None:
+            self._groups = (groups, facts_by)
+        return groups, facts_by
+
+    def _few_groups(
+        self, wanted: set[str]
+    ) -> tuple[dict[str, list[DeckCard]], dict[str, list[CardFacts]]]:
+        """:meth:`groups_of` a few names: their passcodes counted and found in C."""
+        facts_of, names_of = self.rules.facts, self.rules.names
+        decks = (self.deck.main, self.deck.extra, self.deck.side)
+        entries = []
+        for index, codes in enumerate(self.passcodes):
+            for code in dict.fromkeys(codes).keys() & facts_of.keys():
+                name = names_of.get(code)
+                if name in wanted:
+                    pos = codes.index(code)
+                    entries.append((index, pos, name, decks[index][pos], codes.count(code)))
+        entries.sort(key=lambda e: (e[0], e[1]))
+        groups: dict[str, list[DeckCard]] = {}
+        facts_by: dict[str, list[CardFacts]] = {}
+        for _, _, name, first, n in entries:
+            facts = facts_of[first.passcode]
+            if name in groups:
+                groups[name] += [first] * n
+                facts_by[name].append(facts)
+            else:
+                groups[name] = [first] * n
+                facts_by[name] = [facts]
+        return groups, facts_by
+
+    @property
+    def groups(self) -> dict[str, list[DeckCard]]:
+        """Copies per limit name (Main + Extra + Side), deck cards only."""
+        return self.groups_of()[0]
+
+    @property
+    def group_facts(self) -> dict[str, list[CardFacts]]:
+        """The facts of the distinct cards of each group (same keys as :attr:`groups`)."""
+        return self.groups_of()[1]
 
 
 Rule = Callable[[Context], Iterator[Violation]]
@@ -409,9 +526,9 @@ def check_placement(ctx: Context) -> Iterator[Violation]:
 def check_copies(ctx: Context) -> Iterator[Violation]:
     """At most the copy limit (3) per card name over Main + Extra + Side."""
     limit = ctx.rules.format.copy_limit
-    names = ctx.groups if ctx.crowded is None else ctx.crowded
-    for name in names:
-        copies = ctx.groups[name]  # (copies of a record may share one DeckCard: use len and [0])
+    if not ctx.crowded:
+        return
+    for name, copies in ctx.groups_of(ctx.crowded)[0].items():
         if len(copies) > limit:
             first = copies[0]
             yield _v(
@@ -447,10 +564,10 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
     if bl is None or bl.points:
         return
     whitelist = bl.whitelist
-    group_facts = ctx.group_facts
-    names = ctx.groups if ctx.listed is None or whitelist else ctx.listed
-    for name in names:
-        copies = ctx.groups[name]
+    if not (whitelist or ctx.listed):
+        return
+    groups, group_facts = ctx.groups_of(None if whitelist else ctx.listed)
+    for name, copies in groups.items():
         facts = group_facts[name]
         if len(facts) == 1:
             one = facts[0].status
@@ -715,63 +832,53 @@ def validate(
     fmt = ds.format(format) if isinstance(format, str) else format
     when = date if date is not None else _today()
     rs = ruleset(fmt, when, allow_prerelease, ds)
-    groups: dict[str, list[DeckCard]] = {}
-    group_facts: dict[str, list[CardFacts]] = {}
-    distinct: list[tuple[DeckCard, CardFacts]] = []
-    unknown: list[DeckCard] = []
-    sizes = {Section.MAIN: 0, Section.EXTRA: 0, Section.SIDE: 0}
-    speed = bool(fmt.skill_cards)
+    main, extra, side = deck.main, deck.extra, deck.side
     facts_of = rs.facts
-    card_facts = rs.card_facts
+    passcodes = (list(map(_PASSCODE, main)), list(map(_PASSCODE, extra)),
+                 list(map(_PASSCODE, side)))  # fmt: skip
+    per_section = (set(passcodes[0]), set(passcodes[1]), set(passcodes[2]))
+    codes = per_section[0] | per_section[1] | per_section[2]
+    unknown: list[DeckCard] = []
+    if not facts_of.keys() >= codes:  # a new card for this ruleset, or an unknown passcode
+        for dc in chain(main, extra, side):
+            if dc.card is not None and dc.passcode not in facts_of:
+                rs.card_facts(dc.card)
+        missing = {c for c in codes if c not in facts_of}
+        for cards in (main, extra, side) if missing else ():
+            first_seen: set[int] = set()
+            for dc in cards:
+                if dc.passcode in missing and dc.passcode not in first_seen:
+                    first_seen.add(dc.passcode)
+                    unknown.append(dc)
+    sizes = {Section.MAIN: len(main), Section.EXTRA: len(extra), Section.SIDE: len(side)}
+    if fmt.skill_cards:  # Speed Duel: Skill cards do not count toward the Main Deck
+        for section, cards in zip(_SECTIONS, (main, extra, side), strict=True):
+            sizes[section] -= sum(1 for dc in cards if dc.passcode in facts_of
+                                  and facts_of[dc.passcode].skill)  # fmt: skip
     flagged: list[tuple[DeckCard, CardFacts]] = []
-    none = DeckZone.NONE
-    copy_limit = fmt.copy_limit
+    for index, cards in enumerate((main, extra, side)):
+        need = per_section[index] & rs.attention[index]
+        if need:
+            for dc in cards:
+                if dc.passcode in need:
+                    need.discard(dc.passcode)
+                    flagged.append((dc, facts_of[dc.passcode]))
+    names_of = rs.names
+    per_name = Counter(map(names_of.get, chain(*passcodes)))
+    limit = fmt.copy_limit
     crowded: list[str] = []
+    if per_name and max(per_name.values()) > limit:
+        crowded = [n for n, k in per_name.items() if k > limit and n is not None]
     listed: list[str] = []
-    for index, section, cards in ((0, Section.MAIN, deck.main), (1, Section.EXTRA, deck.extra),
-                                  (2, Section.SIDE, deck.side)):  # fmt: skip
-        if not cards:
-            continue
-        # copies of each passcode in this section, in file order of first appearance, and the
-        # first copy of each (counted in C: this loop is the hot path of every batch)
-        counts = Counter(map(_PASSCODE, cards))
-        backwards = cards[::-1]
-        firsts = dict(zip(map(_PASSCODE, backwards), backwards, strict=True))
-        size = len(cards)
-        for code, n in counts.items():
-            first = firsts[code]
-            facts = facts_of.get(code)  # a known card's facts are memoised under its passcode
-            if facts is None:
-                card = first.card
-                if card is None:
-                    unknown.append(first)
-                    continue
-                facts = card_facts(card)
-            if speed and facts.skill:
-                size -= n
-            entry = (first, facts)
-            distinct.append(entry)
-            if facts.attention[index]:
-                flagged.append(entry)
-            if facts.zone is not none:
-                name = facts.limit_name
-                group = groups.get(name)
-                if group is None:
-                    groups[name] = group = [first] * n
-                    group_facts[name] = [facts]
-                else:
-                    group.extend([first] * n)
-                    group_facts[name].append(facts)
-                if len(group) > copy_limit and name not in crowded:
-                    crowded.append(name)
-                if facts.status is not None and name not in listed:
-                    listed.append(name)
-        sizes[section] = size
+    on_list = codes & rs.listed
+    if on_list:
+        listed_names = {names_of[c] for c in on_list if c in names_of}
+        listed = [n for n in per_name if n in listed_names]
     for f in deck.findings:
         # a line naming no card still asked for copies: count them, so one typo is one problem
         if f.passcode is None and f.section is not None and f.code is not FindingCode.PARSE:
             sizes[f.section] += f.count
-    ctx = Context(deck, rs, groups, distinct, unknown, sizes, group_facts, flagged, listed, crowded)
+    ctx = Context(deck, rs, sizes, unknown, flagged, listed, crowded, passcodes)
     violations = [v for rule in rs.rules(bool(deck.findings), bool(unknown)) for v in rule(ctx)]
     cap = _point_cap(rs)
     bl = rs.banlist
