@@ -449,3 +449,26 @@ def test_enormous_csvs_are_refused_whole(tmp_path: Path, monkeypatch: pytest.Mon
         read_registrations(path)
     monkeypatch.setattr(registration, "MAX_CSV_BYTES", 10_000)
     assert len(read_registrations(path)) == 50
+
+
+def test_readme_library_example_for_organisers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("For organisers and judges:", 1)[1].split("```python", 1)[1]
+    code = block.split("```", 1)[0]
+    (tmp_path / "examples").mkdir()
+    for name in ("problems.ydk", "tcg-legal.ydk"):
+        (tmp_path / "examples" / name).write_bytes((ROOT / "examples" / name).read_bytes())
+    (tmp_path / "registrations.csv").write_text(
+        "player_id,player,deck\n1,Ada,examples/tcg-legal.ydk\n1,Ada,examples/problems.ydk\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    printed: list[str] = []
+    namespace = {"deckcheck": deckcheck, "deck": read_path("examples/problems.ydk"),
+                 "print": lambda *a: printed.append(" ".join(map(str, a)))}  # fmt: skip
+    exec(compile(code, "README.md", "exec"), namespace)
+    assert printed[0] == "1 examples/tcg-legal.ydk"
+    assert "duplicate" in printed[-1] and printed[-1].rstrip().endswith("1")
+    assert fingerprint_deck(namespace["deck"]) == "886e6edffbfa2834"  # type: ignore[arg-type]
