@@ -267,6 +267,7 @@ def _bundle(path: str) -> Iterator[Source]:
         yield from got
     except DeckcheckError as exc:
         yield Source(SourceKind.FILE, path, error=str(exc).removeprefix(f"{path}: "))
+        # (a message naming a line, "regs.csv:3: ...", is kept whole)
 
 
 def _excluded(rel: Path, exclude: Sequence[str]) -> bool:
@@ -427,7 +428,8 @@ def _check_one(src: Source, job: _Job, ds: Dataset) -> Outcome:
     if src.skip is not None:
         return Skipped(src.label, src.skip)
     if src.error is not None:
-        return Unreadable(src.label, f"{src.label}: {src.error}", None, reg)
+        where = "" if src.error.startswith(f"{src.label}:") else f"{src.label}: "
+        return Unreadable(src.label, f"{where}{src.error}", None, reg)
     try:
         deck = _read(src, job.format.pool is Pool.RUSH, ds)
     except DeckReadError as exc:

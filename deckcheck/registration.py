@@ -186,8 +186,8 @@ def read_registrations(path: str | Path) -> list[Source]:
     deck_col = _column(keys, DECK_COLUMNS)
     if deck_col is None:
         raise RegistrationError(
-            f"{name}:1: no deck column; name one of: {', '.join(DECK_COLUMNS)} "
-            "(player id and player columns are optional)"
+            f"{name}:1: no deck column; name one of: deck, decklist, deck_file, file, path, "
+            "ydke (player_id and player columns are optional)"
         )
     id_col = _column(keys, PLAYER_ID_COLUMNS)
     player_col = _column(keys, PLAYER_COLUMNS)
