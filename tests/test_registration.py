@@ -193,6 +193,7 @@ def test_batch_command_writes_the_reports(regset: RegSet, cli, tmp_path: Path) -
     out = tmp_path / "reports"
     res = cli("batch", str(path), "--format", "tcg", "--date", "2025-06-01", "--out", str(out))
     assert res.code == 2, res.stderr  # unreadable decks
+    assert "player id p000 is already registered on row 2" in res.stderr
     assert sorted(p.name for p in out.iterdir()) == ["report.csv", "report.html", "report.json"]
     # CSV: the documented header, then the CSV's own extra columns; one row per registration
     with open(out / "report.csv", encoding="utf-8", newline="") as handle:

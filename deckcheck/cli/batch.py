@@ -219,6 +219,14 @@ def register(app: typer.Typer) -> None:
         if len(batch.unreadable) > 20:
             sys.stderr.write(f"error: ... and {len(batch.unreadable) - 20} more unreadable\n")
         s = batch.summary
+        dups = [r for r in batch.rows if r.registration and r.registration.duplicate_of]
+        for r in dups[:20]:
+            reg = r.registration
+            assert reg is not None
+            sys.stderr.write(
+                f"warning: {clean(reg.file)}:{reg.row}: player id {clean(reg.player_id)} is "
+                f"already registered on row {reg.duplicate_of}\n"
+            )
         if not quiet:
             line = (
                 f"{len(batch.rows)} registrations: {s.legal} legal, {s.illegal} illegal, "
