@@ -33,9 +33,12 @@ _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 def defuse(text: str) -> str:
     """``text`` safe for a spreadsheet cell: a would-be formula gets a leading ``'``."""
-    from deckcheck.render import safe
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        from deckcheck.render.text import clean
 
-    text = safe(text)
+        text = clean(text)
     return "'" + text if text.startswith(_FORMULA) else text
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING, assert_never
 
+from deckcheck.render.text import clean
 from deckcheck.report import Code
 
 if TYPE_CHECKING:
@@ -116,9 +117,13 @@ _ORDER = {"unreadable": 0, "illegal": 1, "duplicate": 2, "legal": 3}
 
 
 def _e(text: object) -> str:
-    from deckcheck.render import safe
-
-    return html.escape(safe(str(text)), quote=True)
+    """``text`` escaped for HTML (undecodable file-name bytes shown as ``\\xNN``)."""
+    value = str(text)
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        value = clean(value)
+    return html.escape(value, quote=True)
 
 
 def _who(row: Report | Unreadable) -> str:
