@@ -11,7 +11,9 @@
 The first row is the header. Columns are found by name (case, spaces, ``_`` and ``-`` do not
 matter): **player id** (``player_id``, ``id``, ``konami_id``, ``cossy_id``), **player**
 (``player``, ``player_name``, ``name``) and **deck** (``deck``, ``decklist``, ``deck_file``,
-``file``, ``path``, ``ydke``); only the deck column is required. Every other column passes
+``file``, ``path``, ``ydke``; else the first header containing "deck", other than
+``deck_name``); only the deck column is required. Failing the names listed, a header ending in
+"id" is the player id and one containing "player" the player. Every other column passes
 through to the reports. The separator is ``,``, ``;`` or a tab (whichever the header uses); the
 file is UTF-8 (a BOM is fine) or UTF-16 with a BOM.
 
@@ -150,10 +152,17 @@ def _delimiter(header: str) -> str:
     return best if counts[best] else ","
 
 
-def _column(keys: list[str], names: tuple[str, ...]) -> int | None:
+def _column(
+    keys: list[str], names: tuple[str, ...], like: str | None = None, taken: tuple[int, ...] = ()
+) -> int | None:
+    """The column named one of ``names``, else the first whose name contains ``like``."""
     for name in names:
         if name in keys:
             return keys.index(name)
+    if like is not None:
+        for i, key in enumerate(keys):
+            if like in key and i not in taken and key != "deckname":
+                return i
     return None
 
 
@@ -183,14 +192,17 @@ def read_registrations(path: str | Path) -> list[Source]:
     if header is None or not any(h.strip() for h in header):
         raise RegistrationError(f"{name}: empty file; the first row must name the columns")
     keys = [_key(h) for h in header]
-    deck_col = _column(keys, DECK_COLUMNS)
+    deck_col = _column(keys, DECK_COLUMNS, "deck")
     if deck_col is None:
         raise RegistrationError(
             f"{name}:1: no deck column; name one of: deck, decklist, deck_file, file, path, "
             "ydke (player_id and player columns are optional)"
         )
     id_col = _column(keys, PLAYER_ID_COLUMNS)
-    player_col = _column(keys, PLAYER_COLUMNS)
+    if id_col is None:
+        id_col = next((i for i, k in enumerate(keys) if k.endswith("id") and i != deck_col), None)
+    taken = tuple(i for i in (deck_col, id_col) if i is not None)
+    player_col = _column(keys, PLAYER_COLUMNS, "player", taken)
     known = {deck_col, id_col, player_col}
     extra = [(i, h.strip() or f"column {i + 1}") for i, h in enumerate(header) if i not in known]
     base = Path(name).parent

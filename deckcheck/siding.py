@@ -10,11 +10,14 @@ A plan is two card lists, *in* (from the Side Deck) and *out* (to the Side Deck)
     2 Pot of Extravagance
     Droll & Lock Bird x2
 
-Headings are ``in`` / ``side in`` and ``out`` / ``side out`` (a colon is optional); a line
-``+3 Name`` is sided in and ``-2 Name`` sided out wherever it stands. Cards are written
-``3 Name``, ``3x Name``, ``Name x3`` or ``Name`` (one copy), by English, Japanese or Chinese name
-or by passcode; ``#`` and ``//`` start comments. On the command line a list is one string,
-``"3 Card A, 1 Card B"`` (``,`` or ``;`` before each count separates cards).
+Headings are ``in`` / ``side in`` and ``out`` / ``side out`` (a colon is optional), and may
+hold their cards on the same line (``in: 3 Card A, 1 Card B``); a line ``+3 Name`` is sided in
+and ``-2 Name`` sided out wherever it stands. A TOML plan works too:
+``in = ["3 Cosmic Cyclone"]`` and ``out = "2 Pot of Extravagance, 1 Droll & Lock Bird"``.
+Cards are written ``3 Name``, ``3x Name``, ``Name x3`` or ``Name`` (one copy), by English,
+Japanese or Chinese name or by passcode; ``#`` and ``//`` start comments. On the command line
+a list is one string, ``"3 Card A, 1 Card B"`` (``,`` or ``;`` before each count separates
+cards).
 
 :func:`apply_side_plan` swaps the cards (out cards leave the Main or Extra Deck, whichever holds
 them; in cards go where they belong) and checks that the swaps are one-for-one
@@ -139,8 +142,9 @@ def parse_card_list(text: str, data: Dataset | None = None) -> tuple[tuple[Card,
     return tuple(out)
 
 
-_IN = {"in", "sidein", "in:"}
-_OUT = {"out", "sideout"}
+_IN = {"in", "sidein", "sidingin"}
+_OUT = {"out", "sideout", "sidingout"}
+_HEADING = re.compile(r"(?:side\s*|siding\s*)?(in|out)\s*[:：=]\s*(.+)", re.IGNORECASE)
 
 
 def parse_side_plan(text: str, data: Dataset | None = None) -> SidePlan:
@@ -150,9 +154,12 @@ def parse_side_plan(text: str, data: Dataset | None = None) -> SidePlan:
     lookup errors of :func:`parse_card_list` for unknown names.
     """
     from deckcheck.dataset import resolve_data
-    from deckcheck.error import InputError
+    from deckcheck.error import DeckcheckError, InputError
 
     index = resolve_data(data).cards
+    toml_plan = _toml_plan(text, data)
+    if toml_plan is not None:
+        return toml_plan
     cards_in: list[tuple[Card, int]] = []
     cards_out: list[tuple[Card, int]] = []
     where: list[tuple[Card, int]] | None = None
@@ -164,6 +171,14 @@ def parse_side_plan(text: str, data: Dataset | None = None) -> SidePlan:
         if key in _IN or key in _OUT:
             where = cards_in if key in _IN else cards_out
             continue
+        head = _HEADING.fullmatch(line)
+        if head is not None:  # "in: 3 Card A, 1 Card B" on one line
+            where = cards_in if head.group(1).casefold() == "in" else cards_out
+            try:
+                where.extend(parse_card_list(head.group(2), data))
+            except DeckcheckError as exc:
+                raise InputError(f"line {number}: {exc}") from exc
+            continue
         target = where
         if line[0] in "+-" and line[1:2].isdigit():
             target = cards_in if line[0] == "+" else cards_out
@@ -172,13 +187,32 @@ def parse_side_plan(text: str, data: Dataset | None = None) -> SidePlan:
             raise InputError(f"line {number}: a card before any 'in:' or 'out:' heading")
         try:
             target.append(_item(line, index))
-        except Exception as exc:
-            from deckcheck.error import DeckcheckError
-
-            if isinstance(exc, DeckcheckError):
-                raise InputError(f"line {number}: {exc}") from exc
-            raise
+        except DeckcheckError as exc:
+            raise InputError(f"line {number}: {exc}") from exc
     return SidePlan(tuple(cards_in), tuple(cards_out))
+
+
+def _toml_plan(text: str, data: Dataset | None) -> SidePlan | None:
+    """A plan written as TOML (``in = ["3 Card A"]``, ``out = "2 Card B, 1 Card C"``), or None
+    when the text is not such a TOML document."""
+    import tomllib
+
+    from deckcheck.error import InputError
+
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+    keys = {k.casefold().replace("_", " ").replace("side ", ""): v for k, v in doc.items()}
+    if not keys or not set(keys) <= {"in", "out"}:
+        return None
+    lists: dict[str, tuple[tuple[Card, int], ...]] = {"in": (), "out": ()}
+    for key, value in keys.items():
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+            raise InputError(f"'{key}' must be a string or a list of strings")
+        lists[key] = tuple(c for item in items for c in parse_card_list(item, data))
+    return SidePlan(lists["in"], lists["out"])
 
 
 def _canon(dc: DeckCard) -> int:

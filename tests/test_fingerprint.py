@@ -190,7 +190,9 @@ def test_card_lists_split_on_counts_not_on_commas_in_names() -> None:
 
 
 @pytest.mark.parametrize("text", ["in:\n1 Pot of Greed\nout:\n1 Raigeki\n",
-                                  "+1 Pot of Greed\n-1 Raigeki\n"])  # fmt: skip
+                                  "+1 Pot of Greed\n-1 Raigeki\n",
+                                  "Side in: 1 Pot of Greed\nSide out: 1 Raigeki\n",
+                                  'in = ["1 Pot of Greed"]\nout = "1 Raigeki"\n'])  # fmt: skip
 def test_plan_file_forms(text: str) -> None:
     from deckcheck.siding import parse_side_plan
 

@@ -473,3 +473,22 @@ def test_readme_library_example_for_organisers(
     assert printed[0] == "1 examples/tcg-legal.ydk"
     assert "duplicate" in printed[-1] and printed[-1].rstrip().endswith("1")
     assert fingerprint_deck(namespace["deck"]) == "886e6edffbfa2834"  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("header", "want"),
+    [
+        ("Player ID,Player Name,Deck", ("7", "Zoë")),
+        ("KID,Full Name,Deck List", ("7", "Zoë")),
+        ("Registration ID,Player (Last; First),Deck Path", ("7", "Zoë")),
+        ("id,name,ydke", ("7", "Zoë")),
+    ],
+)
+def test_csv_column_names_people_write(tmp_path: Path, header: str, want: tuple[str, str]) -> None:
+    (tmp_path / "a.ydk").write_bytes((ROOT / "examples" / "tcg-legal.ydk").read_bytes())
+    path = tmp_path / "regs.csv"
+    path.write_text(f"{header}\n7,Zoë,a.ydk\n", encoding="utf-8")
+    (src,) = read_registrations(path)
+    assert src.registration is not None
+    assert (src.registration.player_id, src.registration.player) == want
+    assert src.error is None and src.registration.deck == "a.ydk"
