@@ -15,6 +15,10 @@ An organiser's ``.zip`` of registrations is read entry by entry, in memory, each
   reading never returns more than the declared size;
 * names that are not UTF-8 are kept byte for byte and shown as ``\\xNN``.
 
+An archive holding a ``.csv`` entry is a bundle of registrations instead
+(:func:`registration_sources`): the CSV's deck paths name entries of the archive, relative to the
+CSV's folder and never outside it.
+
 Entries whose names do not end in a deck suffix (``.ydk .ydke .txt .json .omega``) are left out,
 as are folders and macOS resource forks (``__MACOSX/``, ``._*``); ``.json`` entries that are not
 deckcheck decks are skipped with a reason, like in a folder scan.
@@ -24,12 +28,14 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import stat
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
 from deckcheck.error import DeckReadError, DeckTooLargeError, InputError
 from deckcheck.io.builder import MAX_INPUT_BYTES
@@ -45,6 +51,9 @@ RATIO_FLOOR = 64 << 10
 """...checked for entries over 64 KiB uncompressed (small files may compress very well)."""
 SEPARATOR = "!/"
 """Between the archive's path and an entry's name in labels: ``regs.zip!/decks/a.ydk``."""
+
+if TYPE_CHECKING:
+    from deckcheck.batch import Source
 
 _SUPPORTED = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
 
@@ -95,15 +104,15 @@ def _is_symlink(info: zipfile.ZipInfo) -> bool:
     return stat.S_ISLNK(info.external_attr >> 16)
 
 
-def _entry_problem(info: zipfile.ZipInfo) -> str | None:
+def _entry_problem(info: zipfile.ZipInfo, limit: int = MAX_INPUT_BYTES) -> str | None:
     if _is_symlink(info):
         return "symbolic link in the archive (refused)"
     if info.flag_bits & 0x1:
         return "encrypted entry (not supported)"
     if info.compress_type not in _SUPPORTED:
         return f"unsupported compression method {info.compress_type}"
-    if info.file_size > MAX_INPUT_BYTES:
-        return f"over the {MAX_INPUT_BYTES} byte limit uncompressed ({info.file_size} bytes)"
+    if info.file_size > limit:
+        return f"over the {limit} byte limit uncompressed ({info.file_size} bytes)"
     if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
         return (
             f"compression ratio over {MAX_RATIO}:1 ({info.file_size} bytes from "
@@ -172,20 +181,20 @@ def _sniff(zf: zipfile.ZipFile, entry: Entry) -> Entry:
     return Entry(entry.member, entry.name, skip="not a deckcheck deck JSON file")
 
 
-def _read(zf: zipfile.ZipFile, member: str) -> bytes:
+def _read(zf: zipfile.ZipFile, member: str, limit: int = MAX_INPUT_BYTES) -> bytes:
     info = zf.getinfo(member)
-    problem = _entry_problem(info)
+    problem = _entry_problem(info, limit)
     if problem is not None:
         raise DeckReadError(problem)
     try:
         with zf.open(info) as handle:
-            data = handle.read(MAX_INPUT_BYTES + 1)
+            data = handle.read(limit + 1)
     except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
         raise DeckReadError(f"damaged archive entry ({exc})") from exc
     except RuntimeError as exc:  # zipfile: encrypted entry without a password
         raise DeckReadError(f"cannot read entry ({exc})") from exc
-    if len(data) > MAX_INPUT_BYTES:
-        raise DeckTooLargeError(f"over the {MAX_INPUT_BYTES} byte limit")
+    if len(data) > limit:
+        raise DeckTooLargeError(f"over the {limit} byte limit")
     return data
 
 
@@ -195,17 +204,89 @@ def _cached(path: str, pid: int) -> zipfile.ZipFile:
     return _open(path)
 
 
-def read_entry(path: str, member: str) -> bytes:
-    """The bytes of one entry (at most :data:`~deckcheck.io.MAX_INPUT_BYTES`).
+def read_entry(path: str, member: str, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of one entry (at most ``limit``, by default
+    :data:`~deckcheck.io.MAX_INPUT_BYTES`).
 
     Raises :class:`~deckcheck.error.DeckReadError` (without a source: the caller names it) for
     an entry that cannot be read, :class:`ArchiveError` for an archive that cannot.
     """
     zf = _cached(path, os.getpid())
     try:
-        return _read(zf, member)
+        return _read(zf, member, limit)
     except KeyError:
         raise DeckReadError("no such entry in the archive") from None
+
+
+def csv_entries(path: str) -> list[Entry]:
+    """The ``.csv`` entries of an archive (registrations), checked like deck entries."""
+    with _open(path) as zf:
+        infos = zf.infolist()
+        if len(infos) > MAX_ENTRIES:
+            raise ArchiveError(f"{path}: {len(infos)} entries; the limit is {MAX_ENTRIES}")
+        out = []
+        for info in infos:
+            name = _display_name(info)
+            base = name.replace("\\", "/").rsplit("/", 1)[-1]
+            if info.is_dir() or name.startswith("__MACOSX/") or base.startswith("._"):
+                continue
+            if base.lower().endswith(".csv"):
+                problem = unsafe_reason(name) or _entry_problem(info, _csv_limit())
+                out.append(Entry(info.filename, name, error=problem))
+        return out
+
+
+def _csv_limit() -> int:
+    from deckcheck.registration import MAX_CSV_BYTES
+
+    return MAX_CSV_BYTES
+
+
+def registration_sources(path: str, csvs: list[Entry]) -> list[Source]:
+    """The registrations of the CSV entries of an archive; their deck paths name entries of the
+    same archive, relative to the CSV's folder (never outside it)."""
+    from deckcheck.batch import Source, SourceKind
+    from deckcheck.registration import Registration, RegistrationError, parse_registrations
+
+    members = {posixpath.normpath(e.name.replace("\\", "/")): e for e in list_entries(path)}
+    out: list[Source] = []
+    for entry in csvs:
+        label = f"{path}{SEPARATOR}{entry.name}"
+        if entry.error is not None:
+            raise ArchiveError(f"{label}: {entry.error}")
+        try:
+            raw = read_entry(path, entry.member, _csv_limit())
+        except DeckReadError as exc:
+            raise RegistrationError(f"{label}: {exc.reason}") from exc
+        folder = posixpath.dirname(entry.name.replace("\\", "/"))
+
+        def deck_file(cell: str, reg: Registration, folder: str = folder) -> Source | None:
+            rel = cell.strip().replace("\\", "/")
+            if not (rel.lower().endswith(DECK_SUFFIXES) or "/" in rel):
+                return None
+            unsafe = None
+            if rel.startswith("/") or (len(rel) > 1 and rel[1] == ":") or "\0" in rel:
+                unsafe = "absolute deck path (paths are relative to the CSV's folder)"
+            target = posixpath.normpath(posixpath.join(folder, rel))
+            shown = f"{path}{SEPARATOR}{target}"
+            outside = target == ".." or target.startswith("../")
+            if unsafe is None and (outside or (folder and not target.startswith(folder + "/"))):
+                unsafe = "deck path leads outside the CSV's folder (refused)"
+            found = members.get(target) if unsafe is None else None
+            if found is None:
+                error = unsafe or "no such deck file in the archive"
+                return Source(SourceKind.ZIP, path, error, display=shown, registration=reg)
+            return Source(SourceKind.ZIP, path, found.error or found.skip, None, found.member,
+                          display=f"{path}{SEPARATOR}{found.name}", registration=reg)  # fmt: skip
+
+        out += parse_registrations(raw, label, deck_file)
+    named = {src.entry for src in out if src.entry is not None}
+    out += [
+        Source(SourceKind.ZIP, path, None, "not named by the archive's registrations CSV",
+               e.member, display=f"{path}{SEPARATOR}{e.name}")
+        for e in members.values() if e.member not in named
+    ]  # fmt: skip
+    return out
 
 
 def iter_entries(path: str) -> Iterator[tuple[Entry, bytes | None, str | None]]:

@@ -248,12 +248,21 @@ def sources(paths: Iterable[str], *, exclude: Sequence[str] = ()) -> Iterator[So
 
 def _bundle(path: str) -> Iterator[Source]:
     """The sources of a zip archive or a registrations CSV (one unreadable source if unusable)."""
-    from deckcheck.archive import SEPARATOR, is_archive, list_entries
+    from deckcheck.archive import (
+        SEPARATOR,
+        csv_entries,
+        is_archive,
+        list_entries,
+        registration_sources,
+    )
     from deckcheck.registration import read_registrations
 
     try:
-        if is_archive(path):
-            got: list[Source] = [
+        if is_archive(path) and (csvs := csv_entries(path)):
+            got: list[Source] = registration_sources(path, csvs)
+            what = "no registrations in the archive's CSV"
+        elif is_archive(path):
+            got = [
                 Source(SourceKind.ZIP, path, e.error, e.skip, e.member,
                        display=f"{path}{SEPARATOR}{e.name}")
                 for e in list_entries(path)

@@ -40,6 +40,7 @@ import enum
 import io
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -172,14 +173,26 @@ def read_registrations(path: str | Path) -> list[Source]:
     Raises :class:`RegistrationError` when the file cannot be used at all; a bad row becomes a
     source with an error (see the module's documentation).
     """
-    from deckcheck.batch import Source, SourceKind
-
     name = str(path)
     try:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_CSV_BYTES + 1)
     except OSError as exc:
         raise RegistrationError(f"{name}: cannot read: {exc.strerror or exc}") from exc
+    base = Path(name).parent
+    return parse_registrations(raw, name, lambda cell, reg: _file_source(cell, base, reg))
+
+
+def parse_registrations(
+    raw: bytes, name: str, deck_file: Callable[[str, Registration], Source | None]
+) -> list[Source]:
+    """The sources of a registrations CSV's bytes (see :func:`read_registrations`).
+
+    ``deck_file(cell, registration)`` turns a deck cell into the source of a deck file, or
+    returns None when the cell is not a path (it is then read as an inline list).
+    """
+    from deckcheck.batch import Source, SourceKind
+
     if len(raw) > MAX_CSV_BYTES:
         raise RegistrationError(f"{name}: over the {MAX_CSV_BYTES} byte limit for a CSV")
     text = _decode(raw, name)
@@ -205,7 +218,6 @@ def read_registrations(path: str | Path) -> list[Source]:
     player_col = _column(keys, PLAYER_COLUMNS, "player", taken)
     known = {deck_col, id_col, player_col}
     extra = [(i, h.strip() or f"column {i + 1}") for i, h in enumerate(header) if i not in known]
-    base = Path(name).parent
     seen: dict[str, int] = {}
     out: list[Source] = []
     line = reader.line_num + 1
@@ -248,14 +260,20 @@ def read_registrations(path: str | Path) -> list[Source]:
                               registration=reg))  # fmt: skip
         elif deck[:7].lower() == "ydke://":
             out.append(Source(SourceKind.URL, deck, display=label, registration=reg))
-        elif "\n" in deck or "\r" in deck or not _looks_like_path(deck, base):
-            out.append(Source(SourceKind.INLINE, name, content=reg.deck, display=label,
-                              registration=reg))  # fmt: skip
         else:
-            file, error = _deck_path(deck, base)
-            out.append(Source(SourceKind.FILE, file, error=error, display=file,
-                              registration=reg))  # fmt: skip
+            got = None if "\n" in deck or "\r" in deck else deck_file(deck, reg)
+            out.append(got or Source(SourceKind.INLINE, name, content=reg.deck, display=label,
+                                     registration=reg))  # fmt: skip
     return out
+
+
+def _file_source(cell: str, base: Path, reg: Registration) -> Source | None:
+    from deckcheck.batch import Source, SourceKind
+
+    if not _looks_like_path(cell, base):
+        return None
+    file, error = _deck_path(cell, base)
+    return Source(SourceKind.FILE, file, error=error, display=file, registration=reg)
 
 
 def _looks_like_path(cell: str, base: Path) -> bool:

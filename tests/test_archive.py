@@ -119,3 +119,42 @@ def test_an_archive_without_decks_says_so(tmp_path: Path) -> None:
         zf.writestr("readme.md", "hello")
     (bad,) = check([str(path)], "tcg").unreadable
     assert "no deck files" in bad.error
+
+
+def test_a_zip_with_a_registrations_csv(tmp_path: Path) -> None:
+    from deckcheck.registration import status_of
+
+    path = tmp_path / "event.zip"
+    problems = (ROOT / "examples" / "problems.ydk").read_bytes()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(
+            "event/registrations.csv",
+            "player_id,player,deck\n"
+            "1,Ada,decks/ada.ydk\n"
+            "2,Bob,decks\\bob.ydk\n"
+            "3,Eve,../outside.ydk\n"
+            "4,Mal,decks/../../outside.ydk\n"
+            "5,Nobody,decks/missing.ydk\n"
+            "6,Zed,/event/decks/ada.ydk\n"
+            "7,Roundabout,decks/../decks/ada.ydk\n"
+            '1,Ada again,"1 Pot of Greed\n39 Raigeki"\n',
+        )
+        zf.writestr("event/decks/ada.ydk", LEGAL)
+        zf.writestr("event/decks/bob.ydk", problems)
+        zf.writestr("outside.ydk", LEGAL)
+        zf.writestr("event/decks/unregistered.ydk", LEGAL)
+    batch = check([str(path)], "tcg", __import__("datetime").date(2025, 6, 1))
+    got = [(r.registration.player if r.registration else None, status_of(r).value)
+           for r in batch.rows]  # fmt: skip
+    assert got == [("Ada", "legal"), ("Bob", "illegal"), ("Eve", "unreadable"),
+                   ("Mal", "unreadable"), ("Nobody", "unreadable"), ("Zed", "unreadable"),
+                   ("Roundabout", "legal"), ("Ada again", "duplicate")]  # fmt: skip
+    errors = [getattr(r, "error", "") for r in batch.rows]
+    assert "outside the CSV's folder" in errors[2] and "outside" in errors[3]
+    assert "no such deck file in the archive" in errors[4] and "absolute" in errors[5]
+    assert batch.rows[0].path == f"{path}!/event/decks/ada.ydk"
+    assert {k.path.split("!/")[1] for k in batch.skipped} == {
+        "outside.ydk",
+        "event/decks/unregistered.ydk",
+    }
+    assert batch.rows[0].registration.file == f"{path}!/event/registrations.csv"  # type: ignore[union-attr]
