@@ -1,8 +1,8 @@
 """Organiser batches: 10,000 real-sized ydk registrations in a folder, checked with reports.
 
-The decks are real ``.ydk`` files (``../shared/data/decks`` when present, else the examples and
-golden decks), copied round-robin into a temporary folder. Figures, each beside a baseline run
-in the same session:
+The decks are real-sized ``.ydk`` files (the examples and the golden decks of 40 cards or
+more; ``DECKCHECK_BENCH_SOURCE=FOLDER`` takes the ``.ydk`` files of another folder), copied
+round-robin into a temporary folder. Figures, each beside a baseline run in the same session:
 
 * ``deckcheck batch FOLDER --out DIR`` (all cores, CSV + JSON + HTML reports) against
   ``deckcheck validate FOLDER --output json`` (one process, today's way): wall time, limit 5 s;
@@ -27,16 +27,22 @@ from pathlib import Path
 from common import Figure
 
 ROOT = Path(__file__).resolve().parent.parent
-REAL = ROOT.parent / "shared" / "data" / "decks"
 LIMIT_SECONDS = 5.0
+MIN_CARDS = 40
 
 
 def _decks() -> list[Path]:
-    found = sorted(REAL.rglob("*.ydk")) if REAL.is_dir() else []
-    if not found:
-        found = sorted((ROOT / "tests" / "data" / "decks" / "legal").glob("*.ydk"))
-        found += sorted((ROOT / "examples").glob("*.ydk"))
-    return found
+    other = os.environ.get("DECKCHECK_BENCH_SOURCE")
+    if other:
+        return sorted(Path(other).rglob("*.ydk"))
+    found = [*sorted((ROOT / "tests" / "data" / "decks").rglob("*.ydk")),
+             *sorted((ROOT / "examples").glob("*.ydk"))]  # fmt: skip
+    return [p for p in found if _cards(p) >= MIN_CARDS]
+
+
+def _cards(path: Path) -> int:
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    return sum(line.strip().isdigit() for line in lines)
 
 
 def _run(argv: list[str]) -> tuple[float, float, int]:
