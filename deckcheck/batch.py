@@ -394,11 +394,15 @@ def check(
 Outcome = Report | Unreadable | Skipped
 
 
-@dataclass(frozen=True, slots=True)
 class _Job:
-    format: Format
-    date: date
-    allow_prerelease: bool
+    """What every source of a batch is checked against (sent once to each worker)."""
+
+    __slots__ = ("allow_prerelease", "date", "format")
+
+    def __init__(self, format: Format, date: date, allow_prerelease: bool) -> None:
+        self.format = format
+        self.date = date
+        self.allow_prerelease = allow_prerelease
 
 
 def _jobs(jobs: int | None) -> int:
