@@ -28,7 +28,8 @@ def register(app: typer.Typer) -> None:
         paths: Annotated[
             list[str],
             typer.Argument(
-                help="Deck files, folders (searched recursively), '-' for stdin, or ydke:// URLs.",
+                help="Deck files, folders (searched recursively), .zip archives, registration "
+                ".csv files, '-' for stdin, or ydke:// URLs.",
                 show_default=False,
             ),
         ],
