@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from deckcheck.banlist.model import status_word
 from deckcheck.card import FLAG_PRERELEASE, FLAG_UNOFFICIAL, Card, CardKind, DeckZone, ExtraKind
 from deckcheck.deck import Deck, DeckCard, FindingCode, Section
+from deckcheck.io.builder import MAX_CARDS
 from deckcheck.report import BanlistRef, Code, Report, Severity, Violation
 
 if TYPE_CHECKING:
@@ -55,6 +56,10 @@ class CardFacts:
     skip it."""
 
 
+FINDINGS, UNKNOWN, BAD_SIZE, FLAGGED, CROWDED, LISTED = (1, 2, 4, 8, 16, 32)
+_ALL_FLAGS = 63
+
+
 @dataclass
 class Ruleset:
     """A format at a date, with the era and list in force and a per-card memo."""
@@ -69,7 +74,13 @@ class Ruleset:
     date_warning: str | None = None
     variants: dict[str, tuple[int, int]] = field(default_factory=dict)
     """For whitelists: base name -> (status, passcode) of listed format versions of cards."""
-    _rules: dict[tuple[bool, bool], tuple[Rule, ...]] | None = field(default=None, repr=False)
+    _rules: dict[int, tuple[Rule, ...]] = field(default_factory=dict, repr=False)
+    sizes_allowed: tuple[frozenset[int], ...] = ()
+    """Per section (Main, Extra, Side): the sizes the era allows, up to the card limit."""
+    banlist_ref: BanlistRef | None = None
+    """The list in force, as reports name it."""
+    point_cap: int | None = None
+    """The point cap in force (point formats), else None."""
     names: dict[int, str] = field(default_factory=dict, repr=False)
     """Passcode -> limit name, for the deck cards among :attr:`facts`."""
     attention: tuple[set[int], set[int], set[int]] = field(
@@ -80,31 +91,30 @@ class Ruleset:
     listed: set[int] = field(default_factory=set, repr=False)
     """The passcodes among :attr:`facts` with a status on the list in force."""
 
-    def rules(self, findings: bool = True, unknown: bool = True) -> tuple[Rule, ...]:
-        """The rules that can find something under this ruleset, in report order (those of
-        read findings and unknown cards only when the deck has some)."""
-        got = self._rules
+    def rules(self, deck_flags: int = _ALL_FLAGS) -> tuple[Rule, ...]:
+        """The rules that can find something under this ruleset, in report order, for a deck
+        with ``deck_flags`` (the :data:`_NEEDS` bits of what it has: read findings, unknown
+        cards, a section of a wrong size, cards that need a look, crowded or listed names)."""
+        got = self._rules.get(deck_flags)
         if got is None:
             fmt, bl = self.format, self.banlist
             idle: dict[Rule, bool] = {
                 check_banlist: bl is None or bl.points,
                 check_forbidden_types: not fmt.forbidden_types,
-                check_points: _point_cap(self) is None,
+                check_points: self.point_cap is None,
                 check_legends: not fmt.legend_limits_at(self.date),
                 check_skills: not fmt.skill_cards,
                 check_upcoming: not self.upcoming,
                 check_date: not self.date_warning,
             }
-            got = self._rules = {
-                (f, u): tuple(
-                    r for r in RULES
-                    if not idle.get(r, False)
-                    and (f or r is not check_read_findings)
-                    and (u or r is not check_unknown_cards)
-                )
-                for f in (False, True) for u in (False, True)
-            }  # fmt: skip
-        return got[findings, unknown]
+            needs = dict(_NEEDS)
+            if bl is not None and bl.whitelist:
+                del needs[check_banlist]  # a whitelist has a word on every card
+            got = self._rules[deck_flags] = tuple(
+                r for r in RULES
+                if not idle.get(r, False) and (r not in needs or needs[r] & deck_flags)
+            )  # fmt: skip
+        return got
 
     def card_facts(self, card: Card) -> CardFacts:
         """The memoised facts of one card record."""
@@ -243,6 +253,15 @@ MAX_RULESETS = 256
 
 def ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> Ruleset:
     """The ruleset of a format at a date, cached on the dataset."""
+    last = _LAST
+    if (
+        last is not None
+        and last.format is fmt
+        and last.data is data
+        and last.date == when
+        and (last.allow_prerelease is allow_prerelease)
+    ):
+        return last.rules  # the question of the previous deck (a batch asks it thousands of times)
     cache = data.ruleset_cache()
     key = (fmt, when, allow_prerelease)
     got = cache.get(key)
@@ -251,7 +270,26 @@ def ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> R
             cache.clear()
         got = cache[key] = _ruleset(fmt, when, allow_prerelease, data)
     assert isinstance(got, Ruleset)
+    _remember(fmt, when, allow_prerelease, data, got)
     return got
+
+
+@dataclass(frozen=True)
+class _Answer:
+    format: Format
+    date: date
+    allow_prerelease: bool
+    data: Dataset
+    rules: Ruleset
+
+
+_LAST: _Answer | None = None
+"""The question and answer of the last :func:`ruleset` call."""
+
+
+def _remember(fmt: Format, when: date, allow: bool, data: Dataset, rs: Ruleset) -> None:
+    global _LAST
+    _LAST = _Answer(fmt, when, allow, data, rs)
 
 
 def _ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> Ruleset:
@@ -266,9 +304,16 @@ def _ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> 
     variants = (
         whitelist_variants(banlist, data.cards) if banlist is not None and banlist.whitelist else {}
     )
-    return Ruleset(
+    rs = Ruleset(
         fmt, when, era, banlist, upcoming, allow_prerelease, date_warning=warning, variants=variants
     )
+    rs.banlist_ref = BanlistRef(banlist.name, banlist.effective) if banlist is not None else None
+    rs.sizes_allowed = tuple(
+        frozenset(n for n in range(MAX_CARDS + 1) if rule.allows(n))
+        for rule in (era.main, era.extra, era.side)
+    )
+    rs.point_cap = _point_cap(rs)
+    return rs
 
 
 _SECTIONS = (Section.MAIN, Section.EXTRA, Section.SIDE)
@@ -292,11 +337,10 @@ class Context:
     """The first copy (with its facts) of each card whose facts ask for attention in its
     section (:attr:`CardFacts.attention`): the per-card rules read only these."""
     listed: list[str] = field(default_factory=list)
-    """Limit names with a card on the list in force, in deck order."""
+    """Limit names with a card on the list in force (in no order; rules read them through
+    :meth:`groups_of`, which keeps deck order)."""
     crowded: list[str] = field(default_factory=list)
     """Limit names with more copies than the copy limit, in deck order."""
-    passcodes: tuple[list[int], ...] = ()
-    """The passcodes of the Main, Extra and Side Deck, in order."""
     _sections: list[tuple[Counter[int], dict[int, DeckCard]]] | None = None
     _distinct: list[tuple[DeckCard, CardFacts]] | None = None
     _groups: tuple[dict[str, list[DeckCard]], dict[str, list[CardFacts]]] | None = None
@@ -342,7 +386,7 @@ class Context:
             return self._groups
         wanted = None if names is None else set(names)
         facts_of, names_of = self.rules.facts, self.rules.names
-        if wanted is not None and self.passcodes:
+        if wanted is not None:
             return self._few_groups(wanted)
         groups: dict[str, list[DeckCard]] = {}
         facts_by: dict[str, list[CardFacts]] = {}
@@ -368,7 +412,8 @@ class Context:
         facts_of, names_of = self.rules.facts, self.rules.names
         decks = (self.deck.main, self.deck.extra, self.deck.side)
         entries = []
-        for index, codes in enumerate(self.passcodes):
+        passcodes = [list(map(_PASSCODE, cards)) for cards in decks]
+        for index, codes in enumerate(passcodes):
             for code in dict.fromkeys(codes).keys() & facts_of.keys():
                 name = names_of.get(code)
                 if name in wanted:
@@ -810,6 +855,19 @@ RULES: tuple[Rule, ...] = (
 )
 """Every rule, in report order."""
 
+_NEEDS: dict[Rule, int] = {
+    check_read_findings: FINDINGS,
+    check_unknown_cards: UNKNOWN,
+    check_sizes: BAD_SIZE,
+    check_placement: FLAGGED,
+    check_copies: CROWDED,
+    check_banlist: LISTED,
+    check_pool: FLAGGED,
+    check_forbidden_types: FLAGGED,
+    check_treated_as: FLAGGED,
+}
+"""What a deck must have for a rule to find anything (rules not named may always find some)."""
+
 
 def validate(
     deck: Deck,
@@ -834,9 +892,8 @@ def validate(
     rs = ruleset(fmt, when, allow_prerelease, ds)
     main, extra, side = deck.main, deck.extra, deck.side
     facts_of = rs.facts
-    passcodes = (list(map(_PASSCODE, main)), list(map(_PASSCODE, extra)),
-                 list(map(_PASSCODE, side)))  # fmt: skip
-    per_section = (set(passcodes[0]), set(passcodes[1]), set(passcodes[2]))
+    per_section = (set(map(_PASSCODE, main)), set(map(_PASSCODE, extra)),
+                   set(map(_PASSCODE, side)))  # fmt: skip
     codes = per_section[0] | per_section[1] | per_section[2]
     unknown: list[DeckCard] = []
     if not facts_of.keys() >= codes:  # a new card for this ruleset, or an unknown passcode
@@ -864,29 +921,39 @@ def validate(
                     need.discard(dc.passcode)
                     flagged.append((dc, facts_of[dc.passcode]))
     names_of = rs.names
-    per_name = Counter(map(names_of.get, chain(*passcodes)))
+    per_name = Counter(map(names_of.get, map(_PASSCODE, chain(main, extra, side))))
     limit = fmt.copy_limit
     crowded: list[str] = []
     if per_name and max(per_name.values()) > limit:
         crowded = [n for n, k in per_name.items() if k > limit and n is not None]
-    listed: list[str] = []
     on_list = codes & rs.listed
-    if on_list:
-        listed_names = {names_of[c] for c in on_list if c in names_of}
-        listed = [n for n in per_name if n in listed_names]
+    listed = [names_of[c] for c in on_list if c in names_of] if on_list else []
     for f in deck.findings:
         # a line naming no card still asked for copies: count them, so one typo is one problem
         if f.passcode is None and f.section is not None and f.code is not FindingCode.PARSE:
             sizes[f.section] += f.count
-    ctx = Context(deck, rs, sizes, unknown, flagged, listed, crowded, passcodes)
-    violations = [v for rule in rs.rules(bool(deck.findings), bool(unknown)) for v in rule(ctx)]
-    cap = _point_cap(rs)
-    bl = rs.banlist
+    ctx = Context(deck, rs, sizes, unknown, flagged, listed, crowded)
+    allowed = rs.sizes_allowed
+    flags = (
+        (FINDINGS if deck.findings else 0)
+        | (UNKNOWN if unknown else 0)
+        | (FLAGGED if flagged else 0)
+        | (CROWDED if crowded else 0)
+        | (LISTED if listed else 0)
+    )
+    if not (
+        sizes[Section.MAIN] in allowed[0]
+        and sizes[Section.EXTRA] in allowed[1]
+        and sizes[Section.SIDE] in allowed[2]
+    ):
+        flags |= BAD_SIZE
+    violations = [v for rule in rs.rules(flags) for v in rule(ctx)]
+    cap = rs.point_cap
     return Report(
         format=fmt.id,
         era=rs.era.id,
         date=when,
-        banlist=BanlistRef(bl.name, bl.effective) if bl is not None else None,
+        banlist=rs.banlist_ref,
         counts={
             "main": sizes[Section.MAIN],
             "extra": sizes[Section.EXTRA],
