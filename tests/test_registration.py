@@ -492,3 +492,23 @@ def test_csv_column_names_people_write(tmp_path: Path, header: str, want: tuple[
     assert src.registration is not None
     assert (src.registration.player_id, src.registration.player) == want
     assert src.error is None and src.registration.deck == "a.ydk"
+
+
+def test_hostile_file_names_never_reach_a_terminal_raw(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    import os
+
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    legal = (ROOT / "examples" / "tcg-legal.ydk").read_bytes()
+    (folder / os.fsdecode(b"caf\xe9.ydk")).write_bytes(legal)
+    (folder / "bad\x1b[2J\u202e.ydk").write_bytes(b"\0junk")
+    out = tmp_path / "out"
+    res = cli("batch", str(folder), "-d", "2025-06-01", "--out", str(out))
+    assert res.code == 2
+    assert "\x1b" not in res.stderr and "\u202e" not in res.stderr and "\\x1b" in res.stderr
+    text = (out / "report.csv").read_text(encoding="utf-8")
+    assert "\x1b" not in text and "\u202e" not in text
+    assert "caf\\xe9.ydk" in text and "bad\\x1b[2J" in text
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "\x1b" not in page and "caf\\xe9.ydk" in page
+    json.loads((out / "report.json").read_text(encoding="utf-8"))  # valid UTF-8 JSON

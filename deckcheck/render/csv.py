@@ -9,7 +9,9 @@ row), ``status`` (``legal``, ``illegal``, ``unreadable``, ``duplicate``), ``dupl
 unreadable deck, why), ``main``, ``extra``, ``side`` (card counts) and ``fingerprint``.
 
 Cells that a spreadsheet would run as a formula (starting with ``=``, ``+``, ``-``, ``@``, a tab
-or a carriage return) get a leading ``'``; the file is UTF-8 with CRLF line ends (RFC 4180).
+or a carriage return) get a leading ``'``; control characters in the report's own columns (file
+names, deck and player names) are escaped (``\\x1b``), the registration CSV's own columns pass
+through as written. The file is UTF-8 with CRLF line ends (RFC 4180).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from __future__ import annotations
 import csv
 import io
 from typing import TYPE_CHECKING
+
+from deckcheck.render.text import clean
 
 if TYPE_CHECKING:
     from deckcheck.batch import Batch, Unreadable
@@ -31,14 +35,16 @@ HEADER = (
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
-def defuse(text: str) -> str:
-    """``text`` safe for a spreadsheet cell: a would-be formula gets a leading ``'``."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        from deckcheck.render.text import clean
-
+def defuse(text: str, *, control: bool = True) -> str:
+    """``text`` safe for a spreadsheet cell and a terminal: a would-be formula gets a leading
+    ``'``; control characters (with ``control``) and undecodable bytes are escaped."""
+    if control and not text.isprintable():
         text = clean(text)
+    else:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = clean(text)
     return "'" + text if text.startswith(_FORMULA) else text
 
 
@@ -83,6 +89,7 @@ def batch_csv(batch: Batch) -> str:
                      reg.duplicate_of if reg and reg.duplicate_of is not None else "",
                      "", "", "", "", "", r.error, "", "", "", ""]  # fmt: skip
         head = [reg.row, reg.player_id, reg.player] if reg is not None else ["", "", ""]
-        line = [*head, *cells, *(fields.get(k, "") for k in extra)]
-        writer.writerow([defuse(v) if isinstance(v, str) else v for v in line])
+        own = [defuse(v) if isinstance(v, str) else v for v in (*head, *cells)]
+        # the registration CSV's own columns pass through as written (line breaks included)
+        writer.writerow([*own, *(defuse(fields.get(k, ""), control=False) for k in extra)])
     return out.getvalue()

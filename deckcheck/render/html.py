@@ -117,11 +117,10 @@ _ORDER = {"unreadable": 0, "illegal": 1, "duplicate": 2, "legal": 3}
 
 
 def _e(text: object) -> str:
-    """``text`` escaped for HTML (undecodable file-name bytes shown as ``\\xNN``)."""
+    """``text`` escaped for HTML; control and bidi-override characters and undecodable
+    file-name bytes shown as escapes (``\\x1b``, ``\\xNN``)."""
     value = str(text)
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
+    if not value.isprintable() or not value.isascii():
         value = clean(value)
     return html.escape(value, quote=True)
 
