@@ -24,25 +24,26 @@ def run() -> list[Figure]:
     on = date(2025, 6, 1)
     for d in decks:  # warm the per-format caches, as a long-running process would be
         validate(d, "tcg", on)
-    n = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < 2.0:
+    # validation and its baseline interleaved, round by round, so that load from other work on
+    # the machine falls on both alike; baseline: the least any validator must do, count copies
+    # per passcode per deck
+    spent = base_spent = 0.0
+    rounds = 0
+    while spent + base_spent < 3.0:
+        t0 = time.perf_counter()
         for d in decks:
             validate(d, "tcg", on)
-        n += len(decks)
-    rate = n / (time.perf_counter() - t0)
-
-    # baseline: the least any validator must do, count copies per passcode per deck
-    m = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < 1.0:
+        t1 = time.perf_counter()
         for d in decks:
             Counter(c.passcode for c in d)
-        m += len(decks)
-    base = m / (time.perf_counter() - t0)
+        spent += t1 - t0
+        base_spent += time.perf_counter() - t1
+        rounds += 1
+    rate = rounds * len(decks) / spent
+    base = rounds * len(decks) / base_spent
     figures = [
         Figure("validate (tcg, one core)", rate, "Counter of passcodes per deck", base,
-               "decks/s", higher_is_better=True, limit=20_000),
+               "decks/s", target=0.25, higher_is_better=True, limit=20_000),
     ]  # fmt: skip
     exe = shutil.which("deckcheck") or str(Path(sys.executable).parent / "deckcheck")
     example = ROOT / "examples" / "tcg-legal.ydk"

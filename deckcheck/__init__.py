@@ -25,6 +25,16 @@ _EXPORTS: dict[str, str] = {
     "Summary": "deckcheck.batch",
     "Unreadable": "deckcheck.batch",
     "check": "deckcheck.batch",
+    "fingerprint_deck": "deckcheck.deck",
+    "compare_decks": "deckcheck.comparison",
+    "DeckDiff": "deckcheck.comparison",
+    "apply_side_plan": "deckcheck.siding",
+    "parse_side_plan": "deckcheck.siding",
+    "parse_card_list": "deckcheck.siding",
+    "SidePlan": "deckcheck.siding",
+    "SideResult": "deckcheck.siding",
+    "Registration": "deckcheck.registration",
+    "read_registrations": "deckcheck.registration",
     "sources": "deckcheck.batch",
     "render": "deckcheck.reporter",
     "OutputFormat": "deckcheck.reporter",
@@ -118,8 +128,9 @@ if TYPE_CHECKING:
         load_index,
         normalize_name,
     )
+    from deckcheck.comparison import DeckDiff, compare_decks
     from deckcheck.dataset import Dataset
-    from deckcheck.deck import Deck, DeckCard, FindingCode, ReadFinding, Section
+    from deckcheck.deck import Deck, DeckCard, FindingCode, ReadFinding, Section, fingerprint_deck
     from deckcheck.error import (
         AmbiguousCardError,
         ConditionError,
@@ -157,8 +168,16 @@ if TYPE_CHECKING:
         simulate,
     )
     from deckcheck.io import DeckFormat, detect_format, read_deck, read_path, write_deck
+    from deckcheck.registration import Registration, read_registrations
     from deckcheck.report import BanlistRef, Code, Report, Severity, Violation
     from deckcheck.reporter import OutputFormat, RenderOptions, render
+    from deckcheck.siding import (
+        SidePlan,
+        SideResult,
+        apply_side_plan,
+        parse_card_list,
+        parse_side_plan,
+    )
     from deckcheck.validation import summarize, validate
 
 

@@ -41,7 +41,9 @@ from deckcheck.report import Report
 if TYPE_CHECKING:
     from deckcheck.banlist import TcgRegion
     from deckcheck.dataset import Dataset
+    from deckcheck.deck import Deck
     from deckcheck.format import Format
+    from deckcheck.registration import Registration
 
 STDIN = "-"
 """The path that means standard input."""
@@ -69,6 +71,10 @@ class SourceKind(enum.StrEnum):
     URL = "url"
     MEMORY = "memory"
     """A deck already in memory (an upload, a zip entry): ``content`` holds its bytes."""
+    ZIP = "zip"
+    """An entry of a zip archive (``path`` is the archive, ``entry`` the member)."""
+    INLINE = "inline"
+    """A deck list written in a registrations CSV cell (``content``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +91,15 @@ class Source:
     """The path as given (or found in a folder), ``-``, or the URL."""
     error: str | None = None
     skip: str | None = None
-    content: bytes | None = field(default=None, repr=False)
-    """The deck's bytes, for a :attr:`SourceKind.MEMORY` source (nothing is read from disk)."""
+    entry: str | None = None
+    """For a zip entry: the member's name in the archive."""
+    display: str | None = None
+    """How reports name the source, when not derived from the path (``regs.csv:12``)."""
+    registration: Registration | None = None
+    """The registration (CSV row) this deck belongs to, if any."""
+    content: bytes | str | None = field(default=None, repr=False)
+    """The deck itself: bytes for a :attr:`SourceKind.MEMORY` source, the list for an
+    :attr:`SourceKind.INLINE` one (nothing is read from disk)."""
 
     @classmethod
     def memory(cls, name: str, content: bytes | str) -> Source:
@@ -96,7 +109,10 @@ class Source:
 
     @property
     def label(self) -> str:
-        """How reports name the source: the path, ``<stdin>`` or ``<ydke URL>``."""
+        """How reports name the source: the path, ``<stdin>``, ``<ydke URL>``, ``a.zip!/x.ydk``,
+        ``regs.csv:12``."""
+        if self.display is not None:
+            return self.display
         if self.kind is SourceKind.STDIN:
             return "<stdin>"
         if self.kind is SourceKind.URL:
@@ -111,6 +127,8 @@ class Unreadable:
     path: str
     error: str
     line: int | None = None
+    registration: Registration | None = None
+    """The registration (CSV row) whose deck this was, if any."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +155,8 @@ class Summary:
     """Sources that could not be read."""
     skipped: int = 0
     """Files a folder scan did not take for decks."""
+    duplicates: int = 0
+    """Registrations whose player id an earlier row already registered."""
 
 
 @dataclass(frozen=True)
@@ -152,6 +172,8 @@ class Batch:
     """As-of date of the dataset the batch was checked against."""
     data_fingerprint: str | None = None
     """Fingerprint of that dataset."""
+    rows: tuple[Report | Unreadable, ...] = ()
+    """Reports and unreadable sources together, in source order (one per registration)."""
     summary: Summary = field(init=False)
 
     def __post_init__(self) -> None:
@@ -180,8 +202,11 @@ def summarize(
     skipped: Sequence[Skipped] = (),
 ) -> Summary:
     """Totals over reports (and the unreadable and skipped sources of a batch)."""
-    decks = legal = errors = warnings = notes = 0
+    decks = legal = errors = warnings = notes = duplicates = 0
+    for u in unreadable:
+        duplicates += u.registration is not None and u.registration.duplicate_of is not None
     for r in reports:
+        duplicates += r.registration is not None and r.registration.duplicate_of is not None
         decks += 1
         legal += r.legal
         for v in r.violations:
@@ -193,7 +218,7 @@ def summarize(
             else:
                 notes += 1
     return Summary(decks, legal, decks - legal, errors, warnings, notes, len(unreadable),
-                   len(skipped))  # fmt: skip
+                   len(skipped), duplicates)  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------
@@ -226,6 +251,9 @@ def sources(
 
     Skipped paths come back as sources with ``skip`` set (a :class:`Skipped` record in the batch),
     so a caller can say what was left out.
+
+    A ``.zip`` gives its deck entries (:mod:`deckcheck.archive`), a ``.csv`` its registrations
+    (:mod:`deckcheck.registration`).
     """
     stdin_seen = False
     for p in paths:
@@ -246,6 +274,8 @@ def sources(
             continue
         if is_dir:
             yield from _folder(path, exclude, data)
+        elif exists and p.lower().endswith((".zip", ".csv")):
+            yield from _bundle(p)
         elif exists:
             yield Source(SourceKind.FILE, p)
         else:
@@ -258,6 +288,39 @@ TOOL_FOLDERS = frozenset(
     {"node_modules", "__pycache__", "site-packages", "bower_components", "venv", "virtualenv"}
 )
 """Folders of tools a folder scan skips (as it skips hidden folders and virtual environments)."""
+
+
+def _bundle(path: str) -> Iterator[Source]:
+    """The sources of a zip archive or a registrations CSV (one unreadable source if unusable)."""
+    from deckcheck.archive import (
+        SEPARATOR,
+        csv_entries,
+        is_archive,
+        list_entries,
+        registration_sources,
+    )
+    from deckcheck.registration import read_registrations
+
+    try:
+        if is_archive(path) and (csvs := csv_entries(path)):
+            got: list[Source] = registration_sources(path, csvs)
+            what = "no registrations in the archive's CSV"
+        elif is_archive(path):
+            got = [
+                Source(SourceKind.ZIP, path, e.error, e.skip, e.member,
+                       display=f"{path}{SEPARATOR}{e.name}")
+                for e in list_entries(path)
+            ]  # fmt: skip
+            what = f"no deck files ({', '.join(DECK_SUFFIXES)}) in this archive"
+        else:
+            got = read_registrations(path)
+            what = "no registrations in this CSV (only a header?)"
+        if not got:
+            yield Source(SourceKind.FILE, path, error=what)
+        yield from got
+    except DeckcheckError as exc:
+        yield Source(SourceKind.FILE, path, error=str(exc).removeprefix(f"{path}: "))
+        # (a message naming a line, "regs.csv:3: ...", is kept whole)
 
 
 def _excluded(rel: PurePosixPath, exclude: Sequence[str]) -> bool:
@@ -504,6 +567,9 @@ def _text_deck(raw: bytes, data: Dataset | None) -> bool:
 # ---------------------------------------------------------------------------------------------
 # checking
 
+PARALLEL_MIN = 64
+"""Fewest sources worth starting worker processes for (fewer are checked in-process)."""
+
 
 def check(
     items: Iterable[Source | str],
@@ -514,19 +580,25 @@ def check(
     data: Dataset | None = None,
     progress: Callable[[int, str], None] | None = None,
     region: TcgRegion | str | None = None,
+    jobs: int | None = 1,
 ) -> Batch:
     """Read and validate every source; one bad source never stops the rest.
 
     ``items`` are :class:`Source` values or plain paths (expanded with :func:`sources`).
-    ``region`` (``na``/``eu``) is passed to :func:`~deckcheck.validate`.
-    ``progress`` is called with the count done and the source's label after each source.
-    Raises :class:`~deckcheck.error.DateRangeError`, before reading anything, for a date before
-    the format's first list.
+    ``progress`` is called with the count of sources done and the last one's label, after each
+    source (after each chunk of sources when working in parallel). ``jobs`` is the number of
+    worker processes (None: one per CPU); with more than one, chunks of sources are checked in a
+    process pool whose workers each open the same dataset once, and the results come back in
+    source order, exactly as one process would give them.
+
+    Each report carries the deck's fingerprint (:func:`deckcheck.deck.fingerprint_deck`) and,
+    for a registrations CSV, its registration.
+    ``region`` (``na``/``eu``) is passed to :func:`~deckcheck.validate`. Raises
+    :class:`~deckcheck.error.DateRangeError`, before reading anything, for a date before the
+    format's first list.
     """
     from deckcheck.dataset import resolve_data
-    from deckcheck.format import Pool
-    from deckcheck.io import read_deck, read_path
-    from deckcheck.validation import _today, validate
+    from deckcheck.validation import _today
 
     ds = resolve_data(data)
     fmt = ds.format(format) if isinstance(format, str) else format
@@ -534,34 +606,193 @@ def check(
         fmt = fmt.in_region(region)
     when = date if date is not None else _today()
     fmt.require_date(when, ds)
-    rush = fmt.pool is Pool.RUSH
+    srcs = list(_as_sources(items, ds))
+    workers = _jobs(jobs)
+    job = _Job(fmt, when, allow_prerelease, None)  # fmt is already in the region
+    if workers > 1 and len(srcs) >= PARALLEL_MIN:
+        outcomes = _parallel(srcs, job, ds, workers, progress)
+    else:
+        outcomes = []
+        for done, src in enumerate(srcs, 1):
+            outcomes.append(_check_one(src, job, ds))
+            if progress is not None:
+                progress(done, src.label)
     reports: list[Report] = []
     unreadable: list[Unreadable] = []
     skipped: list[Skipped] = []
-    for done, src in enumerate(_as_sources(items, ds), 1):
-        if src.skip is not None:
-            skipped.append(Skipped(src.path, src.skip))
-        elif src.error is not None:
-            unreadable.append(Unreadable(src.path, f"{src.path}: {src.error}"))
+    rows: list[Report | Unreadable] = []
+    for got in outcomes:
+        if isinstance(got, Skipped):
+            skipped.append(got)
+            continue
+        if isinstance(got, Report):
+            reports.append(got)
         else:
-            try:
-                if src.content is not None:
-                    deck = read_deck(src.content, source=src.label, rush=rush, data=ds)
-                else:
-                    deck = read_path(src.path, rush=rush, data=ds)
-            except DeckReadError as exc:
-                unreadable.append(Unreadable(src.label, str(exc), exc.line))
-            except DeckcheckError as exc:
-                unreadable.append(Unreadable(src.label, str(exc)))
-            else:
-                reports.append(
-                    validate(deck, fmt, when, allow_prerelease=allow_prerelease, path=src.label,
-                             data=ds)
-                )  # fmt: skip
-        if progress is not None:
-            progress(done, src.label)
+            unreadable.append(got)
+        rows.append(got)
     return Batch(fmt.id, when, tuple(reports), tuple(unreadable), tuple(skipped), ds.as_of,
-                 ds.fingerprint)  # fmt: skip
+                 ds.fingerprint, tuple(rows))  # fmt: skip
+
+
+Outcome = Report | Unreadable | Skipped
+
+
+class _Job:
+    """What every source of a batch is checked against (sent once to each worker)."""
+
+    __slots__ = ("allow_prerelease", "date", "format", "region")
+
+    def __init__(
+        self, format: Format, date: date, allow_prerelease: bool, region: TcgRegion | str | None
+    ) -> None:
+        self.format = format
+        self.date = date
+        self.allow_prerelease = allow_prerelease
+        self.region = region
+
+
+def _jobs(jobs: int | None) -> int:
+    import os
+
+    if jobs is None or jobs <= 0:
+        return os.cpu_count() or 1
+    return jobs
+
+
+def _read(src: Source, rush: bool, ds: Dataset) -> Deck:
+    from deckcheck.io import read_deck, read_path
+
+    if src.kind is SourceKind.ZIP:
+        from deckcheck.archive import read_entry
+
+        try:
+            raw = read_entry(src.path, src.entry or "")
+        except DeckReadError as exc:
+            raise DeckReadError(exc.reason, src.label, exc.line) from exc
+        return read_deck(raw, source=src.label, rush=rush, data=ds)
+    if src.kind in (SourceKind.INLINE, SourceKind.MEMORY):
+        return read_deck(src.content or "", source=src.label, rush=rush, data=ds)
+    return read_path(src.path, rush=rush, data=ds)
+
+
+def _check_one(src: Source, job: _Job, ds: Dataset) -> Outcome:
+    """Read and validate one source; every failure becomes an :class:`Unreadable`."""
+    from dataclasses import replace
+
+    from deckcheck.deck import fingerprint_deck
+    from deckcheck.format import Pool
+    from deckcheck.validation import validate
+
+    reg = src.registration
+    if src.skip is not None:
+        return Skipped(src.label, src.skip)
+    if src.error is not None:
+        where = "" if src.error.startswith(f"{src.label}:") else f"{src.label}: "
+        return Unreadable(src.label, f"{where}{src.error}", None, reg)
+    try:
+        deck = _read(src, job.format.pool is Pool.RUSH, ds)
+    except DeckReadError as exc:
+        return Unreadable(src.label, str(exc), exc.line, reg)
+    except DeckcheckError as exc:
+        return Unreadable(src.label, f"{src.label}: {exc}", None, reg)
+    except Exception as exc:  # a bug must not stop the other decks
+        return Unreadable(src.label, f"{src.label}: unexpected {type(exc).__name__}: {exc}",
+                          None, reg)  # fmt: skip
+    try:
+        report = validate(deck, job.format, job.date, allow_prerelease=job.allow_prerelease,
+                          path=src.label, data=ds, region=job.region)  # fmt: skip
+    except Exception as exc:  # a bug must not stop the other decks either
+        return Unreadable(src.label, f"{src.label}: could not be checked: unexpected "
+                          f"{type(exc).__name__}: {exc} (please report it)", None, reg)  # fmt: skip
+    return replace(report, fingerprint=fingerprint_deck(deck), registration=reg)
+
+
+# -- the process pool ---------------------------------------------------------------------------
+
+_PARENT: Dataset | None = None
+"""The dataset of the batch being started (a forked worker inherits it, already loaded)."""
+_WORKER: tuple[_Job, Dataset] | None = None
+
+
+def _init_worker(folder: str, fingerprint: str, job: _Job) -> None:
+    """Worker initializer: open the batch's dataset once (or keep the forked parent's)."""
+    global _WORKER
+    from deckcheck.dataset import Dataset
+    from deckcheck.error import DataError
+
+    ds = _PARENT
+    if ds is None or str(ds.folder) != folder or ds.fingerprint != fingerprint:
+        ds = Dataset.open(folder)
+        if ds.fingerprint != fingerprint:
+            raise DataError(f"{folder}: the data changed while the batch was starting")
+    _WORKER = (job, ds)
+
+
+def _check_chunk(chunk: list[Source]) -> list[Outcome]:
+    assert _WORKER is not None, "worker not initialised"
+    job, ds = _WORKER
+    return [_check_one(src, job, ds) for src in chunk]
+
+
+def _parallel(
+    srcs: list[Source],
+    job: _Job,
+    ds: Dataset,
+    workers: int,
+    progress: Callable[[int, str], None] | None,
+) -> list[Outcome]:
+    """Chunks of sources checked in a process pool; outcomes in source order."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    from deckcheck.validation import ruleset
+
+    global _PARENT
+    size = max(16, min(500, -(-len(srcs) // (workers * 8))))
+    chunks = [srcs[i : i + size] for i in range(0, len(srcs), size)]
+    # load what every worker needs before forking, so forked workers inherit it
+    ruleset(job.format, job.date, job.allow_prerelease, ds)
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    results: list[list[Outcome] | None] = [None] * len(chunks)
+    done = 0
+    _PARENT = ds
+    try:
+        with ProcessPoolExecutor(
+            max_workers=min(workers, len(chunks)),
+            mp_context=ctx,
+            initializer=_init_worker,
+            initargs=(str(ds.folder), ds.fingerprint, job),
+        ) as pool:
+            pending: dict[Future[list[Outcome]], int] = {
+                pool.submit(_check_chunk, chunk): i for i, chunk in enumerate(chunks)
+            }
+            try:
+                while pending:
+                    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for fut in finished:
+                        i = pending.pop(fut)
+                        results[i] = fut.result()
+                        done += len(chunks[i])
+                        if progress is not None:
+                            progress(done, chunks[i][-1].label)
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+    except BrokenProcessPool:
+        pass  # a worker died (out of memory, killed): finish the rest in this process
+    finally:
+        _PARENT = None
+    out: list[Outcome] = []
+    for i, got in enumerate(results):
+        if got is None:
+            got = [_check_one(src, job, ds) for src in chunks[i]]
+            done += len(chunks[i])
+            if progress is not None:
+                progress(done, chunks[i][-1].label)
+        out.extend(got)
+    return out
 
 
 def _as_sources(items: Iterable[Source | str], data: Dataset) -> Iterator[Source]:

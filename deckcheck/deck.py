@@ -139,3 +139,37 @@ class Deck:
             source_format,
             tuple(findings),
         )
+
+
+FINGERPRINT_LENGTH = 16
+"""Hex digits of a deck fingerprint (64 bits)."""
+
+
+def canonical_counts(deck: Deck) -> dict[Section, Counter[int]]:
+    """Per section, copies of each *canonical* card: alternate artworks, pre-release codes and
+    format variants count as their original card; unknown passcodes count as themselves."""
+    return {
+        section: Counter(
+            [c.card.canonical if c.card is not None else c.passcode for c in cards]
+        )
+        for section, cards in (
+            (Section.MAIN, deck.main), (Section.EXTRA, deck.extra), (Section.SIDE, deck.side)
+        )
+    }  # fmt: skip
+
+
+def fingerprint_deck(deck: Deck) -> str:
+    """A short stable hash of the deck's contents: copies per canonical card per section.
+
+    Card order, file format, the deck's name and alternate artworks do not change it; moving a
+    card between sections or changing one copy does. It is the first :data:`FINGERPRINT_LENGTH`
+    hex digits of the sha256 of ``main:<code>x<n>,...;extra:...;side:...`` (codes ascending),
+    so anyone can recompute it. Lines that name no card (unknown names) are not part of it.
+    """
+    import hashlib
+
+    parts = []
+    for section, counts in canonical_counts(deck).items():
+        body = ",".join(f"{code}x{n}" for code, n in sorted(counts.items()))
+        parts.append(f"{section.value}:{body}")
+    return hashlib.sha256(";".join(parts).encode("ascii")).hexdigest()[:FINGERPRINT_LENGTH]

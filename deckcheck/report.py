@@ -8,7 +8,10 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from deckcheck.registration import Registration
 
 
 class Severity(enum.StrEnum):
@@ -192,6 +195,10 @@ class Report:
     """The deck's own name (``#created by`` / ``!name`` / JSON ``name``), if it has one."""
     data_fingerprint: str | None = None
     """Fingerprint of the dataset the deck was checked against."""
+    fingerprint: str | None = None
+    """The deck's own fingerprint (:func:`deckcheck.deck.fingerprint_deck`), set by batches."""
+    registration: Registration | None = None
+    """The registration (CSV row) the deck belongs to, set by batches."""
 
     @property
     def legal(self) -> bool:
@@ -224,4 +231,13 @@ class Report:
             out["points"] = {"total": self.points, "cap": self.point_cap}
         out["name"] = self.name
         out["data_fingerprint"] = self.data_fingerprint
+        if self.fingerprint is not None:
+            out["fingerprint"] = self.fingerprint
+        if self.registration is not None:
+            from deckcheck.registration import status_of
+
+            out["registration"] = {
+                **self.registration.to_dict(),
+                "status": status_of(self, self.registration).value,
+            }
         return out

@@ -9,14 +9,18 @@ rules share a :class:`Context` (deck, era, list in force, format) and a per-form
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
+from itertools import chain
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from deckcheck.banlist.model import DEFAULT_POINT_CAP, status_word
 from deckcheck.card import FLAG_PRERELEASE, FLAG_UNOFFICIAL, Card, CardKind, DeckZone, ExtraKind
 from deckcheck.deck import Deck, DeckCard, FindingCode, Section
+from deckcheck.io.builder import MAX_CARDS
 from deckcheck.report import BanlistRef, Code, Report, Severity, Violation
 
 if TYPE_CHECKING:
@@ -48,6 +52,14 @@ class CardFacts:
     """Whether the card is a Rush Legend card."""
     date_unknown: str | None = None
     """The region whose release date the pool check had to assume (``release-date-unknown``)."""
+    attention: tuple[bool, bool, bool] = (True, True, True)
+    """Per section (Main, Extra, Side): whether a per-card rule (placement, pool, treated-as,
+    forbidden types) may have something to say about the card there; False lets validation
+    skip it."""
+
+
+FINDINGS, UNKNOWN, BAD_SIZE, FLAGGED, CROWDED, LISTED = (1, 2, 4, 8, 16, 32)
+_ALL_FLAGS = 63
 
 
 @dataclass
@@ -64,12 +76,64 @@ class Ruleset:
     date_warning: str | None = None
     variants: dict[str, tuple[int, int]] = field(default_factory=dict)
     """For whitelists: base name -> (status, passcode) of listed format versions of cards."""
+    _rules: dict[int, tuple[Rule, ...]] = field(default_factory=dict, repr=False)
+    sizes_allowed: tuple[frozenset[int], ...] = ()
+    """Per section (Main, Extra, Side): the sizes the era allows, up to the card limit."""
+    banlist_ref: BanlistRef | None = None
+    """The list in force, as reports name it."""
+    point_cap: int | None = None
+    """The point cap in force (point formats), else None."""
+    names: dict[int, str] = field(default_factory=dict, repr=False)
+    """Passcode -> limit name, for the deck cards among :attr:`facts`."""
+    attention: tuple[set[int], set[int], set[int]] = field(
+        default_factory=lambda: (set(), set(), set()), repr=False
+    )
+    """Per section (Main, Extra, Side): the passcodes among :attr:`facts` whose
+    :attr:`CardFacts.attention` is set there."""
+    listed: set[int] = field(default_factory=set, repr=False)
+    """The passcodes among :attr:`facts` with a status on the list in force."""
+
+    def rules(self, deck_flags: int = _ALL_FLAGS) -> tuple[Rule, ...]:
+        """The rules that can find something under this ruleset, in report order, for a deck
+        with ``deck_flags`` (the :data:`_NEEDS` bits of what it has: read findings, unknown
+        cards, a section of a wrong size, cards that need a look, crowded or listed names)."""
+        got = self._rules.get(deck_flags)
+        if got is None:
+            fmt, bl = self.format, self.banlist
+            idle: dict[Rule, bool] = {
+                check_banlist: bl is None or bl.points,
+                check_limit_groups: bl is None or not bl.groups,
+                check_forbidden_types: not fmt.forbidden_types,
+                check_points: self.point_cap is None,
+                check_legends: not fmt.legend_limits_at(self.date),
+                check_skills: not fmt.skill_cards,
+                check_upcoming: not self.upcoming,
+                check_date: not self.date_warning,
+            }
+            needs = dict(_NEEDS)
+            if bl is not None and bl.whitelist:
+                del needs[check_banlist]  # a whitelist has a word on every card
+            got = self._rules[deck_flags] = tuple(
+                r for r in RULES
+                if not idle.get(r, False) and (r not in needs or needs[r] & deck_flags)
+            )  # fmt: skip
+        return got
 
     def card_facts(self, card: Card) -> CardFacts:
         """The memoised facts of one card record."""
         got = self.facts.get(card.passcode)
         if got is None:
-            got = self.facts[card.passcode] = _compute_facts(self, card)
+            got = _compute_facts(self, card)
+            code = card.passcode
+            # the indexes first, then the memo: whoever finds the facts finds them indexed
+            if got.zone is not DeckZone.NONE:
+                self.names[code] = got.limit_name
+            for flag, codes in zip(got.attention, self.attention, strict=True):
+                if flag:
+                    codes.add(code)
+            if got.status is not None:
+                self.listed.add(code)
+            self.facts[code] = got
         return got
 
 
@@ -199,17 +263,20 @@ def _compute_facts(rs: Ruleset, card: Card) -> CardFacts:
         points = max(rs.banlist.points_of(card.canonical), rs.banlist.points_of(card.passcode))
         status = None  # a points list sets points, not copies
     unknown = _date_unknown(rs, card) if problem is None else None
-    return CardFacts(
-        card.limit_name,
-        status,
-        used,
-        problem,
-        points,
-        card.zone,
-        card.is_skill,
-        card.is_legend,
-        unknown,
+    zone = card.zone
+    odd = (
+        problem is not None
+        or unknown is not None
+        or bool(card.flags & _ODD_FLAGS)
+        or zone is DeckZone.NONE
+        or bool(card.treated_as)
+        or bool(rs.format.forbidden_types)
     )
+    attention = (odd or zone is DeckZone.EXTRA, odd or zone is DeckZone.MAIN, odd)
+    return CardFacts(
+        card.limit_name, status, used, problem, points, zone, card.is_skill, card.is_legend,
+        date_unknown=unknown, attention=attention,
+    )  # fmt: skip
 
 
 ANNOUNCE_WINDOW_DAYS = 45
@@ -229,6 +296,15 @@ MAX_RULESETS = 256
 
 def ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> Ruleset:
     """The ruleset of a format at a date, cached on the dataset."""
+    last = _LAST
+    if (
+        last is not None
+        and last.format is fmt
+        and last.data is data
+        and last.date == when
+        and (last.allow_prerelease is allow_prerelease)
+    ):
+        return last.rules  # the question of the previous deck (a batch asks it thousands of times)
     cache = data.ruleset_cache()
     key = (fmt, when, allow_prerelease)
     got = cache.get(key)
@@ -237,7 +313,26 @@ def ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> R
             cache.clear()
         got = cache[key] = _ruleset(fmt, when, allow_prerelease, data)
     assert isinstance(got, Ruleset)
+    _remember(fmt, when, allow_prerelease, data, got)
     return got
+
+
+@dataclass(frozen=True)
+class _Answer:
+    format: Format
+    date: date
+    allow_prerelease: bool
+    data: Dataset
+    rules: Ruleset
+
+
+_LAST: _Answer | None = None
+"""The question and answer of the last :func:`ruleset` call."""
+
+
+def _remember(fmt: Format, when: date, allow: bool, data: Dataset, rs: Ruleset) -> None:
+    global _LAST
+    _LAST = _Answer(fmt, when, allow, data, rs)
 
 
 def _ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> Ruleset:
@@ -251,32 +346,147 @@ def _ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> 
     variants = (
         whitelist_variants(banlist, data.cards) if banlist is not None and banlist.whitelist else {}
     )
-    return Ruleset(
+    rs = Ruleset(
         fmt, when, era, banlist, upcoming, allow_prerelease, date_warning=warning, variants=variants
     )
+    rs.banlist_ref = (
+        BanlistRef(banlist.name, banlist.effective_in(fmt.tcg_region))
+        if banlist is not None
+        else None
+    )
+    rs.sizes_allowed = tuple(
+        frozenset(n for n in range(MAX_CARDS + 1) if rule.allows(n))
+        for rule in (era.main, era.extra, era.side)
+    )
+    rs.point_cap = _point_cap(rs)
+    return rs
+
+
+_SECTIONS = (Section.MAIN, Section.EXTRA, Section.SIDE)
 
 
 @dataclass
 class Context:
-    """What the rules read: the deck, the ruleset, distinct cards and groups of copies by name."""
+    """What the rules read: the deck, the ruleset, section sizes, the cards that need a look.
+
+    The rules that look at every card (copies, list statuses) read the deck's cards through
+    :meth:`groups_of` and :attr:`distinct`, built on first use: most decks need neither in full.
+    """
 
     deck: Deck
     rules: Ruleset
-    groups: dict[str, list[DeckCard]]
-    """Copies per limit name (Main + Extra + Side), deck cards only."""
-    distinct: list[tuple[DeckCard, CardFacts]]
-    """The first copy of each known card per section, with its facts."""
-    unknown: list[DeckCard]
-    """The first copy of each unknown passcode per section."""
     sizes: dict[Section, int]
     """Cards counted toward each section's size."""
-    group_facts: dict[str, list[CardFacts]] = field(default_factory=dict)
-    """The facts of the distinct cards of each group (same keys as ``groups``)."""
+    unknown: list[DeckCard] = field(default_factory=list)
+    """The first copy of each unknown passcode per section."""
+    flagged: list[tuple[DeckCard, CardFacts]] = field(default_factory=list)
+    """The first copy (with its facts) of each card whose facts ask for attention in its
+    section (:attr:`CardFacts.attention`): the per-card rules read only these."""
+    listed: list[str] = field(default_factory=list)
+    """Limit names with a card on the list in force (in no order; rules read them through
+    :meth:`groups_of`, which keeps deck order)."""
+    crowded: list[str] = field(default_factory=list)
+    """Limit names with more copies than the copy limit, in deck order."""
+    _sections: list[tuple[Counter[int], dict[int, DeckCard]]] | None = None
+    _distinct: list[tuple[DeckCard, CardFacts]] | None = None
+    _groups: tuple[dict[str, list[DeckCard]], dict[str, list[CardFacts]]] | None = None
 
     @property
     def era(self) -> Era:
         """The era in force."""
         return self.rules.era
+
+    def sections(self) -> list[tuple[Counter[int], dict[int, DeckCard]]]:
+        """Per section: copies per passcode (in order of first appearance) and first copies."""
+        got = self._sections
+        if got is None:
+            got = []
+            for cards in (self.deck.main, self.deck.extra, self.deck.side):
+                backwards = cards[::-1]
+                firsts = dict(zip(map(_PASSCODE, backwards), backwards, strict=True))
+                got.append((Counter(map(_PASSCODE, cards)), firsts))
+            self._sections = got
+        return got
+
+    @property
+    def distinct(self) -> list[tuple[DeckCard, CardFacts]]:
+        """The first copy of each known card per section, with its facts, in deck order."""
+        got = self._distinct
+        if got is None:
+            facts_of = self.rules.facts
+            got = [(firsts[c], facts_of[c]) for counts, firsts in self.sections()
+                   for c in counts if c in facts_of]  # fmt: skip
+            self._distinct = got
+        return got
+
+    def groups_of(
+        self, names: Iterable[str] | None = None
+    ) -> tuple[dict[str, list[DeckCard]], dict[str, list[CardFacts]]]:
+        """Copies (Main + Extra + Side, deck cards only) and the distinct cards' facts per limit
+        name, for ``names`` (all when None), in deck order.
+
+        The copies of one record in a section may be one :class:`DeckCard` repeated: read
+        their number and the first.
+        """
+        if names is None and self._groups is not None:
+            return self._groups
+        wanted = None if names is None else set(names)
+        facts_of, names_of = self.rules.facts, self.rules.names
+        if wanted is not None:
+            return self._few_groups(wanted)
+        groups: dict[str, list[DeckCard]] = {}
+        facts_by: dict[str, list[CardFacts]] = {}
+        for counts, firsts in self.sections():
+            for code, n in counts.items():
+                name = names_of.get(code)
+                if name is None or (wanted is not None and name not in wanted):
+                    continue
+                if name in groups:
+                    groups[name] += [firsts[code]] * n
+                    facts_by[name].append(facts_of[code])
+                else:
+                    groups[name] = [firsts[code]] * n
+                    facts_by[name] = [facts_of[code]]
+        if names is None:
+            self._groups = (groups, facts_by)
+        return groups, facts_by
+
+    def _few_groups(
+        self, wanted: set[str]
+    ) -> tuple[dict[str, list[DeckCard]], dict[str, list[CardFacts]]]:
+        """:meth:`groups_of` a few names: their passcodes counted and found in C."""
+        facts_of, names_of = self.rules.facts, self.rules.names
+        decks = (self.deck.main, self.deck.extra, self.deck.side)
+        entries = []
+        passcodes = [list(map(_PASSCODE, cards)) for cards in decks]
+        for index, codes in enumerate(passcodes):
+            for code in dict.fromkeys(codes).keys() & facts_of.keys():
+                name = names_of.get(code)
+                if name in wanted:
+                    pos = codes.index(code)
+                    entries.append((index, pos, name, decks[index][pos], codes.count(code)))
+        entries.sort(key=lambda e: (e[0], e[1]))
+        groups: dict[str, list[DeckCard]] = {}
+        facts_by: dict[str, list[CardFacts]] = {}
+        for _, _, name, first, n in entries:
+            facts = facts_of[first.passcode]
+            if name in groups:
+                groups[name] += [first] * n
+                facts_by[name].append(facts)
+            else:
+                groups[name] = [first] * n
+                facts_by[name] = [facts]
+        return groups, facts_by
+
+    @property
+    def groups(self) -> dict[str, list[DeckCard]]:
+        """Copies per limit name (Main + Extra + Side), deck cards only."""
+        return self.groups_of()[0]
+
+    @property
+    def group_facts(self) -> dict[str, list[CardFacts]]:
+        """The facts of the distinct cards of each group (same keys as :attr:`groups`)."""
+        return self.groups_of()[1]
 
 
 Rule = Callable[[Context], Iterator[Violation]]
@@ -385,7 +595,7 @@ def check_sizes(ctx: Context) -> Iterator[Violation]:
 def check_placement(ctx: Context) -> Iterator[Violation]:
     """Extra Deck monsters in the Main Deck, Main Deck cards in the Extra Deck; Tokens; Skills."""
     speed = bool(ctx.rules.format.skill_cards)
-    for dc, facts in ctx.distinct:
+    for dc, facts in ctx.flagged:
         card = dc.card
         assert card is not None
         zone = facts.zone
@@ -417,7 +627,9 @@ def check_placement(ctx: Context) -> Iterator[Violation]:
 def check_copies(ctx: Context) -> Iterator[Violation]:
     """At most the copy limit (3) per card name over Main + Extra + Side."""
     limit = ctx.rules.format.copy_limit
-    for name, copies in ctx.groups.items():
+    if not ctx.crowded:
+        return
+    for name, copies in ctx.groups_of(ctx.crowded)[0].items():
         if len(copies) > limit:
             first = copies[0]
             yield _v(
@@ -434,7 +646,7 @@ def check_copies(ctx: Context) -> Iterator[Violation]:
 def check_treated_as(ctx: Context) -> Iterator[Violation]:
     """Note the cards counted toward another name's limit ("counted as Harpie Lady")."""
     seen: set[int] = set()
-    for dc, _ in ctx.distinct:
+    for dc, _ in ctx.flagged:
         card = dc.card
         if card is not None and card.treated_as and card.passcode not in seen:
             seen.add(card.passcode)
@@ -452,8 +664,19 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
     bl = rs.banlist
     if bl is None or bl.points:
         return
-    for name, copies in ctx.groups.items():
-        listed = [f.status for f in ctx.group_facts[name] if f.status is not None]
+    whitelist = bl.whitelist
+    if not (whitelist or ctx.listed):
+        return
+    groups, group_facts = ctx.groups_of(None if whitelist else ctx.listed)
+    for name, copies in groups.items():
+        facts = group_facts[name]
+        if len(facts) == 1:
+            one = facts[0].status
+            if one is None and not whitelist:
+                continue
+            listed = [] if one is None else [one]
+        else:
+            listed = [f.status for f in facts if f.status is not None]
         first = copies[0]
         if not listed:
             if bl.whitelist:
@@ -537,7 +760,7 @@ def check_limit_groups(ctx: Context) -> Iterator[Violation]:
 def check_pool(ctx: Context) -> Iterator[Violation]:
     """Card pool: released in the format's region by the date; unofficial and pre-release cards."""
     rs = ctx.rules
-    for dc, facts in ctx.distinct:
+    for dc, facts in ctx.flagged:
         card = dc.card
         assert card is not None
         if facts.pool_problem is None and not (card.flags & _ODD_FLAGS):
@@ -618,7 +841,7 @@ def check_forbidden_types(ctx: Context) -> Iterator[Violation]:
     if not banned:
         return
     seen: set[int] = set()
-    for dc, _ in ctx.distinct:
+    for dc, _ in ctx.flagged:
         card = dc.card
         if card is None or card.passcode in seen:
             continue
@@ -726,6 +949,8 @@ def check_date(ctx: Context) -> Iterator[Violation]:
 
 
 _ODD_FLAGS = FLAG_UNOFFICIAL | FLAG_PRERELEASE
+_PASSCODE = attrgetter("passcode")
+
 
 RULES: tuple[Rule, ...] = (
     check_read_findings,
@@ -745,6 +970,19 @@ RULES: tuple[Rule, ...] = (
     check_date,
 )
 """Every rule, in report order."""
+
+_NEEDS: dict[Rule, int] = {
+    check_read_findings: FINDINGS,
+    check_unknown_cards: UNKNOWN,
+    check_sizes: BAD_SIZE,
+    check_placement: FLAGGED,
+    check_copies: CROWDED,
+    check_banlist: LISTED,
+    check_pool: FLAGGED,
+    check_forbidden_types: FLAGGED,
+    check_treated_as: FLAGGED,
+}
+"""What a deck must have for a rule to find anything (rules not named may always find some)."""
 
 
 def validate(
@@ -776,60 +1014,77 @@ def validate(
         fmt = fmt.in_region(region)
     when = date if date is not None else _today()
     rs = ruleset(fmt, when, allow_prerelease, ds)
-    groups: dict[str, list[DeckCard]] = {}
-    group_facts: dict[str, list[CardFacts]] = {}
-    distinct: list[tuple[DeckCard, CardFacts]] = []
-    unknown: list[DeckCard] = []
-    sizes = {Section.MAIN: 0, Section.EXTRA: 0, Section.SIDE: 0}
-    speed = bool(fmt.skill_cards)
+    main, extra, side = deck.main, deck.extra, deck.side
     facts_of = rs.facts
-    for section, cards in ((Section.MAIN, deck.main), (Section.EXTRA, deck.extra),
-                           (Section.SIDE, deck.side)):  # fmt: skip
-        # copies of each passcode in this section, in file order of first appearance
-        same: dict[int, list[DeckCard]] = {}
-        for dc in cards:
-            got = same.get(dc.passcode)
-            if got is None:
-                same[dc.passcode] = [dc]
-            else:
-                got.append(dc)
-        size = 0
-        for copies in same.values():
-            first = copies[0]
-            card = first.card
-            if card is None:
-                size += len(copies)
-                unknown.append(first)
-                continue
-            facts = facts_of.get(card.passcode) or rs.card_facts(card)
-            if not (speed and facts.skill):
-                size += len(copies)
-            distinct.append((first, facts))
-            if facts.zone is not DeckZone.NONE:
-                name = facts.limit_name
-                if name in groups:
-                    groups[name].extend(copies)
-                    group_facts[name].append(facts)
-                else:
-                    groups[name] = list(copies)
-                    group_facts[name] = [facts]
-        sizes[section] = size
+    per_section = (set(map(_PASSCODE, main)), set(map(_PASSCODE, extra)),
+                   set(map(_PASSCODE, side)))  # fmt: skip
+    codes = per_section[0] | per_section[1] | per_section[2]
+    unknown: list[DeckCard] = []
+    if not facts_of.keys() >= codes:  # a new card for this ruleset, or an unknown passcode
+        for dc in chain(main, extra, side):
+            if dc.card is not None and dc.passcode not in facts_of:
+                rs.card_facts(dc.card)
+        missing = {c for c in codes if c not in facts_of}
+        for cards in (main, extra, side) if missing else ():
+            first_seen: set[int] = set()
+            for dc in cards:
+                if dc.passcode in missing and dc.passcode not in first_seen:
+                    first_seen.add(dc.passcode)
+                    unknown.append(dc)
+    sizes = {Section.MAIN: len(main), Section.EXTRA: len(extra), Section.SIDE: len(side)}
+    if fmt.skill_cards:  # Speed Duel: Skill cards do not count toward the Main Deck
+        for section, cards in zip(_SECTIONS, (main, extra, side), strict=True):
+            sizes[section] -= sum(1 for dc in cards if dc.passcode in facts_of
+                                  and facts_of[dc.passcode].skill)  # fmt: skip
+    flagged: list[tuple[DeckCard, CardFacts]] = []
+    for index, cards in enumerate((main, extra, side)):
+        need = per_section[index] & rs.attention[index]
+        if need:
+            for dc in cards:
+                if dc.passcode in need:
+                    need.discard(dc.passcode)
+                    flagged.append((dc, facts_of[dc.passcode]))
+    names_of = rs.names
+    per_name = Counter(map(names_of.get, map(_PASSCODE, chain(main, extra, side))))
+    limit = fmt.copy_limit
+    crowded: list[str] = []
+    if per_name and max(per_name.values()) > limit:
+        crowded = [n for n, k in per_name.items() if k > limit and n is not None]
+    on_list = codes & rs.listed
+    listed = [names_of[c] for c in on_list if c in names_of] if on_list else []
     for f in deck.findings:
         # a line naming no card still asked for copies: count them, so one typo is one problem
         if f.passcode is None and f.section is not None and f.code is not FindingCode.PARSE:
             sizes[f.section] += f.count
-    ctx = Context(deck, rs, groups, distinct, unknown, sizes, group_facts)
-    violations = [v for rule in RULES for v in rule(ctx)]
+    ctx = Context(deck, rs, sizes, unknown, flagged, listed, crowded)
+    allowed = rs.sizes_allowed
+    flags = (
+        (FINDINGS if deck.findings else 0)
+        | (UNKNOWN if unknown else 0)
+        | (FLAGGED if flagged else 0)
+        | (CROWDED if crowded else 0)
+        | (LISTED if listed else 0)
+    )
+    if not (
+        sizes[Section.MAIN] in allowed[0]
+        and sizes[Section.EXTRA] in allowed[1]
+        and sizes[Section.SIDE] in allowed[2]
+    ):
+        flags |= BAD_SIZE
+    violations = [v for rule in rs.rules(flags) for v in rule(ctx)]
     # deck-wide findings first (sizes, dates), then the rest in file-line order
     violations.sort(key=lambda v: -1 if v.line is None else v.line)
-    cap = _point_cap(rs)
-    bl = rs.banlist
+    cap = rs.point_cap
     return Report(
         format=fmt.id,
         era=rs.era.id,
         date=when,
-        banlist=BanlistRef(bl.name, bl.effective_in(fmt.tcg_region)) if bl is not None else None,
-        counts={s.value: n for s, n in sizes.items()},
+        banlist=rs.banlist_ref,
+        counts={
+            "main": sizes[Section.MAIN],
+            "extra": sizes[Section.EXTRA],
+            "side": sizes[Section.SIDE],
+        },
         violations=tuple(violations),
         path=path if path is not None else deck.source,
         points=_points_total(ctx) if cap is not None else None,

@@ -205,7 +205,7 @@ def test_missing_path_is_an_unreadable_source_not_an_abort(cli: Any, tmp_path: P
     doc = json.loads(res.stdout)
     assert doc["summary"] == {"decks": 1, "legal": 0, "illegal": 1, "errors": doc["summary"]
                               ["errors"], "warnings": 0, "notes": 0, "unreadable": 1,
-                              "skipped": 0}  # fmt: skip
+                              "skipped": 0, "duplicates": 0}  # fmt: skip
     assert doc["unreadable"][0]["path"] == str(missing)
     assert doc["errors"] == doc["unreadable"]  # the deprecated alias, for one release
     assert "no such file" in res.stderr

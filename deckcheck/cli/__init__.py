@@ -17,9 +17,11 @@ import typer
 
 from deckcheck.cli import (
     banlist,
+    batch,
     card,
     convert,
     format,
+    judge,
     schema,
     serve,
     simulate,
@@ -74,7 +76,18 @@ def _root(
 
 
 app.add_typer(card.app, name="cards")
-for _module in (validate, upcoming, convert, simulate, format, banlist, schema, serve):
+for _module in (
+    validate,
+    batch,
+    judge,
+    upcoming,
+    convert,
+    simulate,
+    format,
+    banlist,
+    schema,
+    serve,
+):
     _module.register(app)
 
 

@@ -66,9 +66,9 @@ RegionOpt = Annotated[
 
 
 def _text_or_json(value: Output) -> Output:
-    from deckcheck.reporter import CI_OUTPUTS
+    from deckcheck.reporter import VALIDATION_OUTPUTS
 
-    if value in CI_OUTPUTS:
+    if value in VALIDATION_OUTPUTS:
         raise typer.BadParameter(
             f"{value.value} is for validation results ('deckcheck validate'); use text or json"
         )
@@ -85,7 +85,7 @@ ReportOutputOpt = Annotated[
         "--output",
         "-o",
         help="Report format: text, json, junit (JUnit XML), github (workflow-command "
-        "annotations) or sarif (SARIF 2.1.0).",
+        "annotations), sarif (SARIF 2.1.0), csv (one row per deck) or html (one page).",
     ),
 ]
 ConfigOpt = Annotated[

@@ -34,8 +34,8 @@ PathsArg = Annotated[
     list[str] | None,
     typer.Argument(
         help="Deck files, folders (searched recursively; hidden, tool and .gitignored paths "
-        "skipped), '-' for stdin, or ydke:// URLs (default: the configuration's folder, else "
-        "the current folder).",
+        "skipped), .zip archives, registration .csv files, '-' for stdin, or ydke:// URLs "
+        "(default: the configuration's folder, else the current folder).",
         show_default=False,
     ),
 ]

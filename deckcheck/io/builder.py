@@ -164,6 +164,12 @@ class DeckBuilder:
         An unknown passcode is kept (``card`` None) and reported as an unknown-card finding; a
         passcode over 32 bits becomes a parse finding.
         """
+        found = self._resolved.get(token)
+        if found is not None and count == 1 and len(self.cards) < MAX_CARDS:
+            # the usual case, kept short: one copy of a card already resolved in this process
+            rec = found.record
+            self.cards.append(DeckCard(rec.passcode, section, rec, line, found.match))
+            return
         digits = token.lstrip("0") or "0"
         value = int(digits) if len(digits) <= 10 else MAX_PASSCODE + 1
         if value > MAX_PASSCODE:

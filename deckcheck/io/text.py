@@ -7,7 +7,8 @@ artworks). Headings switch section: ``Main Deck:``, ``Extra Deck (15)``, ``Side:
 ``额外卡组``, ``副卡组``, ``メインデッキ``, ``エクストラデッキ``, ``サイドデッキ``, and the
 ``Monster``/``Spell``/``Trap`` groupings of YGOPRODeck, Duelingbook and the Konami registration
 form (Main Deck, or the Side Deck when under a Side heading). ``Name: ...`` or ``Title: ...``
-names the deck; ``Player: ...`` and similar form fields, ``#`` and ``//`` comments are skipped.
+names the deck (so do ``!name ...`` and ``#created by ...``); ``Player: ...`` and similar form
+fields, ``#`` and ``//`` comments are skipped.
 
 Names are matched exactly on the index's normalised key (case, punctuation, width, spaces do not
 matter). A name that does not match is reported with its line and ranked suggestions; a name
@@ -155,6 +156,7 @@ class _TextReader:
                 return section
             return Section(kind)
         if line.startswith(("#", "//", "--", "!")):
+            self.comment_name(raw.strip())
             return section
         if len(line) > MAX_LINE:
             self.deck.finding(
@@ -174,6 +176,16 @@ class _TextReader:
                 return section
         self.card(number, raw, line, section)
         return section
+
+    def comment_name(self, line: str) -> None:
+        """``!name My deck`` (or ``#created by Someone``, if nothing better) names the deck."""
+        low = line.lower()
+        if low.startswith("!name") and low[5:6] in ("", " ", "\t", "=", ":"):
+            name = line[5:].lstrip(" \t=:").strip()
+            if name:
+                self.deck.name = name
+        elif low.startswith("#created by") and self.deck.name is None:
+            self.deck.name = line[len("#created by") :].strip() or None
 
     def card(self, number: int | None, raw: str, line: str, section: Section) -> None:
         count, name, whole = 1, line, None

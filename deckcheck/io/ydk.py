@@ -11,7 +11,8 @@
     14558127
 
 Lines starting with ``#`` other than ``#main``/``#extra`` are comments (``#created by`` names the
-deck); ``!side`` starts the Side Deck. Passcodes may drop their leading zeros (``2511``) or keep
+deck, and ``!name My deck`` names it too, winning over ``#created by``); ``!side`` starts the
+Side Deck. Passcodes may drop their leading zeros (``2511``) or keep
 them (``08949584``). Cards before any header count as Main Deck; repeated headers continue their
 section; a card in the wrong section stays there (validation reports it). EDOPro and YGOPro
 always write all three headers, so a file with ``#main`` but no ``#extra`` or no ``!side`` was
@@ -61,6 +62,10 @@ def parse_ydk(
                 seen.setdefault(key.replace(" ", "").replace("#side", "!side"), number)
             elif key.startswith("#created by") and deck.name is None:
                 deck.name = line[len("#created by") :].strip() or None
+            elif key.startswith("!name") and key[5:6] in ("", " ", "\t", "=", ":"):
+                name = line[len("!name") :].lstrip(" \t=:").strip()
+                if name:
+                    deck.name = name  # an explicit name wins over "#created by"
             elif head == "!":
                 deck.finding(FindingCode.PARSE, "unknown header", number, raw, section)
             continue

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, assert_never
 
 if TYPE_CHECKING:
-    from deckcheck.batch import Batch
+    from deckcheck.batch import Batch, Unreadable
     from deckcheck.forecast import Forecast
     from deckcheck.goldfish import HandStats
     from deckcheck.report import Report
@@ -40,8 +40,15 @@ class OutputFormat(enum.StrEnum):
     SARIF = "sarif"
     """SARIF 2.1.0: one rule per violation code, results with file and line (code scanning)."""
 
+    CSV = "csv"
+    """Batches: one row per registration or deck (:mod:`deckcheck.reporter.csv`)."""
+    HTML = "html"
+    """Batches: one self-contained page (:mod:`deckcheck.reporter.html`)."""
+
 
 CI_OUTPUTS = frozenset({OutputFormat.JUNIT, OutputFormat.GITHUB, OutputFormat.SARIF})
+"""The CI report formats."""
+VALIDATION_OUTPUTS = CI_OUTPUTS | {OutputFormat.CSV, OutputFormat.HTML}
 """Report formats for validation results only (not for goldfish odds or card lookups)."""
 
 
@@ -70,6 +77,9 @@ def render(
 ) -> str:
     """``value`` rendered as ``output`` (an :class:`OutputFormat` or its name); ``kw`` sets
     :class:`RenderOptions`.
+
+    Batches and reports render as ``text``, ``json``, ``csv`` and ``html``; goldfish results
+    as ``text`` and ``json``.
 
     Raises :class:`~deckcheck.error.InputError` for an unknown output format, or a CI format
     (``junit``, ``github``, ``sarif``) asked of something that is not a validation result.
@@ -101,6 +111,14 @@ def render(
         from deckcheck.reporter import sarif
 
         return sarif.sarif_json(_as_batch(value, fmt), opts)
+    elif fmt is OutputFormat.CSV:
+        from deckcheck.reporter.csv import batch_csv
+
+        return batch_csv(_as_batch(value, fmt))
+    elif fmt is OutputFormat.HTML:
+        from deckcheck.reporter.html import batch_html
+
+        return batch_html(_as_batch(value, fmt))
     else:
         assert_never(fmt)
 
@@ -173,14 +191,14 @@ def _json(value: Renderable, opts: RenderOptions) -> str:
 
 def batch_dict(batch: Batch) -> dict[str, Any]:
     """The validation document of a batch as plain data (the README documents its shape)."""
-    unreadable = [{"path": u.path, "error": u.error, "line": u.line} for u in batch.unreadable]
+    unreadable = [unreadable_dict(u) for u in batch.unreadable]
     s = batch.summary
     out: dict[str, Any] = {
         "results": [r.to_dict() for r in batch.reports],
         "summary": {
             "decks": s.decks, "legal": s.legal, "illegal": s.illegal, "errors": s.errors,
             "warnings": s.warnings, "notes": s.notes, "unreadable": s.unreadable,
-            "skipped": s.skipped,
+            "skipped": s.skipped, "duplicates": s.duplicates,
         },
         "unreadable": unreadable,
         "skipped": [{"path": k.path, "reason": k.reason} for k in batch.skipped],
@@ -196,8 +214,31 @@ def batch_dict(batch: Batch) -> dict[str, Any]:
     return out
 
 
+def unreadable_dict(u: Unreadable) -> dict[str, Any]:
+    """JSON form of an unreadable source (with its registration and status, if any)."""
+    out: dict[str, Any] = {"path": u.path, "error": u.error, "line": u.line}
+    if u.registration is not None:
+        from deckcheck.registration import status_of
+
+        out["registration"] = {**u.registration.to_dict(), "status": status_of(u).value}
+    return out
+
+
 def safe(value: Any) -> Any:
     """``value`` with every string made valid for UTF-8 JSON (undecodable bytes as ``\\xNN``)."""
+    if isinstance(value, dict | list | tuple):
+        import json
+
+        try:  # the usual case, checked in C: nothing to change
+            json.dumps(value, ensure_ascii=False, default=str, skipkeys=True).encode("utf-8")
+        except UnicodeEncodeError:
+            pass
+        else:
+            return value
+    return _safe(value)
+
+
+def _safe(value: Any) -> Any:
     if isinstance(value, str):
         try:
             value.encode("utf-8")
@@ -207,7 +248,7 @@ def safe(value: Any) -> Any:
             return clean(value)
         return value
     if isinstance(value, dict):
-        return {k: safe(v) for k, v in value.items()}
+        return {k: _safe(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [safe(v) for v in value]
+        return [_safe(v) for v in value]
     return value

@@ -59,6 +59,21 @@ class PointsDoc(_Doc):
     cap: int
 
 
+class RegistrationDoc(_Doc):
+    """The registration (row of a registrations CSV) a deck belongs to."""
+
+    file: str = Field(description="The registrations CSV.")
+    row: int = Field(description="Line of the row in the CSV (the header is line 1).")
+    player_id: str
+    player: str
+    deck: str = Field(description="The deck cell as written: a path, a ydke:// URL or a list.")
+    fields: dict[str, str] = Field(description="The CSV's other columns, by header.")
+    duplicate_of: int | None = Field(
+        None, description="Row of the first registration with the same player id."
+    )
+    status: Literal["legal", "illegal", "unreadable", "duplicate"]
+
+
 class ResultDoc(_Doc):
     """The verdict on one deck."""
 
@@ -73,6 +88,12 @@ class ResultDoc(_Doc):
     points: PointsDoc | None = Field(None, description="Only for point formats (Genesys).")
     name: str | None = Field(None, description="The deck's own name, if the file gives one.")
     data_fingerprint: str | None = Field(None, description="Dataset the deck was checked against.")
+    fingerprint: str | None = Field(
+        None, description="Short hash of the deck's contents (order and artwork do not count)."
+    )
+    registration: RegistrationDoc | None = Field(
+        None, description="Only for decks from a registrations CSV."
+    )
 
 
 class SummaryDoc(_Doc):
@@ -86,6 +107,7 @@ class SummaryDoc(_Doc):
     notes: int
     unreadable: int
     skipped: int = 0
+    duplicates: int = Field(0, description="Registrations whose player id was already used.")
 
 
 class UnreadableDoc(_Doc):
@@ -94,6 +116,7 @@ class UnreadableDoc(_Doc):
     path: str
     error: str
     line: int | None = None
+    registration: RegistrationDoc | None = None
 
 
 class SkippedDoc(_Doc):

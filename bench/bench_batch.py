@@ -1,0 +1,94 @@
+"""Organiser batches: 10,000 real-sized ydk registrations in a folder, checked with reports.
+
+The decks are real-sized ``.ydk`` files (the examples and the golden decks of 40 cards or
+more; ``DECKCHECK_BENCH_SOURCE=FOLDER`` takes the ``.ydk`` files of another folder), copied
+round-robin into a temporary folder. Figures, each beside a baseline run in the same session:
+
+* ``deckcheck batch FOLDER --out DIR`` (all cores, CSV + JSON + HTML reports) against
+  ``deckcheck validate FOLDER --output json`` (one process, today's way): wall time, limit 5 s;
+* the same batch on one worker (``-j 1``) against all cores: the gain of the process pool;
+* CPU seconds (user + system, every process) of the batch beside its wall time, which shows how
+  much of the machine the run actually got when other work shares it.
+
+Set ``DECKCHECK_BENCH_DECKS`` to change the number of registrations.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import Figure
+
+ROOT = Path(__file__).resolve().parent.parent
+LIMIT_SECONDS = 5.0
+MIN_CARDS = 40
+
+
+def _decks() -> list[Path]:
+    other = os.environ.get("DECKCHECK_BENCH_SOURCE")
+    if other:
+        return sorted(Path(other).rglob("*.ydk"))
+    found = [*sorted((ROOT / "tests" / "data" / "decks").rglob("*.ydk")),
+             *sorted((ROOT / "examples").glob("*.ydk"))]  # fmt: skip
+    return [p for p in found if _cards(p) >= MIN_CARDS]
+
+
+def _cards(path: Path) -> int:
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    return sum(line.strip().isdigit() for line in lines)
+
+
+def _run(argv: list[str]) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds (children, user + system) and exit code of one command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.returncode
+
+
+def _best(argv: list[str], repeat: int = 2) -> tuple[float, float]:
+    runs = []
+    for _ in range(repeat):
+        wall, cpu, code = _run(argv)
+        if code not in (0, 1):
+            raise RuntimeError(f"{' '.join(argv[:3])}... exited {code}")
+        runs.append((wall, cpu))
+    return min(runs)
+
+
+def run() -> list[Figure]:
+    """Generate the registrations, then time the batch and its baselines."""
+    n = int(os.environ.get("DECKCHECK_BENCH_DECKS", "10000"))
+    decks = _decks()
+    exe = shutil.which("deckcheck") or str(Path(sys.executable).parent / "deckcheck")
+    with tempfile.TemporaryDirectory(prefix="deckcheck-bench-") as tmp:
+        folder = Path(tmp) / "registrations"
+        folder.mkdir()
+        for i in range(n):
+            shutil.copyfile(decks[i % len(decks)], folder / f"{i:05d}.ydk")
+        out = Path(tmp) / "reports"
+        day = ["--date", "2025-06-01"]
+        batch_argv = [exe, "batch", str(folder), *day, "--out", str(out), "--quiet"]
+        par_wall, par_cpu = _best(batch_argv)
+        one_wall, _ = _best([*batch_argv, "--jobs", "1"])
+        val_wall, _ = _best([exe, "validate", str(folder), *day, "--output", "json"])
+        cores = os.cpu_count() or 1
+    return [
+        Figure(f"deckcheck batch, {n:,} ydk files, reports ({cores} cores)", par_wall,
+               "deckcheck validate --output json (one process)", val_wall, "s",
+               limit=LIMIT_SECONDS),
+        Figure("deckcheck batch (all cores)", par_wall, "deckcheck batch --jobs 1", one_wall,
+               "s"),
+        Figure("deckcheck batch CPU time (all processes)", par_cpu, "its wall time", par_wall,
+               "s"),
+    ]  # fmt: skip

@@ -1,0 +1,229 @@
+"""``deckcheck batch``: check an organiser's registrations and write the reports into a folder.
+
+A thin shell over :func:`deckcheck.batch.sources`, :func:`deckcheck.batch.check` (in a process
+pool) and :func:`deckcheck.reporter.render`; the progress bar is ``rich``'s, on stderr, only on a
+terminal.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from deckcheck.cli.common import clean, fail
+from deckcheck.cli.options import (
+    DateOpt,
+    FormatFileOpt,
+    FormatOpt,
+    RegionOpt,
+    parse_date,
+    resolve_format,
+)
+
+if TYPE_CHECKING:
+    from deckcheck.batch import Batch
+
+REPORTS = ("report.csv", "report.json", "report.html", "junit.xml")
+"""The files ``deckcheck batch`` writes."""
+RENDER_FORK_MIN = 2000
+"""Fewest rows for which the JSON report is rendered by a second process."""
+
+
+def write_reports(batch: Batch, folder: Path) -> list[str]:
+    """Render the batch's reports and put them into ``folder`` atomically; their names.
+
+    Every report is rendered and written to a staging folder inside ``folder`` first, then each
+    is renamed into place: a failure leaves the previous reports untouched, and nothing is ever
+    written outside ``folder``.
+    """
+    from deckcheck.reporter import OutputFormat
+
+    outputs: list[tuple[str, Any]] = [
+        ("report.csv", OutputFormat.CSV),
+        ("report.json", OutputFormat.JSON),
+        ("report.html", OutputFormat.HTML),
+        ("junit.xml", OutputFormat.JUNIT),
+    ]
+    folder.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".deckcheck-", dir=folder))
+    try:
+        # the JSON report (the slowest) is rendered by a forked process on another core
+        helper = _start_render(batch, outputs[1][1], staging / outputs[1][0])
+        for name, fmt in outputs:
+            if helper is None or name != outputs[1][0]:
+                _render_to(batch, fmt, staging / name)
+        if helper is not None:
+            helper.join()
+            if helper.exitcode != 0 or not (staging / outputs[1][0]).exists():
+                _render_to(batch, outputs[1][1], staging / outputs[1][0])
+        for name, _ in outputs:
+            os.replace(staging / name, folder / name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return [name for name, _ in outputs]
+
+
+def _render_to(batch: Batch, fmt: Any, path: Path) -> None:
+    from deckcheck.reporter import render
+
+    text = render(batch, fmt)
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        handle.write(text)
+
+
+def _start_render(batch: Batch, fmt: Any, path: Path) -> Any:
+    """A forked process rendering one report (None where fork is not available or not worth it)."""
+    import multiprocessing
+
+    if len(batch.rows) < RENDER_FORK_MIN or "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    try:
+        proc = multiprocessing.get_context("fork").Process(
+            target=_render_to, args=(batch, fmt, path), daemon=True
+        )
+        proc.start()
+    except OSError:
+        return None
+    return proc
+
+
+def _progress_bar(total: int, enabled: bool) -> tuple[Callable[[int, str], None], Any]:
+    """A progress callback (a rich bar on stderr when enabled) and the bar to stop, or None."""
+    if not enabled or total == 0:
+        return (lambda done, label: None), None
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(
+        TextColumn("checking"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        auto_refresh=False,  # no refresh thread: the process pool may fork
+        transient=True,
+    )
+    task = bar.add_task("checking", total=total)
+    bar.start()
+    last = [0.0]
+
+    def update(done: int, label: str) -> None:
+        bar.update(task, completed=done)
+        now = time.monotonic()
+        if now - last[0] > 0.1 or done >= total:
+            last[0] = now
+            bar.refresh()
+
+    return update, bar
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``batch`` to the main app."""
+
+    @app.command("batch")
+    def batch_cmd(
+        inputs: Annotated[
+            list[str],
+            typer.Argument(
+                metavar="INPUT...",
+                help="Folders of deck files, .zip archives, registrations .csv files, deck "
+                "files or ydke:// URLs.",
+                show_default=False,
+            ),
+        ],
+        out: Annotated[
+            Path,
+            typer.Option(
+                "--out",
+                metavar="DIR",
+                help="Folder for report.csv, report.json, report.html, junit.xml (created if "
+                "missing).",
+                show_default=False,
+            ),
+        ],
+        format: FormatOpt = None,
+        format_file: FormatFileOpt = None,
+        on: DateOpt = None,
+        region: RegionOpt = None,
+        allow_prerelease: Annotated[
+            bool,
+            typer.Option("--allow-prerelease", help="Pre-release codes are warnings, not errors."),
+        ] = False,
+        jobs: Annotated[
+            int,
+            typer.Option(
+                "--jobs", "-j", min=0, help="Worker processes (0: one per CPU).", show_default=True
+            ),
+        ] = 0,
+        exclude: Annotated[
+            list[str] | None,
+            typer.Option("--exclude", metavar="GLOB", help="Leave out folder files matching GLOB."),
+        ] = None,
+        quiet: Annotated[
+            bool,
+            typer.Option("--quiet", "-q", help="No progress bar and no summary line."),
+        ] = False,
+    ) -> None:
+        """Check deck registrations and write reports for organisers and judges.
+
+        INPUT is a folder (searched recursively), a .zip of deck files (read in memory, never
+        extracted) or a registrations CSV (columns player_id, player, deck; see the README).
+        Writes report.csv, report.json, report.html and junit.xml into DIR, each replaced
+        atomically.
+        Exit 0 when every deck is legal, 1 when any is illegal, 2 when any could not be read
+        (duplicate registrations are flagged in the reports but do not change the exit code).
+        """
+        from deckcheck.batch import check, sources
+
+        fmt = resolve_format(format, format_file, region=region)
+        when = parse_date(on)
+        if out.exists() and not out.is_dir():
+            fail(f"--out {out}: exists and is not a folder")
+        srcs = list(sources(inputs, exclude=exclude or ()))
+        progress, bar = _progress_bar(len(srcs), not quiet and sys.stderr.isatty())
+        try:
+            batch = check(srcs, fmt, when, allow_prerelease=allow_prerelease, progress=progress,
+                          jobs=jobs)  # fmt: skip
+        finally:
+            if bar is not None:
+                bar.stop()
+        try:
+            written = write_reports(batch, out)
+        except OSError as exc:
+            fail(f"cannot write the reports into {out}: {exc.strerror or exc}")
+        for u in batch.unreadable[:20]:
+            sys.stderr.write(f"error: {clean(u.error)}\n")
+        if len(batch.unreadable) > 20:
+            sys.stderr.write(f"error: ... and {len(batch.unreadable) - 20} more unreadable\n")
+        s = batch.summary
+        dups = [r for r in batch.rows if r.registration and r.registration.duplicate_of]
+        for r in dups[:20]:
+            reg = r.registration
+            assert reg is not None
+            sys.stderr.write(
+                f"warning: {clean(reg.file)}:{reg.row}: player id {clean(reg.player_id)} is "
+                f"already registered on row {reg.duplicate_of}\n"
+            )
+        if not quiet:
+            line = (
+                f"{len(batch.rows)} registrations: {s.legal} legal, {s.illegal} illegal, "
+                f"{s.unreadable} unreadable, {s.duplicates} duplicate"
+            )
+            sys.stdout.write(f"{line}\nwrote {', '.join(written)} to {clean(str(out))}\n")
+        raise typer.Exit(int(batch.exit_code))

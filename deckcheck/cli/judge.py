@@ -1,0 +1,197 @@
+"""Judges' commands: ``deckcheck fingerprint``, ``deckcheck diff`` and ``deckcheck side``."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from deckcheck.cli.common import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, Output, clean, fail
+from deckcheck.cli.options import (
+    DateOpt,
+    FormatFileOpt,
+    FormatOpt,
+    OutputOpt,
+    parse_date,
+    resolve_format,
+)
+
+if TYPE_CHECKING:
+    from deckcheck.deck import Deck
+
+
+def _read(path: str) -> Deck:
+    from deckcheck.error import DeckcheckError
+    from deckcheck.io import read_path
+
+    try:
+        return read_path(path)
+    except DeckcheckError as exc:
+        fail(str(exc))
+
+
+def _json_out(data: object) -> None:
+    from deckcheck.reporter import safe
+
+    sys.stdout.write(json.dumps(safe(data), ensure_ascii=False, indent=2) + "\n")
+
+
+def _text_only(output: Output) -> None:
+    if output not in (Output.TEXT, Output.JSON):
+        fail(f"this command writes text or json, not {output.value}")
+
+
+def fingerprint(
+    decks: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="DECK...",
+            help="Deck files, '-' for stdin, or ydke:// URLs.",
+            show_default=False,
+        ),
+    ],
+    output: OutputOpt = Output.TEXT,
+) -> None:
+    """Print each deck's fingerprint: a short hash of its contents.
+
+    Copies per card per section count; card order, file format, the deck's name and alternate
+    artworks do not, so a judge can confirm a played deck is the registered one. Exit 2 if a
+    deck cannot be read.
+    """
+    from deckcheck.deck import fingerprint_deck
+    from deckcheck.error import DeckcheckError
+    from deckcheck.io import read_path
+
+    _text_only(output)
+    results: list[dict[str, object]] = []
+    code = EXIT_OK
+    for path in decks:
+        try:
+            deck = read_path(path)
+        except DeckcheckError as exc:
+            sys.stderr.write(f"error: {clean(str(exc))}\n")
+            code = EXIT_ERROR
+            continue
+        label = deck.source or path
+        results.append({"path": label, "name": deck.name, "fingerprint": fingerprint_deck(deck),
+                        "counts": deck.counts})  # fmt: skip
+    if output is Output.JSON:
+        _json_out({"decks": results})
+    else:
+        for r in results:
+            sys.stdout.write(f"{r['fingerprint']}  {clean(str(r['path']))}\n")
+    raise typer.Exit(code)
+
+
+def diff(
+    registered: Annotated[str, typer.Argument(help="The registered deck.", show_default=False)],
+    played: Annotated[str, typer.Argument(help="The deck played.", show_default=False)],
+    output: OutputOpt = Output.TEXT,
+) -> None:
+    """Show what the played deck is missing or has extra, per section, by card name.
+
+    Alternate artworks, card order and file format do not count as differences. Exit 0 when
+    the decks hold the same cards, 1 when they differ, 2 when a deck cannot be read.
+    """
+    from deckcheck.comparison import compare_decks
+    from deckcheck.deck import Section
+
+    _text_only(output)
+    a, b = _read(registered), _read(played)
+    result = compare_decks(a, b)
+    if output is Output.JSON:
+        _json_out({"registered": a.source, "played": b.source, **result.to_dict()})
+    else:
+        lines = [
+            f"registered {result.registered_fingerprint}  {clean(a.source or registered)}",
+            f"played     {result.played_fingerprint}  {clean(b.source or played)}",
+        ]
+        if result.same:
+            lines.append("SAME: the decks hold the same cards")
+        else:
+            lines.append("DIFFERENT (the played deck against the registered one):")
+            for section in Section:
+                rows = [("missing", d) for d in result.missing if d.section is section]
+                rows += [("extra", d) for d in result.extra if d.section is section]
+                if rows:
+                    lines.append(f"{section.value.capitalize()} Deck:")
+                    lines += [f"  {what:7} {d.count}x {clean(d.name)}" for what, d in rows]
+        sys.stdout.write("\n".join(lines) + "\n")
+    raise typer.Exit(EXIT_OK if result.same else EXIT_ILLEGAL)
+
+
+def side(
+    deck: Annotated[str, typer.Argument(help="The deck (Game 1).", show_default=False)],
+    plan: Annotated[
+        Path | None,
+        typer.Option("--plan", metavar="FILE", help="Side plan file ('in:' and 'out:' lists)."),
+    ] = None,
+    cards_in: Annotated[
+        str | None,
+        typer.Option("--in", metavar="CARDS", help='Cards sided in, e.g. "3 Card A, 1 Card B".'),
+    ] = None,
+    cards_out: Annotated[
+        str | None,
+        typer.Option("--out-cards", metavar="CARDS", help="Cards sided out, same form."),
+    ] = None,
+    format: FormatOpt = None,
+    format_file: FormatFileOpt = None,
+    on: DateOpt = None,
+    output: OutputOpt = Output.TEXT,
+) -> None:
+    """Apply a side plan and check it.
+
+    Checks that swaps are one-for-one, that cards sided in come from the Side Deck and cards
+    sided out from the deck, that Main and Extra Deck sizes do not change, and that the sided
+    deck is legal in the format. Exit 0 when all hold, 1 when one does not, 2 when the deck or
+    plan cannot be read.
+    """
+    from deckcheck.error import DeckcheckError
+    from deckcheck.reporter import render
+    from deckcheck.siding import SidePlan, apply_side_plan, parse_card_list, parse_side_plan
+
+    _text_only(output)
+    if plan is None and cards_in is None and cards_out is None:
+        fail("give a side plan: --plan FILE, or --in CARDS and --out-cards CARDS")
+    if plan is not None and (cards_in is not None or cards_out is not None):
+        fail("give --plan or --in/--out-cards, not both")
+    fmt = resolve_format(format, format_file)
+    when = parse_date(on)
+    d = _read(deck)
+    try:
+        if plan is not None:
+            try:
+                text = plan.read_text(encoding="utf-8-sig")
+            except (OSError, UnicodeDecodeError) as exc:
+                fail(f"{plan}: cannot read the side plan: {exc}")
+            try:
+                the_plan = parse_side_plan(text)
+            except DeckcheckError as exc:
+                fail(f"{plan}: {exc}")
+        else:
+            the_plan = SidePlan(parse_card_list(cards_in or ""), parse_card_list(cards_out or ""))
+    except DeckcheckError as exc:
+        fail(str(exc))
+    result = apply_side_plan(d, the_plan, fmt, when)
+    if output is Output.JSON:
+        _json_out(result.to_dict())
+    else:
+        lines = [f"side plan: {result.moved['in']} in, {result.moved['out']} out"]
+        lines += [f"  error   {p.code.value:17} {clean(p.message)}" for p in result.problems]
+        lines.append("sided deck:")
+        colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        sys.stdout.write("\n".join(lines) + "\n" + render(result.report, "text", colour=colour))
+        verdict = "OK" if result.ok else "NOT OK"
+        sys.stdout.write(f"{verdict}: the plan {'works' if result.ok else 'does not work'}\n")
+    raise typer.Exit(EXIT_OK if result.ok else EXIT_ILLEGAL)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``fingerprint``, ``diff`` and ``side`` to the main app."""
+    app.command("fingerprint")(fingerprint)
+    app.command("diff")(diff)
+    app.command("side")(side)

@@ -1,0 +1,95 @@
+"""The batch report as CSV: one row per registration (or deck source), for spreadsheets.
+
+Columns (:data:`HEADER`, public API), then the registrations CSV's own extra columns in their
+order: ``row`` (line in the registrations CSV), ``player_id``, ``player``, ``deck_name`` (from
+the file: ``#created by``, ``!name``, JSON ``name``), ``source`` (file, archive entry or CSV
+row), ``status`` (``legal``, ``illegal``, ``unreadable``, ``duplicate``), ``duplicate_of``,
+``legal`` (``true``/``false``, empty when unreadable), ``errors``, ``warnings``, ``notes``,
+``codes`` (distinct violation codes, ``;``-separated), ``messages`` (`` | ``-separated; for an
+unreadable deck, why), ``main``, ``extra``, ``side`` (card counts) and ``fingerprint``.
+
+Cells that a spreadsheet would run as a formula (starting with ``=``, ``+``, ``-``, ``@``, a tab
+or a carriage return) get a leading ``'``; control characters in the report's own columns (file
+names, deck and player names) are escaped (``\\x1b``), the registration CSV's own columns pass
+through as written. The file is UTF-8 with CRLF line ends (RFC 4180).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import TYPE_CHECKING
+
+from deckcheck.reporter.text import clean
+
+if TYPE_CHECKING:
+    from deckcheck.batch import Batch, Unreadable
+    from deckcheck.report import Report
+
+HEADER = (
+    "row", "player_id", "player", "deck_name", "source", "status", "duplicate_of", "legal",
+    "errors", "warnings", "notes", "codes", "messages", "main", "extra", "side", "fingerprint",
+)  # fmt: skip
+"""The report's own columns, in order (public API)."""
+
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def defuse(text: str, *, control: bool = True) -> str:
+    """``text`` safe for a spreadsheet cell and a terminal: a would-be formula gets a leading
+    ``'``; control characters (with ``control``) and undecodable bytes are escaped."""
+    if control and not text.isprintable():
+        text = clean(text)
+    else:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = clean(text)
+    return "'" + text if text.startswith(_FORMULA) else text
+
+
+def rows(batch: Batch) -> tuple[Report | Unreadable, ...]:
+    """The batch's rows in source order (reports, then unreadable, for a hand-built batch)."""
+    return batch.rows or (*batch.reports, *batch.unreadable)
+
+
+def batch_csv(batch: Batch) -> str:
+    """The CSV report of a batch."""
+    from deckcheck.registration import status_of
+    from deckcheck.report import Report
+
+    table = rows(batch)
+    extra: dict[str, None] = {}
+    for r in table:
+        if r.registration is not None:
+            for key, _ in r.registration.fields:
+                extra.setdefault(key if key not in HEADER else f"registration {key}", None)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([*HEADER, *extra])
+    for r in table:
+        reg = r.registration
+        fields = {}
+        if reg is not None:
+            fields = {(k if k not in HEADER else f"registration {k}"): v for k, v in reg.fields}
+        cells: list[object]
+        if isinstance(r, Report):
+            errors = sum(v.severity.value == "error" for v in r.violations)
+            warnings = sum(v.severity.value == "warning" for v in r.violations)
+            notes = len(r.violations) - errors - warnings
+            codes = ";".join(dict.fromkeys(v.code.value for v in r.violations))
+            messages = " | ".join(v.message for v in r.violations)
+            c = r.counts
+            cells = [r.name or "", r.path or "", status_of(r).value,
+                     reg.duplicate_of if reg and reg.duplicate_of is not None else "",
+                     "true" if r.legal else "false", errors, warnings, notes, codes, messages,
+                     c["main"], c["extra"], c["side"], r.fingerprint or ""]  # fmt: skip
+        else:
+            cells = ["", r.path, status_of(r).value,
+                     reg.duplicate_of if reg and reg.duplicate_of is not None else "",
+                     "", "", "", "", "", r.error, "", "", "", ""]  # fmt: skip
+        head = [reg.row, reg.player_id, reg.player] if reg is not None else ["", "", ""]
+        own = [defuse(v) if isinstance(v, str) else v for v in (*head, *cells)]
+        # the registration CSV's own columns pass through as written (line breaks included)
+        writer.writerow([*own, *(defuse(fields.get(k, ""), control=False) for k in extra)])
+    return out.getvalue()
