@@ -606,7 +606,7 @@ def check(
         fmt = fmt.in_region(region)
     when = date if date is not None else _today()
     fmt.require_date(when, ds)
-    srcs = list(_as_sources(items, ds))
+    srcs = list(expand_sources(items, ds))
     workers = _jobs(jobs)
     job = _Job(fmt, when, allow_prerelease, None)  # fmt is already in the region
     if workers > 1 and len(srcs) >= PARALLEL_MIN:
@@ -795,7 +795,9 @@ def _parallel(
     return out
 
 
-def _as_sources(items: Iterable[Source | str], data: Dataset) -> Iterator[Source]:
+def expand_sources(items: Iterable[Source | str], data: Dataset | None = None) -> Iterator[Source]:
+    """``items`` as sources: :class:`Source` values as they are, runs of plain paths expanded
+    with :func:`sources` (folder scans, zips, registration CSVs), in order."""
     pending: list[str] = []
     for item in items:
         if isinstance(item, Source):

@@ -397,7 +397,7 @@ def check_with_config(
     folder formats; ``date``, ``allow_prerelease`` and ``region`` (``na``/``eu``) override the
     configured ones. Without a configuration this is :func:`deckcheck.batch.check`.
     """
-    from deckcheck.batch import Batch, Source, check, sources
+    from deckcheck.batch import Batch, check, expand_sources
     from deckcheck.dataset import resolve_data
     from deckcheck.validation import _today
 
@@ -411,16 +411,7 @@ def check_with_config(
         for pat, name in cfg.settings.folders.items():
             if name not in folder_formats:
                 folder_formats[name] = cfg.load_format(name, f"folders.{pat!r}", ds)
-    expanded: list[Source] = []
-    pending: list[str] = []
-    for item in items:
-        if isinstance(item, Source):
-            expanded.extend(sources(pending))
-            pending = []
-            expanded.append(item)
-        else:
-            pending.append(item)
-    expanded.extend(sources(pending))
+    expanded = list(expand_sources(items, ds))
     reports: list[Report] = []
     unreadable: list[Unreadable] = []
     skipped: list[Skipped] = []

@@ -262,7 +262,7 @@ def forecast(
     (else ``tcg``). The configuration's include/exclude globs and ignored codes apply too. One
     bad source never stops the rest.
     """
-    from deckcheck.batch import sources
+    from deckcheck.batch import expand_sources
     from deckcheck.config import empty_config, select
     from deckcheck.dataset import resolve_data
     from deckcheck.format import Pool
@@ -279,16 +279,7 @@ def forecast(
     if fixed is None:
         for pat, name in cfg.settings.folders.items():
             by_name.setdefault(name, cfg.load_format(name, f"folders.{pat!r}", ds))
-    expanded: list[Source] = []
-    pending: list[str] = []
-    for item in items:
-        if isinstance(item, Source):
-            expanded.extend(sources(pending))
-            pending = []
-            expanded.append(item)
-        else:
-            pending.append(item)
-    expanded.extend(sources(pending))
+    expanded = list(expand_sources(items, ds))
     decks: list[DeckForecast] = []
     unreadable: list[Unreadable] = []
     skipped: list[Skipped] = []
