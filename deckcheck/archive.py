@@ -81,7 +81,8 @@ def is_archive(path: str) -> bool:
     return path.lower().endswith(".zip")
 
 
-def _display_name(info: zipfile.ZipInfo) -> str:
+def display_name(info: zipfile.ZipInfo) -> str:
+    """An entry's name to show: UTF-8 where the archive says so, else its bytes kept."""
     if info.flag_bits & 0x800:
         return info.filename  # the archive says UTF-8
     raw = info.orig_filename.encode("cp437")
@@ -104,7 +105,12 @@ def _is_symlink(info: zipfile.ZipInfo) -> bool:
     return stat.S_ISLNK(info.external_attr >> 16)
 
 
-def _entry_problem(info: zipfile.ZipInfo, limit: int = MAX_INPUT_BYTES) -> str | None:
+def entry_problem(
+    info: zipfile.ZipInfo, limit: int = MAX_INPUT_BYTES, max_ratio: int = MAX_RATIO
+) -> str | None:
+    """Why one entry is refused (a symlink, encrypted, unsupported compression, over ``limit``
+    bytes uncompressed, over ``max_ratio`` compression), or None: the per-entry rules shared
+    by every reader of zips (files here, uploads in the service)."""
     if _is_symlink(info):
         return "symbolic link in the archive (refused)"
     if info.flag_bits & 0x1:
@@ -113,9 +119,9 @@ def _entry_problem(info: zipfile.ZipInfo, limit: int = MAX_INPUT_BYTES) -> str |
         return f"unsupported compression method {info.compress_type}"
     if info.file_size > limit:
         return f"over the {limit} byte limit uncompressed ({info.file_size} bytes)"
-    if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+    if info.file_size > RATIO_FLOOR and info.file_size > max_ratio * max(info.compress_size, 1):
         return (
-            f"compression ratio over {MAX_RATIO}:1 ({info.file_size} bytes from "
+            f"compression ratio over {max_ratio}:1 ({info.file_size} bytes from "
             f"{info.compress_size}): refused as a possible zip bomb"
         )
     return None
@@ -143,7 +149,7 @@ def list_entries(path: str) -> list[Entry]:
         entries: list[Entry] = []
         total = 0
         for info in infos:
-            name = _display_name(info)
+            name = display_name(info)
             base = name.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
             if info.is_dir() and not _is_symlink(info):
                 continue
@@ -155,7 +161,7 @@ def list_entries(path: str) -> list[Entry]:
             if unsafe is not None:
                 entries.append(Entry(info.filename, name, error=unsafe))
                 continue
-            problem = _entry_problem(info)
+            problem = entry_problem(info)
             if problem is None:
                 total += info.file_size
                 if total > MAX_TOTAL_BYTES:
@@ -183,7 +189,7 @@ def _sniff(zf: zipfile.ZipFile, entry: Entry) -> Entry:
 
 def _read(zf: zipfile.ZipFile, member: str, limit: int = MAX_INPUT_BYTES) -> bytes:
     info = zf.getinfo(member)
-    problem = _entry_problem(info, limit)
+    problem = entry_problem(info, limit)
     if problem is not None:
         raise DeckReadError(problem)
     try:
@@ -226,12 +232,12 @@ def csv_entries(path: str) -> list[Entry]:
             raise ArchiveError(f"{path}: {len(infos)} entries; the limit is {MAX_ENTRIES}")
         out = []
         for info in infos:
-            name = _display_name(info)
+            name = display_name(info)
             base = name.replace("\\", "/").rsplit("/", 1)[-1]
             if info.is_dir() or name.startswith("__MACOSX/") or base.startswith("._"):
                 continue
             if base.lower().endswith(".csv"):
-                problem = unsafe_reason(name) or _entry_problem(info, _csv_limit())
+                problem = unsafe_reason(name) or entry_problem(info, _csv_limit())
                 out.append(Entry(info.filename, name, error=problem))
         return out
 

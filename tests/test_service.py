@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
 import zipfile
 from datetime import date
 from pathlib import Path
@@ -455,7 +456,7 @@ def test_batch_zip_upload_raw_and_multipart(api: Api, tmp_path: Path, monkeypatc
     assert [r["legal"] for r in doc["results"]] == [True, False]
     why = {u["path"]: u["error"] for u in doc["unreadable"]}
     assert set(why) == {"../../evil.ydk", "/abs.ydk", "bomb.txt"}
-    assert "unsafe" in why["../../evil.ydk"] and "unsafe" in why["/abs.ydk"]
+    assert "climbs out" in why["../../evil.ydk"] and "absolute path" in why["/abs.ydk"]
     assert "limit" in why["bomb.txt"] or "ratio" in why["bomb.txt"]
     assert {s["path"] for s in doc["skipped"]} == {"notes.md", "__MACOSX/._legal.ydk", "other.json"}
     assert list(tmp_path.iterdir()) == []  # nothing was extracted
@@ -479,9 +480,16 @@ def test_batch_zip_upload_raw_and_multipart(api: Api, tmp_path: Path, monkeypatc
 def test_batch_zip_bomb_and_caps() -> None:
     small = Api(create_app(Settings(max_zip_entries=3, max_zip_bytes=200_000, max_batch_decks=2)))
     ratio = zip_of({"a.ydk": b"\n" * 900_000})
-    doc = small.post("/v1/batch", content=ratio, headers={"Content-Type": "application/zip"})
-    # 900 kB > the 200 kB budget of the whole upload: refused before it is all read
-    error_of(doc, 422, "limit-exceeded")
+    res = small.post("/v1/batch", content=ratio, headers={"Content-Type": "application/zip"})
+    # a declared ratio of 1000:1 is refused per entry, before anything is inflated
+    assert res.status_code == 200
+    (bomb,) = res.json()["unreadable"]
+    assert bomb["path"] == "a.ydk" and "zip bomb" in bomb["error"]
+    roomy = Api(create_app(Settings(max_zip_entries=10, max_zip_bytes=200_000)))
+    noise = zip_of({f"{i}.ydk": os.urandom(90_000) for i in range(3)})
+    res = roomy.post("/v1/batch", content=noise, headers={"Content-Type": "application/zip"})
+    # 3 x 90 kB (incompressible) > the 200 kB budget of the whole upload: refused as it is read
+    error_of(res, 422, "limit-exceeded")
     many = zip_of({f"{i}.ydk": LEGAL.encode() for i in range(4)})
     err = error_of(
         small.post("/v1/batch", content=many, headers={"Content-Type": "application/zip"}),

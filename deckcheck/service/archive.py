@@ -6,8 +6,10 @@ claim, because every read is bounded by the bytes still allowed:
 
 * at most ``max_entries`` entries (else :class:`~deckcheck.error.LimitError`);
 * at most ``max_bytes`` uncompressed bytes over all decks read (else ``LimitError``);
-* one entry over :data:`~deckcheck.io.MAX_INPUT_BYTES`, encrypted, or with a compression ratio
-  over ``max_ratio`` (a zip bomb) is an unreadable source, and the others are still checked;
+* one entry over :data:`~deckcheck.io.MAX_INPUT_BYTES`, encrypted, a symbolic link, in an
+  unsupported compression, or with a compression ratio over ``max_ratio`` (a zip bomb) is an
+  unreadable source (the rules of :func:`deckcheck.archive.entry_problem`), and the others are
+  still checked;
 * names are only labels: absolute paths, ``..`` parts and drive letters are reported as unsafe
   and not read (no zip slip can happen, as nothing is written, but such a name is not trusted);
 * folders, ``__MACOSX/`` and hidden files, files that are not decks by their suffix, and
@@ -21,26 +23,14 @@ import json
 import zipfile
 from pathlib import PurePosixPath
 
+from deckcheck.archive import display_name, entry_problem, unsafe_reason
 from deckcheck.batch import Source, SourceKind
 from deckcheck.error import InputError, LimitError
 from deckcheck.io import MAX_INPUT_BYTES
 from deckcheck.io.detect import DECK_SUFFIXES
 
-ENCRYPTED = 0x1
-"""General-purpose flag bit of an encrypted zip entry."""
 RATIO_FLOOR = 64 * 1024
 """Entries smaller than this are never refused for their compression ratio."""
-
-
-def _unsafe(name: str) -> str | None:
-    if "\x00" in name:
-        return "unsafe name (NUL byte)"
-    norm = name.replace("\\", "/")
-    if norm.startswith("/") or (len(norm) > 1 and norm[1] == ":"):
-        return "unsafe name (absolute path)"
-    if any(part == ".." for part in norm.split("/")):
-        return "unsafe name ('..' in the path)"
-    return None
 
 
 def _skip(name: str) -> str | None:
@@ -93,10 +83,10 @@ def read_zip(
     too_big = f"over the {max_entry_bytes} byte limit of a deck"
     with archive:
         for info in infos:
-            name = info.filename
+            name = display_name(info)
             if info.is_dir():
                 continue
-            unsafe = _unsafe(name)
+            unsafe = unsafe_reason(name)
             if unsafe is not None:
                 out.append(Source(SourceKind.MEMORY, name, error=unsafe))
                 continue
@@ -104,11 +94,11 @@ def read_zip(
             if skip is not None:
                 out.append(Source(SourceKind.MEMORY, name, skip=skip))
                 continue
-            if info.flag_bits & ENCRYPTED:
-                out.append(Source(SourceKind.MEMORY, name, error="encrypted entry"))
-                continue
-            if info.file_size > max_entry_bytes:
-                out.append(Source(SourceKind.MEMORY, name, error=too_big))
+            # the per-entry rules every zip reader shares (symlink, encryption, compression
+            # method, declared size, declared ratio)
+            problem = entry_problem(info, max_entry_bytes, max_ratio)
+            if problem is not None:
+                out.append(Source(SourceKind.MEMORY, name, error=problem))
                 continue
             cap = min(max_entry_bytes, budget)
             try:
