@@ -153,5 +153,5 @@ def test_builder_end_to_end(browser: Any, live_server: str, tmp_path: Path) -> N
     d.save_screenshot(str(shot))
     assert shot.stat().st_size > 10_000
     print(f"screenshots: {tmp_path}")
-    # The organisers' HTML report screenshot belongs with the Organisers issue (its report is
-    # not in this branch).
+    # The organisers' HTML report is rendered and screenshotted in headless Chromium by
+    # tests/test_report_browser.py (test_the_page_renders, under its own tmp folder).
