@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from deckcheck.cli import banlist, card, convert, format, schema, simulate, validate
+from deckcheck.cli import banlist, card, convert, data, format, schema, simulate, validate
 
 app = typer.Typer(
     name="deckcheck",
@@ -55,14 +55,20 @@ def _root(
         bool,
         typer.Option("--debug", help="Show a traceback when deckcheck fails unexpectedly."),
     ] = False,
+    offline: Annotated[
+        bool,
+        typer.Option("--offline", help="Never use the network (same as DECKCHECK_OFFLINE=1)."),
+    ] = False,
 ) -> None:
     """Build and check Yu-Gi-Oh! decks: card lookups, legality, ban lists and draw odds."""
     if debug:
         os.environ["DECKCHECK_DEBUG"] = "1"
+    if offline:
+        os.environ["DECKCHECK_OFFLINE"] = "1"
 
 
 app.add_typer(card.app, name="cards")
-for _module in (validate, convert, simulate, format, banlist, schema):
+for _module in (validate, convert, simulate, format, banlist, schema, data):
     _module.register(app)
 
 

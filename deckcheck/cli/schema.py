@@ -16,8 +16,8 @@ def schema_command(
         str | None,
         typer.Argument(
             metavar="[NAME]",
-            help="validation, goldfish, formats, format, banlist, banlist-diff, card or "
-            "card-search (default: all, keyed by name).",
+            help="validation, goldfish, formats, format, banlist, banlist-diff, card, "
+            "card-search or data-status (default: all, keyed by name).",
         ),
     ] = None,
 ) -> None:

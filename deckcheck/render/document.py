@@ -412,6 +412,51 @@ class CardSearchDocument(_Doc):
     results: list[CardDocument]
 
 
+# -- data -----------------------------------------------------------------------------------------
+
+
+class BundleDoc(_Doc):
+    """A dataset bundle."""
+
+    folder: str
+    as_of: str = Field(description="Date of the newest source data behind the bundle.")
+    fingerprint: str = Field(description="sha256 of the bundle's manifest.")
+    sources: list[str] = Field(description="Source repositories with their versions.")
+
+
+class ActiveDataDoc(BundleDoc):
+    """The dataset in use."""
+
+    origin: Literal["activated", "environment", "installed", "bundled"] = Field(
+        description="installed (by 'deckcheck data update'), bundled, environment "
+        "(DECKCHECK_DATA) or activated (by the program)."
+    )
+    source: str | None = Field(None, description="Where an installed bundle came from.")
+    installed_at: str | None = None
+
+
+class InstalledDataDoc(_Doc):
+    """The bundle installed in the data folder."""
+
+    folder: str
+    fingerprint: str
+    as_of: str | None = Field(description="Null when the bundle fails its checks.")
+    source: str
+    installed_at: str
+    valid: bool = Field(description="Every file matches its sha256 and the manifest loads.")
+
+
+class DataStatusDocument(_Doc):
+    """``deckcheck data status --output json``: which data is active, and why."""
+
+    active: ActiveDataDoc
+    bundled: BundleDoc
+    installed: InstalledDataDoc | None
+    problem: str | None = Field(description="Why the installed bundle is not in use, if so.")
+    data_home: str = Field(description="The folder updates are installed into.")
+    offline: bool = Field(description="Network access disabled (--offline, DECKCHECK_OFFLINE).")
+
+
 DOCUMENTS: dict[str, type[BaseModel]] = {
     "validation": ValidationDocument,
     "goldfish": GoldfishDocument,
@@ -421,6 +466,7 @@ DOCUMENTS: dict[str, type[BaseModel]] = {
     "banlist-diff": BanlistDiffDocument,
     "card": CardDocument,
     "card-search": CardSearchDocument,
+    "data-status": DataStatusDocument,
 }
 """Every JSON document by the name ``deckcheck schema NAME`` takes."""
 
