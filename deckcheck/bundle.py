@@ -52,7 +52,7 @@ def list_sources(bundle: Path) -> list[str]:
     doc = json.loads((bundle / "banlists.json").read_bytes())
     repos: set[str] = set()
     for row in doc["lists"]:
-        for src in row["sources"]:
+        for src in row.get("sources", []):
             repos.add(src.split(":", 1)[0])
     return sorted(repos)
 
