@@ -27,10 +27,12 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from deckcheck.dataset import Dataset
 from deckcheck.error import DataError, OfflineError, UpdateError
@@ -82,11 +84,10 @@ def parse_source_list(raw: bytes, where: str) -> tuple[dict[str, Any], list[Sour
         files: list[SourceFile] = []
         for row in rows:
             path = str(row["path"])
-            parts = PurePosixPath(path).parts
+            parts = path.split("/")
             if (
-                not parts
-                or parts[0] not in ("cards", "lflists")
-                or path.startswith("/")
+                parts[0] not in ("cards", "lflists")
+                or len(parts) < 2
                 or "\\" in path
                 or any(p in ("..", ".", "") for p in parts)
             ):
@@ -126,7 +127,7 @@ def source_list(data: Path, base_url: str | None = None) -> dict[str, Any]:
                     "size": path.stat().st_size,
                 }
                 if base_url:
-                    row["url"] = base_url.rstrip("/") + "/" + rel
+                    row["url"] = base_url.rstrip("/") + "/" + quote(rel)
                 files.append(row)
     as_of = snapshot_date(data)
     out: dict[str, Any] = {"files": files}
@@ -160,12 +161,14 @@ def update_from_upstream(
     options: FetchOptions | None = None,
     progress: Progress | None = None,
     force: bool = False,
+    notify: Callable[[str], None] | None = None,
 ) -> UpdateResult:
     """Fetch the sources of a source list, build a bundle from them and install it.
 
     ``source`` is the URL or folder of ``sources.json`` (or the file itself); default
     ``DECKCHECK_UPSTREAM_URL``. ``force`` installs even a bundle equal to, older than or smaller
-    than the data in use. Raises :class:`UpdateError` (the data in use is then unchanged).
+    than the data in use. ``notify`` receives a line as each step starts (the build takes a
+    while). Raises :class:`UpdateError` (the data in use is then unchanged).
     """
     home = home or data_home()
     opts = options or FetchOptions()
@@ -182,8 +185,10 @@ def update_from_upstream(
         staging = new_staging(home)
         work = Path(tempfile.mkdtemp(prefix="deckcheck-sources-"))
         try:
+            if notify is not None:
+                notify(f"fetching the sources listed at {src}")
             doc, _ = _fetch_sources(src, work, opts, progress)
-            return _build_and_install(src, doc, work, staging, home, previous, force, progress)
+            return _build_and_install(src, doc, work, staging, home, previous, force, notify)
         except DataError as exc:
             raise UpdateError(f"{exc} (nothing was installed)") from exc
         finally:
@@ -231,7 +236,7 @@ def _fetch_sources(
         for f in files:
             dest = data / f.path
             dest.parent.mkdir(parents=True, exist_ok=True)
-            url = f.url or base + f.path
+            url = f.url or base + quote(f.path)
             fetch(http, url, dest, opts, opts.max_bytes, f.sha256, {}, progress)
             _check_size(f, dest)
     return doc, files
@@ -265,13 +270,15 @@ def _build_and_install(
     home: Path,
     previous: Dataset,
     force: bool,
-    progress: Progress | None,
+    notify: Callable[[str], None] | None,
 ) -> UpdateResult:
     from deckcheck.bundle import build
 
     as_of = date.fromisoformat(str(doc["as_of"])) if doc.get("as_of") else date.today()
     extra = [str(s) for s in doc.get("sources", []) if isinstance(s, str)]
-    build(work / "data", staging, as_of, extra_sources=extra)
+    build(work / "data", staging, as_of, extra_sources=extra, log=notify)
+    if notify is not None:
+        notify("checking the new data")
     staged = Dataset.open(staging)
     if not force:
         if staged.fingerprint == previous.fingerprint:

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import unquote
 
 LAST_MODIFIED = "Sun, 15 Nov 2026 10:00:00 GMT"
 
@@ -69,7 +70,7 @@ def _handler(state: BundleServer) -> type[BaseHTTPRequestHandler]:
             pass
 
         def do_GET(self) -> None:
-            path = self.path.split("?", 1)[0]
+            path = unquote(self.path.split("?", 1)[0])
             state.requests.append((path, {k.lower(): v for k, v in self.headers.items()}))
             fault = state.next_fault(path)
             body = state.body(path)

@@ -81,8 +81,6 @@ class _Bar:
         now = time.monotonic()
         if name == self.name and now - self.last < 0.1 and done != total:
             return
-        if name != self.name and self.name:
-            sys.stderr.write("\n")
         self.name, self.last = name, now
         mb = f"{done / 1e6:6.1f}"
         if total:
@@ -91,7 +89,7 @@ class _Bar:
             text = f"  {name:<14} [{bar:<30}] {frac:4.0%} {mb} / {total / 1e6:.1f} MB"
         else:
             text = f"  {name:<14} {mb} MB"
-        sys.stderr.write("\r" + clean(text))
+        sys.stderr.write("\r" + clean(text[:78]).ljust(78))
         sys.stderr.flush()
 
     def close(self) -> None:
@@ -99,6 +97,11 @@ class _Bar:
         if self.enabled and self.name:
             sys.stderr.write("\n")
             self.name = ""
+
+    def note(self, line: str) -> None:
+        """A step of long work, on its own line."""
+        self.close()
+        sys.stderr.write(clean(line) + "\n")
 
 
 def _describe(data: Dataset) -> str:
@@ -157,7 +160,9 @@ def update(
         if from_upstream:
             from deckcheck.upstream import update_from_upstream
 
-            result = update_from_upstream(source, options=opts, progress=bar, force=force)
+            result = update_from_upstream(
+                source, options=opts, progress=bar, force=force, notify=bar.note
+            )
         else:
             result = run_update(source, options=opts, progress=bar, force=force)
     except DeckcheckError as exc:
