@@ -104,6 +104,20 @@ class _Bar:
         sys.stderr.write(clean(line) + "\n")
 
 
+def _interrupt_on_sigterm() -> None:
+    """Let SIGTERM stop an update like Ctrl-C does, so its staging folder is cleaned up."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+
+
 def _describe(data: Dataset) -> str:
     return f"as of {data.as_of.isoformat()}, fingerprint {_short(data.fingerprint)}"
 
@@ -156,6 +170,7 @@ def update(
 
     opts = FetchOptions(timeout=timeout, retries=retries, max_bytes=max_size << 20)
     bar = _Bar()
+    _interrupt_on_sigterm()
     try:
         if from_upstream:
             from deckcheck.upstream import update_from_upstream
@@ -170,7 +185,8 @@ def update(
         fail(f"update failed: {exc}", ["the data in use is unchanged"])
     except KeyboardInterrupt:
         bar.close()
-        fail("update interrupted", ["the data in use is unchanged"])
+        sys.stderr.write("error: update interrupted\n  the data in use is unchanged\n")
+        raise typer.Exit(130) from None
     bar.close()
     where = clean(result.source)
     if result.status is UpdateStatus.UPDATED:
