@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.dataset import MANIFEST, DataOrigin, Dataset
-from deckcheck.error import DataError, UpdateError
+from deckcheck.error import DataError, OfflineError, UpdateError
 
 HOME_ENV = "DECKCHECK_HOME"
 """Environment variable naming the data folder (default: the platform's user data folder)."""
@@ -64,6 +64,15 @@ def data_home() -> Path:
 def is_offline() -> bool:
     """True when network access is disabled (``DECKCHECK_OFFLINE=1``, or ``--offline``)."""
     return os.environ.get(OFFLINE_ENV, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def require_network(what: str) -> None:
+    """Raise :class:`OfflineError` naming ``what`` when network access is disabled.
+
+    Every network access deckcheck makes goes through this check first.
+    """
+    if is_offline():
+        raise OfflineError(f"{what}: network access is disabled (--offline / {OFFLINE_ENV}=1)")
 
 
 @dataclass(frozen=True, slots=True)

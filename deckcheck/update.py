@@ -33,16 +33,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deckcheck.dataset import MANIFEST, Dataset, parse_manifest
-from deckcheck.error import DataError, OfflineError, UpdateError
+from deckcheck.error import DataError, UpdateError
 from deckcheck.store import (
     data_home,
     install,
-    is_offline,
     load_validators,
     locked,
     new_staging,
     open_installed,
     read_pointer,
+    require_network,
     save_validators,
 )
 
@@ -157,8 +157,8 @@ def update(
             f"'deckcheck data export'), set {SOURCE_ENV}, or use --from-upstream"
         )
     remote = is_url(src)
-    if remote and is_offline():
-        raise OfflineError(f"{src}: network access is disabled (--offline / DECKCHECK_OFFLINE)")
+    if remote:
+        require_network(src)
     previous = Dataset.active()
     with locked(home):
         staging = new_staging(home)
@@ -168,6 +168,9 @@ def update(
             return _update_path(Path(src), home, staging, opts, progress, force, previous)
         except DataError as exc:
             raise UpdateError(f"{exc} (nothing was installed)") from exc
+        except OSError as exc:
+            where = exc.filename or home
+            raise UpdateError(f"{where}: {exc.strerror or exc} (nothing was installed)") from exc
         finally:
             shutil.rmtree(staging, ignore_errors=True)
 

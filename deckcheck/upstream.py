@@ -35,8 +35,8 @@ from typing import Any
 from urllib.parse import quote
 
 from deckcheck.dataset import Dataset
-from deckcheck.error import DataError, OfflineError, UpdateError
-from deckcheck.store import data_home, install, is_offline, locked, new_staging
+from deckcheck.error import DataError, UpdateError
+from deckcheck.store import data_home, install, locked, new_staging, require_network
 from deckcheck.update import (
     FetchOptions,
     Progress,
@@ -178,8 +178,8 @@ def update_from_upstream(
             "no upstream source list: give --source URL|PATH of a sources.json (see "
             f"docs/data.md) or set {UPSTREAM_ENV}"
         )
-    if is_url(src) and is_offline():
-        raise OfflineError(f"{src}: network access is disabled (--offline / DECKCHECK_OFFLINE)")
+    if is_url(src):
+        require_network(src)
     previous = Dataset.active()
     with locked(home):
         staging = new_staging(home)
@@ -191,6 +191,9 @@ def update_from_upstream(
             return _build_and_install(src, doc, work, staging, home, previous, force, notify)
         except DataError as exc:
             raise UpdateError(f"{exc} (nothing was installed)") from exc
+        except OSError as exc:
+            where = exc.filename or work
+            raise UpdateError(f"{where}: {exc.strerror or exc} (nothing was installed)") from exc
         finally:
             shutil.rmtree(work, ignore_errors=True)
             shutil.rmtree(staging, ignore_errors=True)
@@ -217,8 +220,8 @@ def _fetch_sources(
         except OSError as exc:
             raise UpdateError(f"{loc}: cannot read: {exc.strerror or exc}") from exc
         doc, files = parse_source_list(raw, loc)
-        if any(f.url for f in files) and is_offline():
-            raise OfflineError(f"{loc}: the list names URLs and network access is disabled")
+        if any(f.url for f in files):
+            require_network(loc)
         with client(opts) as http:
             for f in files:
                 dest = data / f.path

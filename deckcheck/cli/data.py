@@ -137,8 +137,8 @@ def update(
         bool,
         typer.Option(
             "--from-upstream",
-            help="Fetch the upstream card and ban-list sources and build the bundle here "
-            "(--source then names a mirror of the sources).",
+            help="Fetch the card and ban-list source files and build the bundle here "
+            "(--source then names their sources.json; default DECKCHECK_UPSTREAM_URL).",
         ),
     ] = False,
     force: Annotated[
@@ -152,7 +152,10 @@ def update(
         ),
     ] = 30.0,
     retries: Annotated[
-        int, typer.Option("--retries", min=0, max=10, help="Tries again after a failed download.")
+        int,
+        typer.Option(
+            "--retries", min=0, max=10, metavar="N", help="Tries again after a failed download."
+        ),
     ] = 3,
     max_size: Annotated[
         int,
@@ -161,8 +164,7 @@ def update(
 ) -> None:
     """Install newer card and ban-list data: fetch, verify every checksum, load, then switch.
 
-    The data in use stays active and whole until the new bundle is verified and installed; a
-    failed or interrupted update changes nothing.
+    A failed or interrupted update changes nothing: the data in use stays active and whole.
     """
     from deckcheck.error import DeckcheckError
     from deckcheck.update import FetchOptions, UpdateStatus
