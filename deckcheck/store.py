@@ -368,9 +368,15 @@ class DataStatus:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (the ``data-status`` document)."""
         rec = self.installed
-        active = self.active.describe() | {"origin": self.origin.value}
+        active = self.active.describe()
+        source: str | None = None
+        installed_at: str | None = None
         if self.origin is DataOrigin.INSTALLED and rec is not None:
-            active |= {"source": rec.source, "installed_at": rec.installed_at}
+            source, installed_at = rec.source, rec.installed_at
+        elif self.origin is DataOrigin.BUNDLED:
+            source = "bundled"
+        elif self.origin is DataOrigin.ENVIRONMENT:
+            source = active["folder"]
         installed = None
         if rec is not None:
             data = self.installed_data
@@ -383,7 +389,13 @@ class DataStatus:
                 "valid": data is not None,
             }
         return {
-            "active": active,
+            "origin": self.origin.value,
+            "as_of": active["as_of"],
+            "fingerprint": active["fingerprint"],
+            "source": source,
+            "folder": active["folder"],
+            "installed_at": installed_at,
+            "sources": active["sources"],
             "bundled": self.bundled.describe(),
             "installed": installed,
             "problem": self.problem,

@@ -108,10 +108,10 @@ def test_good_update_becomes_active(
     assert "updated" in res.stdout and "2026-11-15" in res.stdout
     assert fingerprint_of(bundles["b"])[:16] in res.stdout
     status = json.loads(cli("data", "status", "--output", "json").stdout)
-    assert status["active"]["origin"] == "installed"
-    assert status["active"]["fingerprint"] == fingerprint_of(bundles["b"])
-    assert status["active"]["as_of"] == "2026-11-15"
-    assert status["active"]["source"] == server.url + "/b/"
+    assert status["origin"] == "installed"
+    assert status["fingerprint"] == fingerprint_of(bundles["b"])
+    assert status["as_of"] == "2026-11-15"
+    assert status["source"] == server.url + "/b/"
     assert status["installed"]["valid"] is True
     # every entry point now checks against B
     out = cli("validate", str(ROOT / "examples" / "tcg-legal.ydk"), "--output", "json")
@@ -372,7 +372,9 @@ def test_status_of_the_bundled_data(cli: Callable[..., Any], home: Path) -> None
     assert res.stdout.startswith("active data: bundled, as of ")
     assert Dataset.bundled().fingerprint in res.stdout
     doc = json.loads(cli("data", "status", "--output", "json").stdout)
-    assert doc["active"]["origin"] == "bundled"
+    assert doc["origin"] == "bundled" and doc["source"] == "bundled"
+    assert doc["as_of"] == Dataset.bundled().as_of.isoformat()
+    assert doc["fingerprint"] == Dataset.bundled().fingerprint
     assert doc["installed"] is None and doc["problem"] is None
     assert doc["data_home"] == str(home)
 

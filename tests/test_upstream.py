@@ -138,8 +138,8 @@ def test_build_from_upstream_installs_the_same_data(
         assert data.manifest["files"][name] == bundled.manifest["files"][name], name
     assert "example/mirror@0123456" in data.manifest["sources"]
     status = json.loads(cli("data", "status", "-o", "json").stdout)
-    assert status["active"]["origin"] == "installed"
-    assert status["active"]["source"] == "upstream:" + shared_mirror.url
+    assert status["origin"] == "installed"
+    assert status["source"] == "upstream:" + shared_mirror.url
     # the installed data works for every entry point
     deck = TEST_DATA.parent.parent / "examples" / "tcg-legal.ydk"
     out = json.loads(cli("validate", str(deck), "-o", "json").stdout)

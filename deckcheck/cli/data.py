@@ -45,18 +45,17 @@ def status(output: OutputOpt = Output.TEXT) -> None:
     if output is Output.JSON:
         print_document("data-status", doc)
         return
-    active = doc["active"]
     lines = [
-        f"active data: {active['origin']}, as of {active['as_of']}",
-        f"  fingerprint  {active['fingerprint']}",
-        f"  folder       {clean(active['folder'])}",
+        f"active data: {doc['origin']}, as of {doc['as_of']}",
+        f"  fingerprint  {doc['fingerprint']}",
+        f"  folder       {clean(doc['folder'])}",
     ]
-    if active.get("source"):
-        lines.append(f"  source       {clean(active['source'])}")
-        lines.append(f"  installed    {active['installed_at']}")
-    if active["sources"]:
-        lines.append(f"  built from   {clean(_sources(active['sources']))}")
-    if active["origin"] != "bundled":
+    if doc["installed_at"]:
+        lines.append(f"  source       {clean(doc['source'])}")
+        lines.append(f"  installed    {doc['installed_at']}")
+    if doc["sources"]:
+        lines.append(f"  built from   {clean(_sources(doc['sources']))}")
+    if doc["origin"] != "bundled":
         b = doc["bundled"]
         lines.append(f"bundled data: as of {b['as_of']}, fingerprint {_short(b['fingerprint'])}")
     if st.problem:

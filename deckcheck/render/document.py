@@ -424,17 +424,6 @@ class BundleDoc(_Doc):
     sources: list[str] = Field(description="Source repositories with their versions.")
 
 
-class ActiveDataDoc(BundleDoc):
-    """The dataset in use."""
-
-    origin: Literal["activated", "environment", "installed", "bundled"] = Field(
-        description="installed (by 'deckcheck data update'), bundled, environment "
-        "(DECKCHECK_DATA) or activated (by the program)."
-    )
-    source: str | None = Field(None, description="Where an installed bundle came from.")
-    installed_at: str | None = None
-
-
 class InstalledDataDoc(_Doc):
     """The bundle installed in the data folder."""
 
@@ -449,7 +438,21 @@ class InstalledDataDoc(_Doc):
 class DataStatusDocument(_Doc):
     """``deckcheck data status --output json``: which data is active, and why."""
 
-    active: ActiveDataDoc
+    origin: Literal["activated", "environment", "installed", "bundled"] = Field(
+        description="Where the active data comes from: installed (by 'deckcheck data update'), "
+        "bundled (shipped with deckcheck), environment (DECKCHECK_DATA) or activated (by a "
+        "program)."
+    )
+    as_of: str = Field(description="Date of the newest source data behind the active data.")
+    fingerprint: str = Field(description="sha256 of the active bundle's manifest.")
+    source: str | None = Field(
+        description="Where the active data came from: the URL or folder it was installed from "
+        "('upstream:' and the source list for --from-upstream), 'bundled', or the "
+        "DECKCHECK_DATA folder."
+    )
+    folder: str = Field(description="The active bundle's folder.")
+    installed_at: str | None = Field(description="When the active bundle was installed (UTC).")
+    sources: list[str] = Field(description="Source repositories of the active data, versioned.")
     bundled: BundleDoc
     installed: InstalledDataDoc | None
     problem: str | None = Field(description="Why the installed bundle is not in use, if so.")
