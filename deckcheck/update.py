@@ -93,7 +93,7 @@ class UpdateResult:
 
     status: UpdateStatus
     data: Dataset
-    """The dataset active after the update."""
+    """The dataset installed (after UPDATED), else the one in use."""
     previous: Dataset
     """The dataset active before it."""
     source: str
@@ -196,8 +196,8 @@ def _check_new(doc: dict[str, Any], fingerprint: str, where: str, force: bool, h
 def _finish(
     staging: Path, src: str, home: Path, previous: Dataset, downloaded: int
 ) -> UpdateResult:
-    install(staging, src, home)
-    data = Dataset.reload_active()
+    data = install(staging, src, home)
+    Dataset.reload_active()
     return UpdateResult(UpdateStatus.UPDATED, data, previous, src, downloaded)
 
 

@@ -293,7 +293,7 @@ def _build_and_install(
             )
         _guard(staged, previous)
     del staged
-    install(staging, "upstream:" + src, home)
-    data = Dataset.reload_active()
+    data = install(staging, "upstream:" + src, home)
+    Dataset.reload_active()
     size = sum(p.stat().st_size for p in (work / "data").rglob("*") if p.is_file())
     return UpdateResult(UpdateStatus.UPDATED, data, previous, src, size)

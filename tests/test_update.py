@@ -559,3 +559,17 @@ def test_crash_at_each_step_of_the_install(
     assert state["installed"] == (b if step >= 3 else a)
     update(bundles["b"], home=home, force=True)
     assert snapshot(home)["installed"] == b
+
+
+def test_update_says_when_the_installed_data_is_not_in_use(
+    cli: Callable[..., Any], home: Path, bundles: dict[str, Path], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    old = make_bundle(tmp_path / "old", date(2025, 1, 1)).folder
+    res = cli("data", "update", "--source", str(old), "--force")
+    assert res.code == 0 and "not in use" in res.stderr and "older" in res.stderr
+    monkeypatch.setenv("DECKCHECK_DATA", str(bundles["a"]))
+    Dataset.reload_active()
+    res = cli("data", "update", "--source", str(bundles["b"]))
+    assert res.code == 0 and "DECKCHECK_DATA" in res.stderr
+    assert Dataset.active().fingerprint == fingerprint_of(bundles["a"])

@@ -33,9 +33,10 @@ def _version(value: bool) -> None:
     from deckcheck.dataset import Dataset
 
     data = Dataset.active()
+    origin, _ = Dataset.active_origin()
     sys.stdout.write(
         f"deckcheck {__version__}\ndata as of {data.as_of.isoformat()}, "
-        f"fingerprint {data.fingerprint[:16]} ({data.folder})\n"
+        f"fingerprint {data.fingerprint[:16]} ({origin.value}: {data.folder})\n"
     )
     raise typer.Exit(0)
 

@@ -195,6 +195,12 @@ def update(
             f"updated: data {_describe(result.data)} (was {_describe(result.previous)})\n"
             f"  from {where}\n"
         )
+        from deckcheck.dataset import Dataset
+
+        if Dataset.active() is not result.data and Dataset.active().folder != result.data.folder:
+            _, note = Dataset.active_origin()
+            why = note or f"DECKCHECK_DATA is set ({Dataset.active().folder})"
+            sys.stderr.write(f"note: installed, but not in use: {clean(str(why))}\n")
     elif result.status is UpdateStatus.NOT_MODIFIED:
         sys.stdout.write(f"up to date: {where} has not changed ({_describe(result.data)})\n")
     else:
