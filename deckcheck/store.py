@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.dataset import MANIFEST, DataOrigin, Dataset
-from deckcheck.error import DataError, OfflineError, UpdateError
+from deckcheck.error import DataError, NotFoundError, OfflineError, UpdateError
 
 HOME_ENV = "DECKCHECK_HOME"
 """Environment variable naming the data folder (default: the platform's user data folder)."""
@@ -170,6 +170,9 @@ def prove(data: Dataset) -> None:
         cards = data.cards
         if len(cards) == 0:
             raise DataError("the card index is empty")
+        first = next(iter(cards))
+        with contextlib.suppress(NotFoundError):  # reads the name index too
+            cards.lookup(first.name)
         if not data.banlists.families():
             raise DataError("the ban-list bundle holds no lists")
         data.formats.get("tcg")

@@ -145,8 +145,9 @@ def update(
     """Install the bundle at ``source`` (URL or path; default :func:`default_source`).
 
     ``force`` skips the conditional request and installs even the data already in use or an
-    older bundle. Raises :class:`UpdateError`, :class:`OfflineError` or :class:`DataError`; the
-    previous data then stays active. On success the process's active dataset is the new one.
+    older bundle. Raises :class:`UpdateError` (:class:`OfflineError` when the network is off);
+    the previous data then stays active. On success the process's active dataset is resolved
+    again (:meth:`Dataset.reload_active`).
     """
     home = home or data_home()
     opts = options or FetchOptions()

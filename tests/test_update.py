@@ -573,3 +573,13 @@ def test_update_says_when_the_installed_data_is_not_in_use(
     res = cli("data", "update", "--source", str(bundles["b"]))
     assert res.code == 0 and "DECKCHECK_DATA" in res.stderr
     assert Dataset.active().fingerprint == fingerprint_of(bundles["a"])
+
+
+def test_broken_name_index_is_refused(home: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "names"
+    Dataset.bundled().export(broken)
+    (broken / "names.json").write_text("{broken", encoding="utf-8")
+    write_manifest(broken, date(2026, 11, 20))
+    with pytest.raises(UpdateError, match="does not load"):
+        update(broken, home=home)
+    assert read_pointer(home) is None
