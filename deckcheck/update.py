@@ -81,7 +81,7 @@ class FetchOptions:
     """Further tries after a failed download (connection error, timeout, 5xx, 429, truncation)."""
     backoff: float = 1.0
     """Seconds before the first retry; doubled for each next one (capped at 30)."""
-    max_bytes: int = 256 << 20
+    max_bytes: int = 64 << 20
     """Size cap of one downloaded file (the manifest: :data:`MAX_MANIFEST_BYTES`)."""
     deadline: float = 900.0
     """Seconds one file may take in all, however slowly its bytes trickle in."""
@@ -327,11 +327,13 @@ def fetch(
     sha256: str | None,
     headers: dict[str, str],
     progress: Progress | None = None,
+    listed_in: str = "the manifest",
 ) -> dict[str, str] | None:
     """Download ``url`` to ``dest`` with retries; the response headers, or None on a 304.
 
     Checks the size cap while reading and, when given, the sha256 at the end (a mismatch is
-    retried once more like a transfer error). Raises :class:`UpdateError` naming the URL.
+    retried like a transfer error; ``listed_in`` names where the sha256 comes from). Raises
+    :class:`UpdateError` naming the URL.
     """
     import httpx
 
@@ -341,7 +343,9 @@ def fetch(
         if attempt:
             time.sleep(min(opts.backoff * 2 ** (attempt - 1), 30.0))
         try:
-            return _fetch_once(http, url, dest, opts, cap, sha256, headers, progress, name)
+            return _fetch_once(
+                http, url, dest, opts, cap, sha256, headers, progress, name, listed_in
+            )
         except _Retry as exc:
             last = str(exc)
         except httpx.TimeoutException:
@@ -364,6 +368,7 @@ def _fetch_once(
     headers: dict[str, str],
     progress: Progress | None,
     name: str,
+    listed_in: str,
 ) -> dict[str, str] | None:
     start = time.monotonic()
     with http.stream("GET", url, headers=headers) as resp:
@@ -393,5 +398,6 @@ def _fetch_once(
         if length is not None and done != length:
             raise _Retry(f"truncated: {done:,} of {length:,} bytes")
         if sha256 is not None and digest.hexdigest() != sha256:
-            raise _Retry(f"sha256 {digest.hexdigest()} does not match the manifest ({sha256})")
+            got = digest.hexdigest()
+            raise _Retry(f"sha256 {got} does not match {listed_in} ({sha256})")
         return {k.lower(): v for k, v in resp.headers.items()}

@@ -53,6 +53,7 @@ SOURCE_LIST = "sources.json"
 """Name of the source list in a mirror folder."""
 MAX_LIST_BYTES = 4 << 20
 """Size cap of a source list."""
+LISTED = "the source list"
 SHRINK_TOLERANCE = 0.01
 """A rebuilt card index may hold at most this fraction fewer cards than the data in use."""
 
@@ -227,7 +228,7 @@ def _fetch_sources(
                 dest = data / f.path
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 if f.url:
-                    fetch(http, f.url, dest, opts, opts.max_bytes, f.sha256, {}, progress)
+                    fetch(http, f.url, dest, opts, opts.max_bytes, f.sha256, {}, progress, LISTED)
                 else:
                     _copy(Path(base) / f.path, dest, opts, f.sha256)
                 _check_size(f, dest)
@@ -240,7 +241,7 @@ def _fetch_sources(
             dest = data / f.path
             dest.parent.mkdir(parents=True, exist_ok=True)
             url = f.url or base + quote(f.path)
-            fetch(http, url, dest, opts, opts.max_bytes, f.sha256, {}, progress)
+            fetch(http, url, dest, opts, opts.max_bytes, f.sha256, {}, progress, LISTED)
             _check_size(f, dest)
     return doc, files
 

@@ -159,7 +159,7 @@ def update(
     max_size: Annotated[
         int,
         typer.Option("--max-size", min=1, metavar="MB", help="Size cap of one downloaded file."),
-    ] = 256,
+    ] = 64,
 ) -> None:
     """Install newer card and ban-list data: fetch, verify every checksum, load, then switch.
 
