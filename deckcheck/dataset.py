@@ -272,20 +272,38 @@ class Dataset:
                 raise DataError(f"{path}: sha256 {got} does not match the manifest ({expected})")
 
     def export(self, dest: str | Path) -> Path:
-        """Write this bundle (manifest and every file) to ``dest``, a new or empty folder.
+        """Write this bundle (manifest and every file) to ``dest``: a new or empty folder, or
+        a new ``.zip`` file.
 
-        The copies are checked against the manifest; serve the folder over HTTP (any static
-        server) and ``deckcheck data update --source URL`` installs it elsewhere. Raises
-        :class:`DataError` if ``dest`` is not empty or a file does not match its sha256.
+        Files are checked against the manifest; serve the folder (or the zip) over HTTP and
+        ``deckcheck data update --source URL`` installs it elsewhere. Raises
+        :class:`DataError` if ``dest`` is in the way or a file does not match its sha256.
         """
         import shutil
 
         out = Path(dest)
+        names = [MANIFEST, *self.manifest["files"]]
+        if out.suffix.lower() == ".zip":
+            import zipfile
+
+            if out.exists():
+                raise DataError(f"{out}: already exists; export into a new file")
+            self.verify()
+            tmp = out.with_name(f".{out.name}.tmp")
+            try:
+                with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
+                    for name in names:
+                        zf.write(self.folder / name, arcname=name)
+                os.replace(tmp, out)
+            except OSError as exc:
+                tmp.unlink(missing_ok=True)
+                raise DataError(f"{out}: cannot write: {exc.strerror or exc}") from exc
+            return out
         if out.exists() and (not out.is_dir() or any(out.iterdir())):
             raise DataError(f"{out}: not an empty folder; export into a new or empty one")
         try:
             out.mkdir(parents=True, exist_ok=True)
-            for name in [*self.manifest["files"], MANIFEST]:
+            for name in names:
                 shutil.copyfile(self.folder / name, out / name)
         except OSError as exc:
             raise DataError(f"{out}: cannot write: {exc.strerror or exc}") from exc

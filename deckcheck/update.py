@@ -164,6 +164,8 @@ def update(
     with locked(home):
         staging = new_staging(home)
         try:
+            if is_archive(src):
+                return _update_archive(src, home, staging, opts, progress, force, previous)
             if remote:
                 return _update_url(src, home, staging, opts, progress, force, previous)
             return _update_path(Path(src), home, staging, opts, progress, force, previous)
@@ -268,15 +270,7 @@ def _update_url(
     previous: Dataset,
 ) -> UpdateResult:
     base, url = manifest_url(src)
-    installed, _ = open_installed(home)
-    rec = read_pointer(home) if installed is not None else None
-    conditional = not force and rec is not None and rec.source == src
-    validators = load_validators(home, url) if conditional else {}
-    headers: dict[str, str] = {}
-    if "etag" in validators:
-        headers["If-None-Match"] = validators["etag"]
-    if "last_modified" in validators:
-        headers["If-Modified-Since"] = validators["last_modified"]
+    headers = _conditional(home, src, url, force)
     with client(opts) as http:
         got = fetch(http, url, staging / MANIFEST, opts, MAX_MANIFEST_BYTES, None, headers)
         if got is None:
@@ -293,6 +287,133 @@ def _update_url(
     result = _finish(staging, src, home, previous, total)
     _keep_validators(home, url, got)
     return result
+
+
+def _conditional(home: Path, src: str, url: str, force: bool) -> dict[str, str]:
+    """Conditional-request headers for ``url`` when the installed bundle came from ``src``."""
+    installed, _ = open_installed(home)
+    rec = read_pointer(home) if installed is not None else None
+    conditional = not force and rec is not None and rec.source == src
+    validators = load_validators(home, url) if conditional else {}
+    headers: dict[str, str] = {}
+    if "etag" in validators:
+        headers["If-None-Match"] = validators["etag"]
+    if "last_modified" in validators:
+        headers["If-Modified-Since"] = validators["last_modified"]
+    return headers
+
+
+def is_archive(source: str) -> bool:
+    """True for a ``.zip`` bundle (a path or URL, query ignored)."""
+    return source.split("?", 1)[0].split("#", 1)[0].lower().endswith(".zip")
+
+
+def _update_archive(
+    src: str,
+    home: Path,
+    staging: Path,
+    opts: FetchOptions,
+    progress: Progress | None,
+    force: bool,
+    previous: Dataset,
+) -> UpdateResult:
+    """A bundle in one ``.zip`` file (a URL or a path): fetched, then unpacked as checked."""
+    archive = staging / ".bundle.zip"
+    got: dict[str, str] | None = None
+    if is_url(src):
+        headers = _conditional(home, src, src, force)
+        with client(opts) as http:
+            got = fetch(http, src, archive, opts, opts.max_bytes, None, headers, progress)
+        if got is None:
+            return UpdateResult(UpdateStatus.NOT_MODIFIED, previous, previous, src)
+    else:
+        src = str(Path(src).resolve())
+        try:
+            size = Path(src).stat().st_size
+        except OSError as exc:
+            raise UpdateError(f"{src}: cannot read: {exc.strerror or exc}") from exc
+        if size > opts.max_bytes:
+            raise UpdateError(f"{src}: {size:,} bytes, over the {opts.max_bytes:,}-byte cap")
+        shutil.copyfile(src, archive)
+    raw = unpack(archive, staging, src, opts.max_bytes, progress)
+    archive.unlink()
+    doc = parse_manifest(raw, src)
+    if not _check_new(doc, hashlib.sha256(raw).hexdigest(), src, force, home):
+        if got is not None:
+            _keep_validators(home, src, got)
+        return UpdateResult(UpdateStatus.CURRENT, previous, previous, src, len(raw))
+    total = sum((staging / name).stat().st_size for name in doc["files"]) + len(raw)
+    result = _finish(staging, src, home, previous, total)
+    if got is not None:
+        _keep_validators(home, src, got)
+    return result
+
+
+def unpack(
+    archive: Path, dest: Path, where: str, cap: int, progress: Progress | None = None
+) -> bytes:
+    """Unpack a bundle ``.zip`` into ``dest``, checked; returns the manifest's bytes.
+
+    Only ``manifest.json`` and the files it lists are read (at the top of the archive or in
+    one folder); any other entry is ignored, so an archive cannot write anywhere else. Sizes
+    are counted as bytes come out (``cap`` per file, whatever the archive claims) and every
+    sha256 is checked. Raises :class:`UpdateError` naming ``where``.
+    """
+    import zipfile
+    import zlib
+
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            names = [i.filename for i in zf.infolist() if not i.is_dir()]
+            prefix = ""
+            if MANIFEST not in names:
+                found = [n for n in names if n.count("/") == 1 and n.endswith("/" + MANIFEST)]
+                if len(found) != 1:
+                    raise UpdateError(f"{where}: no {MANIFEST} in the archive")
+                prefix = found[0][: -len(MANIFEST)]
+            raw = _member(zf, prefix + MANIFEST, dest / MANIFEST, MAX_MANIFEST_BYTES, where)
+            doc = parse_manifest(raw, f"{where}!{MANIFEST}")
+            for name, expected in doc["files"].items():
+                if prefix + name not in names:
+                    raise UpdateError(f"{where}: {name} is missing from the archive")
+                _member(zf, prefix + name, dest / name, cap, where, expected, progress)
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as exc:
+        raise UpdateError(f"{where}: not a readable zip archive: {exc}") from exc
+    except DataError as exc:
+        raise UpdateError(str(exc)) from exc
+    return raw
+
+
+def _member(
+    zf: Any,
+    member: str,
+    out: Path,
+    cap: int,
+    where: str,
+    sha256: str | None = None,
+    progress: Progress | None = None,
+) -> bytes:
+    """Copy one archive member to ``out`` (counting bytes, checking sha256); bytes if small."""
+    digest = hashlib.sha256()
+    done = 0
+    keep = bytearray()
+    total = zf.getinfo(member).file_size
+    with zf.open(member) as inp, open(out, "wb") as handle:
+        for block in iter(lambda: inp.read(1 << 20), b""):
+            done += len(block)
+            if done > cap:
+                raise UpdateError(f"{where}: {member}: over the {cap:,}-byte cap")
+            digest.update(block)
+            handle.write(block)
+            if sha256 is None:
+                keep += block
+            if progress is not None:
+                progress(out.name, done, total)
+    if sha256 is not None and digest.hexdigest() != sha256:
+        raise UpdateError(
+            f"{where}: {member}: sha256 {digest.hexdigest()} does not match the manifest ({sha256})"
+        )
+    return bytes(keep)
 
 
 def _keep_validators(home: Path, url: str, response_headers: dict[str, str]) -> None:

@@ -583,3 +583,96 @@ def test_broken_name_index_is_refused(home: Path, tmp_path: Path) -> None:
     with pytest.raises(UpdateError, match="does not load"):
         update(broken, home=home)
     assert read_pointer(home) is None
+
+
+# -- single-file bundles (.zip) --------------------------------------------------------------------
+
+
+def _zip(path: Path, members: dict[str, bytes]) -> Path:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return path
+
+
+def _members(folder: Path, prefix: str = "") -> dict[str, bytes]:
+    return {prefix + name: (folder / name).read_bytes() for name in FILES}
+
+
+def test_zip_bundle_over_http_and_from_a_file(
+    cli: Callable[..., Any], home: Path, bundles: dict[str, Path], tmp_path: Path
+) -> None:
+    archive = tmp_path / "b.zip"
+    res = cli("data", "export", str(archive))  # the bundled data, as a zip
+    assert res.code == 0 and archive.is_file()
+    assert cli("data", "update", "--source", str(archive)).stdout.startswith("up to date")
+    b_zip = Dataset.open(bundles["b"]).export(tmp_path / "b2.zip")
+    with serve() as srv:
+        srv.files["/data/b.zip"] = b_zip.read_bytes()
+        res = cli("data", "update", "--source", srv.url + "/data/b.zip")
+        assert res.code == 0, res.stderr
+        assert snapshot(home)["installed"] == fingerprint_of(bundles["b"])
+        res = cli("data", "update", "--source", srv.url + "/data/b.zip")
+        assert res.code == 0 and "has not changed" in res.stdout  # 304 to the conditional GET
+        assert srv.requests[-1][1].get("if-none-match")
+
+
+def test_zip_with_one_top_folder(home: Path, bundles: dict[str, Path], tmp_path: Path) -> None:
+    archive = _zip(tmp_path / "b.zip", _members(bundles["b"], "deckcheck-data-2026-11-15/"))
+    assert update(archive, home=home).status is UpdateStatus.UPDATED
+
+
+@pytest.mark.parametrize("damage", ["truncated", "not-a-zip", "wrong-member", "missing-member"])
+def test_damaged_zip_changes_nothing(
+    cli: Callable[..., Any], with_a: Dataset, bundles: dict[str, Path], tmp_path: Path,
+    damage: str,
+) -> None:  # fmt: skip
+    home = Path(os.environ["DECKCHECK_HOME"])
+    before = snapshot(home)
+    members = _members(bundles["b"])
+    if damage == "wrong-member":
+        members["formats.toml"] += b"\n# changed\n"
+    if damage == "missing-member":
+        del members["names.json"]
+    archive = _zip(tmp_path / "b.zip", members)
+    if damage == "truncated":
+        archive.write_bytes(archive.read_bytes()[: archive.stat().st_size // 2])
+    if damage == "not-a-zip":
+        archive.write_bytes(b"<html>502 Bad Gateway</html>")
+    res = cli("data", "update", "--source", str(archive))
+    assert res.code == 2 and "update failed" in res.stderr, res.stderr
+    words = {"truncated": "zip", "not-a-zip": "zip", "wrong-member": "does not match",
+             "missing-member": "missing"}  # fmt: skip
+    assert words[damage] in res.stderr
+    assert snapshot(home) == before
+
+
+def test_zip_cannot_write_outside_the_bundle(
+    home: Path, bundles: dict[str, Path], tmp_path: Path
+) -> None:
+    members = _members(bundles["b"]) | {"../escape.txt": b"x", "/tmp/abs.txt": b"x"}
+    archive = _zip(tmp_path / "b.zip", members)
+    assert update(archive, home=home).status is UpdateStatus.UPDATED
+    assert not (tmp_path / "escape.txt").exists() and not (home / "escape.txt").exists()
+    rec = read_pointer(home)
+    assert rec is not None and sorted(p.name for p in rec.folder.iterdir()) == sorted(FILES)
+
+
+def test_zip_bomb_hits_the_size_cap(home: Path, bundles: dict[str, Path], tmp_path: Path) -> None:
+    """A member that inflates far past the cap stops at the cap, whatever the archive claims."""
+    import hashlib
+
+    members = _members(bundles["b"])
+    big = bytes(20 << 20)  # 20 MiB of zeros: a few KiB compressed
+    members["cards.jsonl"] = big
+    doc = json.loads(members["manifest.json"])
+    doc["files"]["cards.jsonl"] = hashlib.sha256(big).hexdigest()
+    members["manifest.json"] = json.dumps(doc).encode()
+    archive = _zip(tmp_path / "bomb.zip", members)
+    assert archive.stat().st_size < 1 << 20
+    opts = FetchOptions(max_bytes=4 << 20)
+    with pytest.raises(UpdateError, match="over the 4,194,304-byte cap"):
+        update(archive, home=home, options=opts)
+    assert read_pointer(home) is None

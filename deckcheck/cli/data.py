@@ -128,8 +128,9 @@ def update(
         typer.Option(
             "--source",
             metavar="URL|PATH",
-            help="A bundle: the URL of a folder written by 'deckcheck data export' (or of its "
-            "manifest.json), or that folder. Default: DECKCHECK_UPDATE_URL, else the last source.",
+            help="A bundle written by 'deckcheck data export': the URL of its folder (or of its "
+            "manifest.json) or of its .zip, or the folder or .zip itself. Default: "
+            "DECKCHECK_UPDATE_URL, else the last source.",
         ),
     ] = None,
     from_upstream: Annotated[
@@ -209,9 +210,14 @@ def update(
 
 @app.command("export")
 def export(
-    folder: Annotated[Path, typer.Argument(help="A new or empty folder to write the bundle to.")],
+    folder: Annotated[
+        Path,
+        typer.Argument(
+            metavar="DIR|FILE.zip", help="A new or empty folder, or a new .zip file, to write."
+        ),
+    ],
 ) -> None:
-    """Write the data in use as a bundle folder (serve it, then 'data update --source URL')."""
+    """Write the data in use as a bundle (serve it, then 'data update --source URL')."""
     from deckcheck.dataset import Dataset
     from deckcheck.error import DeckcheckError
 
