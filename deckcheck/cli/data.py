@@ -50,8 +50,9 @@ def status(output: OutputOpt = Output.TEXT) -> None:
         f"  fingerprint  {doc['fingerprint']}",
         f"  folder       {clean(doc['folder'])}",
     ]
-    if doc["installed_at"]:
+    if doc["source"]:
         lines.append(f"  source       {clean(doc['source'])}")
+    if doc["installed_at"]:
         lines.append(f"  installed    {doc['installed_at']}")
     if doc["sources"]:
         lines.append(f"  built from   {clean(_sources(doc['sources']))}")
