@@ -23,7 +23,9 @@ error into the same answer::
     │   └── UnknownFormatError     exit 2 · HTTP 404  no format or era has this name
     ├── GoldfishError              exit 2 · HTTP 422  odds that cannot be computed
     │   └── PlotUnavailableError   exit 2 · HTTP 422  matplotlib is not installed
-    └── DeckWriteError             exit 2 · HTTP 422  a deck that cannot be written in a format
+    ├── DeckWriteError             exit 2 · HTTP 422  a deck that cannot be written in a format
+    └── UpdateError                exit 2 · HTTP 502  a data update failed (previous data kept)
+        └── OfflineError           exit 2 · HTTP 503  network access disabled (--offline)
 
 ``DeckReadError`` carries ``source`` and ``line``; ``UnknownCardError`` its ``suggestions``;
 ``UnknownFormatError`` the ``valid`` names.
@@ -77,6 +79,23 @@ class DeckWriteError(DeckcheckError, ValueError):
 
     http_status = 422
     code = "deck-write-error"
+
+
+class UpdateError(DeckcheckError):
+    """A data update could not be fetched, verified or installed.
+
+    The previous data stays active and whole: nothing is installed until every file is verified.
+    """
+
+    http_status = 502
+    code = "update-failed"
+
+
+class OfflineError(UpdateError):
+    """Network access is needed but disabled (``--offline`` or ``DECKCHECK_OFFLINE=1``)."""
+
+    http_status = 503
+    code = "offline"
 
 
 class UnknownCardError(NotFoundError):
@@ -227,6 +246,8 @@ ERRORS: tuple[type[DeckcheckError], ...] = (
     NotFoundError,
     GoldfishError,
     DeckWriteError,
+    UpdateError,
+    OfflineError,
     UnknownCardError,
     AmbiguousCardError,
     UnknownFormatError,

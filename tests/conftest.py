@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -20,6 +23,13 @@ from deckcheck.cli import app
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+# No test reads or changes the developer's installed data: updates go to an empty folder.
+_HOME = tempfile.mkdtemp(prefix="deckcheck-test-home-")
+atexit.register(shutil.rmtree, _HOME, True)
+os.environ["DECKCHECK_HOME"] = _HOME
+for _var in ("DECKCHECK_UPDATE_URL", "DECKCHECK_UPSTREAM_URL", "DECKCHECK_OFFLINE"):
+    os.environ.pop(_var, None)
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = ROOT.parent / "shared" / "data"

@@ -36,7 +36,8 @@ def test_every_violation_code_is_documented() -> None:
 def test_every_documented_command_exists(cli) -> None:  # type: ignore[no-untyped-def]
     for group in ("validate", "upcoming", "convert", "simulate", "formats", "cards show",
                   "cards search", "banlist show", "banlist diff", "banlist export",
-                  "formats show"):  # fmt: skip
+                  "formats show", "data status", "data update", "data export",
+                  "data reset"):  # fmt: skip
         assert f"deckcheck {group}" in README
         res = cli(*group.split(), "--help")
         assert res.code == 0, group

@@ -20,6 +20,7 @@ from deckcheck.cli import (
     batch,
     card,
     convert,
+    data,
     format,
     judge,
     schema,
@@ -47,9 +48,10 @@ def _version(value: bool) -> None:
     from deckcheck.dataset import Dataset
 
     data = Dataset.active()
+    origin, _ = Dataset.active_origin()
     sys.stdout.write(
         f"deckcheck {__version__}\ndata as of {data.as_of.isoformat()}, "
-        f"fingerprint {data.fingerprint[:16]} ({data.folder})\n"
+        f"fingerprint {data.fingerprint[:16]} ({origin.value}: {data.folder})\n"
     )
     raise typer.Exit(0)
 
@@ -69,10 +71,16 @@ def _root(
         bool,
         typer.Option("--debug", help="Show a traceback when deckcheck fails unexpectedly."),
     ] = False,
+    offline: Annotated[
+        bool,
+        typer.Option("--offline", help="Never use the network (same as DECKCHECK_OFFLINE=1)."),
+    ] = False,
 ) -> None:
     """Build and check Yu-Gi-Oh! decks: card lookups, legality, ban lists and draw odds."""
     if debug:
         os.environ["DECKCHECK_DEBUG"] = "1"
+    if offline:
+        os.environ["DECKCHECK_OFFLINE"] = "1"
 
 
 app.add_typer(card.app, name="cards")
@@ -87,6 +95,7 @@ for _module in (
     banlist,
     schema,
     serve,
+    data,
 ):
     _module.register(app)
 

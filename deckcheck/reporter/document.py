@@ -516,6 +516,54 @@ class CardSearchDocument(_Doc):
     results: list[CardDocument]
 
 
+# -- data -----------------------------------------------------------------------------------------
+
+
+class BundleDoc(_Doc):
+    """A dataset bundle."""
+
+    folder: str
+    as_of: str = Field(description="Date of the newest source data behind the bundle.")
+    fingerprint: str = Field(description="sha256 of the bundle's manifest.")
+    sources: list[str] = Field(description="Source repositories with their versions.")
+
+
+class InstalledDataDoc(_Doc):
+    """The bundle installed in the data folder."""
+
+    folder: str
+    fingerprint: str
+    as_of: str | None = Field(description="Null when the bundle fails its checks.")
+    source: str
+    installed_at: str
+    valid: bool = Field(description="Every file matches its sha256 and the manifest loads.")
+
+
+class DataStatusDocument(_Doc):
+    """``deckcheck data status --output json``: which data is active, and why."""
+
+    origin: Literal["activated", "environment", "installed", "bundled"] = Field(
+        description="Where the active data comes from: installed (by 'deckcheck data update'), "
+        "bundled (shipped with deckcheck), environment (DECKCHECK_DATA) or activated (by a "
+        "program)."
+    )
+    as_of: str = Field(description="Date of the newest source data behind the active data.")
+    fingerprint: str = Field(description="sha256 of the active bundle's manifest.")
+    source: str | None = Field(
+        description="Where the active data came from: the URL or folder it was installed from "
+        "('upstream:' and the source list for --from-upstream), 'bundled', or the "
+        "DECKCHECK_DATA folder."
+    )
+    folder: str = Field(description="The active bundle's folder.")
+    installed_at: str | None = Field(description="When the active bundle was installed (UTC).")
+    sources: list[str] = Field(description="Source repositories of the active data, versioned.")
+    bundled: BundleDoc
+    installed: InstalledDataDoc | None
+    problem: str | None = Field(description="Why the installed bundle is not in use, if so.")
+    data_home: str = Field(description="The folder updates are installed into.")
+    offline: bool = Field(description="Network access disabled (--offline, DECKCHECK_OFFLINE).")
+
+
 def _config_model() -> type[BaseModel]:
     from deckcheck.configfile import ConfigModel
 
@@ -533,6 +581,7 @@ DOCUMENTS: dict[str, type[BaseModel]] = {
     "card": CardDocument,
     "card-search": CardSearchDocument,
     "config": _config_model(),
+    "data-status": DataStatusDocument,
 }
 """Every JSON document by the name ``deckcheck schema NAME`` takes (``config``: the repository
 configuration file, ``deckcheck.toml``, read as TOML)."""

@@ -1,0 +1,257 @@
+"""``deckcheck data``: update the card and ban-list data without a new release.
+
+``status`` says which data is in use; ``update`` installs a newer bundle from a URL or a folder
+(or builds one from the upstream sources); ``export`` writes the data in use as a bundle folder
+that others can serve; ``reset`` goes back to the data shipped with deckcheck.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from deckcheck.cli.common import Output, clean, fail, print_document
+from deckcheck.cli.options import OutputOpt
+
+if TYPE_CHECKING:
+    from deckcheck.dataset import Dataset
+
+app = typer.Typer(
+    help="Show, update, export or reset the card and ban-list data.", no_args_is_help=True
+)
+
+
+def _short(fingerprint: str) -> str:
+    return fingerprint[:16]
+
+
+def _sources(sources: list[str]) -> str:
+    repos = Counter(s.split("@", 1)[0] for s in sources)
+    return ", ".join(f"{r} ({n} versions)" if n > 1 else r for r, n in sorted(repos.items()))
+
+
+@app.command("status")
+def status(output: OutputOpt = Output.TEXT) -> None:
+    """Say which data is in use: installed or bundled, its as-of date, fingerprint and source."""
+    from deckcheck.store import status as data_status
+
+    st = data_status()
+    doc = st.to_dict()
+    if output is Output.JSON:
+        print_document("data-status", doc)
+        return
+    lines = [
+        f"active data: {doc['origin']}, as of {doc['as_of']}",
+        f"  fingerprint  {doc['fingerprint']}",
+        f"  folder       {clean(doc['folder'])}",
+    ]
+    if doc["source"]:
+        lines.append(f"  source       {clean(doc['source'])}")
+    if doc["installed_at"]:
+        lines.append(f"  installed    {doc['installed_at']}")
+    if doc["sources"]:
+        lines.append(f"  built from   {clean(_sources(doc['sources']))}")
+    if doc["origin"] != "bundled":
+        b = doc["bundled"]
+        lines.append(f"bundled data: as of {b['as_of']}, fingerprint {_short(b['fingerprint'])}")
+    if st.problem:
+        lines.append(f"note: {clean(st.problem)}")
+    lines.append(f"data folder: {clean(doc['data_home'])}")
+    if doc["offline"]:
+        lines.append("network: disabled (offline)")
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+class _Bar:
+    """A progress bar on stderr, drawn only on a terminal, at most ten times a second."""
+
+    def __init__(self) -> None:
+        self.enabled = sys.stderr.isatty()
+        self.name = ""
+        self.last = 0.0
+
+    def __call__(self, name: str, done: int, total: int | None) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if name == self.name and now - self.last < 0.1 and done != total:
+            return
+        self.name, self.last = name, now
+        mb = f"{done / 1e6:6.1f}"
+        if total:
+            frac = min(done / total, 1.0)
+            bar = "#" * int(frac * 30)
+            text = f"  {name:<14} [{bar:<30}] {frac:4.0%} {mb} / {total / 1e6:.1f} MB"
+        else:
+            text = f"  {name:<14} {mb} MB"
+        sys.stderr.write("\r" + clean(text[:78]).ljust(78))
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        """End the bar's line."""
+        if self.enabled and self.name:
+            sys.stderr.write("\n")
+            self.name = ""
+
+    def note(self, line: str) -> None:
+        """A step of long work, on its own line."""
+        self.close()
+        sys.stderr.write(clean(line) + "\n")
+
+
+def _interrupt_on_sigterm() -> None:
+    """Let SIGTERM stop an update like Ctrl-C does, so its staging folder is cleaned up."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+
+
+def _describe(data: Dataset) -> str:
+    return f"as of {data.as_of.isoformat()}, fingerprint {_short(data.fingerprint)}"
+
+
+@app.command("update")
+def update(
+    source: Annotated[
+        str | None,
+        typer.Option(
+            "--source",
+            metavar="URL|PATH",
+            help="A bundle written by 'deckcheck data export': the URL of its folder (or of its "
+            "manifest.json) or of its .zip, or the folder or .zip itself. Default: "
+            "DECKCHECK_UPDATE_URL, else the last source.",
+        ),
+    ] = None,
+    from_upstream: Annotated[
+        bool,
+        typer.Option(
+            "--from-upstream",
+            help="Fetch the card and ban-list source files and build the bundle here "
+            "(--source then names their sources.json; default DECKCHECK_UPSTREAM_URL).",
+        ),
+    ] = False,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Install even if the bundle is the data in use, or older."),
+    ] = False,
+    timeout: Annotated[
+        float,
+        typer.Option(
+            "--timeout", min=0.1, metavar="SECONDS", help="Wait this long to connect or for data."
+        ),
+    ] = 30.0,
+    retries: Annotated[
+        int,
+        typer.Option(
+            "--retries", min=0, max=10, metavar="N", help="Tries again after a failed download."
+        ),
+    ] = 3,
+    max_size: Annotated[
+        int,
+        typer.Option("--max-size", min=1, metavar="MB", help="Size cap of one downloaded file."),
+    ] = 64,
+) -> None:
+    """Install newer card and ban-list data: fetch, verify every checksum, load, then switch.
+
+    A failed or interrupted update changes nothing: the data in use stays active and whole.
+    """
+    from deckcheck.error import DeckcheckError
+    from deckcheck.update import FetchOptions, UpdateStatus
+    from deckcheck.update import update as run_update
+
+    opts = FetchOptions(timeout=timeout, retries=retries, max_bytes=max_size << 20)
+    bar = _Bar()
+    _interrupt_on_sigterm()
+    try:
+        if from_upstream:
+            from deckcheck.upstream import update_from_upstream
+
+            result = update_from_upstream(
+                source, options=opts, progress=bar, force=force, notify=bar.note
+            )
+        else:
+            result = run_update(source, options=opts, progress=bar, force=force)
+    except DeckcheckError as exc:
+        bar.close()
+        fail(f"update failed: {exc}", ["the data in use is unchanged"])
+    except KeyboardInterrupt:
+        bar.close()
+        sys.stderr.write("error: update interrupted\n  the data in use is unchanged\n")
+        raise typer.Exit(130) from None
+    bar.close()
+    where = clean(result.source)
+    if result.status is UpdateStatus.UPDATED:
+        sys.stdout.write(
+            f"updated: data {_describe(result.data)} (was {_describe(result.previous)})\n"
+            f"  from {where}\n"
+        )
+        from deckcheck.dataset import Dataset
+
+        if Dataset.active() is not result.data and Dataset.active().folder != result.data.folder:
+            _, note = Dataset.active_origin()
+            why = note or f"DECKCHECK_DATA is set ({Dataset.active().folder})"
+            sys.stderr.write(f"note: installed, but not in use: {clean(str(why))}\n")
+    elif result.status is UpdateStatus.NOT_MODIFIED:
+        sys.stdout.write(f"up to date: {where} has not changed ({_describe(result.data)})\n")
+    else:
+        sys.stdout.write(f"up to date: {where} holds the data in use ({_describe(result.data)})\n")
+
+
+@app.command("export")
+def export(
+    folder: Annotated[
+        Path,
+        typer.Argument(
+            metavar="DIR|FILE.zip", help="A new or empty folder, or a new .zip file, to write."
+        ),
+    ],
+) -> None:
+    """Write the data in use as a bundle (serve it, then 'data update --source URL')."""
+    from deckcheck.dataset import Dataset
+    from deckcheck.error import DeckcheckError
+
+    data = Dataset.active()
+    try:
+        out = data.export(folder)
+    except DeckcheckError as exc:
+        fail(str(exc))
+    sys.stdout.write(f"exported data {_describe(data)} to {clean(str(out))}\n")
+
+
+@app.command("reset")
+def reset() -> None:
+    """Go back to the data shipped with deckcheck (removes the installed bundle)."""
+    from deckcheck.dataset import Dataset
+    from deckcheck.error import DeckcheckError
+    from deckcheck.store import locked
+    from deckcheck.store import reset as run_reset
+
+    try:
+        with locked() as home:
+            had = run_reset(home)
+    except DeckcheckError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot reset the data: {exc.strerror or exc}")
+    data = Dataset.reload_active()
+    if had:
+        sys.stdout.write(f"reset: using the bundled data ({_describe(data)})\n")
+    else:
+        sys.stdout.write(f"nothing installed: using the bundled data ({_describe(data)})\n")
+
+
+def register(root: typer.Typer) -> None:
+    """Add ``deckcheck data`` to the main app."""
+    root.add_typer(app, name="data")
