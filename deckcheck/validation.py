@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from deckcheck.banlist.model import DEFAULT_POINT_CAP, status_word
 from deckcheck.card import FLAG_PRERELEASE, FLAG_UNOFFICIAL, Card, CardKind, DeckZone, ExtraKind
+from deckcheck.dataset import Dataset as _Dataset
 from deckcheck.deck import Deck, DeckCard, FindingCode, Section
 from deckcheck.io.builder import MAX_CARDS
 from deckcheck.report import BanlistRef, Code, Report, Severity, Violation
@@ -1006,9 +1007,7 @@ def validate(
     date before the format's first list (nothing could be checked); a date after the data ends
     is a ``date-out-of-range`` warning.
     """
-    from deckcheck.dataset import resolve_data
-
-    ds = resolve_data(data)
+    ds = data if data is not None else _active()
     fmt = ds.format(format) if isinstance(format, str) else format
     if region is not None:
         fmt = fmt.in_region(region)
@@ -1073,7 +1072,8 @@ def validate(
         flags |= BAD_SIZE
     violations = [v for rule in rs.rules(flags) for v in rule(ctx)]
     # deck-wide findings first (sizes, dates), then the rest in file-line order
-    violations.sort(key=lambda v: -1 if v.line is None else v.line)
+    if len(violations) > 1:
+        violations.sort(key=_file_order)
     cap = rs.point_cap
     return Report(
         format=fmt.id,
@@ -1092,6 +1092,15 @@ def validate(
         name=deck.name,
         data_fingerprint=ds.fingerprint,
     )
+
+
+def _file_order(v: Violation) -> int:
+    """Sort key of violations: deck-wide ones first, then by the line of the deck file."""
+    return -1 if v.line is None else v.line
+
+
+def _active() -> Dataset:
+    return _Dataset.active()
 
 
 def _today() -> date:

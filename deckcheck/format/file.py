@@ -79,7 +79,9 @@ class FormatRegistry:
 
     def get(self, name: str) -> Format:
         """A format or era by id or alias; :class:`UnknownFormatError` lists the valid ids."""
-        fmt = self._by_name.get(name.strip().lower()) if name.strip() else None
+        fmt = self._by_name.get(name)  # the usual case: an id or alias as registered
+        if fmt is None:
+            fmt = self._by_name.get(name.strip().lower()) if name.strip() else None
         if fmt is None:
             raise UnknownFormatError(name, self.names())
         return fmt
