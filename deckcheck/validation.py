@@ -86,6 +86,8 @@ class Ruleset:
     """The point cap in force (point formats), else None."""
     names: dict[int, str] = field(default_factory=dict, repr=False)
     """Passcode -> limit name, for the deck cards among :attr:`facts`."""
+    codes_by_name: dict[str, list[int]] = field(default_factory=dict, repr=False)
+    """Limit name -> the passcodes among :attr:`facts` that count toward it."""
     attention: tuple[set[int], set[int], set[int]] = field(
         default_factory=lambda: (set(), set(), set()), repr=False
     )
@@ -129,6 +131,7 @@ class Ruleset:
             # the indexes first, then the memo: whoever finds the facts finds them indexed
             if got.zone is not DeckZone.NONE:
                 self.names[code] = got.limit_name
+                self.codes_by_name.setdefault(got.limit_name, []).append(code)
             for flag, codes in zip(got.attention, self.attention, strict=True):
                 if flag:
                     codes.add(code)
@@ -460,12 +463,13 @@ class Context:
         decks = (self.deck.main, self.deck.extra, self.deck.side)
         entries = []
         passcodes = [list(map(_PASSCODE, cards)) for cards in decks]
+        by_name = self.rules.codes_by_name
+        targets = {code for name in wanted for code in by_name.get(name, ())}
         for index, codes in enumerate(passcodes):
-            for code in dict.fromkeys(codes).keys() & facts_of.keys():
-                name = names_of.get(code)
-                if name in wanted:
-                    pos = codes.index(code)
-                    entries.append((index, pos, name, decks[index][pos], codes.count(code)))
+            # the passcodes of a wanted name in this section, found in C
+            for code in targets.intersection(codes):
+                pos = codes.index(code)
+                entries.append((index, pos, names_of[code], decks[index][pos], codes.count(code)))
         entries.sort(key=lambda e: (e[0], e[1]))
         groups: dict[str, list[DeckCard]] = {}
         facts_by: dict[str, list[CardFacts]] = {}
