@@ -89,7 +89,9 @@ def free_port() -> int:
         return port
 
 
-def start_server(*args: str, timeout: float = 60.0) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    *args: str, timeout: float = 60.0, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
     """Start ``deckcheck serve ARGS`` on a free port of 127.0.0.1; wait until /healthz answers."""
     import time
 
@@ -101,6 +103,7 @@ def start_server(*args: str, timeout: float = 60.0) -> tuple[subprocess.Popen[by
          "--log-level", "warning", *args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        env=env,
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -92,3 +94,40 @@ def test_serve_on_a_busy_port_or_bad_host_exits_2() -> None:
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert bad.returncode == 2 and "cannot listen" in bad.stderr
+
+
+def test_serve_picks_up_an_installed_bundle_on_sighup(tmp_path: Path) -> None:
+    import signal
+    import time
+    from datetime import date
+
+    from deckcheck.bundle import write_manifest
+    from deckcheck.dataset import Dataset
+    from deckcheck.update import update
+
+    home = tmp_path / "home"
+    newer = tmp_path / "newer"
+    Dataset.bundled().export(newer)
+    write_manifest(newer, date(2099, 1, 1))
+    fingerprint = Dataset.open(newer).fingerprint
+    env = {**os.environ, "DECKCHECK_HOME": str(home)}
+    env.pop("DECKCHECK_DATA", None)
+    proc, url = start_server(env=env)
+    try:
+        before = httpx.get(f"{url}/healthz").json()["data"]
+        assert before["fingerprint"] == Dataset.bundled().fingerprint
+        update(newer, home=home)  # what `deckcheck data update --source DIR` does
+        assert httpx.get(f"{url}/healthz").json()["data"] == before  # not before a reload
+        proc.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            now = httpx.get(f"{url}/healthz").json()["data"]
+            if now["fingerprint"] == fingerprint:
+                break
+            time.sleep(0.1)
+        assert now == {"as_of": "2099-01-01", "fingerprint": fingerprint}
+        assert proc.poll() is None  # reloaded, not stopped
+        card = httpx.get(f"{url}/v1/cards/14558127")
+        assert card.status_code == 200 and fingerprint[:16] in card.headers["etag"]
+    finally:
+        stop_server(proc)

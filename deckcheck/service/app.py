@@ -238,10 +238,19 @@ class Service:
         self.etag_prefix = data.fingerprint[:16]
         self._finder: CardFinder | None = None
         self._cards: dict[int, str] = {}
+        self.use(data)
         self.openapi_text: str | None = None
         """The OpenAPI document as JSON, made on first request."""
         folder = resources.files("deckcheck.service") / "static"
         self.static = {name: (folder / name).read_bytes() for name in ("index.html", *STATIC)}
+
+    def use(self, data: Dataset) -> None:
+        """Answer from ``data`` from now on (a reload after ``deckcheck data update``): the
+        card search and the cached card documents of the previous data are dropped."""
+        self._finder = None
+        self._cards = {}
+        self.etag_prefix = data.fingerprint[:16]
+        self.data = data
 
     @property
     def finder(self) -> CardFinder:
@@ -414,9 +423,12 @@ def create_app(settings: Settings | None = None, data: Dataset | None = None) ->
     from contextlib import asynccontextmanager
 
     svc = Service(settings or Settings(), data or Dataset.active())
+    reloadable = data is None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
+        if reloadable:
+            _reload_on_sighup(svc)
         svc.warm()
         yield
 
@@ -447,13 +459,33 @@ def create_app(settings: Settings | None = None, data: Dataset | None = None) ->
     return app
 
 
+def _reload_on_sighup(svc: Service) -> None:
+    """On SIGHUP, answer from the active data resolved again (a bundle installed by
+    ``deckcheck data update`` since the start); requests already running finish on the old."""
+    import asyncio
+    import contextlib
+    import signal
+
+    hup = getattr(signal, "SIGHUP", None)
+    if hup is None:  # not on Windows
+        return
+
+    def reload() -> None:
+        # unusable data: keep answering from what is loaded
+        with contextlib.suppress(Exception):
+            svc.use(Dataset.reload_active())
+
+    # (no loop signal handlers outside the main thread: then only a restart reloads)
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+        asyncio.get_running_loop().add_signal_handler(hup, reload)
+
+
 def app_from_env() -> FastAPI:
     """The app with settings from ``DECKCHECK_*`` variables (uvicorn ``--factory`` target)."""
     return create_app(Settings.from_env())
 
 
 def _routes(app: FastAPI, svc: Service) -> None:
-    ds = svc.data
 
     # -- pages and health -------------------------------------------------------------------
 
@@ -489,7 +521,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
         """Liveness, the version, and the data's as-of date and fingerprint."""
         return svc.cached_doc(request, HealthDocument, {
             "status": "ok", "version": __version__,
-            "data": {"as_of": ds.as_of.isoformat(), "fingerprint": ds.fingerprint},
+            "data": {"as_of": svc.data.as_of.isoformat(), "fingerprint": svc.data.fingerprint},
         })  # fmt: skip
 
     # -- decks ------------------------------------------------------------------------------
@@ -505,7 +537,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
             name = req.name or "deck"
             deck = svc.deck(req.deck, req.deck_format, name, rush=fmt.pool is Pool.RUSH)
             report = validate(deck, fmt, when, allow_prerelease=req.allow_prerelease,
-                              path=req.name, data=ds)  # fmt: skip
+                              path=req.name, data=svc.data)  # fmt: skip
             return svc.answer(doc.ResultDoc, report.to_dict())
 
         # a usual deck is checked at once; a big input (a long text list) in a worker thread,
@@ -529,7 +561,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
 
         def run() -> Response:
             deck = svc.deck(req.deck, req.deck_format, "deck", rush=req.rush)
-            content = write_deck(deck, req.to, data=ds)
+            content = write_deck(deck, req.to, data=svc.data)
             return svc.answer(ConvertDocument, {
                 "to": req.to, "content": content, "counts": deck.counts,
                 "findings": [_finding(f) for f in deck.findings],
@@ -607,7 +639,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
             raise LimitError(f"{decks} decks; the limit is {s.max_batch_decks}",
                              "max_batch_decks", s.max_batch_decks)  # fmt: skip
         result = await run_in_threadpool(
-            check, sources, fmt, when, allow_prerelease=prerelease, data=ds
+            check, sources, fmt, when, allow_prerelease=prerelease, data=svc.data
         )
         return svc.answer(doc.ValidationDocument, batch_dict(result))
 
@@ -616,7 +648,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
     @app.get(f"{API}/formats", response_model=doc.FormatsDocument, tags=["reference"])
     async def formats(request: Request) -> Response:
         """Every format and era with its rules."""
-        reg = ds.formats
+        reg = svc.data.formats
         return svc.cached_doc(request, doc.FormatsDocument, {
             "formats": [f.to_dict() for f in reg.formats()],
             "eras": [e.to_dict() for e in reg.eras()],
@@ -630,12 +662,12 @@ def _routes(app: FastAPI, svc: Service) -> None:
         date: Annotated[str | None, Query(description="YYYY-MM-DD or 'today'.")] = None,
     ) -> Response:
         """A format's rules, and the era and ban list in force on the date."""
-        fmt = ds.format(format_id)
+        fmt = svc.data.format(format_id)
         when = svc.date(date)
-        verdict = fmt.check_date(when, ds)
+        verdict = fmt.check_date(when, svc.data)
         if verdict.error is not None:
             raise InputError(verdict.error)
-        return svc.cached_doc(request, doc.FormatDoc, fmt.to_dict(when, ds))
+        return svc.cached_doc(request, doc.FormatDoc, fmt.to_dict(when, svc.data))
 
     @app.get(f"{API}/banlists/{{format_id}}", response_model=doc.BanlistDocument,
              responses=ERRORS, tags=["reference"])  # fmt: skip
@@ -645,15 +677,15 @@ def _routes(app: FastAPI, svc: Service) -> None:
         date: Annotated[str | None, Query(description="YYYY-MM-DD or 'today'.")] = None,
     ) -> Response:
         """The ban list (or whitelist, or points list) in force on the date."""
-        fmt = ds.format(format_id)
+        fmt = svc.data.format(format_id)
         when = svc.date(date)
-        verdict = fmt.check_date(when, ds)
+        verdict = fmt.check_date(when, svc.data)
         if verdict.error is not None:
             raise InputError(verdict.error)
-        current = fmt.banlist_at(when, ds)
+        current = fmt.banlist_at(when, svc.data)
         if current is None:
             raise NotFoundError(f"{fmt.name} has no ban list in force on {when.isoformat()}")
-        cards = ds.cards
+        cards = svc.data.cards
 
         def name(code: int) -> str | None:
             return cards.get(code).name if code in cards else None
@@ -687,7 +719,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
                                       description="Passcode (padded or not), or a card name.")],
     ) -> Response:  # fmt: skip
         """One card's facts; alternate artworks and pre-release codes reach the original."""
-        found = ds.cards.lookup(passcode)
+        found = svc.data.cards.lookup(passcode)
         return svc.cached_doc(request, doc.CardDocument, found.to_dict())
 
 
