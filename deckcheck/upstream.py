@@ -167,9 +167,10 @@ def update_from_upstream(
     """Fetch the sources of a source list, build a bundle from them and install it.
 
     ``source`` is the URL or folder of ``sources.json`` (or the file itself); default
-    ``DECKCHECK_UPSTREAM_URL``. ``force`` installs even a bundle equal to, older than or smaller
-    than the data in use. ``notify`` receives a line as each step starts (the build takes a
-    while). Raises :class:`UpdateError` (the data in use is then unchanged).
+    ``DECKCHECK_UPSTREAM_URL``; a local source-data folder without a list is taken whole.
+    ``force`` installs even a bundle equal to, older than or smaller than the data in use.
+    ``notify`` receives a line as each step starts (the build takes a while). Raises
+    :class:`UpdateError` (the data in use is then unchanged).
     """
     home = home or data_home()
     opts = options or FetchOptions()
@@ -216,10 +217,15 @@ def _fetch_sources(
     data = work / "data"
     data.mkdir()
     if not is_url(src):
-        try:
-            raw = Path(loc).read_bytes()
-        except OSError as exc:
-            raise UpdateError(f"{loc}: cannot read: {exc.strerror or exc}") from exc
+        folder = Path(base)
+        if not Path(loc).exists() and (folder / "cards").is_dir():
+            # a source-data folder without a list: take every file it holds
+            raw = json.dumps(source_list(folder)).encode()
+        else:
+            try:
+                raw = Path(loc).read_bytes()
+            except OSError as exc:
+                raise UpdateError(f"{loc}: cannot read: {exc.strerror or exc}") from exc
         doc, files = parse_source_list(raw, loc)
         if any(f.url for f in files):
             require_network(loc)

@@ -510,8 +510,6 @@ def test_update_killed_midway_leaves_data_whole(
         assert state["problem"] is None, state
         assert state["installed"] in (a, b), state
         assert state["active"] == state["installed"]
-        if sig != signal.SIGKILL:  # stopped, not killed: it cleans up after itself
-            assert not list(home.glob("staging-*")), state
         outcomes.add(state["installed"])
     assert a in outcomes  # at least one kill landed before the switch
     # and the next update completes, clearing what the killed ones left behind
@@ -519,6 +517,31 @@ def test_update_killed_midway_leaves_data_whole(
     left = sorted(p.name for p in home.iterdir())
     assert not [n for n in left if n.startswith("staging-")]
     assert snapshot(home)["installed"] == b
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_stopped_update_cleans_up(
+    home: Path, server: BundleServer, bundles: dict[str, Path], sig: signal.Signals
+) -> None:
+    """SIGTERM or Ctrl-C mid-download: exit 130, the staging folder removed, data unchanged."""
+    update(bundles["a"], home=home)
+    server.slow_seconds = 30
+    server.faults["/b/names.json"] = ["slow"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "deckcheck", "data", "update", "--source", server.url + "/b/"],
+        env=os.environ | {"DECKCHECK_HOME": str(home)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while "/b/names.json" not in server.paths_requested() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert list(home.glob("staging-*")), "the update is under way"
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "unchanged" in err
+    assert not list(home.glob("staging-*"))
+    assert snapshot(home)["installed"] == fingerprint_of(bundles["a"])
 
 
 class _Crash(BaseException):

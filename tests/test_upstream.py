@@ -97,6 +97,19 @@ def test_source_list_with_a_wrong_size(
     assert res.code == 2 and "the source list says" in res.stderr, res.stderr
 
 
+def test_local_source_folder_without_a_list(
+    cli: Callable[..., Any], home: Path, small_mirror: Path
+) -> None:
+    (small_mirror / "sources.json").unlink()
+    res = cli("data", "update", "--from-upstream", "--source", str(small_mirror))
+    assert res.code == 2 and "build_card_index.py failed" in res.stderr, res.stderr
+    assert read_pointer(home) is None
+    empty = small_mirror.parent / "empty"
+    empty.mkdir()
+    res = cli("data", "update", "--from-upstream", "--source", str(empty))
+    assert res.code == 2 and "sources.json: cannot read" in res.stderr, res.stderr
+
+
 def test_no_upstream_source(cli: Callable[..., Any], home: Path) -> None:
     res = cli("data", "update", "--from-upstream")
     assert res.code == 2 and "sources.json" in res.stderr
