@@ -212,12 +212,17 @@ def _loop_run(coro: Any) -> Phase:
 
 
 def measure(
-    proc: subprocess.Popen[bytes], url: str, requests: list[Request], seconds: float = SECONDS
+    proc: subprocess.Popen[bytes],
+    url: str,
+    requests: list[Request],
+    seconds: float = SECONDS,
+    lean: bool = False,
 ) -> Phase:
-    """One phase: drive the requests, and count the server's CPU time meanwhile."""
+    """One phase: drive the requests (with httpx, or the lean client), and count the server's
+    CPU time meanwhile."""
     cpu = server_cpu(proc.pid)
     mine = time.process_time()
-    phase = _loop_run(drive(url, requests, seconds))
+    phase = _loop_run((drive_raw if lean else drive)(url, requests, seconds))
     phase.server_cpu = server_cpu(proc.pid) - cpu
     phase.client_cpu = time.process_time() - mine
     return phase
@@ -306,18 +311,6 @@ async def drive_raw(url: str, requests: list[Request], seconds: float) -> Phase:
     return phase
 
 
-def measure_raw(
-    proc: subprocess.Popen[bytes], url: str, requests: list[Request], seconds: float = SECONDS
-) -> Phase:
-    """One phase with the lean client."""
-    cpu = server_cpu(proc.pid)
-    mine = time.process_time()
-    phase = _loop_run(drive_raw(url, requests, seconds))
-    phase.server_cpu = server_cpu(proc.pid) - cpu
-    phase.client_cpu = time.process_time() - mine
-    return phase
-
-
 def run() -> list[Figure]:
     """Start the server, run the phases, stop it; the figures beside the /healthz baseline."""
     rng = random.Random(7)
@@ -356,9 +349,9 @@ def run() -> list[Figure]:
         valid = measure(proc, url, batch(validate_req, REQUESTS))
         search = measure(proc, url, batch(search_req, REQUESTS))
         mix = measure(proc, url, mixed, 3 * SECONDS)
-        lean_health = measure_raw(proc, url, batch(health_req, REQUESTS))
-        lean_valid = measure_raw(proc, url, batch(validate_req, REQUESTS))
-        lean_search = measure_raw(proc, url, batch(search_req, REQUESTS))
+        lean_health = measure(proc, url, batch(health_req, REQUESTS), lean=True)
+        lean_valid = measure(proc, url, batch(validate_req, REQUESTS), lean=True)
+        lean_search = measure(proc, url, batch(search_req, REQUESTS), lean=True)
     finally:
         stop(proc)
     per = {

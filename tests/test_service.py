@@ -546,7 +546,7 @@ def test_formats_list_and_show(api: Api) -> None:
     assert one["banlist_at_date"]["name"] == library_report(LEGAL)["banlist"]["name"]
     error_of(api.get("/v1/formats/nope"), 404, "unknown-format")
     error_of(api.get("/v1/formats/tcg", params={"date": "soon"}), 422, "bad-input")
-    error_of(api.get("/v1/formats/tcg", params={"date": "1990-01-01"}), 422, "bad-input")
+    error_of(api.get("/v1/formats/tcg", params={"date": "1990-01-01"}), 422, "date-before-lists")
 
 
 def test_banlists(api: Api) -> None:

@@ -664,9 +664,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
         """A format's rules, and the era and ban list in force on the date."""
         fmt = svc.data.format(format_id)
         when = svc.date(date)
-        verdict = fmt.check_date(when, svc.data)
-        if verdict.error is not None:
-            raise InputError(verdict.error)
+        fmt.require_date(when, svc.data)  # the library's one rule: DateRangeError (422)
         return svc.cached_doc(request, doc.FormatDoc, fmt.to_dict(when, svc.data))
 
     @app.get(f"{API}/banlists/{{format_id}}", response_model=doc.BanlistDocument,
@@ -679,9 +677,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
         """The ban list (or whitelist, or points list) in force on the date."""
         fmt = svc.data.format(format_id)
         when = svc.date(date)
-        verdict = fmt.check_date(when, svc.data)
-        if verdict.error is not None:
-            raise InputError(verdict.error)
+        fmt.require_date(when, svc.data)  # the library's one rule: DateRangeError (422)
         current = fmt.banlist_at(when, svc.data)
         if current is None:
             raise NotFoundError(f"{fmt.name} has no ban list in force on {when.isoformat()}")
