@@ -20,7 +20,7 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     "Dataset": "deckcheck.dataset",
     "Batch": "deckcheck.batch",
-    "ExitCode": "deckcheck.batch",
+    "ExitCode": "deckcheck.error",
     "Source": "deckcheck.batch",
     "Summary": "deckcheck.batch",
     "Unreadable": "deckcheck.batch",
@@ -116,7 +116,7 @@ if TYPE_CHECKING:
         read_banlist_file,
         read_lflist,
     )
-    from deckcheck.batch import Batch, ExitCode, Source, Summary, Unreadable, check, sources
+    from deckcheck.batch import Batch, Source, Summary, Unreadable, check, sources
     from deckcheck.card import (
         Card,
         CardIndex,
@@ -140,6 +140,7 @@ if TYPE_CHECKING:
         DeckReadError,
         DeckTooLargeError,
         DeckWriteError,
+        ExitCode,
         FormatFileError,
         GoldfishError,
         InputError,

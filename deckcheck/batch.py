@@ -35,7 +35,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from deckcheck.error import DeckcheckError, DeckReadError
-from deckcheck.io.detect import DECK_SUFFIXES
+from deckcheck.error import ExitCode as ExitCode  # re-exported: batches have exit codes
 from deckcheck.report import Report
 
 if TYPE_CHECKING:
@@ -50,17 +50,6 @@ STDIN = "-"
 SNIFF_BYTES = 1 << 20
 """Most bytes of a ``.json`` or ``.txt`` file read to decide, in a folder scan, whether it is a
 deck (the deck readers' own cap, :data:`deckcheck.io.MAX_INPUT_BYTES`)."""
-
-
-class ExitCode(enum.IntEnum):
-    """Exit code of a batch (and of the CLI)."""
-
-    OK = 0
-    """Every deck read is legal (warnings allowed)."""
-    ILLEGAL = 1
-    """At least one deck is illegal, and every source was read."""
-    ERROR = 2
-    """At least one source could not be read (or deckcheck could not run at all)."""
 
 
 class SourceKind(enum.StrEnum):
@@ -282,6 +271,13 @@ def sources(
             yield Source(SourceKind.FILE, p, error="no such file or folder")
 
 
+def _suffixes() -> tuple[str, ...]:
+    """The deck file suffixes (imported on use: the readers are not needed to start the CLI)."""
+    from deckcheck.io.detect import DECK_SUFFIXES
+
+    return DECK_SUFFIXES
+
+
 VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".bzr"})
 """Version-control folders: never scanned, never mentioned."""
 TOOL_FOLDERS = frozenset(
@@ -311,7 +307,7 @@ def _bundle(path: str) -> Iterator[Source]:
                        display=f"{path}{SEPARATOR}{e.name}")
                 for e in list_entries(path)
             ]  # fmt: skip
-            what = f"no deck files ({', '.join(DECK_SUFFIXES)}) in this archive"
+            what = f"no deck files ({', '.join(_suffixes())}) in this archive"
         else:
             got = read_registrations(path)
             what = "no registrations in this CSV (only a header?)"
@@ -408,7 +404,7 @@ def _folder(folder: Path, exclude: Sequence[str], data: Dataset | None = None) -
         yield Source(
             SourceKind.FILE,
             str(folder),
-            error=f"no deck files ({', '.join(DECK_SUFFIXES)}) in this folder{also}",
+            error=f"no deck files ({', '.join(_suffixes())}) in this folder{also}",
         )
 
 
@@ -421,6 +417,7 @@ def _walk(
     data: Dataset | None,
 ) -> Iterator[Source]:
     """Depth-first, in path order, without recursion (a hostile tree may be thousands deep)."""
+    suffixes = _suffixes()
     listing = _listing(top)
     if isinstance(listing, Source):
         yield listing
@@ -459,7 +456,7 @@ def _walk(
                 else:
                     frames.append((path, sub, ignore.enter(path, sub), iter(listing)))
             continue
-        if Path(name).suffix.lower() not in DECK_SUFFIXES:
+        if Path(name).suffix.lower() not in suffixes:
             continue
         if name.startswith("."):
             yield Source(SourceKind.FILE, str(path), skip="hidden file")

@@ -33,7 +33,19 @@ error into the same answer::
 
 from __future__ import annotations
 
+import enum
 from typing import ClassVar
+
+
+class ExitCode(enum.IntEnum):
+    """Exit code of the CLI and of a batch (:attr:`deckcheck.batch.Batch.exit_code`)."""
+
+    OK = 0
+    """Every deck read is legal (warnings allowed)."""
+    ILLEGAL = 1
+    """At least one deck is illegal, and every source was read."""
+    ERROR = 2
+    """At least one source could not be read (or deckcheck could not run at all)."""
 
 
 class DeckcheckError(Exception):

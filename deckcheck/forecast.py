@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from deckcheck.batch import ExitCode, Skipped, Source, SourceKind, Unreadable
-from deckcheck.error import DeckcheckError, DeckReadError
+from deckcheck.batch import Skipped, Source, SourceKind, Unreadable
+from deckcheck.error import DeckcheckError, DeckReadError, ExitCode
 from deckcheck.report import Report, Severity, Violation
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from typing import Any, NoReturn
 
 import typer
 
-from deckcheck.batch import ExitCode
+from deckcheck.error import ExitCode
 from deckcheck.reporter import OutputFormat as Output
 from deckcheck.reporter.text import clean
 
