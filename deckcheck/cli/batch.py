@@ -20,6 +20,7 @@ import typer
 
 from deckcheck.cli.common import clean, fail
 from deckcheck.cli.options import (
+    AllowPrereleaseOpt,
     DateOpt,
     FormatFileOpt,
     FormatOpt,
@@ -161,10 +162,7 @@ def register(app: typer.Typer) -> None:
         format_file: FormatFileOpt = None,
         on: DateOpt = None,
         region: RegionOpt = None,
-        allow_prerelease: Annotated[
-            bool,
-            typer.Option("--allow-prerelease", help="Pre-release codes are warnings, not errors."),
-        ] = False,
+        allow_prerelease: AllowPrereleaseOpt = False,
         jobs: Annotated[
             int,
             typer.Option(

@@ -75,6 +75,12 @@ def _text_or_json(value: Output) -> Output:
     return value
 
 
+AllowPrereleaseOpt = Annotated[
+    bool,
+    typer.Option("--allow-prerelease", help="Pre-release codes are warnings, not errors."),
+]
+
+
 OutputOpt = Annotated[
     Output,
     typer.Option("--output", "-o", help="Report format: text or json.", callback=_text_or_json),

@@ -12,6 +12,7 @@ import typer
 
 from deckcheck.cli.common import Output, clean, fail
 from deckcheck.cli.options import (
+    AllowPrereleaseOpt,
     ConfigOpt,
     DateOpt,
     FormatFileOpt,
@@ -54,10 +55,7 @@ def upcoming_command(
             "--output", "-o", help="Report format: text, json or github (workflow commands)."
         ),
     ] = UpcomingOutput.TEXT,
-    allow_prerelease: Annotated[
-        bool,
-        typer.Option("--allow-prerelease", help="Pre-release codes are warnings, not errors."),
-    ] = False,
+    allow_prerelease: AllowPrereleaseOpt = False,
     exclude: ExcludeOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,

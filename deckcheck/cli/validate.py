@@ -14,6 +14,7 @@ import typer
 
 from deckcheck.cli.common import Output, clean, fail
 from deckcheck.cli.options import (
+    AllowPrereleaseOpt,
     ConfigOpt,
     DateOpt,
     FormatFileOpt,
@@ -148,10 +149,7 @@ def register(app: typer.Typer) -> None:
         on: DateOpt = None,
         region: RegionOpt = None,
         output: ReportOutputOpt = Output.TEXT,
-        allow_prerelease: Annotated[
-            bool,
-            typer.Option("--allow-prerelease", help="Pre-release codes are warnings, not errors."),
-        ] = False,
+        allow_prerelease: AllowPrereleaseOpt = False,
         exclude: ExcludeOpt = None,
         config: ConfigOpt = None,
         no_config: NoConfigOpt = False,
