@@ -6,7 +6,7 @@ Codes are public API (see the README's table): they are never renamed, only adde
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -134,7 +134,15 @@ DEFAULT_SEVERITY: dict[Code, Severity] = {code: Severity.ERROR for code in Code}
 """The usual severity of each code (``prerelease`` is a warning with ``--allow-prerelease``)."""
 
 
-@dataclass(frozen=True, slots=True)
+_Day = date
+"""``datetime.date`` under a name that :class:`Report`'s field ``date`` does not hide."""
+
+_SET = object.__setattr__
+"""Frozen instances are filled in one step: their whole ``__dict__`` at once (a frozen
+dataclass's own ``__init__`` sets field by field, which a batch of 10,000 decks feels)."""
+
+
+@dataclass(frozen=True, init=False)
 class Violation:
     """One finding: code, severity, where, what was found and what is allowed, and how to fix it."""
 
@@ -149,6 +157,25 @@ class Violation:
     line: int | None = None
     text: str | None = None
     """The deck file's line as written (for lines that name no card: unknown, ambiguous, parse)."""
+
+    def __init__(
+        self,
+        code: Code,
+        severity: Severity,
+        message: str,
+        section: str | None = None,
+        passcode: int | None = None,
+        name: str | None = None,
+        found: int | None = None,
+        allowed: int | None = None,
+        line: int | None = None,
+        text: str | None = None,
+    ) -> None:
+        _SET(self, "__dict__", {
+            "code": code, "severity": severity, "message": message, "section": section,
+            "passcode": passcode, "name": name, "found": found, "allowed": allowed, "line": line,
+            "text": text,
+        })  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (the README documents it)."""
@@ -178,7 +205,7 @@ class BanlistRef:
         return {"name": self.name, "effective": self.effective.isoformat()}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, init=False)
 class Report:
     """Every violation of one deck against one format at one date."""
 
@@ -187,7 +214,7 @@ class Report:
     date: date
     banlist: BanlistRef | None
     counts: dict[str, int]
-    violations: tuple[Violation, ...] = field(default=())
+    violations: tuple[Violation, ...] = ()
     path: str | None = None
     points: int | None = None
     point_cap: int | None = None
@@ -199,6 +226,29 @@ class Report:
     """The deck's own fingerprint (:func:`deckcheck.deck.fingerprint_deck`), set by batches."""
     registration: Registration | None = None
     """The registration (CSV row) the deck belongs to, set by batches."""
+
+    def __init__(
+        self,
+        format: str,
+        era: str,
+        date: _Day,
+        banlist: BanlistRef | None,
+        counts: dict[str, int],
+        violations: tuple[Violation, ...] = (),
+        path: str | None = None,
+        points: int | None = None,
+        point_cap: int | None = None,
+        name: str | None = None,
+        data_fingerprint: str | None = None,
+        fingerprint: str | None = None,
+        registration: Registration | None = None,
+    ) -> None:
+        _SET(self, "__dict__", {
+            "format": format, "era": era, "date": date, "banlist": banlist, "counts": counts,
+            "violations": violations, "path": path, "points": points, "point_cap": point_cap,
+            "name": name, "data_fingerprint": data_fingerprint, "fingerprint": fingerprint,
+            "registration": registration,
+        })  # fmt: skip
 
     @property
     def legal(self) -> bool:

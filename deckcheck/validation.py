@@ -8,14 +8,14 @@ rules share a :class:`Context` (deck, era, list in force, format) and a per-form
 
 from __future__ import annotations
 
+import collections
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
-from itertools import chain
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from deckcheck.banlist.model import DEFAULT_POINT_CAP, status_word
 from deckcheck.card import FLAG_PRERELEASE, FLAG_UNOFFICIAL, Card, CardKind, DeckZone, ExtraKind
@@ -57,10 +57,28 @@ class CardFacts:
     """Per section (Main, Extra, Side): whether a per-card rule (placement, pool, treated-as,
     forbidden types) may have something to say about the card there; False lets validation
     skip it."""
+    pool_finding: tuple[Code, Severity, str] | None = None
+    """What :func:`check_pool` says about every copy of the card (code, severity, message)."""
+    placement: tuple[tuple[Code, str] | None, ...] = (None, None, None)
+    """Per section (Main, Extra, Side): what :func:`check_placement` says about a copy there."""
 
 
 FINDINGS, UNKNOWN, BAD_SIZE, FLAGGED, CROWDED, LISTED = (1, 2, 4, 8, 16, 32)
 _ALL_FLAGS = 63
+
+
+class _Look(NamedTuple):
+    """The tally key of a card that needs a look in a section (see :attr:`Ruleset.keys`)."""
+
+    name: str | None
+    """The limit name its copies count toward (None: not a deck card, they count toward none)."""
+    passcode: int
+    section: int
+    """0 Main, 1 Extra, 2 Side."""
+
+
+_Key = str | _Look
+"""What :func:`validate` counts a card's copies under: its limit name, or a :class:`_Look`."""
 
 
 @dataclass
@@ -95,6 +113,23 @@ class Ruleset:
     :attr:`CardFacts.attention` is set there."""
     listed: set[int] = field(default_factory=set, repr=False)
     """The passcodes among :attr:`facts` with a status on the list in force."""
+    listed_floor: dict[str, int] = field(default_factory=dict, repr=False)
+    """The limit names of the deck cards among :attr:`listed`, each with the fewest copies the
+    list allows any of them: a deck with no more copies of the name than that is within the
+    list whichever of the name's cards it holds."""
+    keys: tuple[dict[int, _Key], dict[int, _Key], dict[int, _Key]] = field(
+        default_factory=lambda: ({}, {}, {}), repr=False
+    )
+    """Per section (Main, Extra, Side): passcode -> what :func:`validate` counts its copies
+    under: the limit name, or a :class:`_Look` when :attr:`CardFacts.attention` asks for a
+    look in that section (every passcode among :attr:`facts`; set last, so a passcode found
+    here has its facts and every other index entry)."""
+    looks: set[_Look] = field(default_factory=set, repr=False)
+    """Every :class:`_Look` among :attr:`keys`."""
+    size_findings: dict[tuple[int, int], tuple[Code, str, int]] = field(
+        default_factory=dict, repr=False
+    )
+    """(section index, cards) -> what :func:`check_sizes` says (code, message, allowed)."""
 
     def rules(self, deck_flags: int = _ALL_FLAGS) -> tuple[Rule, ...]:
         """The rules that can find something under this ruleset, in report order, for a deck
@@ -129,7 +164,8 @@ class Ruleset:
             got = _compute_facts(self, card)
             code = card.passcode
             # the indexes first, then the memo: whoever finds the facts finds them indexed
-            if got.zone is not DeckZone.NONE:
+            deck_card = got.zone is not DeckZone.NONE
+            if deck_card:
                 self.names[code] = got.limit_name
                 self.codes_by_name.setdefault(got.limit_name, []).append(code)
             for flag, codes in zip(got.attention, self.attention, strict=True):
@@ -137,8 +173,24 @@ class Ruleset:
                     codes.add(code)
             if got.status is not None:
                 self.listed.add(code)
+                if deck_card:
+                    name, floor = got.limit_name, self.listed_floor
+                    floor[name] = min(floor.get(name, got.status), got.status)
             self.facts[code] = got
+            self.index_keys(code, got)
         return got
+
+    def index_keys(self, code: int, facts: CardFacts) -> None:
+        """Enter ``code`` in :attr:`keys` (and :attr:`looks`); doing it twice does no harm."""
+        name = facts.limit_name if facts.zone is not DeckZone.NONE else None
+        for section, (look, keys) in enumerate(zip(facts.attention, self.keys, strict=True)):
+            key: _Key
+            if look or name is None:
+                key = _Look(name, code, section)
+                self.looks.add(key)
+            else:
+                key = name
+            keys[code] = key
 
 
 def _list_status(
@@ -280,7 +332,54 @@ def _compute_facts(rs: Ruleset, card: Card) -> CardFacts:
     return CardFacts(
         card.limit_name, status, used, problem, points, zone, card.is_skill, card.is_legend,
         date_unknown=unknown, attention=attention,
+        pool_finding=_pool_finding(rs, card, problem, unknown, zone),
+        placement=_placement(rs, card, zone),
     )  # fmt: skip
+
+
+def _placement(rs: Ruleset, card: Card, zone: DeckZone) -> tuple[tuple[Code, str] | None, ...]:
+    """Per section (Main, Extra, Side): what :func:`check_placement` says about the card there."""
+    if zone is DeckZone.NONE:
+        if card.is_skill and rs.format.skill_cards:
+            return (None, None, None)
+        what = "a Token" if card.kind is CardKind.TOKEN else "a Skill card"
+        where = "" if card.kind is CardKind.TOKEN else " outside Speed Duel"
+        anywhere = (Code.NOT_A_DECK_CARD, f"{card.name} is {what}, never a deck card{where}: "
+                    "remove it")  # fmt: skip
+        return (anywhere, anywhere, anywhere)
+    if zone is DeckZone.EXTRA:
+        kind = card.extra_kind.value if card.extra_kind else "Extra Deck"
+        return ((Code.WRONG_SECTION, f"{card.name} is a {kind} Monster: move it to the Extra "
+                 "Deck"), None, None)  # fmt: skip
+    return (None, (Code.WRONG_SECTION, f"{card.name} is a Main Deck card: move it to the Main or "
+                   "Side Deck"), None)  # fmt: skip
+
+
+def _pool_finding(
+    rs: Ruleset, card: Card, problem: str | None, unknown: str | None, zone: DeckZone
+) -> tuple[Code, Severity, str] | None:
+    """What the card pool rule says about a card (see :func:`check_pool`), if anything."""
+    if card.is_unofficial:
+        if _whitelisted(rs, card):
+            return None
+        return (Code.UNOFFICIAL_CARD, Severity.ERROR, f"{card.name} is not an official card "
+                "(anime, video game or otherwise illegal): remove it")  # fmt: skip
+    if card.is_prerelease:
+        if card.canonical != card.passcode:
+            fix = f"it has been released: use passcode {card.canonical}"
+        else:
+            fix = "it is not released yet"
+        sev = Severity.WARNING if rs.allow_prerelease else Severity.ERROR
+        return (Code.PRERELEASE, sev,
+                f"{card.name} is written with pre-release code {card.passcode}: {fix}")  # fmt: skip
+    if zone is DeckZone.NONE:
+        return None  # not a deck card at all: check_placement says so
+    if problem:
+        return Code.NOT_IN_POOL, Severity.ERROR, f"{card.name} is {problem}: remove it"
+    if unknown is not None:
+        return (Code.RELEASE_DATE_UNKNOWN, Severity.WARNING, f"{card.name}: no source dates its "
+                f"{unknown} release; it is assumed released by the date: check it")  # fmt: skip
+    return None
 
 
 ANNOUNCE_WINDOW_DAYS = 45
@@ -369,7 +468,48 @@ def _ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> 
 _SECTIONS = (Section.MAIN, Section.EXTRA, Section.SIDE)
 
 
-@dataclass
+def _count_in_python(tally: dict[_Key | None, int], keys: Iterable[_Key | None]) -> None:
+    for key in keys:
+        tally[key] = tally.get(key, 0) + 1
+
+
+_count_elements: Callable[[dict[_Key | None, int], Iterable[_Key | None]], None] = getattr(
+    collections, "_count_elements", _count_in_python
+)
+"""Add one to ``tally[k]`` for each ``k``: the C loop behind :class:`collections.Counter`
+(without a Counter's per-call overhead), or the same loop in Python where it is missing."""
+
+
+def _tally(rs: Ruleset, sections: tuple[tuple[DeckCard, ...], ...]) -> dict[_Key | None, int]:
+    """Copies per :attr:`Ruleset.keys` key over the deck's sections (None: passcodes not met)."""
+    tally: dict[_Key | None, int] = {}
+    for keys, cards in zip(rs.keys, sections, strict=True):
+        _count_elements(tally, map(keys.get, map(_PASSCODE, cards)))
+    return tally
+
+
+def _learn(rs: Ruleset, sections: tuple[tuple[DeckCard, ...], ...]) -> list[DeckCard]:
+    """Work out the facts of the deck's cards new to ``rs``; return the first copy per section
+    of each passcode that names no card (in deck order)."""
+    unknown: list[DeckCard] = []
+    facts_of = rs.facts
+    for keys, cards in zip(rs.keys, sections, strict=True):
+        missing: set[int] = set()
+        for dc in cards:
+            code = dc.passcode
+            if code in keys or code in missing:
+                continue
+            if dc.card is not None:
+                rs.card_facts(dc.card)
+            if code in facts_of:
+                rs.index_keys(code, facts_of[code])  # met by a thread still indexing it
+            else:
+                missing.add(code)
+                unknown.append(dc)
+    return unknown
+
+
+@dataclass(slots=True)
 class Context:
     """What the rules read: the deck, the ruleset, section sizes, the cards that need a look.
 
@@ -386,9 +526,10 @@ class Context:
     flagged: list[tuple[DeckCard, CardFacts]] = field(default_factory=list)
     """The first copy (with its facts) of each card whose facts ask for attention in its
     section (:attr:`CardFacts.attention`): the per-card rules read only these."""
-    listed: list[str] = field(default_factory=list)
-    """Limit names with a card on the list in force (in no order; rules read them through
-    :meth:`groups_of`, which keeps deck order)."""
+    listed: set[str] = field(default_factory=set)
+    """Limit names that a card on the list in force counts toward, with more copies than the
+    list may allow (in no order; rules read them through :meth:`groups_of`, which keeps deck
+    order and tells the listed cards)."""
     crowded: list[str] = field(default_factory=list)
     """Limit names with more copies than the copy limit, in deck order."""
     _sections: list[tuple[Counter[int], dict[int, DeckCard]]] | None = None
@@ -509,18 +650,20 @@ def _v(
     name: str | None = None,
     passcode: int | None = None,
 ) -> Violation:
-    card = dc.card if dc is not None else None
+    """A violation; where it is (section, passcode, card name, line) comes from ``dc`` unless
+    given."""
+    if dc is None:
+        return Violation(code, severity, message, section, passcode, name, found, allowed)
+    if name is None and dc.card is not None:
+        name = dc.card.name
     return Violation(
-        code=code,
-        severity=severity,
-        message=message,
-        section=section if section is not None else (dc.section.value if dc else None),
-        passcode=passcode if passcode is not None else (dc.passcode if dc else None),
-        name=name if name is not None else (card.name if card else None),
-        found=found,
-        allowed=allowed,
-        line=dc.line if dc is not None else None,
-    )
+        code, severity, message, _SECTION_NAME[dc.section] if section is None else section,
+        dc.passcode if passcode is None else passcode, name, found, allowed, dc.line,
+    )  # fmt: skip
+
+
+_SECTION_NAME = {section: section.value for section in Section}
+_SECTION_INDEX = {section: index for index, section in enumerate(_SECTIONS)}
 
 
 # --- rules ------------------------------------------------------------------------------
@@ -569,64 +712,57 @@ def _cards(n: int, word: str = "card") -> str:
 
 def check_sizes(ctx: Context) -> Iterator[Violation]:
     """Main, Extra and Side Deck sizes for the era at the date."""
-    era = ctx.era
-    rules: tuple[tuple[Section, SizeRule, Code, str], ...] = (
-        (Section.MAIN, era.main, Code.MAIN_SIZE, "Main Deck"),
-        (Section.EXTRA, era.extra, Code.EXTRA_SIZE, "Extra Deck"),
-        (Section.SIDE, era.side, Code.SIDE_SIZE, "Side Deck"),
-    )
-    for section, rule, code, label in rules:
+    rs = ctx.rules
+    for index, (section, allowed_sizes) in enumerate(zip(_SECTIONS, rs.sizes_allowed, strict=True)):
         n = ctx.sizes[section]
-        if rule.allows(n):
+        if n in allowed_sizes:
             continue
-        if rule.zero_or_exact is not None and n:
-            allowed = rule.zero_or_exact
-            fix = f"use exactly {_cards(allowed)} or none"
-        elif n < rule.min:
-            allowed = rule.min
-            fix = f"add {rule.min - n}"
-        else:
-            allowed = rule.max if rule.max is not None else rule.min
-            fix = f"remove {n - allowed}"
-        yield _v(
-            code,
-            f"{label} has {_cards(n)}; {era.name} allows {rule.describe()}: {fix}",
-            section=section.value,
-            found=n,
-            allowed=allowed,
-        )
+        found = rs.size_findings.get((index, n))
+        if found is None:
+            found = _size_finding(rs.era, section, n)
+            if found is None:
+                continue
+            if n <= MAX_CARDS:  # what a section of n cards gets is the same for every deck
+                rs.size_findings[(index, n)] = found
+        code, message, allowed = found
+        yield Violation(code, Severity.ERROR, message, section.value, found=n, allowed=allowed)
+
+
+_SIZE_RULE = {
+    Section.MAIN: (Code.MAIN_SIZE, "Main Deck"),
+    Section.EXTRA: (Code.EXTRA_SIZE, "Extra Deck"),
+    Section.SIDE: (Code.SIDE_SIZE, "Side Deck"),
+}
+
+
+def _size_finding(era: Era, section: Section, n: int) -> tuple[Code, str, int] | None:
+    """(code, message, allowed) for a section of ``n`` cards in ``era``; None if it is fine."""
+    rule: SizeRule = (era.main, era.extra, era.side)[_SECTION_INDEX[section]]
+    if rule.allows(n):
+        return None
+    if rule.zero_or_exact is not None and n:
+        allowed = rule.zero_or_exact
+        fix = f"use exactly {_cards(allowed)} or none"
+    elif n < rule.min:
+        allowed = rule.min
+        fix = f"add {rule.min - n}"
+    else:
+        allowed = rule.max if rule.max is not None else rule.min
+        fix = f"remove {n - allowed}"
+    code, label = _SIZE_RULE[section]
+    return code, f"{label} has {_cards(n)}; {era.name} allows {rule.describe()}: {fix}", allowed
 
 
 def check_placement(ctx: Context) -> Iterator[Violation]:
-    """Extra Deck monsters in the Main Deck, Main Deck cards in the Extra Deck; Tokens; Skills."""
-    speed = bool(ctx.rules.format.skill_cards)
+    """Extra Deck monsters in the Main Deck, Main Deck cards in the Extra Deck; Tokens; Skills.
+
+    What it says about a card in each section is worked out once per ruleset
+    (:attr:`CardFacts.placement`).
+    """
     for dc, facts in ctx.flagged:
-        card = dc.card
-        assert card is not None
-        zone = facts.zone
-        if zone is DeckZone.NONE:
-            if card.is_skill and speed:
-                continue
-            what = "a Token" if card.kind is CardKind.TOKEN else "a Skill card"
-            where = "" if card.kind is CardKind.TOKEN else " outside Speed Duel"
-            yield _v(
-                Code.NOT_A_DECK_CARD,
-                f"{card.name} is {what}, never a deck card{where}: remove it",
-                dc,
-            )
-        elif dc.section is Section.MAIN and zone is DeckZone.EXTRA:
-            kind = card.extra_kind.value if card.extra_kind else "Extra Deck"
-            yield _v(
-                Code.WRONG_SECTION,
-                f"{card.name} is a {kind} Monster: move it to the Extra Deck",
-                dc,
-            )
-        elif dc.section is Section.EXTRA and zone is DeckZone.MAIN:
-            yield _v(
-                Code.WRONG_SECTION,
-                f"{card.name} is a Main Deck card: move it to the Main or Side Deck",
-                dc,
-            )
+        found = facts.placement[_SECTION_INDEX[dc.section]]
+        if found is not None:
+            yield _v(found[0], found[1], dc)
 
 
 def check_copies(ctx: Context) -> Iterator[Violation]:
@@ -763,48 +899,14 @@ def check_limit_groups(ctx: Context) -> Iterator[Violation]:
 
 
 def check_pool(ctx: Context) -> Iterator[Violation]:
-    """Card pool: released in the format's region by the date; unofficial and pre-release cards."""
-    rs = ctx.rules
+    """Card pool: released in the format's region by the date; unofficial and pre-release cards.
+
+    What it says about a card is worked out once per ruleset (:attr:`CardFacts.pool_finding`).
+    """
     for dc, facts in ctx.flagged:
-        card = dc.card
-        assert card is not None
-        if facts.pool_problem is None and not (card.flags & _ODD_FLAGS):
-            region = facts.date_unknown
-            if region is not None and facts.zone is not DeckZone.NONE:
-                yield _v(
-                    Code.RELEASE_DATE_UNKNOWN,
-                    f"{card.name}: no source dates its {region} release; it is assumed "
-                    "released by the date: check it",
-                    dc,
-                    severity=Severity.WARNING,
-                )
-            continue
-        if card.is_unofficial and _whitelisted(rs, card):
-            continue
-        if card.is_unofficial and not _whitelisted(rs, card):
-            yield _v(
-                Code.UNOFFICIAL_CARD,
-                f"{card.name} is not an official card (anime, video game or otherwise illegal): "
-                "remove it",
-                dc,
-            )
-            continue
-        if card.is_prerelease:
-            if card.canonical != card.passcode:
-                fix = f"it has been released: use passcode {card.canonical}"
-            else:
-                fix = "it is not released yet"
-            sev = Severity.WARNING if rs.allow_prerelease else Severity.ERROR
-            yield _v(
-                Code.PRERELEASE,
-                f"{card.name} is written with pre-release code {card.passcode}: {fix}",
-                dc,
-                severity=sev,
-            )
-            continue
-        problem = facts.pool_problem
-        if problem and facts.zone is not DeckZone.NONE:
-            yield _v(Code.NOT_IN_POOL, f"{card.name} is {problem}: remove it", dc)
+        found = facts.pool_finding
+        if found is not None:
+            yield _v(found[0], found[2], dc, severity=found[1])
 
 
 def check_points(ctx: Context) -> Iterator[Violation]:
@@ -1018,43 +1120,43 @@ def validate(
     when = date if date is not None else _today()
     rs = ruleset(fmt, when, allow_prerelease, ds)
     main, extra, side = deck.main, deck.extra, deck.side
-    facts_of = rs.facts
-    per_section = (set(map(_PASSCODE, main)), set(map(_PASSCODE, extra)),
-                   set(map(_PASSCODE, side)))  # fmt: skip
-    codes = per_section[0] | per_section[1] | per_section[2]
+    sections = (main, extra, side)
+    # The one pass over the cards: copies counted per limit name (one dict lookup and one count
+    # per card, in C); a card that needs a look in its section counts under a _Look instead,
+    # and a passcode the ruleset has not met yet under None.
+    tally = _tally(rs, sections)
     unknown: list[DeckCard] = []
-    if not facts_of.keys() >= codes:  # a new card for this ruleset, or an unknown passcode
-        for dc in chain(main, extra, side):
-            if dc.card is not None and dc.passcode not in facts_of:
-                rs.card_facts(dc.card)
-        missing = {c for c in codes if c not in facts_of}
-        for cards in (main, extra, side) if missing else ():
-            first_seen: set[int] = set()
-            for dc in cards:
-                if dc.passcode in missing and dc.passcode not in first_seen:
-                    first_seen.add(dc.passcode)
-                    unknown.append(dc)
+    if None in tally:  # cards new to this ruleset, or unknown passcodes
+        unknown = _learn(rs, sections)
+        tally = _tally(rs, sections)
+        tally.pop(None, None)
+    facts_of = rs.facts
     sizes = {Section.MAIN: len(main), Section.EXTRA: len(extra), Section.SIDE: len(side)}
     if fmt.skill_cards:  # Speed Duel: Skill cards do not count toward the Main Deck
-        for section, cards in zip(_SECTIONS, (main, extra, side), strict=True):
+        for section, cards in zip(_SECTIONS, sections, strict=True):
             sizes[section] -= sum(1 for dc in cards if dc.passcode in facts_of
                                   and facts_of[dc.passcode].skill)  # fmt: skip
     flagged: list[tuple[DeckCard, CardFacts]] = []
-    for index, cards in enumerate((main, extra, side)):
-        need = per_section[index] & rs.attention[index]
-        if need:
-            for dc in cards:
-                if dc.passcode in need:
-                    need.discard(dc.passcode)
-                    flagged.append((dc, facts_of[dc.passcode]))
-    names_of = rs.names
-    per_name = Counter(map(names_of.get, map(_PASSCODE, chain(main, extra, side))))
+    looks = rs.looks.intersection(tally) if rs.looks else None
+    if looks:
+        need: tuple[list[int], list[int], list[int]] = ([], [], [])
+        for look in looks:
+            need[look.section].append(look.passcode)
+            copies = tally.pop(look)
+            if look.name is not None:  # count it toward its name after all
+                tally[look.name] = tally.get(look.name, 0) + copies
+        for cards, wanted in zip(sections, need, strict=True):
+            if wanted:  # the first copy of each, found in C, in deck order
+                codes = list(map(_PASSCODE, cards))
+                for pos in sorted(map(codes.index, wanted)):
+                    flagged.append((cards[pos], facts_of[codes[pos]]))
+    per_name: dict[str, int] = tally  # type: ignore[assignment]  # every key is a name now
     limit = fmt.copy_limit
     crowded: list[str] = []
     if per_name and max(per_name.values()) > limit:
-        crowded = [n for n, k in per_name.items() if k > limit and n is not None]
-    on_list = codes & rs.listed
-    listed = [names_of[c] for c in on_list if c in names_of] if on_list else []
+        crowded = [n for n, k in per_name.items() if k > limit]
+    floor = rs.listed_floor
+    listed = {n for n in floor.keys() & per_name.keys() if per_name[n] > floor[n]}
     for f in deck.findings:
         # a line naming no card still asked for copies: count them, so one typo is one problem
         if f.passcode is None and f.section is not None and f.code is not FindingCode.PARSE:

@@ -1,0 +1,205 @@
+"""Validation's per-ruleset memo gives the same answers as a cold start, in any order.
+
+``validate`` counts a deck in one pass against what its ruleset has learnt about each card
+(limit names, which cards need a look in which section, list floors, size messages). These
+tests check that what it learnt from earlier decks never changes the answer for a later one,
+that copies are counted by name exactly as a plain count over the deck would, and that the
+report types stay whole immutable values.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import inspect
+import pickle
+import random
+import tomllib
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from deckcheck import Dataset
+from deckcheck.card import CardIndex, DeckZone
+from deckcheck.deck import Deck, DeckCard, Section
+from deckcheck.io import read_path
+from deckcheck.report import Code, Report, Severity, Violation
+from deckcheck.validation import validate
+
+DECKS = Path(__file__).resolve().parent / "data" / "decks"
+EXPECTED: dict[str, dict[str, Any]] = tomllib.loads(
+    (DECKS / "expected.toml").read_text(encoding="utf-8")
+)
+SWEEP = ("tcg", "ocg", "goat", "edison", "speed", "rush", "genesys", "worlds", "md")
+ON = date(2025, 12, 1)
+
+
+def _fresh() -> Dataset:
+    """A dataset with nothing learnt yet (its own ruleset memo)."""
+    return Dataset.open(Dataset.bundled().folder)
+
+
+def _answer(report: Report) -> list[dict[str, Any]]:
+    return [v.to_dict() for v in report.violations]
+
+
+def _golden() -> list[tuple[str, Deck, dict[str, Any]]]:
+    out = []
+    for rel, spec in sorted(EXPECTED.items()):
+        deck = read_path(DECKS / rel, rush=spec["format"] == "rush")
+        out.append((rel, deck, spec))
+    return out
+
+
+def _check(deck: Deck, spec: dict[str, Any], data: Dataset) -> Report:
+    return validate(
+        deck,
+        str(spec["format"]),
+        date.fromisoformat(str(spec["date"])),
+        allow_prerelease=bool(spec.get("allow_prerelease", False)),
+        data=data,
+    )
+
+
+def test_golden_decks_warm_equal_cold() -> None:
+    decks = _golden()
+    cold = {rel: _answer(_check(deck, spec, _fresh())) for rel, deck, spec in decks}
+    forward, backward = _fresh(), _fresh()
+    for rel, deck, spec in decks:
+        assert _answer(_check(deck, spec, forward)) == cold[rel], rel
+    for rel, deck, spec in reversed(decks):
+        assert _answer(_check(deck, spec, backward)) == cold[rel], rel
+    # and a second time through, with everything learnt
+    for rel, deck, spec in decks:
+        assert _answer(_check(deck, spec, forward)) == cold[rel], rel
+
+
+@pytest.mark.parametrize("fmt", SWEEP)
+def test_every_deck_in_every_format_is_order_free(fmt: str) -> None:
+    decks = [deck for _, deck, _ in _golden()]
+    forward, backward = _fresh(), _fresh()
+    first = [_answer(validate(d, fmt, ON, data=forward)) for d in decks]
+    second = [_answer(validate(d, fmt, ON, data=backward)) for d in reversed(decks)]
+    assert first == second[::-1]
+    assert any(first), "the sweep should find problems somewhere"
+
+
+def test_threads_learning_together_agree_with_one_thread() -> None:
+    decks = [deck for _, deck, _ in _golden()] * 4
+    serial = [_answer(validate(d, "tcg", ON, data=_fresh())) for d in decks[: len(decks) // 4]]
+    shared = _fresh()
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda d: _answer(validate(d, "tcg", ON, data=shared)), decks))
+    assert got == serial * 4
+
+
+# --- copies by name, against a plain count -----------------------------------------------
+
+
+def _groups(index: CardIndex) -> dict[str, list[int]]:
+    """Limit name -> passcodes of deck cards, for names with several (alternate artworks,
+    "always treated as" cards)."""
+    by: dict[str, list[int]] = {}
+    for card in index:
+        if card.zone is not DeckZone.NONE and not card.is_rush:
+            by.setdefault(card.limit_name, []).append(card.passcode)
+    return {name: codes for name, codes in by.items() if len(codes) > 1}
+
+
+def _random_deck(
+    rng: random.Random,
+    index: CardIndex,
+    shared: dict[str, list[int]],
+    plain: list[int],
+    tokens: list[int],
+) -> Deck:
+    names = sorted(shared)
+    cards: list[DeckCard] = []
+    for _ in range(rng.randint(30, 75)):
+        roll = rng.random()
+        if roll < 0.45:
+            code = rng.choice(plain)
+        elif roll < 0.9:
+            code = rng.choice(shared[rng.choice(names[:12])])  # few names: copies pile up
+        elif roll < 0.95 and tokens:
+            code = rng.choice(tokens)
+        else:
+            code = rng.choice((1, 2, 3, 99_999_999_998))  # no such card
+        section = rng.choice((Section.MAIN, Section.MAIN, Section.EXTRA, Section.SIDE))
+        card = index.get(code) if code in index else None
+        cards.append(DeckCard(code, section, card, len(cards) + 1))
+    rng.shuffle(cards)
+    return Deck.from_cards(cards, source="random")
+
+
+def test_copies_match_a_plain_count_by_name(index: CardIndex) -> None:
+    rng = random.Random(20261130)
+    shared = _groups(index)
+    assert len(shared) > 40
+    plain = [c.passcode for c in index if c.zone is not DeckZone.NONE and not c.is_rush]
+    tokens = [c.passcode for c in index if c.is_token][:20]
+    data = _fresh()
+    over = 0
+    for _ in range(300):
+        deck = _random_deck(rng, index, shared, plain, tokens)
+        report = validate(deck, "tcg", ON, data=data, allow_prerelease=True)
+        per_name = Counter(
+            dc.card.limit_name
+            for dc in deck
+            if dc.card is not None and dc.card.zone is not DeckZone.NONE
+        )
+        expected = {name: n for name, n in per_name.items() if n > 3}
+        found = {v.name: v.found for v in report.violations if v.code is Code.COPIES}
+        assert found == expected
+        over += bool(expected)
+        # one wrong-section finding per card per section where it does not belong
+        misplaced = {
+            (dc.section.value, dc.passcode)
+            for dc in deck
+            if dc.card is not None
+            and (
+                (dc.section is Section.MAIN and dc.card.zone is DeckZone.EXTRA)
+                or (dc.section is Section.EXTRA and dc.card.zone is DeckZone.MAIN)
+            )
+        }
+        wrong = [(v.section, v.passcode) for v in report.violations
+                 if v.code is Code.WRONG_SECTION]  # fmt: skip
+        assert sorted(wrong) == sorted(misplaced)
+        unknown = Counter((dc.section.value, dc.passcode) for dc in deck if dc.card is None)
+        got = {(v.section, v.passcode): v.found for v in report.violations
+               if v.code is Code.UNKNOWN_CARD}  # fmt: skip
+        assert got == dict(unknown)
+    assert over > 50, "the generator should crowd names often"
+
+
+# --- the report types ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cls", [Violation, Report])
+def test_report_types_take_exactly_their_fields(cls: type[Any]) -> None:
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    fields = dataclasses.fields(cls)
+    assert [p.name for p in params] == [f.name for f in fields]
+    for p, f in zip(params, fields, strict=True):
+        default = f.default if f.default is not dataclasses.MISSING else inspect.Parameter.empty
+        assert p.default == default, f.name
+
+
+def test_report_types_are_immutable_values() -> None:
+    deck = read_path(DECKS / "illegal" / "everything.ydk")
+    report = validate(deck, "tcg", ON)
+    assert report.violations
+    v = report.violations[0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        v.message = "changed"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        report.name = "changed"  # type: ignore[misc]
+    assert v == copy.copy(v) and hash(v) == hash(dataclasses.replace(v))
+    assert dataclasses.replace(v, severity=Severity.WARNING).severity is Severity.WARNING
+    again = pickle.loads(pickle.dumps(report))
+    assert again == report and again.to_dict() == report.to_dict()
+    assert dataclasses.replace(report, fingerprint="abc").fingerprint == "abc"
