@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
+from itertools import chain, repeat
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -61,10 +62,17 @@ class CardFacts:
     """What :func:`check_pool` says about every copy of the card (code, severity, message)."""
     placement: tuple[tuple[Code, str] | None, ...] = (None, None, None)
     """Per section (Main, Extra, Side): what :func:`check_placement` says about a copy there."""
+    group: int | None = None
+    """The limit group (Speed Duel: Limited 1/2/3) of the list in force the card is in."""
+    forbidden_type: str | None = None
+    """What :func:`check_forbidden_types` says about the card (a type the format bans)."""
+    later: tuple[int | None, ...] = ()
+    """Copies allowed on each of the ruleset's :attr:`~Ruleset.upcoming` lists (None: not
+    listed there, or a points list)."""
 
 
-FINDINGS, UNKNOWN, BAD_SIZE, FLAGGED, CROWDED, LISTED = (1, 2, 4, 8, 16, 32)
-_ALL_FLAGS = 63
+FINDINGS, UNKNOWN, BAD_SIZE, FLAGGED, CROWDED, LISTED, CHANGING = (1, 2, 4, 8, 16, 32, 64)
+_ALL_FLAGS = 127
 
 
 class _Look(NamedTuple):
@@ -106,17 +114,11 @@ class Ruleset:
     """Passcode -> limit name, for the deck cards among :attr:`facts`."""
     codes_by_name: dict[str, list[int]] = field(default_factory=dict, repr=False)
     """Limit name -> the passcodes among :attr:`facts` that count toward it."""
-    attention: tuple[set[int], set[int], set[int]] = field(
-        default_factory=lambda: (set(), set(), set()), repr=False
-    )
-    """Per section (Main, Extra, Side): the passcodes among :attr:`facts` whose
-    :attr:`CardFacts.attention` is set there."""
-    listed: set[int] = field(default_factory=set, repr=False)
-    """The passcodes among :attr:`facts` with a status on the list in force."""
     listed_floor: dict[str, int] = field(default_factory=dict, repr=False)
-    """The limit names of the deck cards among :attr:`listed`, each with the fewest copies the
-    list allows any of them: a deck with no more copies of the name than that is within the
-    list whichever of the name's cards it holds."""
+    """Limit name -> the fewest copies the list in force allows any of the name's deck cards
+    among :attr:`facts` (a card missing from a whitelist: 0), for names the list has a word
+    on: a deck with no more copies than that is within the list whichever of those cards it
+    holds, and names not here are not on the list at all."""
     keys: tuple[dict[int, _Key], dict[int, _Key], dict[int, _Key]] = field(
         default_factory=lambda: ({}, {}, {}), repr=False
     )
@@ -126,6 +128,12 @@ class Ruleset:
     here has its facts and every other index entry)."""
     looks: set[_Look] = field(default_factory=set, repr=False)
     """Every :class:`_Look` among :attr:`keys`."""
+    changing_floor: dict[str, int] = field(default_factory=dict, repr=False)
+    """For the deck cards among :attr:`facts` that an :attr:`upcoming` list limits to fewer than
+    3 copies: limit name -> the fewest copies it allows any of them (a deck with no more than
+    that has nothing to change)."""
+    points: dict[int, int] = field(default_factory=dict, repr=False)
+    """Passcode -> points of one copy, for the cards among :attr:`facts` with points."""
     size_findings: dict[tuple[int, int], tuple[Code, str, int]] = field(
         default_factory=dict, repr=False
     )
@@ -134,7 +142,8 @@ class Ruleset:
     def rules(self, deck_flags: int = _ALL_FLAGS) -> tuple[Rule, ...]:
         """The rules that can find something under this ruleset, in report order, for a deck
         with ``deck_flags`` (the :data:`_NEEDS` bits of what it has: read findings, unknown
-        cards, a section of a wrong size, cards that need a look, crowded or listed names)."""
+        cards, a section of a wrong size, cards that need a look, crowded or listed names, names an
+        upcoming list may cut)."""
         got = self._rules.get(deck_flags)
         if got is None:
             fmt, bl = self.format, self.banlist
@@ -148,9 +157,7 @@ class Ruleset:
                 check_upcoming: not self.upcoming,
                 check_date: not self.date_warning,
             }
-            needs = dict(_NEEDS)
-            if bl is not None and bl.whitelist:
-                del needs[check_banlist]  # a whitelist has a word on every card
+            needs = _NEEDS
             got = self._rules[deck_flags] = tuple(
                 r for r in RULES
                 if not idle.get(r, False) and (r not in needs or needs[r] & deck_flags)
@@ -168,14 +175,19 @@ class Ruleset:
             if deck_card:
                 self.names[code] = got.limit_name
                 self.codes_by_name.setdefault(got.limit_name, []).append(code)
-            for flag, codes in zip(got.attention, self.attention, strict=True):
-                if flag:
-                    codes.add(code)
-            if got.status is not None:
-                self.listed.add(code)
-                if deck_card:
-                    name, floor = got.limit_name, self.listed_floor
-                    floor[name] = min(floor.get(name, got.status), got.status)
+            bl = self.banlist
+            if deck_card and bl is not None and not bl.points:
+                now = got.status if got.status is not None else (0 if bl.whitelist else None)
+                if now is not None:
+                    _lower(self.listed_floor, got.limit_name, now)
+            for later, future in zip(got.later, self.upcoming, strict=True):
+                if deck_card and not future.points:
+                    if later is None:
+                        later = 0 if future.whitelist else 3
+                    if later < 3:  # a list allowing 3 changes nothing
+                        _lower(self.changing_floor, got.limit_name, later)
+            if got.points:
+                self.points[code] = got.points
             self.facts[code] = got
             self.index_keys(code, got)
         return got
@@ -191,6 +203,12 @@ class Ruleset:
             else:
                 key = name
             keys[code] = key
+
+
+def _lower(floor: dict[str, int], name: str, copies: int) -> None:
+    """Keep the fewest copies allowed per name in ``floor``."""
+    if copies < floor.get(name, copies + 1):
+        floor[name] = copies
 
 
 def _list_status(
@@ -320,13 +338,14 @@ def _compute_facts(rs: Ruleset, card: Card) -> CardFacts:
         status = None  # a points list sets points, not copies
     unknown = _date_unknown(rs, card) if problem is None else None
     zone = card.zone
+    forbidden = _forbidden_type(rs.format, card)
     odd = (
         problem is not None
         or unknown is not None
         or bool(card.flags & _ODD_FLAGS)
         or zone is DeckZone.NONE
         or bool(card.treated_as)
-        or bool(rs.format.forbidden_types)
+        or forbidden is not None
     )
     attention = (odd or zone is DeckZone.EXTRA, odd or zone is DeckZone.MAIN, odd)
     return CardFacts(
@@ -334,7 +353,38 @@ def _compute_facts(rs: Ruleset, card: Card) -> CardFacts:
         date_unknown=unknown, attention=attention,
         pool_finding=_pool_finding(rs, card, problem, unknown, zone),
         placement=_placement(rs, card, zone),
+        later=tuple(None if b.points else _list_status(b, card)[0] for b in rs.upcoming),
+        group=_group_of(rs.banlist, card),
+        forbidden_type=forbidden,
     )  # fmt: skip
+
+
+def _forbidden_type(fmt: Format, card: Card) -> str | None:
+    """Why ``fmt`` bans the card for its type (Genesys: Link and Pendulum), if it does."""
+    banned = fmt.forbidden_types
+    if not banned:
+        return None
+    kinds = []
+    if "link" in banned and card.extra_kind is ExtraKind.LINK:
+        kinds.append("Link")
+    if "pendulum" in banned and card.is_pendulum:
+        kinds.append("Pendulum")
+    if not kinds:
+        return None
+    return (f"{card.name} is a {'/'.join(kinds)} Monster; {fmt.name} bans "
+            f"{' and '.join(k + ' Monsters' for k in kinds)}: remove it")  # fmt: skip
+
+
+def _group_of(banlist: Banlist | None, card: Card) -> int | None:
+    """The limit group of ``banlist`` the card is in (by original, own or treated-as code)."""
+    if banlist is None or not banlist.groups:
+        return None
+    for code in (card.canonical, card.passcode, card.treated_as_passcode):
+        if code is not None:
+            group = banlist.group_of(code)
+            if group is not None:
+                return group
+    return None
 
 
 def _placement(rs: Ruleset, card: Card, zone: DeckZone) -> tuple[tuple[Code, str] | None, ...]:
@@ -420,8 +470,7 @@ def ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> R
     return got
 
 
-@dataclass(frozen=True)
-class _Answer:
+class _Answer(NamedTuple):
     format: Format
     date: date
     allow_prerelease: bool
@@ -531,7 +580,13 @@ class Context:
     list may allow (in no order; rules read them through :meth:`groups_of`, which keeps deck
     order and tells the listed cards)."""
     crowded: list[str] = field(default_factory=list)
-    """Limit names with more copies than the copy limit, in deck order."""
+    """Limit names with more copies than the copy limit (in no order, as :attr:`listed`)."""
+    changing: set[str] = field(default_factory=set)
+    """Limit names whose copies an upcoming list may cut (in no order, as :attr:`listed`)."""
+    skills: int = 0
+    """Skill cards (copies) over Main + Extra + Side."""
+    points: int | None = None
+    """The deck's point total (formats with a point cap), else None."""
     _sections: list[tuple[Counter[int], dict[int, DeckCard]]] | None = None
     _distinct: list[tuple[DeckCard, CardFacts]] | None = None
     _groups: tuple[dict[str, list[DeckCard]], dict[str, list[CardFacts]]] | None = None
@@ -806,9 +861,9 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
     if bl is None or bl.points:
         return
     whitelist = bl.whitelist
-    if not (whitelist or ctx.listed):
+    if not ctx.listed:
         return
-    groups, group_facts = ctx.groups_of(None if whitelist else ctx.listed)
+    groups, group_facts = ctx.groups_of(ctx.listed)
     for name, copies in groups.items():
         facts = group_facts[name]
         if len(facts) == 1:
@@ -840,7 +895,7 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
                 allowed=0,
                 name=name,
             )
-        elif len(copies) > status and not (bl.groups and _in_group(bl, copies)):
+        elif len(copies) > status and facts[0].group is None:  # a group's rule counts those
             yield _v(
                 Code.OVER_LIMIT,
                 f"{name} is {status_word(status)} ({status}) on the {bl.name} "
@@ -852,16 +907,6 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
             )
 
 
-def _in_group(bl: Banlist, copies: list[DeckCard]) -> bool:
-    """Whether a card is in a limit group of ``bl`` (the group rule then counts its copies)."""
-    card = copies[0].card
-    return card is not None and any(
-        bl.group_of(code) is not None
-        for code in (card.canonical, card.passcode, card.treated_as_passcode)
-        if code is not None
-    )
-
-
 def check_limit_groups(ctx: Context) -> Iterator[Violation]:
     """Speed Duel limit groups: a deck holds at most N cards from all of Limited N together.
 
@@ -871,16 +916,11 @@ def check_limit_groups(ctx: Context) -> Iterator[Violation]:
     if bl is None or not bl.groups:
         return
     members: dict[int, dict[str, list[DeckCard]]] = {}
+    facts_of = ctx.rules.facts
     for dc in ctx.deck:
-        card = dc.card
-        if card is None:
-            continue
-        group = None
-        for code in dict.fromkeys((card.canonical, card.passcode, card.treated_as_passcode)):
-            if code is not None and group is None:
-                group = bl.group_of(code)
-        if group is not None:
-            members.setdefault(group, {}).setdefault(card.limit_name, []).append(dc)
+        facts = facts_of.get(dc.passcode) if dc.card is not None else None
+        if facts is not None and facts.group is not None:
+            members.setdefault(facts.group, {}).setdefault(facts.limit_name, []).append(dc)
     for group, by_name in sorted(members.items()):
         total = sum(len(copies) for copies in by_name.values())
         if total <= group:
@@ -915,7 +955,7 @@ def check_points(ctx: Context) -> Iterator[Violation]:
     cap = _point_cap(rs)
     if cap is None:
         return
-    total = _points_total(ctx)
+    total = ctx.points or 0
     if total > cap:
         yield _v(
             Code.POINTS_OVER_CAP,
@@ -935,36 +975,17 @@ def _point_cap(rs: Ruleset) -> int | None:
     return None
 
 
-def _points_total(ctx: Context) -> int:
-    rs = ctx.rules
-    if rs.banlist is None or not rs.banlist.points:
-        return 0
-    return sum(rs.card_facts(dc.card).points for dc in ctx.deck if dc.card is not None)
-
-
 def check_forbidden_types(ctx: Context) -> Iterator[Violation]:
-    """Card types the format bans outright (Genesys: Link and Pendulum monsters)."""
-    banned = ctx.rules.format.forbidden_types
-    if not banned:
-        return
+    """Card types the format bans outright (Genesys: Link and Pendulum monsters), once per card.
+
+    What it says about a card is worked out once per ruleset (:attr:`CardFacts.forbidden_type`).
+    """
     seen: set[int] = set()
-    for dc, _ in ctx.flagged:
-        card = dc.card
-        if card is None or card.passcode in seen:
-            continue
-        kinds = []
-        if "link" in banned and card.extra_kind is ExtraKind.LINK:
-            kinds.append("Link")
-        if "pendulum" in banned and card.is_pendulum:
-            kinds.append("Pendulum")
-        if kinds:
-            seen.add(card.passcode)
-            yield _v(
-                Code.FORBIDDEN_TYPE,
-                f"{card.name} is a {'/'.join(kinds)} Monster; {ctx.rules.format.name} bans "
-                f"{' and '.join(k + ' Monsters' for k in kinds)}: remove it",
-                dc,
-            )
+    for dc, facts in ctx.flagged:
+        message = facts.forbidden_type
+        if message is not None and dc.passcode not in seen:
+            seen.add(dc.passcode)
+            yield _v(Code.FORBIDDEN_TYPE, message, dc)
 
 
 def check_legends(ctx: Context) -> Iterator[Violation]:
@@ -1008,7 +1029,7 @@ def check_skills(ctx: Context) -> Iterator[Violation]:
     need = ctx.rules.format.skill_cards
     if not need:
         return
-    n = sum(1 for dc in ctx.deck if dc.card is not None and dc.card.is_skill)  # rare: speed only
+    n = ctx.skills
     if n != need:
         fix = "add one" if n < need else f"keep {need}, remove {n - need}"
         yield _v(
@@ -1023,16 +1044,17 @@ def check_skills(ctx: Context) -> Iterator[Violation]:
 def check_upcoming(ctx: Context) -> Iterator[Violation]:
     """Warn about cards whose status changes in a list announced for after the date."""
     rs = ctx.rules
-    for future in rs.upcoming:
+    if not ctx.changing:
+        return
+    groups, group_facts = ctx.groups_of(ctx.changing)
+    for index, future in enumerate(rs.upcoming):
         if future.points:
             continue
-        for name, copies in ctx.groups.items():
-            cards = [dc.card for dc in copies if dc.card is not None]
-            if not cards:
-                continue
-            now = rs.card_facts(cards[0]).status
+        for name, copies in groups.items():
+            facts = group_facts[name]
+            now = facts[0].status
             now = 3 if now is None else now
-            later_vals = [v for v in (_list_status(future, c)[0] for c in cards) if v is not None]
+            later_vals = [v for v in (f.later[index] for f in facts) if v is not None]
             later = min(later_vals) if later_vals else (0 if future.whitelist else 3)
             if later < now and len(copies) > later:
                 word = status_word(later)
@@ -1088,6 +1110,7 @@ _NEEDS: dict[Rule, int] = {
     check_pool: FLAGGED,
     check_forbidden_types: FLAGGED,
     check_treated_as: FLAGGED,
+    check_upcoming: CHANGING,
 }
 """What a deck must have for a rule to find anything (rules not named may always find some)."""
 
@@ -1132,11 +1155,8 @@ def validate(
         tally.pop(None, None)
     facts_of = rs.facts
     sizes = {Section.MAIN: len(main), Section.EXTRA: len(extra), Section.SIDE: len(side)}
-    if fmt.skill_cards:  # Speed Duel: Skill cards do not count toward the Main Deck
-        for section, cards in zip(_SECTIONS, sections, strict=True):
-            sizes[section] -= sum(1 for dc in cards if dc.passcode in facts_of
-                                  and facts_of[dc.passcode].skill)  # fmt: skip
     flagged: list[tuple[DeckCard, CardFacts]] = []
+    skills = 0
     looks = rs.looks.intersection(tally) if rs.looks else None
     if looks:
         need: tuple[list[int], list[int], list[int]] = ([], [], [])
@@ -1145,6 +1165,10 @@ def validate(
             copies = tally.pop(look)
             if look.name is not None:  # count it toward its name after all
                 tally[look.name] = tally.get(look.name, 0) + copies
+            elif facts_of[look.passcode].skill:  # Skill cards are no deck cards: all are looks
+                skills += copies
+                if fmt.skill_cards:  # Speed Duel: Skills do not count toward the Main Deck
+                    sizes[_SECTIONS[look.section]] -= copies
         for cards, wanted in zip(sections, need, strict=True):
             if wanted:  # the first copy of each, found in C, in deck order
                 codes = list(map(_PASSCODE, cards))
@@ -1157,11 +1181,17 @@ def validate(
         crowded = [n for n, k in per_name.items() if k > limit]
     floor = rs.listed_floor
     listed = {n for n in floor.keys() & per_name.keys() if per_name[n] > floor[n]}
+    later = rs.changing_floor
+    changing = {n for n in later.keys() & per_name.keys() if per_name[n] > later[n]}
     for f in deck.findings:
         # a line naming no card still asked for copies: count them, so one typo is one problem
         if f.passcode is None and f.section is not None and f.code is not FindingCode.PARSE:
             sizes[f.section] += f.count
-    ctx = Context(deck, rs, sizes, unknown, flagged, listed, crowded)
+    points = None
+    if rs.point_cap is not None:
+        every = map(_PASSCODE, chain(main, extra, side))
+        points = sum(map(rs.points.get, every, repeat(0))) if rs.points else 0
+    ctx = Context(deck, rs, sizes, unknown, flagged, listed, crowded, changing, skills, points)
     allowed = rs.sizes_allowed
     flags = (
         (FINDINGS if deck.findings else 0)
@@ -1169,6 +1199,7 @@ def validate(
         | (FLAGGED if flagged else 0)
         | (CROWDED if crowded else 0)
         | (LISTED if listed else 0)
+        | (CHANGING if changing else 0)
     )
     if not (
         sizes[Section.MAIN] in allowed[0]
@@ -1193,7 +1224,7 @@ def validate(
         },
         violations=tuple(violations),
         path=path if path is not None else deck.source,
-        points=_points_total(ctx) if cap is not None else None,
+        points=points,
         point_cap=cap,
         name=deck.name,
         data_fingerprint=ds.fingerprint,

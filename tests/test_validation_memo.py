@@ -126,7 +126,7 @@ def _random_deck(
         elif roll < 0.9:
             code = rng.choice(shared[rng.choice(names[:12])])  # few names: copies pile up
         elif roll < 0.95 and tokens:
-            code = rng.choice(tokens)
+            code = rng.choice(tokens)  # Tokens and Skill cards
         else:
             code = rng.choice((1, 2, 3, 99_999_999_998))  # no such card
         section = rng.choice((Section.MAIN, Section.MAIN, Section.EXTRA, Section.SIDE))
@@ -136,17 +136,22 @@ def _random_deck(
     return Deck.from_cards(cards, source="random")
 
 
-def test_copies_match_a_plain_count_by_name(index: CardIndex) -> None:
+@pytest.mark.parametrize(
+    ("fmt", "on"),
+    [("tcg", ON), ("genesys", ON), ("speed", date(2024, 1, 1)), ("goat", date(2005, 6, 1))],
+)
+def test_copies_match_a_plain_count_by_name(index: CardIndex, fmt: str, on: date) -> None:
     rng = random.Random(20261130)
     shared = _groups(index)
     assert len(shared) > 40
     plain = [c.passcode for c in index if c.zone is not DeckZone.NONE and not c.is_rush]
-    tokens = [c.passcode for c in index if c.is_token][:20]
+    tokens = [c.passcode for c in index if c.is_token][:10]
+    tokens += [c.passcode for c in index if c.is_skill][:10]
     data = _fresh()
     over = 0
     for _ in range(300):
         deck = _random_deck(rng, index, shared, plain, tokens)
-        report = validate(deck, "tcg", ON, data=data, allow_prerelease=True)
+        report = validate(deck, fmt, on, data=data, allow_prerelease=True)
         per_name = Counter(
             dc.card.limit_name
             for dc in deck
@@ -173,6 +178,12 @@ def test_copies_match_a_plain_count_by_name(index: CardIndex) -> None:
         got = {(v.section, v.passcode): v.found for v in report.violations
                if v.code is Code.UNKNOWN_CARD}  # fmt: skip
         assert got == dict(unknown)
+        skills = sum(1 for dc in deck if dc.card is not None and dc.card.is_skill)
+        counted = [v.found for v in report.violations if v.code is Code.SKILL_COUNT]
+        assert counted == ([skills] if fmt == "speed" and skills != 1 else [])
+        if fmt == "speed":  # Skill cards do not count toward the Main Deck
+            main = sum(1 for dc in deck.main if dc.card is None or not dc.card.is_skill)
+            assert report.counts["main"] == main
     assert over > 50, "the generator should crowd names often"
 
 

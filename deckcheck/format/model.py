@@ -204,6 +204,11 @@ class Format:
     """Whose effective dates pick a TCG list where North America and Europe differ (April
     2024: 2024-04-15 vs 2024-04-22). Not :attr:`region`, which is the tcg/ocg era timeline."""
 
+    def __hash__(self) -> int:
+        # formats key the ruleset caches: hash what tells formats apart in practice (equal
+        # formats share these, so equality stays the dataclass's), not every era and list
+        return hash((self.id, self.tcg_region, self.list_date, self.custom))
+
     def in_region(self, region: TcgRegion | str) -> Format:
         """This format with TCG lists taking effect on ``region``'s dates (``na`` or ``eu``).
 
