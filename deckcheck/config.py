@@ -380,6 +380,58 @@ def select(items: Iterable[Source], config: Config) -> Iterable[Source]:
         yield src
 
 
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """A source a configuration checks, with the format it is checked in and the codes its
+    folder ignores."""
+
+    source: Source
+    format: Format
+    ignored: frozenset[str] = frozenset()
+
+
+def plan(
+    items: Iterable[Source | str],
+    config: Config,
+    *,
+    format: Format | None,
+    data: Dataset,
+    region: str | None = None,
+) -> tuple[Format, list[Planned]]:
+    """The default format and every source the configuration checks, each with its format.
+
+    ``format`` (the command line's) applies to every source; without it a file gets its
+    folder's format (the ``folders`` table), else the configured default (else ``tcg``).
+    ``region`` (``na``/``eu``), else the configured one, picks whose TCG list dates apply.
+    Unknown or broken format names are a :class:`~deckcheck.error.ConfigError`.
+    """
+    from deckcheck.batch import SourceKind, expand_sources
+
+    region = region or config.settings.region
+
+    def regional(fmt: Format) -> Format:
+        return fmt.in_region(region) if region is not None else fmt
+
+    default = regional(format or config.load_format(config.default_format_name(), "format", data))
+    by_name: dict[str, Format] = {}
+    if format is None:
+        for pat, name in config.settings.folders.items():
+            if name not in by_name:
+                by_name[name] = regional(config.load_format(name, f"folders.{pat!r}", data))
+    planned = []
+    for src in select(list(expand_sources(items, data)), config):
+        rel = config.relative(src.path) if src.kind is SourceKind.FILE else None
+        fmt = default
+        if rel is None:
+            planned.append(Planned(src, fmt))
+            continue
+        folder = config.folder_format(rel) if format is None else None
+        if folder is not None:
+            fmt = by_name[folder]
+        planned.append(Planned(src, fmt, config.ignored(rel)))
+    return default, planned
+
+
 def check_with_config(
     items: Iterable[Source | str],
     config: Config | None = None,
@@ -397,7 +449,7 @@ def check_with_config(
     folder formats; ``date``, ``allow_prerelease`` and ``region`` (``na``/``eu``) override the
     configured ones. Without a configuration this is :func:`deckcheck.batch.check`.
     """
-    from deckcheck.batch import Batch, check, expand_sources
+    from deckcheck.batch import Batch, check
     from deckcheck.dataset import resolve_data
     from deckcheck.validation import _today
 
@@ -405,31 +457,17 @@ def check_with_config(
     cfg = config if config is not None else empty_config()
     when = date or cfg.event_date() or _today()
     prerelease = cfg.settings.allow_prerelease if allow_prerelease is None else allow_prerelease
-    default = format or cfg.load_format(cfg.default_format_name(), "format", ds)
-    folder_formats: dict[str, Format] = {}
-    if format is None:
-        for pat, name in cfg.settings.folders.items():
-            if name not in folder_formats:
-                folder_formats[name] = cfg.load_format(name, f"folders.{pat!r}", ds)
-    expanded = list(expand_sources(items, ds))
+    default, planned = plan(items, cfg, format=format, data=ds, region=region)
     reports: list[Report] = []
     unreadable: list[Unreadable] = []
     skipped: list[Skipped] = []
-    for done, src in enumerate(select(expanded, cfg), 1):
-        rel = cfg.relative(src.path) if src.kind.value == "file" else None
-        fmt = default
-        if rel is not None and format is None:
-            folder = cfg.folder_format(rel)
-            if folder is not None:
-                fmt = folder_formats[folder]
-        one = check([src], fmt, when, allow_prerelease=prerelease, data=ds,
-                    region=region or cfg.settings.region)  # fmt: skip
-        ignored = cfg.ignored(rel) if rel is not None else frozenset()
-        reports.extend(apply_ignores(r, ignored) for r in one.reports)
-        unreadable.extend(one.unreadable)
-        skipped.extend(one.skipped)
+    for done, one in enumerate(planned, 1):
+        got = check([one.source], one.format, when, allow_prerelease=prerelease, data=ds)
+        reports.extend(apply_ignores(r, one.ignored) for r in got.reports)
+        unreadable.extend(got.unreadable)
+        skipped.extend(got.skipped)
         if progress is not None:
-            progress(done, src.label)
+            progress(done, one.source.label)
     return Batch(default.id, when, tuple(reports), tuple(unreadable), tuple(skipped), ds.as_of,
                  ds.fingerprint)  # fmt: skip
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from deckcheck.batch import Skipped, Source, SourceKind, Unreadable
+from deckcheck.batch import Skipped, Source, Unreadable
 from deckcheck.error import DeckcheckError, DeckReadError, ExitCode
 from deckcheck.report import Report, Severity, Violation
 
@@ -101,6 +101,16 @@ class DeckForecast:
     next_list: Banlist | None
     changes: tuple[CardChange, ...] = ()
     new_errors: tuple[Violation, ...] = ()
+    effective: date | None = None
+    """The next list's first day in force where the deck is checked (its format's TCG region:
+    North America and Europe differ for some lists); None: no next list."""
+
+    @property
+    def takes_effect(self) -> date | None:
+        """When the next list takes effect for this deck (None: no next list)."""
+        if self.next_list is None:
+            return None
+        return self.effective if self.effective is not None else self.next_list.effective
 
     @property
     def outlook(self) -> Outlook:
@@ -124,7 +134,7 @@ class DeckForecast:
             if nxt is None
             else {
                 "name": nxt.name,
-                "effective": nxt.effective.isoformat(),
+                "effective": (self.takes_effect or nxt.effective).isoformat(),
                 "announced": nxt.announced.isoformat() if nxt.announced else None,
             },
             "new_errors": [v.to_dict() for v in self.new_errors],
@@ -228,7 +238,8 @@ def forecast_deck(
     deck: Deck, fmt: Format, when: date, *, path: str, allow_prerelease: bool = False,
     data: Dataset | None = None,
 ) -> DeckForecast:  # fmt: skip
-    """The forecast of one deck read already: checked on ``when`` and under the next list."""
+    """The forecast of one deck read already: checked on ``when`` and under the next list (on
+    its first day in the format's TCG region)."""
     from deckcheck.dataset import resolve_data
     from deckcheck.validation import validate
 
@@ -238,11 +249,12 @@ def forecast_deck(
     if not upcoming:
         return DeckForecast(path, fmt.id, now, None, None)
     nxt = upcoming[0]
-    then = validate(deck, fmt, nxt.effective, allow_prerelease=allow_prerelease, path=path, data=ds)
+    starts = nxt.effective_in(fmt.tcg_region)
+    then = validate(deck, fmt, starts, allow_prerelease=allow_prerelease, path=path, data=ds)
     known = {_key(v) for v in now.violations if v.severity is Severity.ERROR}
     new = tuple(v for v in then.errors if _key(v) not in known)
     changes = card_changes(deck, fmt.banlist_at(when, ds), nxt)
-    return DeckForecast(path, fmt.id, now, then, nxt, changes, new)
+    return DeckForecast(path, fmt.id, now, then, nxt, changes, new, starts)
 
 
 def forecast(
@@ -254,16 +266,17 @@ def forecast(
     allow_prerelease: bool | None = None,
     data: Dataset | None = None,
     progress: Callable[[int, str], None] | None = None,
+    region: str | None = None,
 ) -> Forecast:
     """Forecast every source under the next announced list of its format.
 
     As :func:`deckcheck.config.check_with_config`: ``format`` (the command line's) applies to
     every deck; without it each deck gets its folder's format, else the configured default
-    (else ``tcg``). The configuration's include/exclude globs and ignored codes apply too. One
+    (else ``tcg``); ``region`` (``na``/``eu``), else the configured one, picks whose TCG list
+    dates apply. The configuration's include/exclude globs and ignored codes apply too. One
     bad source never stops the rest.
     """
-    from deckcheck.batch import expand_sources
-    from deckcheck.config import empty_config, select
+    from deckcheck.config import empty_config, plan
     from deckcheck.dataset import resolve_data
     from deckcheck.format import Pool
     from deckcheck.io import read_path
@@ -274,22 +287,12 @@ def forecast(
     when = date or cfg.event_date() or _today()
     prerelease = cfg.settings.allow_prerelease if allow_prerelease is None else allow_prerelease
     fixed = ds.format(format) if isinstance(format, str) else format
-    default = fixed or cfg.load_format(cfg.default_format_name(), "format", ds)
-    by_name: dict[str, Format] = {}
-    if fixed is None:
-        for pat, name in cfg.settings.folders.items():
-            by_name.setdefault(name, cfg.load_format(name, f"folders.{pat!r}", ds))
-    expanded = list(expand_sources(items, ds))
+    _, planned = plan(items, cfg, format=fixed, data=ds, region=region)
     decks: list[DeckForecast] = []
     unreadable: list[Unreadable] = []
     skipped: list[Skipped] = []
-    for done, src in enumerate(select(expanded, cfg), 1):
-        rel = cfg.relative(src.path) if src.kind is SourceKind.FILE else None
-        fmt = default
-        if rel is not None and fixed is None:
-            folder = cfg.folder_format(rel)
-            if folder is not None:
-                fmt = by_name[folder]
+    for done, one in enumerate(planned, 1):
+        src, fmt = one.source, one.format
         if src.skip is not None:
             skipped.append(Skipped(src.path, src.skip))
         elif src.error is not None:
@@ -302,12 +305,9 @@ def forecast(
             except DeckcheckError as exc:
                 unreadable.append(Unreadable(src.label, str(exc)))
             else:
-                one = forecast_deck(deck, fmt, when, path=src.label,
+                got = forecast_deck(deck, fmt, when, path=src.label,
                                     allow_prerelease=prerelease, data=ds)  # fmt: skip
-                ignored = cfg.ignored(rel) if rel is not None else frozenset()
-                if ignored:
-                    one = _ignore(one, ignored)
-                decks.append(one)
+                decks.append(_ignore(got, one.ignored) if one.ignored else got)
         if progress is not None:
             progress(done, src.label)
     return Forecast(when, tuple(decks), tuple(unreadable), tuple(skipped), ds.as_of)
@@ -319,4 +319,4 @@ def _ignore(d: DeckForecast, codes: frozenset[str]) -> DeckForecast:
     now = apply_ignores(d.now, codes)
     then = apply_ignores(d.then, codes) if d.then is not None else None
     new = tuple(v for v in d.new_errors if v.code.value not in codes)
-    return DeckForecast(d.path, d.format, now, then, d.next_list, d.changes, new)
+    return DeckForecast(d.path, d.format, now, then, d.next_list, d.changes, new, d.effective)

@@ -155,3 +155,53 @@ def test_summary_table(cli, decks: Path, tmp_path: Path, monkeypatch) -> None:  
     assert rows[0] == "| decks | becomes-illegal | new-errors | changes | unaffected | no-list |"
     assert rows[2].startswith("| 3 | 1 | 0 |")
     assert "| decks/three-ttt.ydk | tcg | becomes-illegal | 2025-04-07 | `over-limit` |" in rows
+
+
+def _april_2024_deck(path: Path) -> tuple[Path, str]:
+    """A legal TCG deck on 2024-04-18 with 3 copies of a card the 2024-04-15 TCG list forbids
+    (in force 2024-04-15 in North America, 2024-04-22 in Europe); returns it and the card."""
+    from deckcheck.banlist import TcgRegion
+    from deckcheck.card import DeckZone
+    from deckcheck.dataset import Dataset
+
+    ds = Dataset.active()
+    fmt = ds.format("tcg")
+    now, nxt = fmt.banlist_at(date(2024, 4, 1), ds), fmt.banlist_at(date(2024, 4, 30), ds)
+    assert now is not None and nxt is not None and nxt.name == "2024-04-15 TCG"
+    assert nxt.effective_in(TcgRegion.EU) == date(2024, 4, 22)
+    banned = next(c for c, n in sorted(nxt.entries.items()) if n == 0 and now.limit(c) is None)
+    filler = [c.passcode for c in ds.cards
+              if c.zone is DeckZone.MAIN and c.tcg_date is not None
+              and c.tcg_date < date(2020, 1, 1) and not (c.is_alternate_art or c.treated_as)
+              and now.limit(c.passcode) is None and nxt.limit(c.passcode) is None][:37]  # fmt: skip
+    lines = ["#main", *map(str, filler), *[str(banned)] * 3, "#extra", "!side"]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path, ds.cards.get(banned).name
+
+
+def test_the_region_picks_when_the_next_list_starts(tmp_path: Path, cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    deck, card = _april_2024_deck(tmp_path / "deck.ydk")
+    (tmp_path / "deckcheck.toml").write_text('format = "tcg"\nregion = "eu"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    # 2024-04-18: the April list is in force in North America, not yet in Europe
+    assert cli("validate", "deck.ydk", "-d", "2024-04-18").code == 0
+    res = cli("upcoming", "deck.ydk", "-d", "2024-04-18", "-o", "json")
+    assert res.code == 1, res.stdout
+    (one,) = json.loads(res.stdout)["decks"]
+    assert one["outlook"] == "becomes-illegal"
+    assert one["next_list"] == {"name": "2024-04-15 TCG", "effective": "2024-04-22",
+                                "announced": None}  # fmt: skip
+    assert [e["code"] for e in one["new_errors"]] == ["forbidden"]
+    text = cli("upcoming", "deck.ydk", "-d", "2024-04-18").stdout
+    assert "from 2024-04-22 (2024-04-15 TCG)" in text and card in text
+    # --region na overrides the configuration: the April list is already in force there
+    res = cli("upcoming", "deck.ydk", "-d", "2024-04-18", "--region", "na", "-o", "json")
+    (one,) = json.loads(res.stdout)["decks"]
+    assert one["next_list"]["name"] != "2024-04-15 TCG" and one["legal_now"] is False
+    # and before its North American date, it starts there on 2024-04-15
+    res = cli("upcoming", "deck.ydk", "-d", "2024-04-10", "--region", "na", "-o", "json")
+    (one,) = json.loads(res.stdout)["decks"]
+    assert (one["outlook"], one["next_list"]["effective"]) == ("becomes-illegal", "2024-04-15")
+    fc = forecast([str(deck)], format="tcg", date=date(2024, 4, 18), region="eu")
+    assert fc.decks[0].takes_effect == date(2024, 4, 22) and fc.exit_code == 1
+    assert cli("upcoming", "deck.ydk", "--region", "mars").code == 2

@@ -18,6 +18,7 @@ from deckcheck.cli.options import (
     FormatFileOpt,
     FormatOpt,
     NoConfigOpt,
+    RegionOpt,
     StrictOpt,
     load_repo_config,
     parse_date,
@@ -49,6 +50,7 @@ def upcoming_command(
     format: FormatOpt = None,
     format_file: FormatFileOpt = None,
     on: DateOpt = None,
+    region: RegionOpt = None,
     output: Annotated[
         UpcomingOutput,
         typer.Option(
@@ -73,7 +75,7 @@ def upcoming_command(
     from deckcheck.batch import sources
     from deckcheck.config import find_repo_root
     from deckcheck.config import strict as strict_of
-    from deckcheck.error import ConfigError
+    from deckcheck.error import ConfigError, DateRangeError
     from deckcheck.forecast import forecast
     from deckcheck.reporter import render
     from deckcheck.reporter.outlook import forecast_markdown
@@ -90,8 +92,9 @@ def upcoming_command(
         fc = forecast(
             sources(default_paths(paths, cfg), exclude=exclude or ()), cfg, format=fmt,
             date=when, allow_prerelease=True if allow_prerelease else None, progress=shown,
+            region=region.value if region is not None else None,
         )  # fmt: skip
-    except ConfigError as exc:
+    except (ConfigError, DateRangeError) as exc:
         fail(str(exc))
     finally:
         shown.done()

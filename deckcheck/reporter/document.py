@@ -155,7 +155,10 @@ class NextListDoc(_Doc):
     """The next list of a deck's format."""
 
     name: str
-    effective: str
+    effective: str = Field(
+        description="First day in force where the deck is checked (the format's TCG region: "
+        "na or eu, as --region)."
+    )
     announced: str | None
 
 

@@ -28,7 +28,7 @@ def _when(d: DeckForecast) -> str:
     if nxt is None:
         return ""
     announced = f", announced {nxt.announced}" if nxt.announced else ""
-    return f"from {nxt.effective} ({clean(nxt.name)}{announced})"
+    return f"from {d.takes_effect} ({clean(nxt.name)}{announced})"
 
 
 def forecast_text(fc: Forecast, options: RenderOptions) -> str:
@@ -91,11 +91,10 @@ def forecast_markdown(fc: Forecast, *, root: str | None = None) -> str:
             what = [f"`{v.code.value}`" for v in d.new_errors] or [
                 markdown_cell(c.describe()) for c in d.changes[:3]
             ]
-            nxt = d.next_list
             out.append(
                 f"| {markdown_cell(repo_path(d.path, root) or d.path)} | "
                 f"{markdown_cell(d.format)} | {d.outlook.value} | "
-                f"{nxt.effective if nxt else ''} | {', '.join(what)} |"
+                f"{d.takes_effect or ''} | {', '.join(what)} |"
             )
         if len(affected) > 50:
             out.append(f"| … and {len(affected) - 50} more | | | | |")
