@@ -4,13 +4,11 @@ shell over :func:`deckcheck.forecast.forecast` and :func:`deckcheck.reporter.ren
 from __future__ import annotations
 
 import enum
-import os
-import sys
 from typing import Annotated
 
 import typer
 
-from deckcheck.cli.common import Output, clean, fail
+from deckcheck.cli.common import Output
 from deckcheck.cli.options import (
     AllowPrereleaseOpt,
     ConfigOpt,
@@ -20,20 +18,15 @@ from deckcheck.cli.options import (
     NoConfigOpt,
     RegionOpt,
     StrictOpt,
-    load_repo_config,
-    parse_date,
-    resolve_format,
 )
 from deckcheck.cli.validate import (
+    CheckRun,
     ExcludeOpt,
     OutOpt,
     PathsArg,
-    Progress,
     ProgressOpt,
     SummaryOpt,
-    append_summary,
     default_paths,
-    write_report,
 )
 
 
@@ -73,38 +66,21 @@ def upcoming_command(
     if a card of a deck changes status), 2 if a source could not be read, else 0.
     """
     from deckcheck.batch import sources
-    from deckcheck.config import find_repo_root
-    from deckcheck.config import strict as strict_of
-    from deckcheck.error import ConfigError, DateRangeError
     from deckcheck.forecast import forecast
     from deckcheck.reporter import render
     from deckcheck.reporter.outlook import forecast_markdown
 
-    cfg = load_repo_config(config, no_config)
-    fmt = (
-        resolve_format(format, format_file)
-        if format is not None or format_file is not None
-        else None
-    )
-    when = parse_date(on) if on is not None else None
-    shown = Progress(progress)
-    try:
-        fc = forecast(
-            sources(default_paths(paths, cfg), exclude=exclude or ()), cfg, format=fmt,
-            date=when, allow_prerelease=True if allow_prerelease else None, progress=shown,
-            region=region.value if region is not None else None,
-        )  # fmt: skip
-    except (ConfigError, DateRangeError) as exc:
-        fail(str(exc))
-    finally:
-        shown.done()
-    is_strict = strict_of(cfg, strict)
-    colour = out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-    root = str(find_repo_root(config=cfg))
-    write_report(render(fc, Output(output.value), colour=colour, root=root, strict=is_strict), out)
-    append_summary(forecast_markdown(fc, root=root), summary)
-    for u in fc.unreadable:
-        sys.stderr.write(f"error: {clean(u.error)}\n")
+    run = CheckRun.start(config, no_config, format, format_file, on, strict, out)
+    is_strict = run.strict
+    fc = run.check(progress, lambda shown: forecast(
+        sources(default_paths(paths, run.config), exclude=exclude or ()), run.config,
+        format=run.format, date=run.date, allow_prerelease=True if allow_prerelease else None,
+        progress=shown, region=region.value if region is not None else None,
+    ))  # fmt: skip
+    run.finish(
+        render(fc, Output(output.value), colour=run.colour, root=run.root, strict=is_strict),
+        out, forecast_markdown(fc, root=run.root), summary, fc.unreadable,
+    )  # fmt: skip
     raise typer.Exit(int(fc.verdict(strict=is_strict)))
 
 

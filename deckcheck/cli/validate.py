@@ -7,8 +7,11 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
@@ -29,7 +32,11 @@ from deckcheck.cli.options import (
 )
 
 if TYPE_CHECKING:
+    from deckcheck.batch import Unreadable
     from deckcheck.config import Config
+    from deckcheck.format import Format
+
+_T = TypeVar("_T")
 
 PathsArg = Annotated[
     list[str] | None,
@@ -114,6 +121,60 @@ class Progress:
             sys.stderr.flush()
 
 
+@dataclass(frozen=True)
+class CheckRun:
+    """What ``validate`` and ``upcoming`` take from their shared options and the repository
+    configuration, before the checking starts."""
+
+    config: Config | None
+    format: Format | None
+    """The command line's format (None: the configuration's, per folder)."""
+    date: date | None
+    strict: bool
+    colour: bool
+    """Colour the report (stdout is a terminal, no ``--out``, no ``NO_COLOR``)."""
+    root: str
+    """The repository root, which report paths are relative to."""
+
+    @classmethod
+    def start(
+        cls, config: Path | None, no_config: bool, format: str | None, format_file: Path | None,
+        on: str | None, strict: bool | None, out: Path | None,
+    ) -> CheckRun:  # fmt: skip
+        """Read the configuration and the options; exit 2 on a bad one."""
+        from deckcheck.config import find_repo_root
+        from deckcheck.config import strict as strict_of
+
+        cfg = load_repo_config(config, no_config)
+        fmt = (resolve_format(format, format_file)
+               if format is not None or format_file is not None else None)  # fmt: skip
+        return cls(
+            cfg, fmt, parse_date(on) if on is not None else None, strict_of(cfg, strict),
+            out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR"),
+            str(find_repo_root(config=cfg)),
+        )  # fmt: skip
+
+    def check(self, progress: bool | None, work: Callable[[Progress], _T]) -> _T:
+        """Run ``work`` with a progress line; a configuration or date problem exits 2."""
+        from deckcheck.error import ConfigError, DateRangeError
+
+        shown = Progress(progress)
+        try:
+            return work(shown)
+        except (ConfigError, DateRangeError) as exc:
+            fail(str(exc))
+        finally:
+            shown.done()
+
+    def finish(self, report: str, out: Path | None, summary: str, summary_file: Path | None,
+               unreadable: Iterable[Unreadable]) -> None:  # fmt: skip
+        """Write the report and the job summary; one ``error:`` line per unreadable source."""
+        write_report(report, out)
+        append_summary(summary, summary_file)
+        for u in unreadable:
+            sys.stderr.write(f"error: {clean(u.error)}\n")
+
+
 def write_report(text: str, out: Path | None) -> None:
     """``text`` to stdout, or atomically to ``out`` (exit 2 if it cannot be written)."""
     if out is None:
@@ -168,40 +229,24 @@ def register(app: typer.Typer) -> None:
         command-line options override it.
         """
         from deckcheck.batch import sources
-        from deckcheck.config import check_with_config, find_repo_root
-        from deckcheck.config import strict as strict_of
-        from deckcheck.error import ConfigError, DateRangeError
+        from deckcheck.config import check_with_config
         from deckcheck.reporter import render
         from deckcheck.reporter.github import summary_markdown
         from deckcheck.reporter.text import skipped_line
 
-        cfg = load_repo_config(config, no_config)
-        fmt = (
-            resolve_format(format, format_file)
-            if format is not None or format_file is not None
-            else None
-        )
-        when = parse_date(on) if on is not None else None
-        shown = Progress(progress)
-        try:
-            batch = check_with_config(
-                sources(default_paths(paths, cfg), exclude=exclude or ()), cfg, format=fmt,
-                date=when, allow_prerelease=True if allow_prerelease else None, progress=shown,
-                region=region.value if region is not None else None,
-            )  # fmt: skip
-        except (ConfigError, DateRangeError) as exc:
-            fail(str(exc))
-        finally:
-            shown.done()
-        is_strict = strict_of(cfg, strict)
-        colour = out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-        root = str(find_repo_root(config=cfg))
-        write_report(render(batch, output, colour=colour, root=root, strict=is_strict), out)
-        append_summary(summary_markdown(batch, root=root), summary)
+        run = CheckRun.start(config, no_config, format, format_file, on, strict, out)
+        is_strict = run.strict
+        batch = run.check(progress, lambda shown: check_with_config(
+            sources(default_paths(paths, run.config), exclude=exclude or ()), run.config,
+            format=run.format, date=run.date, allow_prerelease=True if allow_prerelease else None,
+            progress=shown, region=region.value if region is not None else None,
+        ))  # fmt: skip
         if batch.skipped:
             sys.stderr.write(f"note: {skipped_line(batch.skipped)}\n")
-        for u in batch.unreadable:
-            sys.stderr.write(f"error: {clean(u.error)}\n")
+        run.finish(
+            render(batch, output, colour=run.colour, root=run.root, strict=is_strict), out,
+            summary_markdown(batch, root=run.root), summary, batch.unreadable,
+        )  # fmt: skip
         if not batch.reports and not batch.unreadable and not batch.skipped:
             sys.stderr.write(
                 "note: nothing to check: the configuration excludes every file given\n"
