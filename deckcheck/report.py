@@ -76,52 +76,77 @@ class Code(enum.StrEnum):
     """Note: a ``.ydk`` file has ``#main`` but no ``#extra`` or ``!side`` header (truncated?)."""
 
 
-CODE_HELP: dict[Code, str] = {
+CODE_MEANING: dict[Code, str] = {
     Code.MAIN_SIZE: "The Main Deck size is outside the era's bounds (40-60 in most eras; lp4000: "
-    "40-80). Add or remove Main Deck cards.",
-    Code.EXTRA_SIZE: "The Extra Deck is over the era's maximum (15; mr4-ex20: 20; Speed Duel: 5). "
-    "Remove Extra Deck cards.",
-    Code.SIDE_SIZE: "The Side Deck is too big, or not '0 or exactly 15' in eras that require it. "
-    "Resize the Side Deck.",
+    "40-80).",
+    Code.EXTRA_SIZE: "The Extra Deck is over the era's maximum (15; mr4-ex20: 20; Speed Duel: 5).",
+    Code.SIDE_SIZE: "The Side Deck is too big, or not '0 or exactly 15' in eras that require it.",
     Code.COPIES: "More than the copy limit (3) of one card name over Main + Extra + Side; "
-    "alternate artworks and 'always treated as' names count together. Remove the extra copies.",
-    Code.FORBIDDEN: "A Forbidden card on the list in force. Remove every copy.",
-    Code.OVER_LIMIT: "More copies than the list allows (Limited 1, Semi-Limited 2). Remove copies "
-    "down to the limit.",
+    "alternate artworks and 'always treated as' names count together.",
+    Code.FORBIDDEN: "A Forbidden card on the list in force.",
+    Code.OVER_LIMIT: "More copies than the list allows (Limited 1, Semi-Limited 2).",
     Code.NOT_IN_POOL: "The card is not legal in the format's card pool: not released in the "
     "region by the date, OCG-only in TCG (or the reverse), not on a whitelist format's list, or "
-    "a Rush card outside Rush (or the reverse). Replace it.",
+    "a Rush card outside Rush (or the reverse).",
     Code.WRONG_SECTION: "A Fusion/Synchro/Xyz/Link monster in the Main Deck, or a Main Deck card "
-    "in the Extra Deck. Move it to the right section.",
-    Code.NOT_A_DECK_CARD: "A Token, or a Skill card outside Speed Duel, is never a deck card. "
-    "Remove it.",
-    Code.UNKNOWN_CARD: "A passcode or name that matches no card. Fix the line (the message "
-    "suggests close names).",
-    Code.AMBIGUOUS_CARD: "A name that matches several different cards; deckcheck never guesses. "
-    "Use the full name or the passcode.",
-    Code.UNOFFICIAL_CARD: "An anime, manga, video-game or otherwise unofficial card. Remove it.",
+    "in the Extra Deck.",
+    Code.NOT_A_DECK_CARD: "A Token, or a Skill card outside Speed Duel, is never a deck card.",
+    Code.UNKNOWN_CARD: "A passcode or name that matches no card (the message suggests close "
+    "names).",
+    Code.AMBIGUOUS_CARD: "A name that matches several different cards; deckcheck never guesses.",
+    Code.UNOFFICIAL_CARD: "An anime, manga, video-game or otherwise unofficial card.",
     Code.PRERELEASE: "A pre-release code; the message gives the released passcode when known "
-    "(an error unless pre-release codes are allowed, then a warning). Use the released passcode.",
-    Code.POINTS_OVER_CAP: "The point total (Genesys) is over the cap. Remove pointed cards.",
+    "(an error unless pre-release codes are allowed, then a warning).",
+    Code.POINTS_OVER_CAP: "The point total (Genesys) is over the cap.",
     Code.FORBIDDEN_TYPE: "A card type the format bans outright (Genesys: Link and Pendulum "
-    "monsters). Remove it.",
+    "monsters).",
     Code.LEGEND_LIMIT: "Rush Duel: more than 1 Legend card (before 2022-12) or more than 1 Legend "
-    "Monster/Spell/Trap. Remove Legend cards.",
+    "Monster/Spell/Trap.",
     Code.SKILL_COUNT: "Speed Duel: the deck needs exactly one Skill card.",
-    Code.PARSE: "A line of the deck file that could not be read. Fix or remove the line.",
+    Code.PARSE: "A line of the deck file that could not be read.",
     Code.UPCOMING_CHANGE: "Warning: a card's status gets stricter on an announced list effective "
-    "after the date. Change the deck before that list takes effect.",
-    Code.DATE_OUT_OF_RANGE: "Warning: the date is after the "
-    "data ends (a newer list may exist). Update deckcheck's data or check the date.",
+    "after the date.",
+    Code.DATE_OUT_OF_RANGE: "Warning: the date is after the data ends (a newer list may exist).",
     Code.LIMIT_GROUP: "Speed Duel / Duel Links limit groups: more cards of Limited 1/2/3 together "
-    "than the group allows (Main + Extra + Side, Skill cards included). Remove cards of the group.",
+    "than the group allows (Main + Extra + Side, Skill cards included).",
     Code.RELEASE_DATE_UNKNOWN: "Warning: no source dates the card's release in the format's "
-    "region; it is assumed released by the date. Check it before the event.",
+    "region; it is assumed released by the date.",
     Code.MISSING_SECTIONS: "Note: a .ydk file has '#main' but no '#extra' or '!side' header (a "
     "truncated file?); the missing sections were read as empty.",
     Code.TREATED_AS: "Note: a card is counted toward another name's copy limit ('always treated "
     "as').",
 }
+"""What each code means."""
+
+CODE_FIX: dict[Code, str] = {
+    Code.MAIN_SIZE: "Add or remove Main Deck cards to fit the era's size.",
+    Code.EXTRA_SIZE: "Remove Extra Deck cards down to the era's maximum.",
+    Code.SIDE_SIZE: "Make the Side Deck a size the era allows.",
+    Code.COPIES: "Cut the copies of this card name to the limit (all sections together).",
+    Code.FORBIDDEN: "Remove every copy; it is Forbidden.",
+    Code.OVER_LIMIT: "Cut the copies to what the list allows.",
+    Code.NOT_IN_POOL: "Replace the card with one legal in this format on this date.",
+    Code.WRONG_SECTION: "Move the card to the section it belongs in (Main or Extra).",
+    Code.NOT_A_DECK_CARD: "Remove it: it is not a card a deck may hold.",
+    Code.UNKNOWN_CARD: "Correct the passcode or name (see the suggestions).",
+    Code.AMBIGUOUS_CARD: "Name the card exactly, or use its passcode.",
+    Code.UNOFFICIAL_CARD: "Replace it with an official card.",
+    Code.PRERELEASE: "Use the card's released passcode.",
+    Code.POINTS_OVER_CAP: "Cut pointed cards until the total fits the cap.",
+    Code.FORBIDDEN_TYPE: "Remove the cards of a type the format bans.",
+    Code.LEGEND_LIMIT: "Keep at most the allowed number of Legend cards.",
+    Code.SKILL_COUNT: "Use exactly one Skill card.",
+    Code.PARSE: "Fix or delete the line of the deck file.",
+    Code.UPCOMING_CHANGE: "Change the deck before the new list takes effect.",
+    Code.TREATED_AS: "No action: counted toward another card name's limit.",
+    Code.DATE_OUT_OF_RANGE: "Check the event date, or update deckcheck's data.",
+    Code.LIMIT_GROUP: "Cut the cards of the Limited group down to what the group allows.",
+    Code.RELEASE_DATE_UNKNOWN: "Check that the card was released in the region by the event date.",
+    Code.MISSING_SECTIONS: "Check the file is complete (it lacks an Extra or Side Deck header).",
+}
+"""How to fix a finding of each code (the HTML report shows it beside the message)."""
+
+CODE_HELP: dict[Code, str] = {code: f"{CODE_MEANING[code]} {CODE_FIX[code]}" for code in Code}
 """What each code means and how to fix it (the README's table; SARIF rule help)."""
 
 DEFAULT_SEVERITY: dict[Code, Severity] = {code: Severity.ERROR for code in Code} | {

@@ -325,3 +325,12 @@ def test_progress_on_request(cli, decks: Path) -> None:  # type: ignore[no-untyp
     assert json.loads(res.stdout)["summary"]["decks"] == 2  # the report is untouched
     quiet = cli("validate", str(decks), "-d", ON, "--no-config")  # not a terminal: no progress
     assert "checked " not in quiet.stderr
+
+
+def test_every_code_has_a_meaning_and_a_fix() -> None:
+    from deckcheck.report import CODE_FIX, CODE_MEANING
+
+    assert set(CODE_MEANING) == set(CODE_FIX) == set(CODE_HELP) == set(Code)
+    for code in Code:
+        assert CODE_HELP[code] == f"{CODE_MEANING[code]} {CODE_FIX[code]}"
+        assert CODE_FIX[code].endswith(".") and CODE_MEANING[code].endswith(".")

@@ -10,9 +10,9 @@ every string from outside (file names, player names, deck names, messages) is HT
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING, assert_never
+from typing import TYPE_CHECKING
 
-from deckcheck.report import Code
+from deckcheck.report import CODE_FIX, Code
 from deckcheck.reporter.text import clean
 
 if TYPE_CHECKING:
@@ -22,56 +22,7 @@ if TYPE_CHECKING:
 
 def fix_for(code: Code) -> str:
     """What to do about a finding of ``code`` (the HTML report shows it beside the message)."""
-    if code is Code.MAIN_SIZE:
-        return "Add or remove Main Deck cards to fit the era's size."
-    elif code is Code.EXTRA_SIZE:
-        return "Remove Extra Deck cards down to the era's maximum."
-    elif code is Code.SIDE_SIZE:
-        return "Make the Side Deck a size the era allows."
-    elif code is Code.COPIES:
-        return "Cut the copies of this card name to the limit (all sections together)."
-    elif code is Code.FORBIDDEN:
-        return "Remove every copy; it is Forbidden."
-    elif code is Code.OVER_LIMIT:
-        return "Cut the copies to what the list allows."
-    elif code is Code.NOT_IN_POOL:
-        return "Replace the card with one legal in this format on this date."
-    elif code is Code.WRONG_SECTION:
-        return "Move the card to the section it belongs in (Main or Extra)."
-    elif code is Code.NOT_A_DECK_CARD:
-        return "Remove it: it is not a card a deck may hold."
-    elif code is Code.UNKNOWN_CARD:
-        return "Correct the passcode or name (see the suggestions)."
-    elif code is Code.AMBIGUOUS_CARD:
-        return "Name the card exactly, or use its passcode."
-    elif code is Code.UNOFFICIAL_CARD:
-        return "Replace it with an official card."
-    elif code is Code.PRERELEASE:
-        return "Use the card's released passcode."
-    elif code is Code.POINTS_OVER_CAP:
-        return "Cut pointed cards until the total fits the cap."
-    elif code is Code.FORBIDDEN_TYPE:
-        return "Remove the cards of a type the format bans."
-    elif code is Code.LEGEND_LIMIT:
-        return "Keep at most the allowed number of Legend cards."
-    elif code is Code.SKILL_COUNT:
-        return "Use exactly one Skill card."
-    elif code is Code.PARSE:
-        return "Fix or delete the line of the deck file."
-    elif code is Code.UPCOMING_CHANGE:
-        return "No action now; the deck will need a change when the new list applies."
-    elif code is Code.TREATED_AS:
-        return "No action: counted toward another card name's limit."
-    elif code is Code.DATE_OUT_OF_RANGE:
-        return "Check the event date, or update deckcheck's data."
-    elif code is Code.LIMIT_GROUP:
-        return "Cut the cards of the Limited group down to what the group allows."
-    elif code is Code.RELEASE_DATE_UNKNOWN:
-        return "Check that the card was released in the region by the event date."
-    elif code is Code.MISSING_SECTIONS:
-        return "Check the file is complete (it lacks an Extra or Side Deck header)."
-    else:
-        assert_never(code)
+    return CODE_FIX[code]
 
 
 _STYLE = """
