@@ -60,8 +60,6 @@ class CardFacts:
     skip it."""
     pool_finding: tuple[Code, Severity, str] | None = None
     """What :func:`check_pool` says about every copy of the card (code, severity, message)."""
-    placement: tuple[tuple[Code, str] | None, ...] = (None, None, None)
-    """Per section (Main, Extra, Side): what :func:`check_placement` says about a copy there."""
     group: int | None = None
     """The limit group (Speed Duel: Limited 1/2/3) of the list in force the card is in."""
     forbidden_type: str | None = None
@@ -352,7 +350,6 @@ def _compute_facts(rs: Ruleset, card: Card) -> CardFacts:
         card.limit_name, status, used, problem, points, zone, card.is_skill, card.is_legend,
         date_unknown=unknown, attention=attention,
         pool_finding=_pool_finding(rs, card, problem, unknown, zone),
-        placement=_placement(rs, card, zone),
         later=tuple(None if b.points else _list_status(b, card)[0] for b in rs.upcoming),
         group=_group_of(rs.banlist, card),
         forbidden_type=forbidden,
@@ -387,22 +384,23 @@ def _group_of(banlist: Banlist | None, card: Card) -> int | None:
     return None
 
 
-def _placement(rs: Ruleset, card: Card, zone: DeckZone) -> tuple[tuple[Code, str] | None, ...]:
-    """Per section (Main, Extra, Side): what :func:`check_placement` says about the card there."""
+def _placement(
+    rs: Ruleset, card: Card, zone: DeckZone, section: Section
+) -> tuple[Code, str] | None:
+    """What :func:`check_placement` says about the card in ``section``, if anything."""
     if zone is DeckZone.NONE:
         if card.is_skill and rs.format.skill_cards:
-            return (None, None, None)
+            return None
         what = "a Token" if card.kind is CardKind.TOKEN else "a Skill card"
         where = "" if card.kind is CardKind.TOKEN else " outside Speed Duel"
-        anywhere = (Code.NOT_A_DECK_CARD, f"{card.name} is {what}, never a deck card{where}: "
-                    "remove it")  # fmt: skip
-        return (anywhere, anywhere, anywhere)
-    if zone is DeckZone.EXTRA:
+        return Code.NOT_A_DECK_CARD, f"{card.name} is {what}, never a deck card{where}: remove it"
+    if zone is DeckZone.EXTRA and section is Section.MAIN:
         kind = card.extra_kind.value if card.extra_kind else "Extra Deck"
-        return ((Code.WRONG_SECTION, f"{card.name} is a {kind} Monster: move it to the Extra "
-                 "Deck"), None, None)  # fmt: skip
-    return (None, (Code.WRONG_SECTION, f"{card.name} is a Main Deck card: move it to the Main or "
-                   "Side Deck"), None)  # fmt: skip
+        return Code.WRONG_SECTION, f"{card.name} is a {kind} Monster: move it to the Extra Deck"
+    if zone is DeckZone.MAIN and section is Section.EXTRA:
+        return (Code.WRONG_SECTION,
+                f"{card.name} is a Main Deck card: move it to the Main or Side Deck")  # fmt: skip
+    return None
 
 
 def _pool_finding(
@@ -444,7 +442,11 @@ def _announced_by(banlist: Banlist, when: date, region: TcgRegion) -> bool:
 
 
 MAX_RULESETS = 256
-"""Most rulesets a dataset keeps (one per format, date and option)."""
+"""Most rulesets a dataset keeps (one per format, date and option), least recently used out."""
+
+MAX_LEARNED = 200_000
+"""Most card facts a dataset's rulesets hold together (about 1 kB each): past it, the least
+recently used rulesets are dropped, so a service asked about many dates stays bounded."""
 
 
 def ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> Ruleset:
@@ -460,14 +462,28 @@ def ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> R
         return last.rules  # the question of the previous deck (a batch asks it thousands of times)
     cache = data.ruleset_cache()
     key = (fmt, when, allow_prerelease)
-    got = cache.get(key)
+    got = cache.pop(key, None)
     if got is None:
-        if len(cache) >= MAX_RULESETS:
-            cache.clear()
-        got = cache[key] = _ruleset(fmt, when, allow_prerelease, data)
+        while len(cache) >= MAX_RULESETS:
+            cache.pop(next(iter(cache)), None)  # the least recently used
+        got = _ruleset(fmt, when, allow_prerelease, data)
+    cache[key] = got  # the most recently used last
     assert isinstance(got, Ruleset)
     _remember(fmt, when, allow_prerelease, data, got)
     return got
+
+
+def _trim(data: Dataset, keep: Ruleset) -> None:
+    """Drop the least recently used rulesets (never ``keep``) while their card facts together
+    are over :data:`MAX_LEARNED`."""
+    cache = data.ruleset_cache()
+    learned = sum(len(rs.facts) for rs in list(cache.values()))
+    for key, rs in list(cache.items()):
+        if learned <= MAX_LEARNED:
+            break
+        if rs is not keep:
+            cache.pop(key, None)
+            learned -= len(rs.facts)
 
 
 class _Answer(NamedTuple):
@@ -809,15 +825,19 @@ def _size_finding(era: Era, section: Section, n: int) -> tuple[Code, str, int] |
 
 
 def check_placement(ctx: Context) -> Iterator[Violation]:
-    """Extra Deck monsters in the Main Deck, Main Deck cards in the Extra Deck; Tokens; Skills.
-
-    What it says about a card in each section is worked out once per ruleset
-    (:attr:`CardFacts.placement`).
-    """
+    """Extra Deck monsters in the Main Deck, Main Deck cards in the Extra Deck; Tokens; Skills."""
+    rs = ctx.rules
     for dc, facts in ctx.flagged:
-        found = facts.placement[_SECTION_INDEX[dc.section]]
+        zone, section, card = facts.zone, dc.section, dc.card
+        if card is None or zone is _RIGHT_ZONE[section]:
+            continue  # the usual case: flagged for another rule
+        found = _placement(rs, card, zone, section)
         if found is not None:
             yield _v(found[0], found[1], dc)
+
+
+_RIGHT_ZONE = {Section.MAIN: DeckZone.MAIN, Section.EXTRA: DeckZone.EXTRA, Section.SIDE: None}
+"""The zone of the cards that always belong in a section (the Side Deck takes both zones)."""
 
 
 def check_copies(ctx: Context) -> Iterator[Violation]:
@@ -1151,6 +1171,7 @@ def validate(
     unknown: list[DeckCard] = []
     if None in tally:  # cards new to this ruleset, or unknown passcodes
         unknown = _learn(rs, sections)
+        _trim(ds, rs)
         tally = _tally(rs, sections)
         tally.pop(None, None)
     facts_of = rs.facts

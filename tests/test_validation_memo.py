@@ -214,3 +214,27 @@ def test_report_types_are_immutable_values() -> None:
     again = pickle.loads(pickle.dumps(report))
     assert again == report and again.to_dict() == report.to_dict()
     assert dataclasses.replace(report, fingerprint="abc").fingerprint == "abc"
+
+
+def test_memory_stays_bounded_over_many_dates(monkeypatch: pytest.MonkeyPatch) -> None:
+    import deckcheck.validation as engine
+
+    monkeypatch.setattr(engine, "MAX_LEARNED", 400)
+    monkeypatch.setattr(engine, "MAX_RULESETS", 5)
+    decks = [deck for _, deck, _ in _golden()]
+    data = _fresh()
+    cold = _fresh()
+    for day in range(1, 29):
+        on = date(2025, 2, day)
+        for deck in decks[:12]:
+            answer = _answer(validate(deck, "tcg", on, data=data))
+            cache = data.ruleset_cache()
+            assert len(cache) <= 5
+            learned = sum(len(rs.facts) for rs in cache.values())
+            newest = list(cache.values())[-1]
+            assert learned <= 400 or list(cache.values()) == [newest], learned
+        # the answers of a trimmed cache are still those of a cold start
+        assert answer == _answer(validate(decks[11], "tcg", on, data=cold))
+    # the ruleset in use is the most recent, and it survives its own learning
+    validate(decks[0], "tcg", date(2025, 2, 1), data=data)
+    assert list(data.ruleset_cache())[-1][1] == date(2025, 2, 1)
