@@ -30,6 +30,7 @@ import json
 import os
 import secrets
 import shutil
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -199,19 +200,26 @@ def locked(home: Path | None = None) -> Iterator[Path]:
         raise UpdateError(f"{home}: cannot use the data folder: {exc.strerror or exc}") from exc
     try:
         try:
-            import fcntl
-        except ImportError:  # pragma: no cover - Windows: no advisory lock
-            fcntl = None  # type: ignore[assignment]
-        if fcntl is not None:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                raise UpdateError(
-                    f"{home}: another deckcheck is updating the data; try again when it ends"
-                ) from None
+            _lock(fd)
+        except OSError:
+            raise UpdateError(
+                f"{home}: another deckcheck is updating the data; try again when it ends"
+            ) from None
         yield home
     finally:
-        os.close(fd)
+        os.close(fd)  # closing the file releases the lock
+
+
+def _lock(fd: int) -> None:
+    """Take an exclusive lock on an open file without waiting (OSError when it is held)."""
+    if sys.platform == "win32":  # pragma: no cover - tested on POSIX only
+        import msvcrt
+
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    else:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
 def new_staging(home: Path) -> Path:
