@@ -1203,7 +1203,9 @@ def validate(
     floor = rs.listed_floor
     listed = {n for n in floor.keys() & per_name.keys() if per_name[n] > floor[n]}
     later = rs.changing_floor
-    changing = {n for n in later.keys() & per_name.keys() if per_name[n] > later[n]}
+    changing = (
+        {n for n in later.keys() & per_name.keys() if per_name[n] > later[n]} if later else set()
+    )
     for f in deck.findings:
         # a line naming no card still asked for copies: count them, so one typo is one problem
         if f.passcode is None and f.section is not None and f.code is not FindingCode.PARSE:
