@@ -895,7 +895,7 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
             listed = [f.status for f in facts if f.status is not None]
         first = copies[0]
         if not listed:
-            if bl.whitelist:
+            if whitelist:
                 yield _v(
                     Code.NOT_IN_POOL,
                     f"{name} is not on the {bl.name} card list: remove it",
@@ -972,7 +972,7 @@ def check_pool(ctx: Context) -> Iterator[Violation]:
 def check_points(ctx: Context) -> Iterator[Violation]:
     """Genesys: the point total over Main + Extra + Side must not exceed the cap."""
     rs = ctx.rules
-    cap = _point_cap(rs)
+    cap = rs.point_cap  # worked out once per ruleset
     if cap is None:
         return
     total = ctx.points or 0
