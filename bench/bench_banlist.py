@@ -13,8 +13,8 @@ from datetime import date, timedelta
 
 from common import Figure, best_of
 
-from deckcheck.dataset import BUNDLED_DIR, Dataset
-from deckcheck.format import get_format
+from deckcheck.data.dataset import BUNDLED_DIR, Dataset
+from deckcheck.rule.format import get_format
 
 
 def run() -> list[Figure]:

@@ -11,7 +11,7 @@ from pathlib import Path
 from common import Figure, best_of, command_time, python_pass_time
 
 from deckcheck.card import CARDS_FILE, CardIndex
-from deckcheck.dataset import BUNDLED_DIR as DEFAULT_INDEX_DIR
+from deckcheck.data.dataset import BUNDLED_DIR as DEFAULT_INDEX_DIR
 
 
 def run() -> list[Figure]:

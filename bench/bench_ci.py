@@ -10,9 +10,9 @@ from pathlib import Path
 
 from common import Figure, best_of, command_time
 
-from deckcheck.batch import check
-from deckcheck.config import check_with_config, load_config
 from deckcheck.reporter import render
+from deckcheck.run.batch import check
+from deckcheck.run.config import check_with_config, load_config
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = ROOT / "tests" / "data" / "decks"

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from common import Figure, best_of, command_time
 
-from deckcheck.bundle import write_manifest
-from deckcheck.dataset import Dataset
-from deckcheck.store import open_installed
-from deckcheck.update import FetchOptions, update
+from deckcheck.data.bundle import write_manifest
+from deckcheck.data.dataset import Dataset
+from deckcheck.data.store import open_installed
+from deckcheck.data.update import FetchOptions, update
 
 ROOT = Path(__file__).resolve().parent.parent
 DECK = ROOT / "examples" / "tcg-legal.ydk"

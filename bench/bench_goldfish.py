@@ -15,7 +15,7 @@ from typing import Any
 from common import Figure, best_of
 
 from deckcheck.card import CardIndex
-from deckcheck.deck import Deck, DeckCard, Section
+from deckcheck.deck.model import Deck, DeckCard, Section
 from deckcheck.goldfish import Condition, Going, Spec, parse_spec, simulate
 from deckcheck.goldfish.exact import ExactEngine, atoms_of
 

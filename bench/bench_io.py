@@ -16,8 +16,8 @@ from pathlib import Path
 from common import Figure, best_of
 
 from deckcheck.card import CardIndex
-from deckcheck.deck import Deck
-from deckcheck.io import DeckFormat, parse_ydk, read_path, write_deck
+from deckcheck.deck.io import DeckFormat, parse_ydk, read_path, write_deck
+from deckcheck.deck.model import Deck
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data" / "decks" / "projectignis-distribution"

@@ -167,7 +167,7 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 
 def queries(rng: random.Random, n: int) -> list[str]:
     """Prefixes (3-8 characters) of real card names in the three languages."""
-    from deckcheck.dataset import Dataset
+    from deckcheck.data.dataset import Dataset
 
     cards = Dataset.active().cards
     names: list[str] = []

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from common import Figure
 
-from deckcheck.batch import check
 from deckcheck.card import CardKind, DeckZone
-from deckcheck.dataset import BUNDLED_DIR, Dataset
+from deckcheck.data.dataset import BUNDLED_DIR, Dataset
+from deckcheck.run.batch import check
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = 1000

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from common import Figure, command_time, python_pass_time
 
-from deckcheck.deck import Deck
-from deckcheck.io import read_path
-from deckcheck.validation import validate
+from deckcheck.deck.io import read_path
+from deckcheck.deck.model import Deck
+from deckcheck.validation.engine import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = ROOT / "tests" / "data" / "decks"

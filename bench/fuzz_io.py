@@ -32,9 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from deckcheck.deck import Deck  # noqa: E402
-from deckcheck.error import DeckcheckError, DeckReadError  # noqa: E402
-from deckcheck.io import (  # noqa: E402
+from deckcheck.deck.io import (  # noqa: E402
     DeckFormat,
     detect_format,
     parse_json,
@@ -45,6 +43,8 @@ from deckcheck.io import (  # noqa: E402
     read_path,
     write_deck,
 )
+from deckcheck.deck.model import Deck  # noqa: E402
+from deckcheck.error import DeckcheckError, DeckReadError  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data" / "decks" / "projectignis-distribution"
 TEST_DATA = ROOT / "tests" / "data" / "io"

@@ -14,28 +14,32 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from deckcheck import legacy as _legacy
+
 __version__ = "0.1.0"
+
+_legacy.install()  # the flat layout's module paths, kept for one release
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
-    "Dataset": "deckcheck.dataset",
-    "Batch": "deckcheck.batch",
+    "Dataset": "deckcheck.data.dataset",
+    "Batch": "deckcheck.run.batch",
     "ExitCode": "deckcheck.error",
-    "Source": "deckcheck.batch",
-    "Summary": "deckcheck.batch",
-    "Unreadable": "deckcheck.batch",
-    "check": "deckcheck.batch",
-    "fingerprint_deck": "deckcheck.deck",
-    "compare_decks": "deckcheck.comparison",
-    "DeckDiff": "deckcheck.comparison",
-    "apply_side_plan": "deckcheck.siding",
-    "parse_side_plan": "deckcheck.siding",
-    "parse_card_list": "deckcheck.siding",
-    "SidePlan": "deckcheck.siding",
-    "SideResult": "deckcheck.siding",
-    "Registration": "deckcheck.registration",
-    "read_registrations": "deckcheck.registration",
-    "sources": "deckcheck.batch",
+    "Source": "deckcheck.run.batch",
+    "Summary": "deckcheck.run.batch",
+    "Unreadable": "deckcheck.run.batch",
+    "check": "deckcheck.run.batch",
+    "fingerprint_deck": "deckcheck.deck.model",
+    "compare_decks": "deckcheck.deck.compare",
+    "DeckDiff": "deckcheck.deck.compare",
+    "apply_side_plan": "deckcheck.run.siding",
+    "parse_side_plan": "deckcheck.run.siding",
+    "parse_card_list": "deckcheck.run.siding",
+    "SidePlan": "deckcheck.run.siding",
+    "SideResult": "deckcheck.run.siding",
+    "Registration": "deckcheck.source.registration",
+    "read_registrations": "deckcheck.source.registration",
+    "sources": "deckcheck.run.batch",
     "render": "deckcheck.reporter",
     "OutputFormat": "deckcheck.reporter",
     "RenderOptions": "deckcheck.reporter",
@@ -46,7 +50,7 @@ _EXPORTS: dict[str, str] = {
     "ConfigError": "deckcheck.error",
     "DeckTooLargeError": "deckcheck.error",
     "ConditionError": "deckcheck.error",
-    "FormatRegistry": "deckcheck.format",
+    "FormatRegistry": "deckcheck.rule.format",
     "Card": "deckcheck.card",
     "CardIndex": "deckcheck.card",
     "CardKind": "deckcheck.card",
@@ -56,29 +60,29 @@ _EXPORTS: dict[str, str] = {
     "Match": "deckcheck.card",
     "normalize_name": "deckcheck.card",
     "load_index": "deckcheck.card",
-    "Deck": "deckcheck.deck",
-    "DeckCard": "deckcheck.deck",
-    "ReadFinding": "deckcheck.deck",
-    "FindingCode": "deckcheck.deck",
-    "Section": "deckcheck.deck",
+    "Deck": "deckcheck.deck.model",
+    "DeckCard": "deckcheck.deck.model",
+    "ReadFinding": "deckcheck.deck.model",
+    "FindingCode": "deckcheck.deck.model",
+    "Section": "deckcheck.deck.model",
     "DeckcheckError": "deckcheck.error",
     "DataError": "deckcheck.error",
     "DeckReadError": "deckcheck.error",
     "UnknownCardError": "deckcheck.error",
     "AmbiguousCardError": "deckcheck.error",
     "UnknownFormatError": "deckcheck.error",
-    "validate": "deckcheck.validation",
-    "summarize": "deckcheck.validation",
-    "Report": "deckcheck.report",
-    "Violation": "deckcheck.report",
-    "Code": "deckcheck.report",
-    "Severity": "deckcheck.report",
-    "BanlistRef": "deckcheck.report",
-    "DeckFormat": "deckcheck.io",
-    "detect_format": "deckcheck.io",
-    "read_deck": "deckcheck.io",
-    "read_path": "deckcheck.io",
-    "write_deck": "deckcheck.io",
+    "validate": "deckcheck.validation.engine",
+    "summarize": "deckcheck.validation.engine",
+    "Report": "deckcheck.validation.report",
+    "Violation": "deckcheck.validation.report",
+    "Code": "deckcheck.validation.report",
+    "Severity": "deckcheck.validation.report",
+    "BanlistRef": "deckcheck.validation.report",
+    "DeckFormat": "deckcheck.deck.io",
+    "detect_format": "deckcheck.deck.io",
+    "read_deck": "deckcheck.deck.io",
+    "read_path": "deckcheck.deck.io",
+    "write_deck": "deckcheck.deck.io",
     "simulate": "deckcheck.goldfish",
     "HandStats": "deckcheck.goldfish",
     "load_spec": "deckcheck.goldfish",
@@ -87,36 +91,26 @@ _EXPORTS: dict[str, str] = {
     "SpecError": "deckcheck.error",
     "DrawRules": "deckcheck.goldfish",
     "GoldfishError": "deckcheck.error",
-    "Banlist": "deckcheck.banlist",
-    "BanlistCatalog": "deckcheck.banlist",
-    "TcgRegion": "deckcheck.banlist",
-    "load_catalog": "deckcheck.banlist",
-    "read_lflist": "deckcheck.banlist",
-    "dump_lflist": "deckcheck.banlist",
-    "read_banlist_file": "deckcheck.banlist",
-    "SizeRule": "deckcheck.format",
-    "Era": "deckcheck.format",
-    "Format": "deckcheck.format",
-    "Pool": "deckcheck.format",
-    "get_format": "deckcheck.format",
-    "list_formats": "deckcheck.format",
-    "list_eras": "deckcheck.format",
-    "load_format_file": "deckcheck.format",
+    "Banlist": "deckcheck.rule.banlist",
+    "BanlistCatalog": "deckcheck.rule.banlist",
+    "TcgRegion": "deckcheck.rule.banlist",
+    "load_catalog": "deckcheck.rule.banlist",
+    "read_lflist": "deckcheck.rule.banlist",
+    "dump_lflist": "deckcheck.rule.banlist",
+    "read_banlist_file": "deckcheck.rule.banlist",
+    "SizeRule": "deckcheck.rule.format",
+    "Era": "deckcheck.rule.format",
+    "Format": "deckcheck.rule.format",
+    "Pool": "deckcheck.rule.format",
+    "get_format": "deckcheck.rule.format",
+    "list_formats": "deckcheck.rule.format",
+    "list_eras": "deckcheck.rule.format",
+    "load_format_file": "deckcheck.rule.format",
 }
 
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:
-    from deckcheck.banlist import (
-        Banlist,
-        BanlistCatalog,
-        TcgRegion,
-        dump_lflist,
-        load_catalog,
-        read_banlist_file,
-        read_lflist,
-    )
-    from deckcheck.batch import Batch, Source, Summary, Unreadable, check, sources
     from deckcheck.card import (
         Card,
         CardIndex,
@@ -128,9 +122,17 @@ if TYPE_CHECKING:
         load_index,
         normalize_name,
     )
-    from deckcheck.comparison import DeckDiff, compare_decks
-    from deckcheck.dataset import Dataset
-    from deckcheck.deck import Deck, DeckCard, FindingCode, ReadFinding, Section, fingerprint_deck
+    from deckcheck.data.dataset import Dataset
+    from deckcheck.deck.compare import DeckDiff, compare_decks
+    from deckcheck.deck.io import DeckFormat, detect_format, read_deck, read_path, write_deck
+    from deckcheck.deck.model import (
+        Deck,
+        DeckCard,
+        FindingCode,
+        ReadFinding,
+        Section,
+        fingerprint_deck,
+    )
     from deckcheck.error import (
         AmbiguousCardError,
         ConditionError,
@@ -149,7 +151,25 @@ if TYPE_CHECKING:
         UnknownCardError,
         UnknownFormatError,
     )
-    from deckcheck.format import (
+    from deckcheck.goldfish import (
+        DrawRules,
+        HandStats,
+        Spec,
+        load_spec,
+        parse_condition,
+        simulate,
+    )
+    from deckcheck.reporter import OutputFormat, RenderOptions, render
+    from deckcheck.rule.banlist import (
+        Banlist,
+        BanlistCatalog,
+        TcgRegion,
+        dump_lflist,
+        load_catalog,
+        read_banlist_file,
+        read_lflist,
+    )
+    from deckcheck.rule.format import (
         Era,
         Format,
         FormatRegistry,
@@ -160,26 +180,17 @@ if TYPE_CHECKING:
         list_formats,
         load_format_file,
     )
-    from deckcheck.goldfish import (
-        DrawRules,
-        HandStats,
-        Spec,
-        load_spec,
-        parse_condition,
-        simulate,
-    )
-    from deckcheck.io import DeckFormat, detect_format, read_deck, read_path, write_deck
-    from deckcheck.registration import Registration, read_registrations
-    from deckcheck.report import BanlistRef, Code, Report, Severity, Violation
-    from deckcheck.reporter import OutputFormat, RenderOptions, render
-    from deckcheck.siding import (
+    from deckcheck.run.batch import Batch, Source, Summary, Unreadable, check, sources
+    from deckcheck.run.siding import (
         SidePlan,
         SideResult,
         apply_side_plan,
         parse_card_list,
         parse_side_plan,
     )
-    from deckcheck.validation import summarize, validate
+    from deckcheck.source.registration import Registration, read_registrations
+    from deckcheck.validation.engine import summarize, validate
+    from deckcheck.validation.report import BanlistRef, Code, Report, Severity, Violation
 
 
 def __getattr__(name: str) -> Any:

@@ -38,7 +38,7 @@ from typing import ClassVar
 
 
 class ExitCode(enum.IntEnum):
-    """Exit code of the CLI and of a batch (:attr:`deckcheck.batch.Batch.exit_code`)."""
+    """Exit code of the CLI and of a batch (:attr:`deckcheck.run.batch.Batch.exit_code`)."""
 
     OK = 0
     """Every deck read is legal (warnings allowed)."""

@@ -45,7 +45,9 @@ from types import MappingProxyType
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from deckcheck.banlist import (  # noqa: E402
+from deckcheck.card import CardIndex  # noqa: E402
+from deckcheck.error import AmbiguousCardError, UnknownCardError  # noqa: E402
+from deckcheck.rule.banlist import (  # noqa: E402
     Banlist,
     date_from_name,
     dump_banlist_toml,
@@ -54,12 +56,10 @@ from deckcheck.banlist import (  # noqa: E402
     read_lflist,
     status_word,
 )
-from deckcheck.card import CardIndex  # noqa: E402
-from deckcheck.error import AmbiguousCardError, UnknownCardError  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
 OUT_DIR = ROOT / "banlists"
-BUNDLE = ROOT / "deckcheck" / "data" / "banlists.json"
+BUNDLE = ROOT / "deckcheck" / "data" / "bundled" / "banlists.json"
 
 REPO_TW = "SantiagoRivera92/TimeWizard@d0f91f29d79dc9dfe8c24a6f7d68e9ff9e8f9996"
 REPO_YY = "DawnbrandBots/yaml-yugi-limit-regulation@be1c8e923109420f444f1760aadd562aa8c2ee41"

@@ -36,7 +36,7 @@ Rules (each one is counted in the report):
 
 Usage::
 
-    python scripts/build_card_index.py [--data ../shared/data] [--out deckcheck/data]
+    python scripts/build_card_index.py [--data ../shared/data] [--out deckcheck/data/bundled]
                                        [--report docs/card-index-report.md]
 """
 
@@ -759,7 +759,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--out",
         type=Path,
-        default=ROOT / "deckcheck" / "data",
+        default=ROOT / "deckcheck" / "data" / "bundled",
         help="output folder (cards.jsonl, names.json)",
     )
     ap.add_argument(

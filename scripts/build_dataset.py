@@ -8,7 +8,7 @@ A bundle holds the card index (``cards.jsonl``, ``names.json``, made by
 snapshot, read from the shared data README, or ``--as-of``), the sources with their versions,
 and the sha256 of every file. The dataset's fingerprint is the sha256 of this manifest.
 
-    python scripts/build_dataset.py [--data ../shared/data] [--bundle deckcheck/data]
+    python scripts/build_dataset.py [--data ../shared/data] [--bundle deckcheck/data/bundled]
                                     [--as-of YYYY-MM-DD] [--check]
     python scripts/build_dataset.py --out DIR [--data ../shared/data] [--as-of YYYY-MM-DD]
     python scripts/build_dataset.py --source-list [--data ../shared/data] [--base-url URL]
@@ -32,13 +32,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from deckcheck.bundle import build, manifest, manifest_text, snapshot_date  # noqa: E402
-from deckcheck.dataset import MANIFEST  # noqa: E402
+from deckcheck.data.bundle import build, manifest, manifest_text, snapshot_date  # noqa: E402
+from deckcheck.data.dataset import MANIFEST  # noqa: E402
+from deckcheck.data.upstream import SOURCE_LIST, source_list  # noqa: E402
 from deckcheck.error import DataError  # noqa: E402
-from deckcheck.upstream import SOURCE_LIST, source_list  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
-DEFAULT_BUNDLE = ROOT / "deckcheck" / "data"
+DEFAULT_BUNDLE = ROOT / "deckcheck" / "data" / "bundled"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -101,7 +101,7 @@ def ydk(
 
 def ydke(main: list[int], extra: list[int], side: list[int]) -> str:
     """A ydke:// URL (deckcheck's own encoder)."""
-    from deckcheck.io.ydke import encode_ydke
+    from deckcheck.deck.io.ydke import encode_ydke
 
     return encode_ydke(main, extra, side) + "\n"
 
@@ -272,7 +272,7 @@ def build() -> None:
     case("illegal", "speed-limit-group.ydk", ydk([*sm, *limit1, speed_skill]), "speed",
          "2024-01-01", ["limit-group"])  # fmt: skip
     # Genesys on 2026-01-15: two Main Deck cards of 100 points each (the cap is 100)
-    from deckcheck.format import get_format
+    from deckcheck.rule.format import get_format
 
     gl = get_format("genesys").banlist_at(date(2026, 1, 15))
     assert gl is not None

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from deckcheck.card import CardIndex
-from deckcheck.deck import Deck, DeckCard, Section
+from deckcheck.deck.model import Deck, DeckCard, Section
 from deckcheck.goldfish import Condition, Spec
 
 # distinct real Main Deck cards (Monsters, Spells, Traps) to build decks from

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from deckcheck import archive
-from deckcheck.archive import ArchiveError, list_entries
-from deckcheck.batch import ExitCode, check
+from deckcheck.run.batch import ExitCode, check
+from deckcheck.source.archive import ArchiveError, list_entries
 
 ROOT = Path(__file__).resolve().parent.parent
 LEGAL = (ROOT / "examples" / "tcg-legal.ydk").read_bytes()
@@ -122,7 +122,7 @@ def test_an_archive_without_decks_says_so(tmp_path: Path) -> None:
 
 
 def test_a_zip_with_a_registrations_csv(tmp_path: Path) -> None:
-    from deckcheck.registration import status_of
+    from deckcheck.source.registration import status_of
 
     path = tmp_path / "event.zip"
     problems = (ROOT / "examples" / "problems.ydk").read_bytes()

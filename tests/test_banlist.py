@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from deckcheck.banlist import dump_lflist, load_catalog, read_lflist
 from deckcheck.error import DataError
-from deckcheck.format import get_format
+from deckcheck.rule.banlist import dump_lflist, load_catalog, read_lflist
+from deckcheck.rule.format import get_format
 
 POT_OF_GREED = 55144522
 MAXX_C = 23434538

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.banlist import (
+from deckcheck.card import CardIndex
+from deckcheck.error import DataError
+from deckcheck.rule.banlist import (
     Banlist,
     banlist_files,
     dump_bundle,
@@ -17,12 +19,10 @@ from deckcheck.banlist import (
     read_bundle,
     read_lflist,
 )
-from deckcheck.card import CardIndex
-from deckcheck.error import DataError
 
 ROOT = Path(__file__).resolve().parent.parent
 BANLIST_DIR = ROOT / "banlists"
-BUNDLE_PATH = ROOT / "deckcheck" / "data" / "banlists.json"
+BUNDLE_PATH = ROOT / "deckcheck" / "data" / "bundled" / "banlists.json"
 SHARED_DATA = ROOT.parent / "shared" / "data"
 
 

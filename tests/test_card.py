@@ -176,13 +176,19 @@ def test_regenerated_index_equals_committed(tmp_path: Path) -> None:
         check=True, capture_output=True,
     )  # fmt: skip
     for name in ("cards.jsonl", "names.json"):
-        assert (tmp_path / name).read_bytes() == (ROOT / "deckcheck" / "data" / name).read_bytes()
+        assert (tmp_path / name).read_bytes() == (
+            ROOT / "deckcheck" / "data" / "bundled" / name
+        ).read_bytes()
     committed = ROOT / "docs" / "card-index-report.md"
     assert (tmp_path / "report.md").read_bytes() == committed.read_bytes()
 
 
 def test_index_holds_no_card_text() -> None:
-    head = (ROOT / "deckcheck" / "data" / "cards.jsonl").read_text(encoding="utf-8").split("\n")[0]
+    head = (
+        (ROOT / "deckcheck" / "data" / "bundled" / "cards.jsonl")
+        .read_text(encoding="utf-8")
+        .split("\n")[0]
+    )
     fields = json.loads(head)["fields"]
     assert not {"desc", "text", "effect"} & set(fields)
 

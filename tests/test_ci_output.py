@@ -15,10 +15,17 @@ import pytest
 from junitparser import Error, Failure, JUnitXml
 
 import deckcheck
-from deckcheck.batch import Batch
-from deckcheck.report import CODE_HELP, DEFAULT_SEVERITY, Code, Report, Severity, Violation
 from deckcheck.reporter import render
 from deckcheck.reporter.github import escape_data, escape_property, summary_markdown
+from deckcheck.run.batch import Batch
+from deckcheck.validation.report import (
+    CODE_HELP,
+    DEFAULT_SEVERITY,
+    Code,
+    Report,
+    Severity,
+    Violation,
+)
 
 from .conftest import ROOT, TEST_DATA
 
@@ -328,7 +335,7 @@ def test_progress_on_request(cli, decks: Path) -> None:  # type: ignore[no-untyp
 
 
 def test_every_code_has_a_meaning_and_a_fix() -> None:
-    from deckcheck.report import CODE_FIX, CODE_MEANING
+    from deckcheck.validation.report import CODE_FIX, CODE_MEANING
 
     assert set(CODE_MEANING) == set(CODE_FIX) == set(CODE_HELP) == set(Code)
     for code in Code:

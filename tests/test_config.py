@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.config import check_with_config, find_config, load_config, matches
 from deckcheck.error import ConfigError
+from deckcheck.run.config import check_with_config, find_config, load_config, matches
 
 from .conftest import ROOT, TEST_DATA
 

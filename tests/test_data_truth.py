@@ -219,7 +219,7 @@ def test_worlds_pool_needs_both_regions() -> None:
 
 
 def test_tcg_april_2024_uses_the_north_american_date() -> None:
-    from deckcheck.banlist import read_banlist_file
+    from deckcheck.rule.banlist import read_banlist_file
 
     path = ROOT / "banlists" / "tcg" / "2024-04-15.toml"
     assert path.exists()
@@ -251,7 +251,7 @@ def test_april_2024_list_in_force_on_2024_04_18_in_north_america_not_europe(
 
 
 def test_may_2022_list_dates_differ_by_region() -> None:
-    from deckcheck.format import get_format
+    from deckcheck.rule.format import get_format
 
     tcg = get_format("tcg")
     na = tcg.banlist_at(date(2022, 5, 20))
@@ -358,7 +358,7 @@ def speed_codes(extra: list[int], on: date) -> set[str]:
 
 
 def test_speed_lists_take_the_published_dates() -> None:
-    from deckcheck.format import get_format
+    from deckcheck.rule.format import get_format
 
     speed = get_format("speed")
     got = [speed.banlist_at(date.fromisoformat(d)) for d in ("2022-09-09", "2022-09-10")]
@@ -395,7 +395,7 @@ def test_speed_groups_count_every_card_and_skills() -> None:
 
 
 def test_speed_groups_survive_files_and_lflist_export(cli) -> None:  # type: ignore[no-untyped-def]
-    from deckcheck.banlist import dump_lflist, read_banlist_file, read_lflist
+    from deckcheck.rule.banlist import dump_lflist, read_banlist_file, read_lflist
 
     path = ROOT / "banlists" / "speed" / "2025-07-11.toml"
     bl = read_banlist_file(path)
@@ -464,7 +464,7 @@ def test_rush_pool_is_not_frozen_at_81_cards_over_2020_2022() -> None:
 
 
 def test_rush_lists_are_limits_not_the_pool() -> None:
-    from deckcheck.banlist import read_banlist_dir
+    from deckcheck.rule.banlist import read_banlist_dir
 
     lists = read_banlist_dir(ROOT / "banlists" / "rush")
     assert lists and not any(b.whitelist for b in lists)

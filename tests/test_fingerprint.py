@@ -10,10 +10,10 @@ import pytest
 
 import deckcheck
 from deckcheck.card import CardIndex, DeckZone, Match
-from deckcheck.comparison import compare_decks
-from deckcheck.deck import Deck, Section, fingerprint_deck
-from deckcheck.io import dump_ydk, read_deck, read_path, write_deck
-from deckcheck.siding import PlanCode, SidePlan, apply_side_plan, parse_card_list
+from deckcheck.deck.compare import compare_decks
+from deckcheck.deck.io import dump_ydk, read_deck, read_path, write_deck
+from deckcheck.deck.model import Deck, Section, fingerprint_deck
+from deckcheck.run.siding import PlanCode, SidePlan, apply_side_plan, parse_card_list
 
 ROOT = Path(__file__).resolve().parent.parent
 LEGAL = ROOT / "examples" / "tcg-legal.ydk"
@@ -194,7 +194,7 @@ def test_card_lists_split_on_counts_not_on_commas_in_names() -> None:
                                   "Side in: 1 Pot of Greed\nSide out: 1 Raigeki\n",
                                   'in = ["1 Pot of Greed"]\nout = "1 Raigeki"\n'])  # fmt: skip
 def test_plan_file_forms(text: str) -> None:
-    from deckcheck.siding import parse_side_plan
+    from deckcheck.run.siding import parse_side_plan
 
     plan = parse_side_plan(text)
     assert [(c.name, n) for c, n in plan.cards_in] == [("Pot of Greed", 1)]

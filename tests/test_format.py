@@ -10,9 +10,16 @@ from typing import Any
 
 import pytest
 
-from deckcheck.banlist import dump_lflist, load_catalog
 from deckcheck.error import DataError, UnknownFormatError
-from deckcheck.format import Pool, SizeRule, get_format, list_eras, list_formats, load_format_file
+from deckcheck.rule.banlist import dump_lflist, load_catalog
+from deckcheck.rule.format import (
+    Pool,
+    SizeRule,
+    get_format,
+    list_eras,
+    list_formats,
+    load_format_file,
+)
 
 RULES_FORMATS = ["tcg", "ocg", "traditional", "worlds", "goat", "edison", "hat", "time-wizard",
                  "speed", "duel-links", "rush", "master-duel", "genesys"]  # fmt: skip

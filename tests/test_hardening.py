@@ -278,7 +278,7 @@ def test_json_sniff_reads_at_most_the_cap(tmp_path: Path) -> None:
         handle.truncate(512 << 20)  # sparse: 512 MB that take no disk
     (tmp_path / "deck.ydk").write_bytes(LEGAL.read_bytes())
     code = (
-        "import deckcheck.batch as b;"
+        "import deckcheck.run.batch as b;"
         f"s = list(b.sources([{str(tmp_path)!r}]));"
         "print([x.split()[1] for x in open('/proc/self/status') if x.startswith('VmHWM')][0]);"
         "print([x.skip for x in s])"
@@ -399,7 +399,7 @@ def test_stdin_given_twice_is_read_once(cli_proc) -> None:
 
 
 def test_ydke_url_in_capitals_is_a_url_not_a_missing_file(cli) -> None:
-    from deckcheck.io import write_deck
+    from deckcheck.deck.io import write_deck
 
     url = write_deck(deckcheck.read_path(LEGAL), "ydke").strip()
     res = cli("validate", "YDKE://" + url[len("ydke://") :], "--date", "2025-06-01")
@@ -807,7 +807,7 @@ def test_cards_show_rush_shows_the_rush_release_date(cli) -> None:
     assert res.code == 0
     assert "[160010000]" in res.stdout
     doc = json.loads(cli("cards", "show", "160010000", "-o", "json").stdout)
-    from deckcheck.dataset import Dataset
+    from deckcheck.data.dataset import Dataset
 
     released = Dataset.active().cards.get(160010000).ocg_date
     assert released is not None and doc["rush_date"] == released.isoformat()

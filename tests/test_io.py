@@ -13,9 +13,7 @@ from typing import Any
 import pytest
 
 from deckcheck.card import CardIndex, Match
-from deckcheck.deck import Deck, FindingCode, Section
-from deckcheck.error import DeckcheckError, DeckReadError
-from deckcheck.io import (
+from deckcheck.deck.io import (
     MAX_CARDS,
     MAX_INPUT_BYTES,
     DeckFormat,
@@ -35,6 +33,8 @@ from deckcheck.io import (
     read_path,
     write_deck,
 )
+from deckcheck.deck.model import Deck, FindingCode, Section
+from deckcheck.error import DeckcheckError, DeckReadError
 
 DATA = Path(__file__).resolve().parent / "data" / "io"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

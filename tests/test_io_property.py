@@ -19,9 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deckcheck.card import CardIndex, DeckZone
-from deckcheck.deck import Deck, DeckCard, Section
-from deckcheck.error import DeckReadError
-from deckcheck.io import (
+from deckcheck.deck.io import (
     MAX_PASSCODE,
     DeckFormat,
     detect_format,
@@ -33,6 +31,8 @@ from deckcheck.io import (
     read_deck,
     write_deck,
 )
+from deckcheck.deck.model import Deck, DeckCard, Section
+from deckcheck.error import DeckReadError
 
 DATA = Path(__file__).resolve().parent / "data" / "io"
 SHARED_DECKS = (

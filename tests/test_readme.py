@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from deckcheck.report import Code
+from deckcheck.validation.report import Code
 
 from .conftest import ROOT
 
@@ -55,7 +55,7 @@ def test_library_ci_example_runs(monkeypatch) -> None:  # type: ignore[no-untype
 
 
 def test_use_in_ci_config_example_is_valid(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from deckcheck.config import load_config
+    from deckcheck.run.config import load_config
 
     section = README.split("## Use in CI", 1)[1].split("\n## ", 1)[0]
     block = section.split("```toml", 1)[1].split("```", 1)[0]

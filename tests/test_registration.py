@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 
 import deckcheck
-from deckcheck.batch import ExitCode, check, sources
-from deckcheck.deck import fingerprint_deck
-from deckcheck.io import read_path, write_deck
-from deckcheck.registration import RegistrationError, Status, read_registrations
+from deckcheck.deck.io import read_path, write_deck
+from deckcheck.deck.model import fingerprint_deck
 from deckcheck.reporter.csv import HEADER
 from deckcheck.reporter.document import ValidationDocument
+from deckcheck.run.batch import ExitCode, check, sources
+from deckcheck.source.registration import RegistrationError, Status, read_registrations
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = ROOT / "tests" / "data" / "decks"
@@ -113,7 +113,7 @@ def _zip_for(regset: RegSet) -> Path:
 
 
 def _status(row: deckcheck.Report | deckcheck.Unreadable) -> str:
-    from deckcheck.registration import status_of
+    from deckcheck.source.registration import status_of
 
     return status_of(row).value
 

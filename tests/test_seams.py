@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 import deckcheck
-from deckcheck.batch import ExitCode, Source, SourceKind, check, sources
-from deckcheck.dataset import BUNDLE_FILES, BUNDLED_DIR, MANIFEST, Dataset
+from deckcheck.data.dataset import BUNDLE_FILES, BUNDLED_DIR, MANIFEST, Dataset
+from deckcheck.deck.io import read_path
 from deckcheck.error import (
     ERRORS,
     DataError,
@@ -29,9 +29,9 @@ from deckcheck.error import (
     UnknownFormatError,
 )
 from deckcheck.goldfish import DrawRules, draw_rules_for, simulate
-from deckcheck.io import read_path
 from deckcheck.reporter import render
 from deckcheck.reporter.document import DOCUMENTS, ValidationDocument
+from deckcheck.run.batch import ExitCode, Source, SourceKind, check, sources
 
 from .conftest import ROOT, TEST_DATA
 
@@ -161,7 +161,7 @@ def test_unexpected_exception_is_one_error_line_and_exit_2(tmp_path: Path) -> No
     script = (
         "import sys, deckcheck.cli as c\n"
         "def boom(*a, **k):\n    raise RuntimeError('boom')\n"
-        "import deckcheck.batch as b\nb.check = boom\n"
+        "import deckcheck.run.batch as b\nb.check = boom\n"
         "sys.argv = ['deckcheck'] + sys.argv[1:]\nc.main()\n"
     )
     args = [sys.executable, "-c", script, "validate", str(EXAMPLES / "tcg-legal.ydk")]

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import deckcheck
-from deckcheck.dataset import Dataset
+from deckcheck.data.dataset import Dataset
 from deckcheck.service import Settings, create_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -675,7 +675,7 @@ def test_no_5xx_for_random_gets(api: Api, path: str, q: str) -> None:
 def test_etags_follow_the_data_fingerprint(api: Api, tmp_path: Path) -> None:
     import shutil
 
-    from deckcheck.dataset import BUNDLED_DIR, MANIFEST
+    from deckcheck.data.dataset import BUNDLED_DIR, MANIFEST
 
     copy = tmp_path / "bundle"
     shutil.copytree(BUNDLED_DIR, copy)

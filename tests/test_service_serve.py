@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from deckcheck.dataset import Dataset
+from deckcheck.data.dataset import Dataset
 from tests.conftest import start_server, stop_server
 
 
@@ -101,9 +101,9 @@ def test_serve_picks_up_an_installed_bundle_on_sighup(tmp_path: Path) -> None:
     import time
     from datetime import date
 
-    from deckcheck.bundle import write_manifest
-    from deckcheck.dataset import Dataset
-    from deckcheck.update import update
+    from deckcheck.data.bundle import write_manifest
+    from deckcheck.data.dataset import Dataset
+    from deckcheck.data.update import update
 
     home = tmp_path / "home"
     newer = tmp_path / "newer"

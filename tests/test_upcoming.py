@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import deckcheck
-from deckcheck.forecast import Outlook, forecast
 from deckcheck.reporter.document import UpcomingDocument
+from deckcheck.run.forecast import Outlook, forecast
 
 from .conftest import ROOT
 
@@ -160,9 +160,9 @@ def test_summary_table(cli, decks: Path, tmp_path: Path, monkeypatch) -> None:  
 def _april_2024_deck(path: Path) -> tuple[Path, str]:
     """A legal TCG deck on 2024-04-18 with 3 copies of a card the 2024-04-15 TCG list forbids
     (in force 2024-04-15 in North America, 2024-04-22 in Europe); returns it and the card."""
-    from deckcheck.banlist import TcgRegion
     from deckcheck.card import DeckZone
-    from deckcheck.dataset import Dataset
+    from deckcheck.data.dataset import Dataset
+    from deckcheck.rule.banlist import TcgRegion
 
     ds = Dataset.active()
     fmt = ds.format("tcg")

@@ -20,11 +20,11 @@ from typing import Any
 
 import pytest
 
-from deckcheck.bundle import write_manifest
-from deckcheck.dataset import DataOrigin, Dataset
+from deckcheck.data.bundle import write_manifest
+from deckcheck.data.dataset import DataOrigin, Dataset
+from deckcheck.data.store import POINTER, open_installed, read_pointer, reset
+from deckcheck.data.update import FetchOptions, UpdateStatus, update
 from deckcheck.error import OfflineError, UpdateError
-from deckcheck.store import POINTER, open_installed, read_pointer, reset
-from deckcheck.update import FetchOptions, UpdateStatus, update
 
 from .bundle_server import BundleServer, serve
 from .conftest import ROOT
@@ -468,7 +468,7 @@ def test_reload_sees_an_update_made_by_another_process(
 
 
 def test_one_update_at_a_time(home: Path, bundles: dict[str, Path]) -> None:
-    from deckcheck.store import locked
+    from deckcheck.data.store import locked
 
     with locked(home), pytest.raises(UpdateError, match="another deckcheck"):
         update(bundles["b"], home=home)
@@ -553,7 +553,7 @@ def test_crash_at_each_step_of_the_install(
     home: Path, bundles: dict[str, Path], monkeypatch: pytest.MonkeyPatch, step: int
 ) -> None:
     """Die at each file-system change of the install in turn: data stays A or B, whole."""
-    import deckcheck.store as store
+    import deckcheck.data.store as store
 
     update(bundles["a"], home=home)
     a, b = fingerprint_of(bundles["a"]), fingerprint_of(bundles["b"])
@@ -705,8 +705,8 @@ def test_sighup_reloads_the_active_data(home: Path, bundles: dict[str, Path]) ->
     """A long-running process (the service) picks up an update on SIGHUP."""
     script = (
         "import signal, sys, time\n"
-        "from deckcheck.dataset import Dataset\n"
-        "from deckcheck.store import reload_on_sighup\n"
+        "from deckcheck.data.dataset import Dataset\n"
+        "from deckcheck.data.store import reload_on_sighup\n"
         "assert reload_on_sighup()\n"
         "print(Dataset.active().fingerprint, flush=True)\n"
         "sys.stdin.readline()\n"  # the test updates the data meanwhile, then sends SIGHUP

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from deckcheck.dataset import Dataset
+from deckcheck.data.dataset import Dataset
+from deckcheck.data.store import open_installed, read_pointer
+from deckcheck.data.upstream import parse_source_list, source_list
 from deckcheck.error import DataError
-from deckcheck.store import open_installed, read_pointer
-from deckcheck.upstream import parse_source_list, source_list
 
 from .bundle_server import BundleServer, serve
 from .conftest import SHARED_DATA, TEST_DATA

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.deck import Deck, DeckCard, Section
-from deckcheck.io import read_path
-from deckcheck.report import Code, Severity
-from deckcheck.validation import validate
+from deckcheck.deck.io import read_path
+from deckcheck.deck.model import Deck, DeckCard, Section
+from deckcheck.validation.engine import validate
+from deckcheck.validation.report import Code, Severity
 
 from .conftest import TEST_DATA
 
@@ -110,7 +110,7 @@ def test_speed_duel_needs_exactly_one_skill() -> None:
 
 
 def test_genesys_points_over_cap() -> None:
-    from deckcheck.format import get_format
+    from deckcheck.rule.format import get_format
 
     fmt = get_format("genesys")
     on = date(2026, 1, 15)
@@ -143,7 +143,7 @@ def test_date_outside_the_data_warns() -> None:
 
 
 def test_upcoming_change_warns_before_a_list_takes_effect() -> None:
-    from deckcheck.format import get_format
+    from deckcheck.rule.format import get_format
 
     fmt = get_format("tcg")
     pog = 55144522

@@ -25,10 +25,10 @@ import pytest
 
 from deckcheck import Dataset
 from deckcheck.card import CardIndex, DeckZone
-from deckcheck.deck import Deck, DeckCard, Section
-from deckcheck.io import read_path
-from deckcheck.report import Code, Report, Severity, Violation
-from deckcheck.validation import validate
+from deckcheck.deck.io import read_path
+from deckcheck.deck.model import Deck, DeckCard, Section
+from deckcheck.validation.engine import validate
+from deckcheck.validation.report import Code, Report, Severity, Violation
 
 DECKS = Path(__file__).resolve().parent / "data" / "decks"
 EXPECTED: dict[str, dict[str, Any]] = tomllib.loads(
@@ -217,7 +217,7 @@ def test_report_types_are_immutable_values() -> None:
 
 
 def test_memory_stays_bounded_over_many_dates(monkeypatch: pytest.MonkeyPatch) -> None:
-    import deckcheck.validation as engine
+    import deckcheck.validation.engine as engine
 
     monkeypatch.setattr(engine, "MAX_LEARNED", 400)
     monkeypatch.setattr(engine, "MAX_RULESETS", 5)

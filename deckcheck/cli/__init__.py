@@ -45,7 +45,7 @@ def _version(value: bool) -> None:
     if not value:
         return
     from deckcheck import __version__
-    from deckcheck.dataset import Dataset
+    from deckcheck.data.dataset import Dataset
 
     data = Dataset.active()
     origin, _ = Dataset.active_origin()

@@ -22,8 +22,8 @@ from deckcheck.cli.options import (
 from deckcheck.reporter.text import plural
 
 if TYPE_CHECKING:
-    from deckcheck.banlist import Banlist
-    from deckcheck.format import Format
+    from deckcheck.rule.banlist import Banlist
+    from deckcheck.rule.format import Format
 
 
 app = typer.Typer(
@@ -46,7 +46,7 @@ def _name(code: int) -> str | None:
 
 
 def _value(b: Banlist, value: int | None) -> str:
-    from deckcheck.banlist import STATUS_NAMES
+    from deckcheck.rule.banlist import STATUS_NAMES
 
     if value is None:
         return "not in pool" if b.whitelist else "Unlimited (not listed)"
@@ -171,7 +171,7 @@ def export(
     region: RegionOpt = None,
 ) -> None:
     """Export the list in force on a date as EDOPro lflist.conf (or project TOML)."""
-    from deckcheck.banlist import dump_banlist_toml, dump_lflist
+    from deckcheck.rule.banlist import dump_banlist_toml, dump_lflist
 
     b = _list_at(name, format_file, when, region)
     text = dump_lflist(b, _name) if to is ExportFormat.LFLIST else dump_banlist_toml(b)

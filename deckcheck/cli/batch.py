@@ -1,6 +1,7 @@
 """``deckcheck batch``: check an organiser's registrations and write the reports into a folder.
 
-A thin shell over :func:`deckcheck.batch.sources`, :func:`deckcheck.batch.check` (in a process
+A thin shell over :func:`deckcheck.run.batch.sources`, :func:`deckcheck.run.batch.check` (in a
+process
 pool) and :func:`deckcheck.reporter.render`; the progress bar is ``rich``'s, on stderr, only on a
 terminal.
 """
@@ -30,7 +31,7 @@ from deckcheck.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from deckcheck.batch import Batch
+    from deckcheck.run.batch import Batch
 
 REPORTS = ("report.csv", "report.json", "report.html", "junit.xml")
 """The files ``deckcheck batch`` writes."""
@@ -187,7 +188,7 @@ def register(app: typer.Typer) -> None:
         Exit 0 when every deck is legal, 1 when any is illegal, 2 when any could not be read
         (duplicate registrations are flagged in the reports but do not change the exit code).
         """
-        from deckcheck.batch import check, sources
+        from deckcheck.run.batch import check, sources
 
         fmt = resolve_format(format, format_file, region=region)
         when = parse_date(on)

@@ -13,7 +13,7 @@ from deckcheck.reporter.text import plural
 
 
 class FormatChoice(enum.StrEnum):
-    """Deck file formats on the command line (mirrors deckcheck.io.DeckFormat)."""
+    """Deck file formats on the command line (mirrors deckcheck.deck.io.DeckFormat)."""
 
     YDK = "ydk"
     YDKE = "ydke"
@@ -58,10 +58,10 @@ def convert(
     existing output file is then left untouched). --out replaces a regular file atomically,
     keeping its permissions, and writes in place to anything else (a FIFO, a device, a pipe).
     """
-    from deckcheck.deck import FindingCode
+    from deckcheck.deck.io import read_path, write_deck
+    from deckcheck.deck.io.text import unresolved_lines
+    from deckcheck.deck.model import FindingCode
     from deckcheck.error import DeckcheckError
-    from deckcheck.io import read_path, write_deck
-    from deckcheck.io.text import unresolved_lines
 
     try:
         deck = read_path(source, fmt=from_.value if from_ else None, rush=rush)

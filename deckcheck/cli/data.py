@@ -19,7 +19,7 @@ from deckcheck.cli.common import Output, clean, fail, print_document
 from deckcheck.cli.options import OutputOpt
 
 if TYPE_CHECKING:
-    from deckcheck.dataset import Dataset
+    from deckcheck.data.dataset import Dataset
 
 app = typer.Typer(
     help="Show, update, export or reset the card and ban-list data.", no_args_is_help=True
@@ -38,7 +38,7 @@ def _sources(sources: list[str]) -> str:
 @app.command("status")
 def status(output: OutputOpt = Output.TEXT) -> None:
     """Say which data is in use: installed or bundled, its as-of date, fingerprint and source."""
-    from deckcheck.store import status as data_status
+    from deckcheck.data.store import status as data_status
 
     st = data_status()
     doc = st.to_dict()
@@ -167,16 +167,16 @@ def update(
 
     A failed or interrupted update changes nothing: the data in use stays active and whole.
     """
+    from deckcheck.data.update import FetchOptions, UpdateStatus
+    from deckcheck.data.update import update as run_update
     from deckcheck.error import DeckcheckError
-    from deckcheck.update import FetchOptions, UpdateStatus
-    from deckcheck.update import update as run_update
 
     opts = FetchOptions(timeout=timeout, retries=retries, max_bytes=max_size << 20)
     bar = _Bar()
     _interrupt_on_sigterm()
     try:
         if from_upstream:
-            from deckcheck.upstream import update_from_upstream
+            from deckcheck.data.upstream import update_from_upstream
 
             result = update_from_upstream(
                 source, options=opts, progress=bar, force=force, notify=bar.note
@@ -197,7 +197,7 @@ def update(
             f"updated: data {_describe(result.data)} (was {_describe(result.previous)})\n"
             f"  from {where}\n"
         )
-        from deckcheck.dataset import Dataset
+        from deckcheck.data.dataset import Dataset
 
         if Dataset.active() is not result.data and Dataset.active().folder != result.data.folder:
             _, note = Dataset.active_origin()
@@ -219,7 +219,7 @@ def export(
     ],
 ) -> None:
     """Write the data in use as a bundle (serve it, then 'data update --source URL')."""
-    from deckcheck.dataset import Dataset
+    from deckcheck.data.dataset import Dataset
     from deckcheck.error import DeckcheckError
 
     data = Dataset.active()
@@ -233,10 +233,10 @@ def export(
 @app.command("reset")
 def reset() -> None:
     """Go back to the data shipped with deckcheck (removes the installed bundle)."""
-    from deckcheck.dataset import Dataset
+    from deckcheck.data.dataset import Dataset
+    from deckcheck.data.store import locked
+    from deckcheck.data.store import reset as run_reset
     from deckcheck.error import DeckcheckError
-    from deckcheck.store import locked
-    from deckcheck.store import reset as run_reset
 
     try:
         with locked() as home:

@@ -21,7 +21,7 @@ from deckcheck.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from deckcheck.format import Format
+    from deckcheck.rule.format import Format
 
 app = typer.Typer(
     rich_markup_mode="markdown",
@@ -64,7 +64,7 @@ def formats(ctx: typer.Context, output: OutputOpt = Output.TEXT) -> None:
     """List every format and era (``formats show FORMAT`` for one)."""
     if ctx.invoked_subcommand is not None:
         return
-    from deckcheck.format import list_eras, list_formats
+    from deckcheck.rule.format import list_eras, list_formats
 
     fmts = list_formats()
     if output is Output.JSON:
@@ -106,7 +106,7 @@ def show(
     region: RegionOpt = None,
 ) -> None:
     """Show a format's rules, and the era and ban list in force on a date."""
-    from deckcheck.format import Pool
+    from deckcheck.rule.format import Pool
 
     fmt = resolve_named(name, format_file, region)
     d = parse_date(when)

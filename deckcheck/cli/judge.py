@@ -21,12 +21,12 @@ from deckcheck.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from deckcheck.deck import Deck
+    from deckcheck.deck.model import Deck
 
 
 def _read(path: str) -> Deck:
+    from deckcheck.deck.io import read_path
     from deckcheck.error import DeckcheckError
-    from deckcheck.io import read_path
 
     try:
         return read_path(path)
@@ -62,9 +62,9 @@ def fingerprint(
     artworks do not, so a judge can confirm a played deck is the registered one. Exit 2 if a
     deck cannot be read.
     """
-    from deckcheck.deck import fingerprint_deck
+    from deckcheck.deck.io import read_path
+    from deckcheck.deck.model import fingerprint_deck
     from deckcheck.error import DeckcheckError
-    from deckcheck.io import read_path
 
     _text_only(output)
     results: list[dict[str, object]] = []
@@ -97,8 +97,8 @@ def diff(
     Alternate artworks, card order and file format do not count as differences. Exit 0 when
     the decks hold the same cards, 1 when they differ, 2 when a deck cannot be read.
     """
-    from deckcheck.comparison import compare_decks
-    from deckcheck.deck import Section
+    from deckcheck.deck.compare import compare_decks
+    from deckcheck.deck.model import Section
 
     _text_only(output)
     a, b = _read(registered), _read(played)
@@ -152,7 +152,7 @@ def side(
     """
     from deckcheck.error import DeckcheckError
     from deckcheck.reporter import render
-    from deckcheck.siding import SidePlan, apply_side_plan, parse_card_list, parse_side_plan
+    from deckcheck.run.siding import SidePlan, apply_side_plan, parse_card_list, parse_side_plan
 
     _text_only(output)
     if plan is None and cards_in is None and cards_out is None:

@@ -24,8 +24,8 @@ import typer
 from deckcheck.cli.common import Output, fail
 
 if TYPE_CHECKING:
-    from deckcheck.config import Config
-    from deckcheck.format import Format
+    from deckcheck.rule.format import Format
+    from deckcheck.run.config import Config
 
 FormatOpt = Annotated[
     str | None,
@@ -48,7 +48,7 @@ DateOpt = Annotated[
 
 
 class RegionChoice(enum.StrEnum):
-    """``--region`` values (the same as :class:`deckcheck.banlist.TcgRegion`)."""
+    """``--region`` values (the same as :class:`deckcheck.rule.banlist.TcgRegion`)."""
 
     NA = "na"
     EU = "eu"
@@ -122,8 +122,8 @@ StrictOpt = Annotated[
 def load_repo_config(path: Path | None, no_config: bool) -> Config | None:
     """The configuration named by ``--config``, else found upwards (None with ``--no-config``
     or when there is none); exit 2 with the file and key when it is unusable."""
-    from deckcheck.config import find_config, load_config
     from deckcheck.error import ConfigError
+    from deckcheck.run.config import find_config, load_config
 
     if path is not None and no_config:
         fail("give --config or --no-config, not both")
@@ -170,7 +170,7 @@ def resolve_format(
 
 def _resolve_format(name: str | None, file: Path | str | None, *, default: str) -> Format:
     from deckcheck.error import DeckcheckError, UnknownFormatError
-    from deckcheck.format import get_format, load_format_file
+    from deckcheck.rule.format import get_format, load_format_file
 
     if name is not None and file is not None:
         fail("give --format or --format-file, not both")

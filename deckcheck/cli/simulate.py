@@ -100,12 +100,12 @@ def simulate_command(
     Exact (multivariate hypergeometric) where possible; simulated with 95% intervals when card
     effects or a huge state space need it. Exit 2 on a bad deck, spec or option.
     """
-    from deckcheck.deck import FindingCode
+    from deckcheck.deck.io import read_path
+    from deckcheck.deck.model import FindingCode
     from deckcheck.error import DeckcheckError
-    from deckcheck.format import Pool
     from deckcheck.goldfish import DrawRules, load_spec, simulate
-    from deckcheck.io import read_path
     from deckcheck.reporter import render
+    from deckcheck.rule.format import Pool
 
     fmt = resolve_format(format_name, format_file)
     when = parse_date(on)

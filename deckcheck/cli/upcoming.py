@@ -1,5 +1,5 @@
 """``deckcheck upcoming``: which decks the next announced list makes illegal or changes (a thin
-shell over :func:`deckcheck.forecast.forecast` and :func:`deckcheck.reporter.render`)."""
+shell over :func:`deckcheck.run.forecast.forecast` and :func:`deckcheck.reporter.render`)."""
 
 from __future__ import annotations
 
@@ -65,10 +65,10 @@ def upcoming_command(
     next known list. Exit 1 if a deck becomes illegal or gets new errors (with --strict: also
     if a card of a deck changes status), 2 if a source could not be read, else 0.
     """
-    from deckcheck.batch import sources
-    from deckcheck.forecast import forecast
     from deckcheck.reporter import render
     from deckcheck.reporter.outlook import forecast_markdown
+    from deckcheck.run.batch import sources
+    from deckcheck.run.forecast import forecast
 
     run = CheckRun.start(config, no_config, format, format_file, on, strict, out)
     is_strict = run.strict

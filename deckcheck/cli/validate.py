@@ -1,5 +1,5 @@
 """``deckcheck validate``: check decks against a format at a date (a thin shell over
-:func:`deckcheck.config.check_with_config` and :func:`deckcheck.reporter.render`)."""
+:func:`deckcheck.run.config.check_with_config` and :func:`deckcheck.reporter.render`)."""
 
 from __future__ import annotations
 
@@ -32,9 +32,9 @@ from deckcheck.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from deckcheck.batch import Unreadable
-    from deckcheck.config import Config
-    from deckcheck.format import Format
+    from deckcheck.rule.format import Format
+    from deckcheck.run.batch import Unreadable
+    from deckcheck.run.config import Config
 
 _T = TypeVar("_T")
 
@@ -142,8 +142,8 @@ class CheckRun:
         on: str | None, strict: bool | None, out: Path | None,
     ) -> CheckRun:  # fmt: skip
         """Read the configuration and the options; exit 2 on a bad one."""
-        from deckcheck.config import find_repo_root
-        from deckcheck.config import strict as strict_of
+        from deckcheck.run.config import find_repo_root
+        from deckcheck.run.config import strict as strict_of
 
         cfg = load_repo_config(config, no_config)
         fmt = (resolve_format(format, format_file)
@@ -228,11 +228,11 @@ def register(app: typer.Typer) -> None:
         upwards sets the default format, date, folder formats, ignored codes and strictness;
         command-line options override it.
         """
-        from deckcheck.batch import sources
-        from deckcheck.config import check_with_config
         from deckcheck.reporter import render
         from deckcheck.reporter.github import summary_markdown
         from deckcheck.reporter.text import skipped_line
+        from deckcheck.run.batch import sources
+        from deckcheck.run.config import check_with_config
 
         run = CheckRun.start(config, no_config, format, format_file, on, strict, out)
         is_strict = run.strict

@@ -1,7 +1,7 @@
 """Draw rules for goldfishing: opening hand size and the draws of each of the player's turns.
 
 :class:`DrawRules` is deckcheck's own small view of an era's rules; :func:`draw_rules_for`
-builds it from ``deckcheck.format`` (``get_format(name).era_at(date)``) when that module is
+builds it from ``deckcheck.rule.format`` (``get_format(name).era_at(date)``) when that module is
 available, and from a small built-in table otherwise.
 """
 
@@ -13,8 +13,8 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from deckcheck.dataset import Dataset
-    from deckcheck.format import Era, Format
+    from deckcheck.data.dataset import Dataset
+    from deckcheck.rule.format import Era, Format
 
 
 class Going(enum.StrEnum):
@@ -104,7 +104,7 @@ def draw_rules_for(
     the same era :func:`deckcheck.validate` checks the deck against. Raises
     :class:`~deckcheck.error.UnknownFormatError` for an unknown name.
     """
-    from deckcheck.dataset import resolve_data
+    from deckcheck.data.dataset import resolve_data
 
     when = when or date.today()
     fmt = format_name if format_name is not None else "tcg"

@@ -7,7 +7,7 @@ from datetime import date as _date
 from typing import TYPE_CHECKING
 
 from deckcheck.card import CardKind
-from deckcheck.deck import Deck, DeckCard, FindingCode, ReadFinding, Section
+from deckcheck.deck.model import Deck, DeckCard, FindingCode, ReadFinding, Section
 from deckcheck.error import GoldfishError
 from deckcheck.goldfish.condition import Condition, parse_condition
 from deckcheck.goldfish.result import (
@@ -23,8 +23,8 @@ from deckcheck.goldfish.rule import DrawRules, Going, draw_rules_for
 from deckcheck.goldfish.spec import Category, Effect, Spec
 
 if TYPE_CHECKING:
-    from deckcheck.dataset import Dataset
-    from deckcheck.format import Format
+    from deckcheck.data.dataset import Dataset
+    from deckcheck.rule.format import Format
 
 DEFAULT_TRIALS = 100_000
 """Simulated games per going when none is asked for."""

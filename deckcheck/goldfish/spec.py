@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deckcheck.card import Card, CardIndex, CardKind
-from deckcheck.deck import DeckCard
+from deckcheck.deck.model import DeckCard
 from deckcheck.error import AmbiguousCardError, ConditionError, SpecError, UnknownCardError
 from deckcheck.goldfish.condition import Condition, parse_condition
 
@@ -34,7 +34,7 @@ MAX_SPEC_BYTES = 1 << 20
 
 
 if TYPE_CHECKING:
-    from deckcheck.dataset import Dataset
+    from deckcheck.data.dataset import Dataset
 
 
 class EffectKind(enum.StrEnum):
@@ -283,7 +283,7 @@ def parse_spec(
     ``rush`` prefers Rush Duel cards for names shared with OCG/TCG cards (Rush formats).
     """
     if index is None:
-        from deckcheck.dataset import resolve_data
+        from deckcheck.data.dataset import resolve_data
 
         index = resolve_data(data).cards
     prefix = f"{source}: " if source else ""

@@ -1,13 +1,13 @@
 """Rendering: every report deckcheck prints, in every output format, from one registry.
 
-:func:`render` takes a result (a :class:`~deckcheck.batch.Batch`, a
-:class:`~deckcheck.report.Report`, a :class:`~deckcheck.goldfish.HandStats`) and an
+:func:`render` takes a result (a :class:`~deckcheck.run.batch.Batch`, a
+:class:`~deckcheck.validation.report.Report`, a :class:`~deckcheck.goldfish.HandStats`) and an
 :class:`OutputFormat`; dispatch over the formats ends in ``assert_never``, so adding a format
 without a reporter fails type-checking. JSON documents are pydantic models
 (:mod:`deckcheck.reporter.document`), whose JSON Schemas ``deckcheck schema`` prints. Plots of
 goldfish results are in :mod:`deckcheck.reporter.plot` (optional ``plot`` extra).
 
-The CI reporters take a :class:`~deckcheck.batch.Batch` (or one report): JUnit XML
+The CI reporters take a :class:`~deckcheck.run.batch.Batch` (or one report): JUnit XML
 (:mod:`~deckcheck.reporter.junit`), GitHub workflow commands (:mod:`~deckcheck.reporter.github`)
 and SARIF 2.1.0 (:mod:`~deckcheck.reporter.sarif`); file paths in them are made relative to
 :attr:`RenderOptions.root` (the repository root).
@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, assert_never
 
 if TYPE_CHECKING:
-    from deckcheck.batch import Batch, Unreadable
-    from deckcheck.forecast import Forecast
     from deckcheck.goldfish import HandStats
-    from deckcheck.report import Report
+    from deckcheck.run.batch import Batch, Unreadable
+    from deckcheck.run.forecast import Forecast
+    from deckcheck.validation.report import Report
 
     Renderable = Batch | Report | HandStats | Forecast
 
@@ -101,8 +101,8 @@ def render(
 
         return junit.junit_xml(_as_batch(value, fmt), opts)
     elif fmt is OutputFormat.GITHUB:
-        from deckcheck.forecast import Forecast
         from deckcheck.reporter import github, outlook
+        from deckcheck.run.forecast import Forecast
 
         if isinstance(value, Forecast):
             return outlook.forecast_commands(value, opts)
@@ -125,9 +125,9 @@ def render(
 
 def _as_batch(value: Renderable, fmt: OutputFormat) -> Batch:
     """A validation result as a batch (one report becomes a batch of one)."""
-    from deckcheck.batch import Batch
     from deckcheck.error import InputError
-    from deckcheck.report import Report
+    from deckcheck.run.batch import Batch
+    from deckcheck.validation.report import Report
 
     if isinstance(value, Batch):
         return value
@@ -158,10 +158,10 @@ def repo_path(path: str, root: str | None) -> str | None:
 
 
 def _text(value: Renderable, opts: RenderOptions) -> str:
-    from deckcheck.batch import Batch
-    from deckcheck.forecast import Forecast
-    from deckcheck.report import Report
     from deckcheck.reporter import outlook, text
+    from deckcheck.run.batch import Batch
+    from deckcheck.run.forecast import Forecast
+    from deckcheck.validation.report import Report
 
     if isinstance(value, Forecast):
         return outlook.forecast_text(value, opts)
@@ -173,10 +173,10 @@ def _text(value: Renderable, opts: RenderOptions) -> str:
 
 
 def _json(value: Renderable, opts: RenderOptions) -> str:
-    from deckcheck.batch import Batch
-    from deckcheck.forecast import Forecast
-    from deckcheck.report import Report
     from deckcheck.reporter import document as doc
+    from deckcheck.run.batch import Batch
+    from deckcheck.run.forecast import Forecast
+    from deckcheck.validation.report import Report
 
     if isinstance(value, Forecast):
         return doc.dump(doc.UpcomingDocument.model_validate(safe(value.to_dict())))
@@ -218,7 +218,7 @@ def unreadable_dict(u: Unreadable) -> dict[str, Any]:
     """JSON form of an unreadable source (with its registration and status, if any)."""
     out: dict[str, Any] = {"path": u.path, "error": u.error, "line": u.line}
     if u.registration is not None:
-        from deckcheck.registration import status_of
+        from deckcheck.source.registration import status_of
 
         out["registration"] = {**u.registration.to_dict(), "status": status_of(u).value}
     return out

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 from deckcheck.reporter.text import clean
 
 if TYPE_CHECKING:
-    from deckcheck.batch import Batch, Unreadable
-    from deckcheck.report import Report
+    from deckcheck.run.batch import Batch, Unreadable
+    from deckcheck.validation.report import Report
 
 HEADER = (
     "row", "player_id", "player", "deck_name", "source", "status", "duplicate_of", "legal",
@@ -55,8 +55,8 @@ def rows(batch: Batch) -> tuple[Report | Unreadable, ...]:
 
 def batch_csv(batch: Batch) -> str:
     """The CSV report of a batch."""
-    from deckcheck.registration import status_of
-    from deckcheck.report import Report
+    from deckcheck.source.registration import status_of
+    from deckcheck.validation.report import Report
 
     table = rows(batch)
     extra: dict[str, None] = {}

@@ -568,7 +568,7 @@ class DataStatusDocument(_Doc):
 
 
 def _config_model() -> type[BaseModel]:
-    from deckcheck.configfile import ConfigModel
+    from deckcheck.run.configfile import ConfigModel
 
     return ConfigModel
 

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING
 from deckcheck.reporter.text import clean
 
 if TYPE_CHECKING:
-    from deckcheck.batch import Batch
     from deckcheck.reporter import RenderOptions
+    from deckcheck.run.batch import Batch
 
 COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
 """Workflow command of each severity."""

@@ -12,12 +12,12 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
-from deckcheck.report import CODE_FIX, Code
 from deckcheck.reporter.text import clean
+from deckcheck.validation.report import CODE_FIX, Code
 
 if TYPE_CHECKING:
-    from deckcheck.batch import Batch, Unreadable
-    from deckcheck.report import Report
+    from deckcheck.run.batch import Batch, Unreadable
+    from deckcheck.validation.report import Report
 
 
 def fix_for(code: Code) -> str:
@@ -95,8 +95,8 @@ def _who(row: Report | Unreadable) -> str:
 
 
 def _card(row: Report | Unreadable) -> str:
-    from deckcheck.registration import status_of
-    from deckcheck.report import Report
+    from deckcheck.source.registration import status_of
+    from deckcheck.validation.report import Report
 
     status = status_of(row).value
     who = _who(row)
@@ -138,9 +138,9 @@ def _card(row: Report | Unreadable) -> str:
 
 def batch_html(batch: Batch) -> str:
     """The HTML report of a batch (a complete page)."""
-    from deckcheck.registration import status_of
-    from deckcheck.report import Report
     from deckcheck.reporter.csv import rows
+    from deckcheck.source.registration import status_of
+    from deckcheck.validation.report import Report
 
     table = rows(batch)
     s = batch.summary

@@ -32,9 +32,9 @@ from typing import TYPE_CHECKING
 from deckcheck.reporter.text import clean
 
 if TYPE_CHECKING:
-    from deckcheck.batch import Batch
-    from deckcheck.report import Violation
     from deckcheck.reporter import RenderOptions
+    from deckcheck.run.batch import Batch
+    from deckcheck.validation.report import Violation
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from deckcheck.reporter.text import _colour, clean, plural
 
 if TYPE_CHECKING:
-    from deckcheck.forecast import DeckForecast, Forecast
     from deckcheck.reporter import RenderOptions
+    from deckcheck.run.forecast import DeckForecast, Forecast
 
 _HEAD = {
     "becomes-illegal": ("BECOMES ILLEGAL", "1;31"),
@@ -59,7 +59,7 @@ def forecast_text(fc: Forecast, options: RenderOptions) -> str:
 
 def summary_line(fc: Forecast) -> str:
     """``4 decks on 2025-03-01: 1 becomes illegal, 0 new errors, 1 changes, 2 unaffected``."""
-    from deckcheck.forecast import Outlook
+    from deckcheck.run.forecast import Outlook
 
     parts = [f"{fc.count(o)} {o.value.replace('-', ' ')}" for o in Outlook]
     if fc.unreadable:
@@ -70,9 +70,9 @@ def summary_line(fc: Forecast) -> str:
 def forecast_markdown(fc: Forecast, *, root: str | None = None) -> str:
     """The job summary of a forecast in Markdown: totals by outlook, then each affected deck
     with its format, the next list's date and what changes (paths relative to ``root``)."""
-    from deckcheck.forecast import Outlook
     from deckcheck.reporter import repo_path
     from deckcheck.reporter.github import markdown_cell
+    from deckcheck.run.forecast import Outlook
 
     failing = fc.count(Outlook.BECOMES_ILLEGAL) + fc.count(Outlook.NEW_ERRORS)
     verdict = "⚠️ decks to fix before the next list" if failing else "✅ no deck becomes illegal"

@@ -1,7 +1,8 @@
 """SARIF 2.1.0: a batch as a static-analysis log (GitHub code scanning, IDE viewers).
 
 One run, whose tool ``deckcheck`` has **one rule per violation code** (every code of
-:class:`~deckcheck.report.Code`, in its order, with its help text and default level), and one
+:class:`~deckcheck.validation.report.Code`, in its order, with its help text and default level),
+and one
 result per violation::
 
     {"ruleId": "forbidden", "ruleIndex": 4, "level": "error",
@@ -29,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 if TYPE_CHECKING:
-    from deckcheck.batch import Batch
     from deckcheck.reporter import RenderOptions
+    from deckcheck.run.batch import Batch
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -50,7 +51,7 @@ def _rule_name(code: str) -> str:
 
 def rules() -> list[dict[str, Any]]:
     """The rule of every violation code, in code order (``ruleIndex`` points into this)."""
-    from deckcheck.report import CODE_HELP, DEFAULT_SEVERITY, Code
+    from deckcheck.validation.report import CODE_HELP, DEFAULT_SEVERITY, Code
 
     out = []
     for code in Code:
@@ -86,8 +87,8 @@ def _location(path: str | None, line: int | None) -> list[dict[str, Any]]:
 def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
     """The SARIF log of a batch as plain data."""
     from deckcheck import __version__
-    from deckcheck.report import Code
     from deckcheck.reporter import repo_path
+    from deckcheck.validation.report import Code
 
     index = {code: i for i, code in enumerate(Code)}
     results: list[dict[str, Any]] = []

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from deckcheck.batch import Batch, Skipped
     from deckcheck.goldfish import HandStats
     from deckcheck.goldfish.rule import Going
-    from deckcheck.report import Report
     from deckcheck.reporter import RenderOptions
+    from deckcheck.run.batch import Batch, Skipped
+    from deckcheck.validation.report import Report
 
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 

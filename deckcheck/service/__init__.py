@@ -5,7 +5,8 @@
     deckcheck serve --port 8000 --workers 4
     uvicorn --factory deckcheck.service.app:app_from_env     # the same app
 
-:func:`create_app` builds the app for one :class:`~deckcheck.dataset.Dataset` (read-only, loaded
+:func:`create_app` builds the app for one :class:`~deckcheck.data.dataset.Dataset` (read-only,
+loaded
 once per process) and one :class:`Settings` (limits, CORS). The app keeps no other state, so it
 scales out as processes or replicas behind any load balancer. This package is the only place
 (with the ``serve`` command) that imports FastAPI; it needs the ``service`` extra.

@@ -1,13 +1,13 @@
 """The FastAPI app: versioned JSON routes over the library, and the web deck builder at ``/``.
 
 Every route is a thin use of the library's seams: decks are read with :func:`deckcheck.read_deck`,
-checked with :func:`deckcheck.validate` or :func:`deckcheck.batch.check`, and answered with the
+checked with :func:`deckcheck.validate` or :func:`deckcheck.run.batch.check`, and answered with the
 pydantic documents of :mod:`deckcheck.reporter.document`. Errors are ``{"error": {"code",
 "message", "detail"}}`` with the status of the :mod:`deckcheck.error` class raised; a client's
 mistake is always a 4xx. GET answers carry an ``ETag`` made of the data fingerprint and a
 checksum of the body, and ``If-None-Match`` gets 304.
 
-The app holds one read-only :class:`~deckcheck.dataset.Dataset` and no other state.
+The app holds one read-only :class:`~deckcheck.data.dataset.Dataset` and no other state.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from deckcheck import __version__
 from deckcheck.card import Card
 from deckcheck.card.finder import CardFinder
-from deckcheck.dataset import Dataset
-from deckcheck.deck import Deck
+from deckcheck.data.dataset import Dataset
+from deckcheck.deck.model import Deck
 from deckcheck.error import (
     AmbiguousCardError,
     ConditionError,
@@ -48,9 +48,9 @@ from deckcheck.error import (
     UnknownCardError,
     UnknownFormatError,
 )
-from deckcheck.format import Format, Pool
 from deckcheck.reporter import batch_dict, safe
 from deckcheck.reporter import document as doc
+from deckcheck.rule.format import Format, Pool
 from deckcheck.service.config import Settings
 from deckcheck.service.model import (
     BatchRequest,
@@ -292,7 +292,7 @@ class Service:
         self, name: str | None, inline: dict[str, Any] | str | None, region: str | None
     ) -> Format:
         """The format a request names, defines inline, or implies by its region."""
-        from deckcheck.format import format_from_document
+        from deckcheck.rule.format import format_from_document
 
         ds = self.data
         if name is not None and inline is not None:
@@ -313,7 +313,7 @@ class Service:
         self, content: str | dict[str, Any], fmt: str | None, source: str, *, rush: bool = False
     ) -> Deck:
         """Read a request's deck; :class:`LimitError` over the card cap."""
-        from deckcheck.io import read_deck
+        from deckcheck.deck.io import read_deck
 
         if isinstance(content, dict):
             text = json.dumps(content, ensure_ascii=False)
@@ -529,7 +529,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
     @app.post(f"{API}/validate", response_model=doc.ResultDoc, responses=ERRORS, tags=["decks"])
     async def validate(req: ValidateRequest) -> Response:
         """Check one deck against a format (or an inline one) on a date: every violation."""
-        from deckcheck.validation import validate
+        from deckcheck.validation.engine import validate
 
         def run() -> Response:
             fmt = svc.format(req.format, req.format_file, req.region)
@@ -557,7 +557,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
               tags=["decks"])  # fmt: skip
     async def convert(req: ConvertRequest) -> Response:
         """A deck in another file format (ydk, ydke, text, omega, json), with what was lost."""
-        from deckcheck.io import write_deck
+        from deckcheck.deck.io import write_deck
 
         def run() -> Response:
             deck = svc.deck(req.deck, req.deck_format, "deck", rush=req.rush)
@@ -594,7 +594,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
 
         Every deck is checked; unreadable ones are listed, never fatal.
         """
-        from deckcheck.batch import Source, check
+        from deckcheck.run.batch import Source, check
 
         ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
         s = svc.settings

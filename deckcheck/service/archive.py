@@ -1,14 +1,15 @@
 """A small, safe reader of uploaded zip files: deck sources from memory, never from disk.
 
 Nothing is extracted: each entry is read into memory, bounded, and becomes a
-:class:`~deckcheck.batch.Source` of kind ``memory``. The caps hold whatever the zip's headers
+:class:`~deckcheck.run.batch.Source` of kind ``memory``. The caps hold whatever the zip's headers
 claim, because every read is bounded by the bytes still allowed:
 
 * at most ``max_entries`` entries (else :class:`~deckcheck.error.LimitError`);
 * at most ``max_bytes`` uncompressed bytes over all decks read (else ``LimitError``);
-* one entry over :data:`~deckcheck.io.MAX_INPUT_BYTES`, encrypted, a symbolic link, in an
+* one entry over :data:`~deckcheck.deck.io.MAX_INPUT_BYTES`, encrypted, a symbolic link, in an
   unsupported compression, or with a compression ratio over ``max_ratio`` (a zip bomb) is an
-  unreadable source (the rules of :func:`deckcheck.archive.entry_problem`), and the others are
+  unreadable source (the rules of :func:`deckcheck.source.archive.entry_problem`), and the others
+  are
   still checked;
 * names are only labels: absolute paths, ``..`` parts and drive letters are reported as unsafe
   and not read (no zip slip can happen, as nothing is written, but such a name is not trusted);
@@ -23,11 +24,11 @@ import json
 import zipfile
 from pathlib import PurePosixPath
 
-from deckcheck.archive import display_name, entry_problem, unsafe_reason
-from deckcheck.batch import Source, SourceKind
+from deckcheck.deck.io import MAX_INPUT_BYTES
+from deckcheck.deck.io.detect import DECK_SUFFIXES
 from deckcheck.error import InputError, LimitError
-from deckcheck.io import MAX_INPUT_BYTES
-from deckcheck.io.detect import DECK_SUFFIXES
+from deckcheck.run.batch import Source, SourceKind
+from deckcheck.source.archive import display_name, entry_problem, unsafe_reason
 
 RATIO_FLOOR = 64 * 1024
 """Entries smaller than this are never refused for their compression ratio."""

@@ -1,0 +1,524 @@
+"""Data updates: fetch a dataset bundle, verify it, prove it loads, install it atomically.
+
+A bundle is a folder (see :mod:`deckcheck.data.dataset`): ``manifest.json`` and the data files it
+lists with their sha256. ``deckcheck data export DIR`` writes one; any static web server can
+serve it. :func:`update` takes a URL of such a folder (or of its ``manifest.json``) or a local
+path, and:
+
+1. fetches the manifest (a conditional request when the installed bundle came from the same URL:
+   ``If-None-Match`` / ``If-Modified-Since``; ``304 Not Modified`` ends the update);
+2. stops if the manifest's fingerprint is the data already in use, or if the bundle is older;
+3. fetches every file into a staging folder in the data folder, with a timeout, retries with
+   exponential backoff (connection errors, timeouts, truncated bodies, 408/429/5xx), a size cap
+   per download and a progress callback, and checks each file's sha256;
+4. loads the staged bundle as a :class:`~deckcheck.data.dataset.Dataset` to prove it works;
+5. installs it (:func:`deckcheck.data.store.install`: rename into place, then switch the pointer).
+
+Any failure raises :class:`~deckcheck.error.UpdateError` (or ``DataError``) with the URL or path
+and the reason; the previous data stays active and whole. With ``DECKCHECK_OFFLINE=1`` no network
+access is made (:class:`~deckcheck.error.OfflineError`). httpx is imported only here, and only
+when a URL is fetched.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from deckcheck.data.dataset import MANIFEST, Dataset, parse_manifest
+from deckcheck.data.store import (
+    data_home,
+    install,
+    load_validators,
+    locked,
+    new_staging,
+    open_installed,
+    read_pointer,
+    require_network,
+    save_validators,
+)
+from deckcheck.error import DataError, UpdateError
+
+if TYPE_CHECKING:
+    import httpx
+
+SOURCE_ENV = "DECKCHECK_UPDATE_URL"
+"""Environment variable naming the default update source (a URL or a path)."""
+MAX_MANIFEST_BYTES = 1 << 20
+"""Size cap of a manifest download."""
+RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
+"""HTTP statuses worth another try."""
+
+Progress = Callable[[str, int, "int | None"], None]
+"""Called as bytes arrive: ``(file name, bytes so far, total bytes or None if unknown)``."""
+
+
+class UpdateStatus(enum.StrEnum):
+    """What an update did."""
+
+    UPDATED = "updated"
+    """A new bundle was installed and is now active."""
+    CURRENT = "current"
+    """The source holds the data already in use: nothing to do."""
+    NOT_MODIFIED = "not-modified"
+    """The server answered 304 Not Modified to the conditional request: nothing to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class FetchOptions:
+    """How downloads behave."""
+
+    timeout: float = 30.0
+    """Seconds to wait to connect, or for the next bytes of an answer."""
+    retries: int = 3
+    """Further tries after a failed download (connection error, timeout, 5xx, 429, truncation)."""
+    backoff: float = 1.0
+    """Seconds before the first retry; doubled for each next one (capped at 30)."""
+    max_bytes: int = 64 << 20
+    """Size cap of one downloaded file (the manifest: :data:`MAX_MANIFEST_BYTES`)."""
+    deadline: float = 900.0
+    """Seconds one file may take in all, however slowly its bytes trickle in."""
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateResult:
+    """The outcome of an update."""
+
+    status: UpdateStatus
+    data: Dataset
+    """The dataset installed (after UPDATED), else the one in use."""
+    previous: Dataset
+    """The dataset active before it."""
+    source: str
+    """The URL or path the update used."""
+    downloaded: int = 0
+    """Bytes fetched."""
+
+
+class _Retry(Exception):
+    """A failure worth another try (the message says what happened)."""
+
+
+def default_source(home: Path | None = None) -> str | None:
+    """The source used when none is given: ``DECKCHECK_UPDATE_URL``, else the last one used."""
+    env = os.environ.get(SOURCE_ENV, "").strip()
+    if env:
+        return env
+    try:
+        rec = read_pointer(home or data_home())
+    except DataError:
+        return None
+    if rec is not None and rec.source and not rec.source.startswith("upstream:"):
+        return rec.source
+    return None
+
+
+def is_url(source: str) -> bool:
+    """True for an ``http://`` or ``https://`` source."""
+    return source.lower().startswith(("http://", "https://"))
+
+
+def manifest_url(source: str) -> tuple[str, str]:
+    """``(base URL ending in /, manifest URL)`` of a bundle URL (folder or manifest)."""
+    path_end = source.split("?", 1)[0].split("#", 1)[0]
+    if path_end.endswith("/" + MANIFEST):
+        return path_end[: -len(MANIFEST)], source
+    base = path_end if path_end.endswith("/") else path_end + "/"
+    return base, base + MANIFEST
+
+
+def update(
+    source: str | Path | None = None,
+    *,
+    home: Path | None = None,
+    options: FetchOptions | None = None,
+    progress: Progress | None = None,
+    force: bool = False,
+) -> UpdateResult:
+    """Install the bundle at ``source`` (URL or path; default :func:`default_source`).
+
+    ``force`` skips the conditional request and installs even the data already in use or an
+    older bundle. Raises :class:`UpdateError` (:class:`OfflineError` when the network is off);
+    the previous data then stays active. On success the process's active dataset is resolved
+    again (:meth:`Dataset.reload_active`).
+    """
+    home = home or data_home()
+    opts = options or FetchOptions()
+    src = str(source) if source is not None else default_source(home)
+    if not src:
+        raise UpdateError(
+            "no update source: give --source URL|PATH (a folder written by "
+            f"'deckcheck data export'), set {SOURCE_ENV}, or use --from-upstream"
+        )
+    remote = is_url(src)
+    if remote:
+        require_network(src)
+    previous = Dataset.active()
+    with locked(home):
+        staging = new_staging(home)
+        try:
+            if is_archive(src):
+                return _update_archive(src, home, staging, opts, progress, force, previous)
+            if remote:
+                return _update_url(src, home, staging, opts, progress, force, previous)
+            return _update_path(Path(src), home, staging, opts, progress, force, previous)
+        except DataError as exc:
+            raise UpdateError(f"{exc} (nothing was installed)") from exc
+        except OSError as exc:
+            where = exc.filename or home
+            raise UpdateError(f"{where}: {exc.strerror or exc} (nothing was installed)") from exc
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+def _check_new(doc: dict[str, Any], fingerprint: str, where: str, force: bool, home: Path) -> bool:
+    """False when the manifest is the data in use; UpdateError when the bundle is older."""
+    installed, _ = open_installed(home)
+    bundled = Dataset.bundled()
+    in_use = installed if installed is not None and installed.as_of >= bundled.as_of else bundled
+    if force:
+        return True
+    if fingerprint == in_use.fingerprint:
+        return False
+    as_of = str(doc["as_of"])
+    if as_of < in_use.as_of.isoformat():
+        raise UpdateError(
+            f"{where}: the bundle (as of {as_of}) is older than the data in use (as of "
+            f"{in_use.as_of.isoformat()}); --force installs it anyway"
+        )
+    return True
+
+
+def _finish(
+    staging: Path, src: str, home: Path, previous: Dataset, downloaded: int
+) -> UpdateResult:
+    data = install(staging, src, home)
+    Dataset.reload_active()
+    return UpdateResult(UpdateStatus.UPDATED, data, previous, src, downloaded)
+
+
+def _update_path(
+    folder: Path,
+    home: Path,
+    staging: Path,
+    opts: FetchOptions,
+    progress: Progress | None,
+    force: bool,
+    previous: Dataset,
+) -> UpdateResult:
+    if folder.name == MANIFEST:
+        folder = folder.parent
+    src = str(folder.resolve())
+    try:
+        raw = _read_capped(folder / MANIFEST, MAX_MANIFEST_BYTES)
+    except OSError as exc:
+        raise UpdateError(f"{folder / MANIFEST}: cannot read: {exc.strerror or exc}") from exc
+    doc = parse_manifest(raw, str(folder / MANIFEST))
+    if not _check_new(doc, hashlib.sha256(raw).hexdigest(), str(folder), force, home):
+        return UpdateResult(UpdateStatus.CURRENT, previous, previous, src)
+    total = 0
+    for name, expected in doc["files"].items():
+        path = folder / name
+        digest = hashlib.sha256()
+        done = 0
+        try:
+            size = path.stat().st_size
+            if size > opts.max_bytes:
+                raise UpdateError(f"{path}: {size:,} bytes, over the {opts.max_bytes:,}-byte cap")
+            with open(path, "rb") as inp, open(staging / name, "wb") as out:
+                for block in iter(lambda: inp.read(1 << 20), b""):
+                    done += len(block)
+                    if done > opts.max_bytes:
+                        raise UpdateError(f"{path}: over the {opts.max_bytes:,}-byte cap")
+                    digest.update(block)
+                    out.write(block)
+                    if progress is not None:
+                        progress(name, done, size)
+        except OSError as exc:
+            raise UpdateError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+        if digest.hexdigest() != expected:
+            raise UpdateError(
+                f"{path}: sha256 {digest.hexdigest()} does not match the manifest ({expected})"
+            )
+        total += done
+    (staging / MANIFEST).write_bytes(raw)
+    return _finish(staging, src, home, previous, total)
+
+
+def _read_capped(path: Path, cap: int) -> bytes:
+    with open(path, "rb") as handle:
+        raw = handle.read(cap + 1)
+    if len(raw) > cap:
+        raise UpdateError(f"{path}: over the {cap:,}-byte cap of a manifest")
+    return raw
+
+
+def _update_url(
+    src: str,
+    home: Path,
+    staging: Path,
+    opts: FetchOptions,
+    progress: Progress | None,
+    force: bool,
+    previous: Dataset,
+) -> UpdateResult:
+    base, url = manifest_url(src)
+    headers = _conditional(home, src, url, force)
+    with client(opts) as http:
+        got = fetch(http, url, staging / MANIFEST, opts, MAX_MANIFEST_BYTES, None, headers)
+        if got is None:
+            return UpdateResult(UpdateStatus.NOT_MODIFIED, previous, previous, src)
+        raw = (staging / MANIFEST).read_bytes()
+        doc = parse_manifest(raw, url)
+        if not _check_new(doc, hashlib.sha256(raw).hexdigest(), src, force, home):
+            _keep_validators(home, url, got)
+            return UpdateResult(UpdateStatus.CURRENT, previous, previous, src, len(raw))
+        total = len(raw)
+        for name, expected in doc["files"].items():
+            fetch(http, base + name, staging / name, opts, opts.max_bytes, expected, {}, progress)
+            total += (staging / name).stat().st_size
+    result = _finish(staging, src, home, previous, total)
+    _keep_validators(home, url, got)
+    return result
+
+
+def _conditional(home: Path, src: str, url: str, force: bool) -> dict[str, str]:
+    """Conditional-request headers for ``url`` when the installed bundle came from ``src``."""
+    installed, _ = open_installed(home)
+    rec = read_pointer(home) if installed is not None else None
+    conditional = not force and rec is not None and rec.source == src
+    validators = load_validators(home, url) if conditional else {}
+    headers: dict[str, str] = {}
+    if "etag" in validators:
+        headers["If-None-Match"] = validators["etag"]
+    if "last_modified" in validators:
+        headers["If-Modified-Since"] = validators["last_modified"]
+    return headers
+
+
+def is_archive(source: str) -> bool:
+    """True for a ``.zip`` bundle (a path or URL, query ignored)."""
+    return source.split("?", 1)[0].split("#", 1)[0].lower().endswith(".zip")
+
+
+def _update_archive(
+    src: str,
+    home: Path,
+    staging: Path,
+    opts: FetchOptions,
+    progress: Progress | None,
+    force: bool,
+    previous: Dataset,
+) -> UpdateResult:
+    """A bundle in one ``.zip`` file (a URL or a path): fetched, then unpacked as checked."""
+    archive = staging / ".bundle.zip"
+    got: dict[str, str] | None = None
+    if is_url(src):
+        headers = _conditional(home, src, src, force)
+        with client(opts) as http:
+            got = fetch(http, src, archive, opts, opts.max_bytes, None, headers, progress)
+        if got is None:
+            return UpdateResult(UpdateStatus.NOT_MODIFIED, previous, previous, src)
+    else:
+        src = str(Path(src).resolve())
+        try:
+            size = Path(src).stat().st_size
+        except OSError as exc:
+            raise UpdateError(f"{src}: cannot read: {exc.strerror or exc}") from exc
+        if size > opts.max_bytes:
+            raise UpdateError(f"{src}: {size:,} bytes, over the {opts.max_bytes:,}-byte cap")
+        shutil.copyfile(src, archive)
+    raw = unpack(archive, staging, src, opts.max_bytes, progress)
+    archive.unlink()
+    doc = parse_manifest(raw, src)
+    if not _check_new(doc, hashlib.sha256(raw).hexdigest(), src, force, home):
+        if got is not None:
+            _keep_validators(home, src, got)
+        return UpdateResult(UpdateStatus.CURRENT, previous, previous, src, len(raw))
+    total = sum((staging / name).stat().st_size for name in doc["files"]) + len(raw)
+    result = _finish(staging, src, home, previous, total)
+    if got is not None:
+        _keep_validators(home, src, got)
+    return result
+
+
+def unpack(
+    archive: Path, dest: Path, where: str, cap: int, progress: Progress | None = None
+) -> bytes:
+    """Unpack a bundle ``.zip`` into ``dest``, checked; returns the manifest's bytes.
+
+    Only ``manifest.json`` and the files it lists are read (at the top of the archive or in
+    one folder); any other entry is ignored, so an archive cannot write anywhere else. Sizes
+    are counted as bytes come out (``cap`` per file, whatever the archive claims) and every
+    sha256 is checked. Raises :class:`UpdateError` naming ``where``.
+    """
+    import zipfile
+    import zlib
+
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            names = [i.filename for i in zf.infolist() if not i.is_dir()]
+            prefix = ""
+            if MANIFEST not in names:
+                found = [n for n in names if n.count("/") == 1 and n.endswith("/" + MANIFEST)]
+                if len(found) != 1:
+                    raise UpdateError(f"{where}: no {MANIFEST} in the archive")
+                prefix = found[0][: -len(MANIFEST)]
+            raw = _member(zf, prefix + MANIFEST, dest / MANIFEST, MAX_MANIFEST_BYTES, where)
+            doc = parse_manifest(raw, f"{where}!{MANIFEST}")
+            for name, expected in doc["files"].items():
+                if prefix + name not in names:
+                    raise UpdateError(f"{where}: {name} is missing from the archive")
+                _member(zf, prefix + name, dest / name, cap, where, expected, progress)
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as exc:
+        raise UpdateError(f"{where}: not a readable zip archive: {exc}") from exc
+    except DataError as exc:
+        raise UpdateError(str(exc)) from exc
+    return raw
+
+
+def _member(
+    zf: Any,
+    member: str,
+    out: Path,
+    cap: int,
+    where: str,
+    sha256: str | None = None,
+    progress: Progress | None = None,
+) -> bytes:
+    """Copy one archive member to ``out`` (counting bytes, checking sha256); bytes if small."""
+    digest = hashlib.sha256()
+    done = 0
+    keep = bytearray()
+    total = zf.getinfo(member).file_size
+    with zf.open(member) as inp, open(out, "wb") as handle:
+        for block in iter(lambda: inp.read(1 << 20), b""):
+            done += len(block)
+            if done > cap:
+                raise UpdateError(f"{where}: {member}: over the {cap:,}-byte cap")
+            digest.update(block)
+            handle.write(block)
+            if sha256 is None:
+                keep += block
+            if progress is not None:
+                progress(out.name, done, total)
+    if sha256 is not None and digest.hexdigest() != sha256:
+        raise UpdateError(
+            f"{where}: {member}: sha256 {digest.hexdigest()} does not match the manifest ({sha256})"
+        )
+    return bytes(keep)
+
+
+def _keep_validators(home: Path, url: str, response_headers: dict[str, str]) -> None:
+    keep = {}
+    if response_headers.get("etag"):
+        keep["etag"] = response_headers["etag"]
+    if response_headers.get("last-modified"):
+        keep["last_modified"] = response_headers["last-modified"]
+    if keep:
+        save_validators(home, url, keep)
+
+
+def client(opts: FetchOptions) -> httpx.Client:
+    """An httpx client with deckcheck's timeouts, redirects and user agent."""
+    import httpx
+
+    from deckcheck import __version__
+
+    return httpx.Client(
+        timeout=httpx.Timeout(opts.timeout),
+        follow_redirects=True,
+        headers={"User-Agent": f"deckcheck/{__version__}"},
+    )
+
+
+def fetch(
+    http: httpx.Client,
+    url: str,
+    dest: Path,
+    opts: FetchOptions,
+    cap: int,
+    sha256: str | None,
+    headers: dict[str, str],
+    progress: Progress | None = None,
+    listed_in: str = "the manifest",
+) -> dict[str, str] | None:
+    """Download ``url`` to ``dest`` with retries; the response headers, or None on a 304.
+
+    Checks the size cap while reading and, when given, the sha256 at the end (a mismatch is
+    retried like a transfer error; ``listed_in`` names where the sha256 comes from). Raises
+    :class:`UpdateError` naming the URL.
+    """
+    import httpx
+
+    name = dest.name
+    last = ""
+    for attempt in range(opts.retries + 1):
+        if attempt:
+            time.sleep(min(opts.backoff * 2 ** (attempt - 1), 30.0))
+        try:
+            return _fetch_once(
+                http, url, dest, opts, cap, sha256, headers, progress, name, listed_in
+            )
+        except _Retry as exc:
+            last = str(exc)
+        except httpx.TimeoutException:
+            last = f"no answer within {opts.timeout:g} s"
+        except httpx.RemoteProtocolError as exc:
+            last = f"the connection broke off mid-answer ({exc})"
+        except httpx.TransportError as exc:
+            last = f"cannot fetch: {type(exc).__name__}: {exc}"
+    tries = opts.retries + 1
+    raise UpdateError(f"{url}: {last} ({tries} {'try' if tries == 1 else 'tries'})")
+
+
+def _fetch_once(
+    http: httpx.Client,
+    url: str,
+    dest: Path,
+    opts: FetchOptions,
+    cap: int,
+    sha256: str | None,
+    headers: dict[str, str],
+    progress: Progress | None,
+    name: str,
+    listed_in: str,
+) -> dict[str, str] | None:
+    start = time.monotonic()
+    with http.stream("GET", url, headers=headers) as resp:
+        if resp.status_code == 304 and headers:
+            return None
+        if resp.status_code in RETRY_STATUSES:
+            raise _Retry(f"HTTP {resp.status_code} {resp.reason_phrase}".rstrip())
+        if resp.status_code != 200:
+            raise UpdateError(f"{url}: HTTP {resp.status_code} {resp.reason_phrase}".rstrip())
+        length_text = resp.headers.get("content-length")
+        length = int(length_text) if length_text and length_text.isdigit() else None
+        if length is not None and length > cap:
+            raise UpdateError(f"{url}: {length:,} bytes, over the {cap:,}-byte cap")
+        digest = hashlib.sha256()
+        done = 0
+        with open(dest, "wb") as out:
+            for chunk in resp.iter_bytes():
+                done += len(chunk)
+                if done > cap:
+                    raise UpdateError(f"{url}: over the {cap:,}-byte cap")
+                if time.monotonic() - start > opts.deadline:
+                    raise _Retry(f"slower than the {opts.deadline:g} s deadline")
+                digest.update(chunk)
+                out.write(chunk)
+                if progress is not None:
+                    progress(name, done, length)
+        if length is not None and done != length:
+            raise _Retry(f"truncated: {done:,} of {length:,} bytes")
+        if sha256 is not None and digest.hexdigest() != sha256:
+            got = digest.hexdigest()
+            raise _Retry(f"sha256 {got} does not match {listed_in} ({sha256})")
+        return {k.lower(): v for k, v in resp.headers.items()}

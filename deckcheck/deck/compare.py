@@ -1,0 +1,88 @@
+"""Comparing two decks: what a played deck is missing or has extra against the registered one.
+
+Cards compare by their *canonical* card, section by section (see
+:func:`deckcheck.deck.model.canonical_counts`): order, file format and alternate artworks never
+make
+a difference; moving a card between sections does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from deckcheck.deck.model import Deck, Section, canonical_counts, fingerprint_deck
+
+if TYPE_CHECKING:
+    from deckcheck.data.dataset import Dataset
+
+
+@dataclass(frozen=True, slots=True)
+class CardDelta:
+    """Copies of one card that one deck has and the other lacks, in one section."""
+
+    section: Section
+    passcode: int
+    """The canonical card's passcode."""
+    name: str
+    """Its English name (``#<passcode>`` for a card the index does not know)."""
+    count: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"section": self.section.value, "passcode": self.passcode, "name": self.name,
+                "count": self.count}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class DeckDiff:
+    """Registered deck vs played deck: what is missing from the played one and what is extra."""
+
+    missing: tuple[CardDelta, ...]
+    """In the registered deck, not in the played one."""
+    extra: tuple[CardDelta, ...]
+    """In the played deck, not in the registered one."""
+    registered_fingerprint: str
+    played_fingerprint: str
+
+    @property
+    def same(self) -> bool:
+        """True when both decks hold the same cards in the same sections."""
+        return not self.missing and not self.extra
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (``deckcheck diff --output json``)."""
+        return {
+            "same": self.same,
+            "registered_fingerprint": self.registered_fingerprint,
+            "played_fingerprint": self.played_fingerprint,
+            "missing": [d.to_dict() for d in self.missing],
+            "extra": [d.to_dict() for d in self.extra],
+        }
+
+
+def compare_decks(registered: Deck, played: Deck, data: Dataset | None = None) -> DeckDiff:
+    """What ``played`` is missing and has extra, per section, against ``registered``.
+
+    Card names come from the card index of ``data`` (default: the active dataset).
+    """
+    from deckcheck.data.dataset import resolve_data
+
+    index = resolve_data(data).cards
+
+    def name(code: int) -> str:
+        return index.get(code).name if code in index else f"#{code}"
+
+    reg, got = canonical_counts(registered), canonical_counts(played)
+    missing: list[CardDelta] = []
+    extra: list[CardDelta] = []
+    for section in Section:
+        a, b = reg[section], got[section]
+        for code in sorted(set(a) | set(b), key=lambda c: (name(c), c)):
+            delta = b[code] - a[code]
+            if delta < 0:
+                missing.append(CardDelta(section, code, name(code), -delta))
+            elif delta > 0:
+                extra.append(CardDelta(section, code, name(code), delta))
+    return DeckDiff(tuple(missing), tuple(extra), fingerprint_deck(registered),
+                    fingerprint_deck(played))  # fmt: skip

@@ -1,0 +1,169 @@
+"""Reading and writing deck files: ydk, ydke URLs, text lists, Omega codes, deckcheck JSON.
+
+::
+
+    from deckcheck.deck.io import read_path, write_deck
+    deck = read_path("deck.ydk")            # format detected by content
+    for finding in deck.findings:           # unknown cards, ambiguous names, unreadable lines
+        print(finding.line, finding.message, finding.suggestions)
+    print(write_deck(deck, "ydke"))
+
+Every reader returns a :class:`~deckcheck.deck.model.Deck` whose cards remember their section and
+source line. Input that cannot be read at all (binary junk, over :data:`MAX_INPUT_BYTES`, more
+than :data:`MAX_CARDS` cards, bad base64/JSON) raises :class:`~deckcheck.error.DeckReadError`
+(or a subclass); nothing else escapes a reader. Lines that can be read but not resolved become
+:class:`~deckcheck.deck.model.ReadFinding` entries of the deck.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from deckcheck.card import CardIndex
+from deckcheck.deck.io.builder import MAX_CARDS, MAX_INPUT_BYTES, MAX_PASSCODE, decode_input
+from deckcheck.deck.io.detect import DeckFormat, detect_format, detect_text
+from deckcheck.deck.io.jsonform import JSON_VERSION, dump_json, parse_json
+from deckcheck.deck.io.omega import dump_omega, parse_omega
+from deckcheck.deck.io.text import dump_text, parse_text
+from deckcheck.deck.io.ydk import dump_ydk, parse_ydk
+from deckcheck.deck.io.ydke import dump_ydke, parse_ydke
+from deckcheck.deck.model import Deck
+from deckcheck.error import (
+    DeckEncodingError,
+    DeckReadError,
+    DeckSyntaxError,
+    DeckTooLargeError,
+    DeckWriteError,
+    UnknownDeckFormatError,
+)
+
+if TYPE_CHECKING:
+    from deckcheck.data.dataset import Dataset
+
+__all__ = [
+    "JSON_VERSION",
+    "MAX_CARDS",
+    "MAX_INPUT_BYTES",
+    "MAX_PASSCODE",
+    "DeckEncodingError",
+    "DeckFormat",
+    "DeckSyntaxError",
+    "DeckTooLargeError",
+    "DeckWriteError",
+    "UnknownDeckFormatError",
+    "detect_format",
+    "dump_json",
+    "dump_omega",
+    "dump_text",
+    "dump_ydk",
+    "dump_ydke",
+    "parse_json",
+    "parse_omega",
+    "parse_text",
+    "parse_ydk",
+    "parse_ydke",
+    "read_deck",
+    "read_path",
+    "write_deck",
+]
+
+
+def to_format(fmt: DeckFormat | str) -> DeckFormat:
+    """The :class:`DeckFormat` named ``fmt``; raises :class:`UnknownDeckFormatError`."""
+    try:
+        return DeckFormat(str(fmt).lower())
+    except ValueError:
+        valid = ", ".join(f.value for f in DeckFormat)
+        raise UnknownDeckFormatError(f"unknown deck format {fmt!r}; valid: {valid}") from None
+
+
+def read_deck(
+    content: str | bytes,
+    *,
+    fmt: DeckFormat | str | None = None,
+    source: str | None = None,
+    index: CardIndex | None = None,
+    rush: bool = False,
+    data: Dataset | None = None,
+) -> Deck:
+    """Read a deck from text or bytes, in format ``fmt`` or the one detected from the content.
+
+    ``source`` names the input in messages; ``rush`` prefers Rush Duel cards for names shared
+    with OCG/TCG cards (text lists only). Cards resolve through ``index``, else the card index of
+    ``data`` (default: the active dataset). Raises :class:`~deckcheck.error.DeckReadError`.
+    """
+    index = _index(index, data)
+    text = decode_input(content, source)
+    kind = detect_text(text) if fmt is None else to_format(fmt)
+    if kind is DeckFormat.YDK:
+        return parse_ydk(text, source=source, index=index)
+    if kind is DeckFormat.YDKE:
+        return parse_ydke(text, source=source, index=index)
+    if kind is DeckFormat.OMEGA:
+        return parse_omega(text, source=source, index=index)
+    if kind is DeckFormat.JSON:
+        return parse_json(text, source=source, index=index)
+    return parse_text(text, source=source, index=index, rush=rush)
+
+
+def read_path(
+    path: str | Path,
+    *,
+    fmt: DeckFormat | str | None = None,
+    index: CardIndex | None = None,
+    rush: bool = False,
+    data: Dataset | None = None,
+) -> Deck:
+    """Read a deck file; ``"-"`` reads stdin and a ``ydke://`` string is read as a URL.
+
+    Cards resolve through ``index``, else the card index of ``data`` (default: the active
+    dataset). Raises :class:`~deckcheck.error.DeckReadError` naming the file if it cannot be read.
+    """
+    index = _index(index, data)
+    if isinstance(path, str) and path.strip()[:7].lower() == "ydke://":
+        return read_deck(path, fmt=fmt or DeckFormat.YDKE, source="<ydke URL>", index=index)
+    if str(path) == "-":
+        source = "<stdin>"
+        raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+    else:
+        source = str(path)
+        try:
+            with open(path, "rb") as handle:
+                raw = handle.read(MAX_INPUT_BYTES + 1)
+        except OSError as exc:
+            raise DeckReadError(f"cannot read: {exc.strerror or exc}", source) from exc
+    return read_deck(raw, fmt=fmt, source=source, index=index, rush=rush)
+
+
+def write_deck(
+    deck: Deck,
+    fmt: DeckFormat | str,
+    *,
+    index: CardIndex | None = None,
+    data: Dataset | None = None,
+) -> str:
+    """The deck written in format ``fmt``; raises :class:`DeckWriteError` if it cannot be.
+
+    Text lists name cards through ``index``, else the card index of ``data`` (default: active).
+    """
+    kind = to_format(fmt)
+    if kind is DeckFormat.YDK:
+        return dump_ydk(deck)
+    if kind is DeckFormat.YDKE:
+        return dump_ydke(deck) + "\n"
+    if kind is DeckFormat.OMEGA:
+        return dump_omega(deck) + "\n"
+    if kind is DeckFormat.JSON:
+        return dump_json(deck)
+    return dump_text(deck, index=_index(index, data))
+
+
+def _index(index: CardIndex | None, data: Dataset | None) -> CardIndex:
+    """``index``, else the card index of ``data`` (the active dataset when None)."""
+    if index is not None:
+        return index
+    from deckcheck.data.dataset import resolve_data
+
+    return resolve_data(data).cards

@@ -1,0 +1,82 @@
+"""Omega (YGO Omega) deck codes.
+
+A code is the base64 of raw-deflate data (no zlib header): one byte holding the number of Main
+plus Extra Deck cards, one byte the number of Side Deck cards, then every passcode as a
+little-endian unsigned 32-bit integer (Main and Extra in order, then Side). The code does not
+separate Main from Extra: on reading, cards the index places in the Extra Deck (Fusion,
+Synchro, Xyz, Link) go to the Extra Deck and all others, unknown passcodes included, to the Main.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import struct
+import zlib
+
+from deckcheck.card import CardIndex, DeckZone
+from deckcheck.deck.io.builder import MAX_PASSCODE, DeckBuilder
+from deckcheck.deck.io.builder import decode_input as _decode
+from deckcheck.deck.model import Deck, Section
+from deckcheck.error import DeckSyntaxError, DeckWriteError
+
+_MAX_RAW = 2 + 4 * (255 + 255)
+
+
+def _inflate(code: str, source: str | None) -> bytes:
+    try:
+        packed = base64.b64decode("".join(code.split()), validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise DeckSyntaxError("not an Omega deck code (bad base64)", source, 1) from exc
+    inflater = zlib.decompressobj(-15)
+    try:
+        raw = inflater.decompress(packed, _MAX_RAW + 1)
+    except zlib.error as exc:
+        raise DeckSyntaxError("not an Omega deck code (bad deflate data)", source, 1) from exc
+    if not inflater.eof:
+        raise DeckSyntaxError("not an Omega deck code (truncated or oversized)", source, 1)
+    return raw
+
+
+def inflate_counted(code: str, source: str | None) -> bytes:
+    """The raw bytes of an Omega code, checked against its card counts (or DeckReadError)."""
+    raw = _inflate(code, source)
+    if len(raw) < 2 or len(raw) != 2 + 4 * (raw[0] + raw[1]):
+        raise DeckSyntaxError("not an Omega deck code (card counts do not match)", source, 1)
+    return raw
+
+
+def parse_omega(
+    data: str | bytes, *, source: str | None = None, index: CardIndex | None = None
+) -> Deck:
+    """Read an Omega deck code; raises :class:`~deckcheck.error.DeckReadError` if it is not one."""
+    raw = inflate_counted(_decode(data, source), source)
+    deck = DeckBuilder(index, source, "omega")
+    main_extra = raw[0]
+    for i, (code,) in enumerate(struct.iter_unpack("<I", raw[2:])):
+        if i >= main_extra:
+            section = Section.SIDE
+        else:
+            found = deck.resolve(str(code))
+            zone = found.record.zone if found is not None else DeckZone.MAIN
+            section = Section.EXTRA if zone is DeckZone.EXTRA else Section.MAIN
+        deck.add_passcode(str(code), section, None)
+    return deck.build()
+
+
+def dump_omega(deck: Deck) -> str:
+    """Write a deck as an Omega deck code.
+
+    Raises :class:`DeckWriteError` for more than 255 Main+Extra or 255 Side cards.
+    """
+    first = deck.passcodes(Section.MAIN) + deck.passcodes(Section.EXTRA)
+    side = deck.passcodes(Section.SIDE)
+    if len(first) > 255 or len(side) > 255:
+        raise DeckWriteError("an Omega code holds at most 255 Main+Extra and 255 Side cards")
+    codes = first + side
+    bad = [c for c in codes if not 0 <= c <= MAX_PASSCODE]
+    if bad:
+        raise DeckWriteError(f"passcode {bad[0]} does not fit in 32 bits")
+    raw = bytes((len(first), len(side))) + struct.pack(f"<{len(codes)}I", *codes)
+    comp = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return base64.b64encode(comp.compress(raw) + comp.flush()).decode("ascii")

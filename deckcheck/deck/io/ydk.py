@@ -1,0 +1,109 @@
+"""The ``.ydk`` deck file of EDOPro and YGOPro.
+
+::
+
+    #created by Someone
+    #main
+    89631139
+    #extra
+    44508094
+    !side
+    14558127
+
+Lines starting with ``#`` other than ``#main``/``#extra`` are comments (``#created by`` names the
+deck, and ``!name My deck`` names it too, winning over ``#created by``); ``!side`` starts the
+Side Deck. Passcodes may drop their leading zeros (``2511``) or keep
+them (``08949584``). Cards before any header count as Main Deck; repeated headers continue their
+section; a card in the wrong section stays there (validation reports it). EDOPro and YGOPro
+always write all three headers, so a file with ``#main`` but no ``#extra`` or no ``!side`` was
+probably cut short: it is read as it is, with a ``missing-sections`` finding naming what is
+missing (validation reports it as a note).
+"""
+
+from __future__ import annotations
+
+from deckcheck.card import CardIndex
+from deckcheck.deck.io.builder import DeckBuilder, decode_input, is_code, split_lines
+from deckcheck.deck.model import Deck, FindingCode, Section
+
+_HEADERS = {
+    "#main": Section.MAIN,
+    "#extra": Section.EXTRA,
+    "!side": Section.SIDE,
+    "#side": Section.SIDE,
+}
+
+
+def parse_ydk(
+    data: str | bytes, *, source: str | None = None, index: CardIndex | None = None
+) -> Deck:
+    """Read a ``.ydk`` file; unknown passcodes and unreadable lines become findings.
+
+    Raises :class:`~deckcheck.error.DeckReadError` only for input that cannot be read at all.
+    """
+    text = decode_input(data, source)
+    deck = DeckBuilder(index, source, "ydk")
+    section = Section.MAIN
+    add = deck.add_passcode
+    seen: dict[str, int] = {}
+    for number, raw in enumerate(split_lines(text), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.isdigit() and line.isascii():
+            add(line, section, number)
+            continue
+        head = line[0]
+        if head == "#" or head == "!":
+            key = line.lower()
+            found = _HEADERS.get(key.replace(" ", ""))
+            if found is not None:
+                section = found
+                seen.setdefault(key.replace(" ", "").replace("#side", "!side"), number)
+            elif key.startswith("#created by") and deck.name is None:
+                deck.name = line[len("#created by") :].strip() or None
+            elif key.startswith("!name") and key[5:6] in ("", " ", "\t", "=", ":"):
+                name = line[len("!name") :].lstrip(" \t=:").strip()
+                if name:
+                    deck.name = name  # an explicit name wins over "#created by"
+            elif head == "!":
+                deck.finding(FindingCode.PARSE, "unknown header", number, raw, section)
+            continue
+        token, _, rest = line.partition(" ")
+        rest = rest.strip()
+        if is_code(token) and (not rest or rest.startswith(("#", "//", "--"))):
+            add(token, section, number, text=raw)
+        else:
+            deck.finding(FindingCode.PARSE, "not a passcode", number, raw[:200], section)
+    if "#main" in seen:
+        missing = [h for h in ("#extra", "!side") if h not in seen]
+        if missing:
+            what = " and no ".join(missing)
+            empty = " and ".join({"#extra": "Extra Deck", "!side": "Side Deck"}[h] for h in missing)
+            deck.finding(
+                FindingCode.MISSING_SECTIONS,
+                f"the file has #main but no {what} header (truncated?): the {empty} "
+                f"{'was' if len(missing) == 1 else 'were'} read as empty",
+                seen["#main"],
+                None,
+                None,
+            )
+    return deck.build()
+
+
+def _clean(name: str) -> str:
+    return " ".join(name.split())
+
+
+def dump_ydk(deck: Deck) -> str:
+    """Write a deck as ``.ydk`` text (``#created by <name>`` first when the deck has a name)."""
+    out: list[str] = []
+    if deck.name and _clean(deck.name):
+        out.append(f"#created by {_clean(deck.name)}")
+    out.append("#main")
+    out.extend(str(c.passcode) for c in deck.main)
+    out.append("#extra")
+    out.extend(str(c.passcode) for c in deck.extra)
+    out.append("!side")
+    out.extend(str(c.passcode) for c in deck.side)
+    return "\n".join(out) + "\n"

@@ -1,0 +1,69 @@
+"""``ydke://`` deck URLs (EDOPro, Duelingbook, YGOPRODeck).
+
+``ydke://<main>!<extra>!<side>!``: each part is the standard base64 of the section's passcodes
+as little-endian unsigned 32-bit integers. Cards have no line (``line`` is None).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import struct
+
+from deckcheck.card import CardIndex
+from deckcheck.deck.io.builder import MAX_CARDS, MAX_PASSCODE, DeckBuilder, decode_input
+from deckcheck.deck.model import Deck, Section
+from deckcheck.error import DeckSyntaxError, DeckTooLargeError, DeckWriteError
+
+PREFIX = "ydke://"
+_SECTIONS = (Section.MAIN, Section.EXTRA, Section.SIDE)
+
+
+def parse_ydke(
+    data: str | bytes, *, source: str | None = None, index: CardIndex | None = None
+) -> Deck:
+    """Read a ``ydke://`` URL (surrounding whitespace allowed; the trailing ``!`` optional).
+
+    Raises :class:`~deckcheck.error.DeckReadError` for a missing prefix or bad base64.
+    """
+    text = decode_input(data, source).strip()
+    if not text[: len(PREFIX)].lower() == PREFIX:
+        raise DeckSyntaxError("not a ydke:// URL", source, 1)
+    parts = text[len(PREFIX) :].split("!")
+    if parts and parts[-1] == "" and len(parts) > 1:
+        parts.pop()
+    if len(parts) > 3:
+        raise DeckSyntaxError(f"a ydke URL has 3 parts, this one {len(parts)}", source, 1)
+    deck = DeckBuilder(index, source, "ydke")
+    for section, part in zip(_SECTIONS, parts, strict=False):
+        try:
+            raw = base64.b64decode(part.strip(), validate=True)
+        except (binascii.Error, ValueError) as exc:
+            raise DeckSyntaxError(f"bad base64 in the {section.value} part", source, 1) from exc
+        if len(raw) % 4:
+            raise DeckSyntaxError(
+                f"the {section.value} part is not a list of 32-bit passcodes", source, 1
+            )
+        if len(raw) // 4 + len(deck.cards) > MAX_CARDS:
+            raise DeckTooLargeError(f"more than {MAX_CARDS} cards", source, 1)
+        for (code,) in struct.iter_unpack("<I", raw):
+            deck.add_passcode(str(code), section, None)
+    return deck.build()
+
+
+def _pack(codes: list[int]) -> str:
+    bad = [c for c in codes if not 0 <= c <= MAX_PASSCODE]
+    if bad:
+        raise DeckWriteError(f"passcode {bad[0]} does not fit in 32 bits")
+    return base64.b64encode(struct.pack(f"<{len(codes)}I", *codes)).decode("ascii")
+
+
+def encode_ydke(main: list[int], extra: list[int], side: list[int]) -> str:
+    """The ``ydke://`` URL of three lists of passcodes (no trailing newline)."""
+    return PREFIX + "!".join(_pack(codes) for codes in (main, extra, side)) + "!"
+
+
+def dump_ydke(deck: Deck) -> str:
+    """Write a deck as a ``ydke://`` URL (no trailing newline)."""
+    main, extra, side = (deck.passcodes(s) for s in _SECTIONS)
+    return encode_ydke(main, extra, side)

@@ -1,0 +1,94 @@
+"""Eras and formats: deck-construction rules as data, in one registry with aliases.
+
+* :mod:`.model`: :class:`Era`, :class:`Format`, :class:`SizeRule`, :class:`Pool`;
+* :mod:`.file`: the one schema of built-in and organiser format files, and
+  :class:`FormatRegistry`.
+
+The module functions below answer from a dataset's registry (the active one by default):
+:func:`get_format` finds a format or era by id or alias (case-insensitive); :func:`list_formats` /
+:func:`list_eras` list the registry; :func:`load_format_file` reads an organiser's TOML file.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import TYPE_CHECKING
+
+from deckcheck.rule.format.file import (
+    BY_DATE,
+    CONFIDENCE,
+    FormatRegistry,
+    format_from_document,
+    load_format_file,
+    load_registry,
+)
+from deckcheck.rule.format.model import (
+    RUSH_LEGEND_SPLIT,
+    DateCheck,
+    Derivation,
+    Era,
+    Format,
+    Pool,
+    SizeRule,
+)
+
+if TYPE_CHECKING:
+    from deckcheck.data.dataset import Dataset
+
+__all__ = [
+    "BY_DATE",
+    "CONFIDENCE",
+    "RUSH_LEGEND_SPLIT",
+    "DateCheck",
+    "Derivation",
+    "Era",
+    "Format",
+    "FormatRegistry",
+    "Pool",
+    "SizeRule",
+    "format_from_document",
+    "format_names",
+    "get_format",
+    "list_eras",
+    "list_formats",
+    "load_format_file",
+    "load_registry",
+    "official_era_at",
+]
+
+
+def _registry(data: Dataset | None) -> FormatRegistry:
+    from deckcheck.data.dataset import resolve_data
+
+    return resolve_data(data).formats
+
+
+def get_format(name: str, data: Dataset | None = None) -> Format:
+    """A format or era by id or alias (case-insensitive); :class:`UnknownFormatError` if none."""
+    return _registry(data).get(name)
+
+
+def format_names(data: Dataset | None = None) -> list[str]:
+    """Every format and era id (aliases left out), formats first."""
+    return _registry(data).names()
+
+
+def list_formats(include_eras: bool = True, data: Dataset | None = None) -> list[Format]:
+    """Every registered format, then (by default) every era as a format.
+
+    An era whose id is also a format's (``speed``, ``duel-links``, ``rush``) is that format.
+    """
+    return _registry(data).formats(include_eras)
+
+
+def list_eras(data: Dataset | None = None) -> list[Era]:
+    """Every era, official ones by date, then the house and special eras."""
+    return _registry(data).eras()
+
+
+def official_era_at(region: str, on: date, data: Dataset | None = None) -> Era:
+    """The official era in force in ``region`` (``tcg`` or ``ocg``) on a date.
+
+    Before the region's first era, the first era is returned.
+    """
+    return _registry(data).official_era_at(region, on)

@@ -1,0 +1,2 @@
+"""Runs: the drivers that take sources to verdicts (batch, repository configuration, forecasts of
+the next list, side plans)."""

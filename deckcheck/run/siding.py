@@ -1,0 +1,304 @@
+"""Side plans: cards sided in from the Side Deck for cards sided out, checked.
+
+A plan is two card lists, *in* (from the Side Deck) and *out* (to the Side Deck). As a file::
+
+    # game 2 against Labrynth
+    in:
+    3 Cosmic Cyclone
+    1 Dark Ruler No More
+    out:
+    2 Pot of Extravagance
+    Droll & Lock Bird x2
+
+Headings are ``in`` / ``side in`` and ``out`` / ``side out`` (a colon is optional), and may
+hold their cards on the same line (``in: 3 Card A, 1 Card B``); a line ``+3 Name`` is sided in
+and ``-2 Name`` sided out wherever it stands. A TOML plan works too:
+``in = ["3 Cosmic Cyclone"]`` and ``out = "2 Pot of Extravagance, 1 Droll & Lock Bird"``.
+Cards are written ``3 Name``, ``3x Name``, ``Name x3`` or ``Name`` (one copy), by English,
+Japanese or Chinese name or by passcode; ``#`` and ``//`` start comments. On the command line
+a list is one string, ``"3 Card A, 1 Card B"`` (``,`` or ``;`` before each count separates
+cards).
+
+:func:`apply_side_plan` swaps the cards (out cards leave the Main or Extra Deck, whichever holds
+them; in cards go where they belong) and checks that the swaps are one-for-one
+(``side-unbalanced``), that every card sided in is in the Side Deck (``side-not-in-side``),
+that every card sided out is in the deck (``side-not-in-deck``), that the Main and Extra Deck
+sizes do not change (``side-size-changed``), and validates the sided deck in the format.
+Cards compare by canonical card, so any artwork of a card matches.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from deckcheck.deck.model import Deck, DeckCard, Section
+
+if TYPE_CHECKING:
+    from deckcheck.card import Card, CardIndex
+    from deckcheck.data.dataset import Dataset
+    from deckcheck.rule.format import Format
+    from deckcheck.validation.report import Report
+
+
+class PlanCode(enum.StrEnum):
+    """Problems of a side plan (public API, like violation codes)."""
+
+    SIDE_UNBALANCED = "side-unbalanced"
+    """Not one-for-one: a different number of cards in and out."""
+    SIDE_NOT_IN_SIDE = "side-not-in-side"
+    """A card sided in is not in the Side Deck (or not that many copies)."""
+    SIDE_NOT_IN_DECK = "side-not-in-deck"
+    """A card sided out is not in the Main or Extra Deck (or not that many copies)."""
+    SIDE_SIZE_CHANGED = "side-size-changed"
+    """The Main or Extra Deck would change size (an Extra Deck card for a Main Deck card...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlanProblem:
+    """One problem of a side plan."""
+
+    code: PlanCode
+    message: str
+    name: str | None = None
+    passcode: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"code": self.code.value, "message": self.message, "name": self.name,
+                "passcode": self.passcode}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class SidePlan:
+    """Cards to side in (from the Side Deck) and out (to the Side Deck), with their counts."""
+
+    cards_in: tuple[tuple[Card, int], ...] = ()
+    cards_out: tuple[tuple[Card, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class SideResult:
+    """The sided deck, the plan's problems and the sided deck's validation report."""
+
+    deck: Deck
+    problems: tuple[PlanProblem, ...]
+    report: Report
+    moved: dict[str, int] = field(default_factory=dict)
+    """Cards moved: ``{"in": n, "out": n}``."""
+
+    @property
+    def ok(self) -> bool:
+        """True when the plan has no problem and the sided deck is legal."""
+        return not self.problems and self.report.legal
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (``deckcheck side --output json``)."""
+        return {
+            "ok": self.ok,
+            "moved": dict(self.moved),
+            "problems": [p.to_dict() for p in self.problems],
+            "result": self.report.to_dict(),
+        }
+
+
+_ITEM_FIRST = re.compile(r"(\d{1,3})\s*[xX×*]?\s+(.+)")
+_ITEM_LAST = re.compile(r"(.+?)\s*[xX×*]\s*(\d{1,3})")
+_SPLIT = re.compile(r"\s*[,;]\s*(?=[+-]?\d{1,3}\s*[xX×*]?\s)")
+
+
+def _item(text: str, index: CardIndex) -> tuple[Card, int]:
+    """``3 Name`` / ``3x Name`` / ``Name x3`` / ``Name`` / a passcode -> (card, copies)."""
+    body = text.strip()
+    count, name = 1, body
+    m = _ITEM_FIRST.fullmatch(body)
+    if m is not None and not body.isdigit():
+        count, name = int(m.group(1)), m.group(2)
+    else:
+        m = _ITEM_LAST.fullmatch(body)
+        if m is not None:
+            count, name = int(m.group(2)), m.group(1)
+    return index.lookup(name.strip()).card, count
+
+
+def parse_card_list(text: str, data: Dataset | None = None) -> tuple[tuple[Card, int], ...]:
+    """Cards and counts from one string: ``"3 Card A, 1 Card B"`` (also ``;`` or new lines).
+
+    Raises :class:`~deckcheck.error.UnknownCardError` or
+    :class:`~deckcheck.error.AmbiguousCardError` for a name that names no single card.
+    """
+    from deckcheck.data.dataset import resolve_data
+
+    index = resolve_data(data).cards
+    out: list[tuple[Card, int]] = []
+    for line in re.split(r"[\r\n]+", text):
+        for part in _SPLIT.split(line.strip()):
+            if part.strip():
+                out.append(_item(part.lstrip("+-").strip() if part[:1] in "+-" else part, index))
+    return tuple(out)
+
+
+_IN = {"in", "sidein", "sidingin"}
+_OUT = {"out", "sideout", "sidingout"}
+_HEADING = re.compile(r"(?:side\s*|siding\s*)?(in|out)\s*[:：=]\s*(.+)", re.IGNORECASE)
+
+
+def parse_side_plan(text: str, data: Dataset | None = None) -> SidePlan:
+    """A side plan file (see the module's documentation).
+
+    Raises :class:`~deckcheck.error.InputError` for a card line before any heading, and the
+    lookup errors of :func:`parse_card_list` for unknown names.
+    """
+    from deckcheck.data.dataset import resolve_data
+    from deckcheck.error import DeckcheckError, InputError
+
+    index = resolve_data(data).cards
+    toml_plan = _toml_plan(text, data)
+    if toml_plan is not None:
+        return toml_plan
+    cards_in: list[tuple[Card, int]] = []
+    cards_out: list[tuple[Card, int]] = []
+    where: list[tuple[Card, int]] | None = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith(("#", "//")):
+            continue
+        key = re.sub(r"[\s:_-]+", "", line.casefold())
+        if key in _IN or key in _OUT:
+            where = cards_in if key in _IN else cards_out
+            continue
+        head = _HEADING.fullmatch(line)
+        if head is not None:  # "in: 3 Card A, 1 Card B" on one line
+            where = cards_in if head.group(1).casefold() == "in" else cards_out
+            try:
+                where.extend(parse_card_list(head.group(2), data))
+            except DeckcheckError as exc:
+                raise InputError(f"line {number}: {exc}") from exc
+            continue
+        target = where
+        if line[0] in "+-" and line[1:2].isdigit():
+            target = cards_in if line[0] == "+" else cards_out
+            line = line[1:]
+        if target is None:
+            raise InputError(f"line {number}: a card before any 'in:' or 'out:' heading")
+        try:
+            target.append(_item(line, index))
+        except DeckcheckError as exc:
+            raise InputError(f"line {number}: {exc}") from exc
+    return SidePlan(tuple(cards_in), tuple(cards_out))
+
+
+def _toml_plan(text: str, data: Dataset | None) -> SidePlan | None:
+    """A plan written as TOML (``in = ["3 Card A"]``, ``out = "2 Card B, 1 Card C"``), or None
+    when the text is not such a TOML document."""
+    import tomllib
+
+    from deckcheck.error import InputError
+
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+    keys = {k.casefold().replace("_", " ").replace("side ", ""): v for k, v in doc.items()}
+    if not keys or not set(keys) <= {"in", "out"}:
+        return None
+    lists: dict[str, tuple[tuple[Card, int], ...]] = {"in": (), "out": ()}
+    for key, value in keys.items():
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+            raise InputError(f"'{key}' must be a string or a list of strings")
+        lists[key] = tuple(c for item in items for c in parse_card_list(item, data))
+    return SidePlan(lists["in"], lists["out"])
+
+
+def _canon(dc: DeckCard) -> int:
+    return dc.card.canonical if dc.card is not None else dc.passcode
+
+
+def _take(cards: list[DeckCard], code: int, count: int) -> list[DeckCard]:
+    """Remove up to ``count`` copies of canonical card ``code`` from ``cards`` (last first)."""
+    taken: list[DeckCard] = []
+    for i in range(len(cards) - 1, -1, -1):
+        if len(taken) == count:
+            break
+        if _canon(cards[i]) == code:
+            taken.append(cards.pop(i))
+    return taken
+
+
+def apply_side_plan(
+    deck: Deck,
+    plan: SidePlan,
+    format: Format | str = "tcg",
+    date: date | None = None,
+    *,
+    data: Dataset | None = None,
+) -> SideResult:
+    """Apply ``plan`` to ``deck``, report the plan's problems and validate the sided deck."""
+    from dataclasses import replace
+
+    from deckcheck.card import DeckZone
+    from deckcheck.validation.engine import validate
+
+    main, extra, side = list(deck.main), list(deck.extra), list(deck.side)
+    problems: list[PlanProblem] = []
+    total_in = sum(n for _, n in plan.cards_in)
+    total_out = sum(n for _, n in plan.cards_out)
+    if total_in != total_out:
+        problems.append(PlanProblem(
+            PlanCode.SIDE_UNBALANCED,
+            f"not one-for-one: {total_in} card(s) in, {total_out} out",
+        ))  # fmt: skip
+    outgoing: list[DeckCard] = []
+    for card, n in _merge(plan.cards_out):
+        first, second = (extra, main) if card.zone is DeckZone.EXTRA else (main, extra)
+        got = _take(first, card.canonical, n)
+        got += _take(second, card.canonical, n - len(got))
+        if len(got) < n:
+            problems.append(PlanProblem(
+                PlanCode.SIDE_NOT_IN_DECK,
+                f"{card.name}: {n} to side out, but the Main and Extra Decks hold {len(got)}",
+                card.name, card.passcode,
+            ))  # fmt: skip
+        outgoing += got
+    incoming: list[DeckCard] = []
+    for card, n in _merge(plan.cards_in):
+        got = _take(side, card.canonical, n)
+        if len(got) < n:
+            problems.append(PlanProblem(
+                PlanCode.SIDE_NOT_IN_SIDE,
+                f"{card.name}: {n} to side in, but the Side Deck holds {len(got)}",
+                card.name, card.passcode,
+            ))  # fmt: skip
+        incoming += got
+    for dc in incoming:
+        zone = dc.card.zone if dc.card is not None else DeckZone.MAIN
+        if zone is DeckZone.EXTRA:
+            extra.append(replace(dc, section=Section.EXTRA))
+        else:
+            main.append(replace(dc, section=Section.MAIN))
+    side += [replace(dc, section=Section.SIDE) for dc in reversed(outgoing)]
+    for name, before, after in (("Main", deck.main, main), ("Extra", deck.extra, extra)):
+        if len(before) != len(after):
+            problems.append(PlanProblem(
+                PlanCode.SIDE_SIZE_CHANGED,
+                f"the {name} Deck would go from {len(before)} to {len(after)} cards",
+            ))  # fmt: skip
+    sided = replace(deck, main=tuple(main), extra=tuple(extra), side=tuple(side))
+    report = validate(sided, format, date, data=data, path=deck.source)
+    return SideResult(sided, tuple(problems), report,
+                      {"in": len(incoming), "out": len(outgoing)})  # fmt: skip
+
+
+def _merge(cards: tuple[tuple[Card, int], ...]) -> list[tuple[Card, int]]:
+    """The same card named twice (or by two artworks) counted once."""
+    counts: Counter[int] = Counter()
+    first: dict[int, Card] = {}
+    for card, n in cards:
+        counts[card.canonical] += n
+        first.setdefault(card.canonical, card)
+    return [(first[code], n) for code, n in counts.items()]

@@ -1,0 +1,306 @@
+"""Registrations: an organiser's CSV of players and their decks.
+
+::
+
+    player_id,player,deck,table
+    0301234567,Ada Lovelace,decks/ada.ydk,12
+    0307654321,Alan Turing,ydke://...,13
+    0300000001,Grace Hopper,"3 Ash Blossom & Joyous Spring
+    ...",14
+
+The first row is the header. Columns are found by name (case, spaces, ``_`` and ``-`` do not
+matter): **player id** (``player_id``, ``id``, ``konami_id``, ``cossy_id``), **player**
+(``player``, ``player_name``, ``name``) and **deck** (``deck``, ``decklist``, ``deck_file``,
+``file``, ``path``, ``ydke``; else the first header containing "deck", other than
+``deck_name``); only the deck column is required. Failing the names listed, a header ending in
+"id" is the player id and one containing "player" the player. Every other column passes
+through to the reports. The separator is ``,``, ``;`` or a tab (whichever the header uses); the
+file is UTF-8 (a BOM is fine) or UTF-16 with a BOM.
+
+A deck cell is read as:
+
+* a ``ydke://`` URL;
+* an inline text list when it spans several lines;
+* otherwise a path **relative to the CSV's folder** (``/`` or ``\\``); it may not be absolute or
+  lead outside that folder (through ``..`` or a symbolic link);
+* a single line that is not a path (no deck suffix, no separator, no such file) is read as a
+  one-line deck (an Omega code, say).
+
+One bad row never stops the rest: a row with no deck, a missing file or a path outside the folder
+is an unreadable registration. A second row with the same player id (ignoring case and
+surrounding spaces) is a **duplicate**: it is still checked, and its status says so. Limits:
+:data:`MAX_CSV_BYTES` per file, :data:`MAX_ROWS` rows, cells up to the :mod:`csv` module's field
+limit (128 KiB); over them the whole file is refused with the row named.
+"""
+
+from __future__ import annotations
+
+import csv
+import enum
+import io
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from deckcheck.deck.io.detect import DECK_SUFFIXES
+from deckcheck.error import InputError
+
+if TYPE_CHECKING:
+    from deckcheck.run.batch import Source, Unreadable
+    from deckcheck.validation.report import Report
+
+MAX_CSV_BYTES = 64 << 20
+"""Largest registrations CSV read (64 MiB)."""
+MAX_ROWS = 100_000
+"""Most registrations in one CSV."""
+
+PLAYER_ID_COLUMNS = ("playerid", "id", "konamiid", "cossyid", "cardgameid")
+PLAYER_COLUMNS = ("player", "playername", "name", "fullname")
+DECK_COLUMNS = ("deck", "decklist", "deckfile", "file", "path", "ydke")
+
+
+class RegistrationError(InputError):
+    """A registrations CSV that cannot be read as a whole (no deck column, too big, not text)."""
+
+    code = "bad-registrations"
+
+
+class Status(enum.StrEnum):
+    """What became of one registration (a column of the batch reports; public API)."""
+
+    LEGAL = "legal"
+    ILLEGAL = "illegal"
+    UNREADABLE = "unreadable"
+    """The deck could not be read (missing file, bad data, unsafe path or archive entry)."""
+    DUPLICATE = "duplicate"
+    """The player id was already registered on an earlier row (the deck is still checked)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    """One row of a registrations CSV."""
+
+    file: str
+    """The CSV it comes from."""
+    row: int
+    """Its line in the CSV (the header is line 1; a quoted multi-line cell counts its lines)."""
+    player_id: str = ""
+    player: str = ""
+    deck: str = ""
+    """The deck cell as written (a path, a URL or a list)."""
+    fields: tuple[tuple[str, str], ...] = ()
+    """The other columns, in order, by header."""
+    duplicate_of: int | None = None
+    """Row of the first registration with the same player id, for a duplicate."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (without the status, which depends on the deck's verdict)."""
+        return {
+            "file": self.file,
+            "row": self.row,
+            "player_id": self.player_id,
+            "player": self.player,
+            "deck": self.deck,
+            "fields": dict(self.fields),
+            "duplicate_of": self.duplicate_of,
+        }
+
+
+def status_of(row: Report | Unreadable, registration: Registration | None = None) -> Status:
+    """The status of a batch row: duplicate, unreadable, legal or illegal (in that order)."""
+    from deckcheck.validation.report import Report
+
+    reg = registration if registration is not None else getattr(row, "registration", None)
+    if reg is not None and reg.duplicate_of is not None:
+        return Status.DUPLICATE
+    if not isinstance(row, Report):
+        return Status.UNREADABLE
+    return Status.LEGAL if row.legal else Status.ILLEGAL
+
+
+def is_registrations(path: str) -> bool:
+    """True when ``path`` names a ``.csv`` file (by its suffix)."""
+    return path.lower().endswith(".csv")
+
+
+def _key(header: str) -> str:
+    return re.sub(r"[\W_]+", "", header.casefold())
+
+
+def _decode(raw: bytes, path: str) -> str:
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        try:
+            return raw.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise RegistrationError(f"{path}: invalid UTF-16 text") from exc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise RegistrationError(f"{path}:{line}: not UTF-8 text (save the CSV as UTF-8)") from exc
+    if "\0" in text:
+        line = text.count("\n", 0, text.index("\0")) + 1
+        raise RegistrationError(f"{path}:{line}: not a text file (NUL byte)")
+    return text.removeprefix("\ufeff")
+
+
+def _delimiter(header: str) -> str:
+    counts = {d: header.count(d) for d in (",", ";", "\t")}
+    best = max(counts, key=lambda d: counts[d])
+    return best if counts[best] else ","
+
+
+def _column(
+    keys: list[str], names: tuple[str, ...], like: str | None = None, taken: tuple[int, ...] = ()
+) -> int | None:
+    """The column named one of ``names``, else the first whose name contains ``like``."""
+    for name in names:
+        if name in keys:
+            return keys.index(name)
+    if like is not None:
+        for i, key in enumerate(keys):
+            if like in key and i not in taken and key != "deckname":
+                return i
+    return None
+
+
+def read_registrations(path: str | Path) -> list[Source]:
+    """The deck sources of a registrations CSV, one per row, each carrying its registration.
+
+    Raises :class:`RegistrationError` when the file cannot be used at all; a bad row becomes a
+    source with an error (see the module's documentation).
+    """
+    name = str(path)
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_CSV_BYTES + 1)
+    except OSError as exc:
+        raise RegistrationError(f"{name}: cannot read: {exc.strerror or exc}") from exc
+    base = Path(name).parent
+    return parse_registrations(raw, name, lambda cell, reg: _file_source(cell, base, reg))
+
+
+def parse_registrations(
+    raw: bytes, name: str, deck_file: Callable[[str, Registration], Source | None]
+) -> list[Source]:
+    """The sources of a registrations CSV's bytes (see :func:`read_registrations`).
+
+    ``deck_file(cell, registration)`` turns a deck cell into the source of a deck file, or
+    returns None when the cell is not a path (it is then read as an inline list).
+    """
+    from deckcheck.run.batch import Source, SourceKind
+
+    if len(raw) > MAX_CSV_BYTES:
+        raise RegistrationError(f"{name}: over the {MAX_CSV_BYTES} byte limit for a CSV")
+    text = _decode(raw, name)
+    first = text.split("\n", 1)[0]
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(first))
+    try:
+        header = next(reader, None)
+    except csv.Error as exc:
+        raise RegistrationError(f"{name}:1: {exc}") from exc
+    if header is None or not any(h.strip() for h in header):
+        raise RegistrationError(f"{name}: empty file; the first row must name the columns")
+    keys = [_key(h) for h in header]
+    deck_col = _column(keys, DECK_COLUMNS, "deck")
+    if deck_col is None:
+        raise RegistrationError(
+            f"{name}:1: no deck column; name one of: deck, decklist, deck_file, file, path, "
+            "ydke (player_id and player columns are optional)"
+        )
+    id_col = _column(keys, PLAYER_ID_COLUMNS)
+    if id_col is None:
+        id_col = next((i for i, k in enumerate(keys) if k.endswith("id") and i != deck_col), None)
+    taken = tuple(i for i in (deck_col, id_col) if i is not None)
+    player_col = _column(keys, PLAYER_COLUMNS, "player", taken)
+    known = {deck_col, id_col, player_col}
+    extra = [(i, h.strip() or f"column {i + 1}") for i, h in enumerate(header) if i not in known]
+    seen: dict[str, int] = {}
+    out: list[Source] = []
+    line = reader.line_num + 1
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise RegistrationError(f"{name}:{reader.line_num}: {exc}") from exc
+        row, line = line, reader.line_num + 1
+        if not any(c.strip() for c in cells):
+            continue
+        if len(out) >= MAX_ROWS:
+            raise RegistrationError(f"{name}: more than {MAX_ROWS} registrations")
+
+        def cell(i: int | None, cells: list[str] = cells) -> str:
+            return cells[i] if i is not None and i < len(cells) else ""
+
+        pid = cell(id_col).strip()
+        dup = None
+        if pid:
+            k = pid.casefold()
+            dup = seen.get(k)
+            if dup is None:
+                seen[k] = row
+        reg = Registration(
+            name,
+            row,
+            pid,
+            cell(player_col).strip(),
+            cell(deck_col),
+            tuple((h, cell(i)) for i, h in extra),
+            dup,
+        )
+        label = f"{name}:{row}"
+        deck = reg.deck.strip()
+        if not deck:
+            out.append(Source(SourceKind.FILE, name, error="no deck given", display=label,
+                              registration=reg))  # fmt: skip
+        elif deck[:7].lower() == "ydke://":
+            out.append(Source(SourceKind.URL, deck, display=label, registration=reg))
+        else:
+            got = None if "\n" in deck or "\r" in deck else deck_file(deck, reg)
+            out.append(got or Source(SourceKind.INLINE, name, content=reg.deck, display=label,
+                                     registration=reg))  # fmt: skip
+    return out
+
+
+def _file_source(cell: str, base: Path, reg: Registration) -> Source | None:
+    from deckcheck.run.batch import Source, SourceKind
+
+    if not _looks_like_path(cell, base):
+        return None
+    file, error = _deck_path(cell, base)
+    return Source(SourceKind.FILE, file, error=error, display=file, registration=reg)
+
+
+def _looks_like_path(cell: str, base: Path) -> bool:
+    if cell.lower().endswith(DECK_SUFFIXES) or "/" in cell or "\\" in cell:
+        return True
+    try:
+        return (base / cell).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _deck_path(cell: str, base: Path) -> tuple[str, str | None]:
+    """The file a deck cell names (relative to ``base``) and why it may not be read, if so."""
+    rel = cell.replace("\\", "/")
+    shown = str(base / rel) if str(base) not in ("", ".") else rel
+    if rel.startswith("/") or (len(rel) > 1 and rel[1] == ":") or os.path.isabs(cell):
+        return cell, "absolute deck path (paths are relative to the CSV's folder)"
+    try:
+        root = base.resolve()
+        target = (base / rel).resolve()
+    except (OSError, RuntimeError, ValueError) as exc:
+        return shown, f"cannot resolve the deck path: {exc}"
+    if not target.is_relative_to(root):
+        return shown, "deck path leads outside the CSV's folder (refused)"
+    try:
+        if not target.is_file():
+            return shown, "no such deck file" if not target.exists() else "not a file"
+    except (OSError, ValueError) as exc:
+        return shown, f"cannot read: {exc}"
+    return shown, None
