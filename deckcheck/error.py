@@ -251,6 +251,21 @@ class PlotUnavailableError(GoldfishError):
     code = "plot-unavailable"
 
 
+class SheetUnavailableError(DeckcheckError):
+    """A registration sheet was asked for but reportlab or segno is not installed
+    (``pip install 'deckcheck[sheet]'``)."""
+
+    http_status = 501
+    code = "sheet-unavailable"
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(
+            message
+            or "registration sheets need reportlab and segno; "
+            "install with: pip install 'deckcheck[sheet]'"
+        )
+
+
 ERRORS: tuple[type[DeckcheckError], ...] = (
     DeckcheckError,
     DataError,
@@ -275,5 +290,6 @@ ERRORS: tuple[type[DeckcheckError], ...] = (
     SpecError,
     ConditionError,
     PlotUnavailableError,
+    SheetUnavailableError,
 )
 """Every class of the tree (documented in the README's "Errors" table)."""

@@ -25,6 +25,7 @@ from deckcheck.cli import (
     judge,
     schema,
     serve,
+    sheet,
     simulate,
     upcoming,
     validate,
@@ -87,6 +88,7 @@ app.add_typer(card.app, name="cards")
 for _module in (
     validate,
     batch,
+    sheet,
     judge,
     upcoming,
     convert,

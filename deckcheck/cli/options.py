@@ -186,3 +186,26 @@ def _resolve_format(name: str | None, file: Path | str | None, *, default: str) 
         fail(f"unknown format {exc.name!r}", ["valid formats: " + ", ".join(exc.valid)])
     except DeckcheckError as exc:
         fail(str(exc))
+
+
+def _lang_value(value: str | None) -> str | None:
+    from deckcheck.error import InputError
+    from deckcheck.reporter.i18n import resolve_lang
+
+    try:
+        return resolve_lang(value).value
+    except InputError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+LangOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        metavar="LANG",
+        callback=_lang_value,
+        help="Language of card names, messages and headings: en, ja or zh (default: "
+        "DECKCHECK_LANG, else the locale, else en). Codes and JSON field names never change.",
+    ),
+]
+"""``--lang en|ja|zh``; the callback resolves a missing value from DECKCHECK_LANG and the locale."""
