@@ -28,6 +28,8 @@ if os.environ.get("CI"):
 _HOME = tempfile.mkdtemp(prefix="deckcheck-test-home-")
 atexit.register(shutil.rmtree, _HOME, True)
 os.environ["DECKCHECK_HOME"] = _HOME
+# Output is English unless a test asks for a language (the locale would pick one otherwise).
+os.environ["DECKCHECK_LANG"] = "en"
 for _var in ("DECKCHECK_UPDATE_URL", "DECKCHECK_UPSTREAM_URL", "DECKCHECK_OFFLINE"):
     os.environ.pop(_var, None)
 

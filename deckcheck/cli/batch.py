@@ -25,6 +25,7 @@ from deckcheck.cli.options import (
     DateOpt,
     FormatFileOpt,
     FormatOpt,
+    LangOpt,
     RegionOpt,
     parse_date,
     resolve_format,
@@ -39,12 +40,12 @@ RENDER_FORK_MIN = 2000
 """Fewest rows for which the JSON report is rendered by a second process."""
 
 
-def write_reports(batch: Batch, folder: Path) -> list[str]:
+def write_reports(batch: Batch, folder: Path, *, lang: str = "en") -> list[str]:
     """Render the batch's reports and put them into ``folder`` atomically; their names.
 
     Every report is rendered and written to a staging folder inside ``folder`` first, then each
     is renamed into place: a failure leaves the previous reports untouched, and nothing is ever
-    written outside ``folder``.
+    written outside ``folder``. ``lang`` is the CSV and HTML reports' language.
     """
     from deckcheck.reporter import OutputFormat
 
@@ -61,7 +62,7 @@ def write_reports(batch: Batch, folder: Path) -> list[str]:
         helper = _start_render(batch, outputs[1][1], staging / outputs[1][0])
         for name, fmt in outputs:
             if helper is None or name != outputs[1][0]:
-                _render_to(batch, fmt, staging / name)
+                _render_to(batch, fmt, staging / name, lang)
         if helper is not None:
             helper.join()
             if helper.exitcode != 0 or not (staging / outputs[1][0]).exists():
@@ -73,10 +74,10 @@ def write_reports(batch: Batch, folder: Path) -> list[str]:
     return [name for name, _ in outputs]
 
 
-def _render_to(batch: Batch, fmt: Any, path: Path) -> None:
+def _render_to(batch: Batch, fmt: Any, path: Path, lang: str = "en") -> None:
     from deckcheck.reporter import render
 
-    text = render(batch, fmt)
+    text = render(batch, fmt, lang=lang)
     with open(path, "w", encoding="utf-8", newline="") as handle:
         handle.write(text)
 
@@ -178,6 +179,15 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option("--quiet", "-q", help="No progress bar and no summary line."),
         ] = False,
+        sheets: Annotated[
+            Path | None,
+            typer.Option(
+                "--sheets",
+                metavar="FILE.pdf",
+                help="Also write every readable deck's registration sheet into one PDF.",
+            ),
+        ] = None,
+        lang: LangOpt = None,
     ) -> None:
         """Check deck registrations and write reports for organisers and judges.
 
@@ -203,9 +213,13 @@ def register(app: typer.Typer) -> None:
             if bar is not None:
                 bar.stop()
         try:
-            written = write_reports(batch, out)
+            written = write_reports(batch, out, lang=lang or "en")
         except OSError as exc:
             fail(f"cannot write the reports into {out}: {exc.strerror or exc}")
+        if sheets is not None:
+            from deckcheck.cli.sheet import batch_sheets
+
+            written.append(batch_sheets(srcs, fmt, when, lang or "en", sheets, allow_prerelease))
         for u in batch.unreadable[:20]:
             sys.stderr.write(f"error: {clean(u.error)}\n")
         if len(batch.unreadable) > 20:

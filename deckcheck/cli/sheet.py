@@ -8,7 +8,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -25,7 +25,10 @@ from deckcheck.cli.options import (
 )
 
 if TYPE_CHECKING:
+    from datetime import date
+
     from deckcheck.reporter.sheet import SheetBatch
+    from deckcheck.rule.format import Format
 
 
 class PaperChoice(enum.StrEnum):
@@ -67,6 +70,23 @@ def write_sheets(batch: SheetBatch, out: Path, paper: str) -> None:
         write_bytes(out, pdf)
     except OSError as exc:
         fail(f"cannot write {out}: {exc.strerror or exc}")
+
+
+def batch_sheets(
+    srcs: list[Any], fmt: Format, when: date, lang: str, out: Path, allow_prerelease: bool
+) -> str:
+    """``deckcheck batch --sheets``: every readable source's sheet into ``out``; its name."""
+    from deckcheck.error import DeckcheckError
+    from deckcheck.reporter.sheet import sheets_from_sources
+
+    try:
+        batch = sheets_from_sources(srcs, fmt, when, lang=lang, allow_prerelease=allow_prerelease)
+    except DeckcheckError as exc:
+        fail(str(exc))
+    if not batch.sheets:
+        fail("--sheets: no deck could be read: no sheet written")
+    write_sheets(batch, out, "a4")
+    return str(out)
 
 
 def register(app: typer.Typer) -> None:

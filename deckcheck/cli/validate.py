@@ -22,6 +22,7 @@ from deckcheck.cli.options import (
     DateOpt,
     FormatFileOpt,
     FormatOpt,
+    LangOpt,
     NoConfigOpt,
     RegionOpt,
     ReportOutputOpt,
@@ -218,6 +219,7 @@ def register(app: typer.Typer) -> None:
         summary: SummaryOpt = None,
         out: OutOpt = None,
         progress: ProgressOpt = None,
+        lang: LangOpt = None,
     ) -> None:
         """Check decks: report every problem with a stable code.
 
@@ -244,7 +246,8 @@ def register(app: typer.Typer) -> None:
         if batch.skipped:
             sys.stderr.write(f"note: {skipped_line(batch.skipped)}\n")
         run.finish(
-            render(batch, output, colour=run.colour, root=run.root, strict=is_strict), out,
+            render(batch, output, colour=run.colour, root=run.root, strict=is_strict,
+                   lang=lang or "en"), out,
             summary_markdown(batch, root=run.root), summary, batch.unreadable,
         )  # fmt: skip
         if not batch.reports and not batch.unreadable and not batch.skipped:

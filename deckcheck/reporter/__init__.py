@@ -67,6 +67,9 @@ class RenderOptions:
     the current folder."""
     strict: bool = False
     """CI reports: warnings fail too (JUnit failures instead of system-out)."""
+    lang: str = "en"
+    """Text, CSV and HTML reports: the language of card names, messages and headings (``en``,
+    ``ja``, ``zh``); JSON gains ``name_local`` and ``message_local`` beside the English ones."""
 
 
 def render(
@@ -114,11 +117,11 @@ def render(
     elif fmt is OutputFormat.CSV:
         from deckcheck.reporter.csv import batch_csv
 
-        return batch_csv(_as_batch(value, fmt))
+        return batch_csv(_as_batch(value, fmt), lang=opts.lang)
     elif fmt is OutputFormat.HTML:
         from deckcheck.reporter.html import batch_html
 
-        return batch_html(_as_batch(value, fmt))
+        return batch_html(_as_batch(value, fmt), lang=opts.lang)
     else:
         assert_never(fmt)
 
@@ -181,12 +184,32 @@ def _json(value: Renderable, opts: RenderOptions) -> str:
     if isinstance(value, Forecast):
         return doc.dump(doc.UpcomingDocument.model_validate(safe(value.to_dict())))
     if isinstance(value, Batch):
-        return doc.dump(doc.ValidationDocument.model_validate(safe(batch_dict(value))))
+        data = batch_dict(value)
+        for report, result in zip(value.reports, data["results"], strict=True):
+            _localize(report, result, opts.lang)
+        return doc.dump(doc.ValidationDocument.model_validate(safe(data)))
     if isinstance(value, Report):
-        return doc.dump(doc.ResultDoc.model_validate(safe(value.to_dict())))
+        return doc.dump(doc.ResultDoc.model_validate(safe(_localize(value, value.to_dict(),
+                                                                   opts.lang))))  # fmt: skip
     data = value.to_dict(fractions=opts.fractions)
     data["warnings"] = [*data.get("warnings", []), *opts.warnings]
     return doc.dump(doc.GoldfishDocument.model_validate(safe(data)))
+
+
+def _localize(report: Report, result: dict[str, Any], lang: str) -> dict[str, Any]:
+    """``result`` (a report's JSON form) with each violation's name and message in ``lang``
+    beside the English ones (nothing added for English)."""
+    if lang == "en":
+        return result
+    from deckcheck.reporter.i18n import localizer
+
+    loc = localizer(lang)
+    for v, out in zip(report.violations, result["violations"], strict=True):
+        local = loc.name(v.passcode, v.name)
+        if local is not None:
+            out["name_local"] = local
+        out["message_local"] = loc.violation(v)
+    return result
 
 
 def batch_dict(batch: Batch) -> dict[str, Any]:

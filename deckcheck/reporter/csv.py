@@ -53,11 +53,14 @@ def rows(batch: Batch) -> tuple[Report | Unreadable, ...]:
     return batch.rows or (*batch.reports, *batch.unreadable)
 
 
-def batch_csv(batch: Batch) -> str:
-    """The CSV report of a batch."""
+def batch_csv(batch: Batch, *, lang: str = "en") -> str:
+    """The CSV report of a batch (``lang``: the language of the ``messages`` column; the
+    columns and the codes never change)."""
+    from deckcheck.reporter.i18n import localizer
     from deckcheck.source.registration import status_of
     from deckcheck.validation.report import Report
 
+    loc = localizer(lang)
     table = rows(batch)
     extra: dict[str, None] = {}
     for r in table:
@@ -78,7 +81,7 @@ def batch_csv(batch: Batch) -> str:
             warnings = sum(v.severity.value == "warning" for v in r.violations)
             notes = len(r.violations) - errors - warnings
             codes = ";".join(dict.fromkeys(v.code.value for v in r.violations))
-            messages = " | ".join(v.message for v in r.violations)
+            messages = " | ".join(loc.violation(v) for v in r.violations)
             c = r.counts
             cells = [r.name or "", r.path or "", status_of(r).value,
                      reg.duplicate_of if reg and reg.duplicate_of is not None else "",

@@ -35,6 +35,14 @@ class ViolationDoc(_Doc):
         None, description="The line as written, for lines that name no card (unknown, parse)."
     )
     message: str
+    name_local: str | None = Field(
+        None,
+        description="With --lang ja or zh: the card's name in that language (English "
+        "when it has none).",
+    )
+    message_local: str | None = Field(
+        None, description="With --lang ja or zh: the message in that language."
+    )
 
 
 class BanlistRefDoc(_Doc):

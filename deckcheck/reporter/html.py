@@ -16,6 +16,7 @@ from deckcheck.reporter.text import clean
 from deckcheck.validation.report import CODE_FIX, Code
 
 if TYPE_CHECKING:
+    from deckcheck.reporter.i18n import Localizer
     from deckcheck.run.batch import Batch, Unreadable
     from deckcheck.validation.report import Report
 
@@ -41,7 +42,7 @@ margin:.7rem 0}
 .deck ul{margin:.2rem 0;padding-left:1.2rem}.deck li{margin:.25rem 0}
 .code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85em;background:#f3f3f3;
 padding:0 .3em;border-radius:3px}
-.fix{color:#444}.fix::before{content:"Fix: ";font-weight:600}
+.fix{color:#444}.fix::before{content:"%FIX% ";font-weight:600}
 table{border-collapse:collapse;width:100%;font-size:.9rem}
 th,td{border-bottom:1px solid #e5e5e5;padding:.35rem .5rem;text-align:left;vertical-align:top}
 td{overflow-wrap:anywhere}
@@ -82,7 +83,7 @@ def _e(text: object) -> str:
     return html.escape(value, quote=True)
 
 
-def _who(row: Report | Unreadable) -> str:
+def _who(row: Report | Unreadable, loc: Localizer) -> str:
     reg = row.registration
     parts = []
     if reg is not None:
@@ -90,123 +91,148 @@ def _who(row: Report | Unreadable) -> str:
             parts.append(reg.player)
         if reg.player_id:
             parts.append(f"#{reg.player_id}")
-        parts.append(f"row {reg.row}")
+        parts.append(loc.t("html.row_label", row=reg.row))
     return " · ".join(parts)
 
 
-def _card(row: Report | Unreadable) -> str:
+def _status(status: str, loc: Localizer) -> str:
+    return status.upper() if loc.lang.value == "en" else loc.t(f"status.{status}")
+
+
+def _card(row: Report | Unreadable, loc: Localizer) -> str:
     from deckcheck.source.registration import status_of
     from deckcheck.validation.report import Report
 
     status = status_of(row).value
-    who = _who(row)
+    who = _who(row, loc)
     title = row.name if isinstance(row, Report) and row.name else row.path
     head = f"{_e(title or '<deck>')}"
     if who:
         head += f" <small>({_e(who)})</small>"
     lines = [f'<section class="deck {status}"><h3><span class="{status}">'
-             f"{status.upper()}</span> {head}</h3>"]  # fmt: skip
+             f"{_e(_status(status, loc))}</span> {head}</h3>"]  # fmt: skip
     if isinstance(row, Report) and row.name and row.path:
         lines.append(f'<div class="meta">{_e(row.path)}</div>')
     items: list[str] = []
     reg = row.registration
     if reg is not None and reg.duplicate_of is not None:
-        items.append(
-            f"<li>Player id {_e(reg.player_id)} was already registered on row "
-            f'{reg.duplicate_of}.<div class="fix">Keep one registration per player.</div></li>'
-        )
+        said = loc.t("html.duplicate", player_id=_e(reg.player_id), row=reg.duplicate_of)
+        items.append(f'<li>{said}<div class="fix">{_e(loc.t("html.duplicate_fix"))}</div></li>')
     if isinstance(row, Report):
         for v in row.violations:
             if v.severity.value == "note":
                 continue
-            where = f" (line {v.line})" if v.line is not None else ""
-            sec = f"[{_e(v.section)}] " if v.section else ""
+            where = f" ({loc.t('report.line', line=v.line)})" if v.line is not None else ""
+            sec = f"[{_e(loc.t(f'section.{v.section}'))}] " if v.section else ""
+            severity = loc.t(f"severity.{v.severity.value}")
             items.append(
                 f'<li><span class="code">{_e(v.code.value)}</span> '
                 f'<span class="{"illegal" if v.severity.value == "error" else "duplicate"}">'
-                f"{_e(v.severity.value)}</span> {sec}{_e(v.message)}{_e(where)}"
-                f'<div class="fix">{_e(fix_for(v.code))}</div></li>'
+                f"{_e(severity)}</span> {sec}{_e(loc.violation(v))}{_e(where)}"
+                f'<div class="fix">{_e(loc.t(f"fix.{v.code.value}"))}</div></li>'
             )
     else:
         items.append(
-            f'<li>{_e(row.error)}<div class="fix">Ask for a readable deck file '
-            "(.ydk, ydke:// URL, text list, Omega code or deckcheck JSON).</div></li>"
+            f'<li>{_e(row.error)}<div class="fix">{_e(loc.t("html.unreadable_fix"))}</div></li>'
         )
     lines.append("<ul>" + "".join(items) + "</ul></section>")
     return "\n".join(lines)
 
 
-def batch_html(batch: Batch) -> str:
-    """The HTML report of a batch (a complete page)."""
-    from deckcheck.reporter.csv import rows
-    from deckcheck.source.registration import status_of
-    from deckcheck.validation.report import Report
+_COLUMNS = ("row", "player_id", "player", "deck", "source", "status", "errors", "warnings",
+            "main", "extra", "side", "codes", "fingerprint")  # fmt: skip
 
-    table = rows(batch)
+
+def _head(batch: Batch, loc: Localizer) -> list[str]:
+    """The page's head, title and summary counts."""
+    from deckcheck.reporter.csv import rows
+
     s = batch.summary
-    order = sorted(range(len(table)), key=lambda i: (_ORDER[status_of(table[i]).value], i))
-    attention = [table[i] for i in order if status_of(table[i]).value != "legal"]
     counts = [
-        ("registrations", len(table), ""), ("legal", s.legal, "legal"),
+        ("registrations", len(rows(batch)), ""), ("legal", s.legal, "legal"),
         ("illegal", s.illegal, "illegal"), ("unreadable", s.unreadable, "unreadable"),
         ("duplicates", s.duplicates, "duplicate"), ("errors", s.errors, ""),
         ("warnings", s.warnings, ""),
     ]  # fmt: skip
-    out = [
+    when = batch.date.isoformat()
+    as_of = batch.data_as_of.isoformat() if batch.data_as_of else loc.t("html.unknown")
+    lang = {"en": "en", "ja": "ja", "zh": "zh-CN"}[loc.lang.value]
+    style = _STYLE.replace("%FIX%", loc.t("html.fix"))
+    return [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
+        f'<html lang="{lang}"><head><meta charset="utf-8">',
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">",
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>deckcheck: {_e(batch.format)} on {batch.date.isoformat()}</title>",
-        f"<style>{_STYLE}</style></head><body>",
-        f"<h1>Deck registrations: {_e(batch.format)}, {batch.date.isoformat()}</h1>",
-        f'<p class="meta">Checked by deckcheck against data as of '
-        f"{batch.data_as_of.isoformat() if batch.data_as_of else 'unknown'}"
-        f" (fingerprint {_e((batch.data_fingerprint or '')[:16])}).</p>",
+        f"<title>{loc.t('html.title', format=_e(batch.format), date=when)}</title>",
+        f"<style>{style}</style></head><body>",
+        f"<h1>{loc.t('html.heading', format=_e(batch.format), date=when)}</h1>",
+        '<p class="meta">' + loc.t("html.checked", as_of=as_of,
+                                   fingerprint=_e((batch.data_fingerprint or "")[:16])) + "</p>",
         '<div class="counts">'
-        + "".join(f'<div class="count {cls}"><b>{n}</b>{label}</div>' for label, n, cls in counts)
+        + "".join(f'<div class="count {cls}"><b>{n}</b>{_e(loc.t(f"count.{label}"))}</div>'
+                  for label, n, cls in counts)
         + "</div>",
-        f"<h2>Needs attention ({len(attention)})</h2>",
+    ]  # fmt: skip
+
+
+def _row_cells(i: int, r: Report | Unreadable, loc: Localizer) -> list[str]:
+    """One registration's cells in the table of every registration."""
+    from deckcheck.source.registration import status_of
+    from deckcheck.validation.report import Report
+
+    reg = r.registration
+    status = status_of(r).value
+    shown = _e(loc.t(f"status.{status}"))
+    cells = [
+        f'<td class="num" data-v="{reg.row if reg else i + 1}">{reg.row if reg else ""}</td>',
+        f"<td>{_e(reg.player_id) if reg else ''}</td>",
+        f"<td>{_e(reg.player) if reg else ''}</td>",
     ]
-    if attention:
-        out.extend(_card(r) for r in attention)
+    if isinstance(r, Report):
+        errors = len(r.errors)
+        warnings = sum(v.severity.value == "warning" for v in r.violations)
+        c = r.counts
+        codes = " ".join(dict.fromkeys(v.code.value for v in r.violations))
+        cells += [
+            f"<td>{_e(r.name or '')}</td>", f"<td>{_e(r.path or '')}</td>",
+            f'<td class="{status}" data-v="{_ORDER[status]}{status}">{shown}</td>',
+            f'<td class="num">{errors}</td>', f'<td class="num">{warnings}</td>',
+            f'<td class="num">{c["main"]}</td>', f'<td class="num">{c["extra"]}</td>',
+            f'<td class="num">{c["side"]}</td>', f"<td>{_e(codes)}</td>",
+            f'<td class="code">{_e(r.fingerprint or "")}</td>',
+        ]  # fmt: skip
     else:
-        out.append('<p class="legal">Every registered deck is legal.</p>')
-    out.append("<h2>All registrations</h2>")
-    head = ["Row", "Player id", "Player", "Deck", "Source", "Status", "Errors", "Warnings",
-            "Main", "Extra", "Side", "Codes", "Fingerprint"]  # fmt: skip
+        cells += [
+            "<td></td>", f"<td>{_e(r.path)}</td>",
+            f'<td class="{status}" data-v="{_ORDER[status]}{status}">{shown}</td>',
+            *(["<td></td>"] * 5), f"<td>{_e(r.error)}</td>", "<td></td>",
+        ]  # fmt: skip
+    return cells
+
+
+def batch_html(batch: Batch, *, lang: str = "en") -> str:
+    """The HTML report of a batch (a complete page), headings and messages in ``lang``."""
+    from deckcheck.reporter.csv import rows
+    from deckcheck.reporter.i18n import localizer
+    from deckcheck.source.registration import status_of
+
+    loc = localizer(lang)
+    table = rows(batch)
+    order = sorted(range(len(table)), key=lambda i: (_ORDER[status_of(table[i]).value], i))
+    attention = [table[i] for i in order if status_of(table[i]).value != "legal"]
+    out = _head(batch, loc)
+    out.append(f"<h2>{_e(loc.t('html.attention', n=len(attention)))}</h2>")
+    if attention:
+        out.extend(_card(r, loc) for r in attention)
+    else:
+        out.append(f'<p class="legal">{_e(loc.t("html.all_legal"))}</p>')
+    out.append(f"<h2>{_e(loc.t('html.all'))}</h2>")
     out.append('<table class="sortable"><thead><tr>'
-               + "".join(f'<th scope="col">{h}</th>' for h in head)
+               + "".join(f'<th scope="col">{_e(loc.t(f"col.{h}"))}</th>' for h in _COLUMNS)
                + "</tr></thead><tbody>")  # fmt: skip
     for i, r in enumerate(table):
-        reg = r.registration
-        status = status_of(r).value
-        cells = [
-            f'<td class="num" data-v="{reg.row if reg else i + 1}">{reg.row if reg else ""}</td>',
-            f"<td>{_e(reg.player_id) if reg else ''}</td>",
-            f"<td>{_e(reg.player) if reg else ''}</td>",
-        ]
-        if isinstance(r, Report):
-            errors = len(r.errors)
-            warnings = sum(v.severity.value == "warning" for v in r.violations)
-            c = r.counts
-            codes = " ".join(dict.fromkeys(v.code.value for v in r.violations))
-            cells += [
-                f"<td>{_e(r.name or '')}</td>", f"<td>{_e(r.path or '')}</td>",
-                f'<td class="{status}" data-v="{_ORDER[status]}{status}">{status}</td>',
-                f'<td class="num">{errors}</td>', f'<td class="num">{warnings}</td>',
-                f'<td class="num">{c["main"]}</td>', f'<td class="num">{c["extra"]}</td>',
-                f'<td class="num">{c["side"]}</td>', f"<td>{_e(codes)}</td>",
-                f'<td class="code">{_e(r.fingerprint or "")}</td>',
-            ]  # fmt: skip
-        else:
-            cells += [
-                "<td></td>", f"<td>{_e(r.path)}</td>",
-                f'<td class="{status}" data-v="{_ORDER[status]}{status}">{status}</td>',
-                *(["<td></td>"] * 5), f"<td>{_e(r.error)}</td>", "<td></td>",
-            ]  # fmt: skip
-        out.append("<tr>" + "".join(cells) + "</tr>")
+        out.append("<tr>" + "".join(_row_cells(i, r, loc)) + "</tr>")
     out.append("</tbody></table>")
     out.append(f"<script>{_SCRIPT}</script></body></html>")
     return "\n".join(out) + "\n"

@@ -322,3 +322,26 @@ class Localizer:
             return self.t(f"violation.{code}", **{f: values[f] for f in fields_of(template)})
         fix = self.t(f"fix.{code}")
         return f"{name}: {fix}" if name else fix
+
+
+def localizer(lang: Lang | str | None) -> Localizer:
+    """A :class:`Localizer` for ``lang`` (None: English) over the active dataset's cards."""
+    language = Lang(lang) if lang else Lang.EN
+    if language is Lang.EN:
+        return Localizer()
+    return _localizer(language)
+
+
+@cache
+def _localizer(lang: Lang) -> Localizer:
+    from deckcheck.data.dataset import resolve_data
+
+    return Localizer(lang, resolve_data(None).cards)
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal columns (wide characters count 2)."""
+    import unicodedata
+
+    used = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return text + " " * max(0, width - used)

@@ -60,41 +60,52 @@ _SEVERITY_COLOUR = {"error": "31", "warning": "33", "note": "36"}
 
 
 def report_text(report: Report, options: RenderOptions) -> str:
-    """One deck's result: a verdict line, then one line per finding."""
+    """One deck's result: a verdict line, then one line per finding (in ``options.lang``)."""
+    from deckcheck.reporter.i18n import localizer, pad
+
+    loc = localizer(options.lang)
     colour = options.colour
-    mark = _colour("LEGAL", "1;32", colour) if report.legal else _colour("ILLEGAL", "1;31", colour)
+    mark = (_colour(loc.t("report.legal"), "1;32", colour) if report.legal
+            else _colour(loc.t("report.illegal"), "1;31", colour))  # fmt: skip
     bl = (
-        f", list {clean(report.banlist.name)} ({report.banlist.effective})"
+        ", " + loc.t("report.list", name=clean(report.banlist.name), date=report.banlist.effective)
         if report.banlist
         else ""
     )
     c = report.counts
     head = (
         f"{mark}  {clean(report.path or '<deck>')}  [{clean(report.format)}, "
-        f"era {clean(report.era)}, {report.date}{bl}]  "
-        f"main {c['main']} / extra {c['extra']} / side {c['side']}"
+        f"{loc.t('report.era', era=clean(report.era))}, {report.date}{bl}]  "
+        + loc.t("report.counts", main=c["main"], extra=c["extra"], side=c["side"])
     )
     if report.point_cap is not None:
-        head += f"  points {report.points}/{report.point_cap}"
+        head += "  " + loc.t("report.points", points=report.points, cap=report.point_cap)
     lines = [head]
     width = max((len(v.code.value) for v in report.violations), default=0)
     width = max(width, 17)
     for v in report.violations:
-        sev = _colour(f"{v.severity.value:7}", _SEVERITY_COLOUR[v.severity.value], colour)
-        where = f" (line {v.line})" if v.line is not None else ""
-        sec = f"[{v.section}] " if v.section else ""
-        lines.append(f"  {sev} {v.code.value:{width}} {sec}{clean(v.message)}{where}")
+        label = pad(loc.t(f"severity.{v.severity.value}"), 7)
+        sev = _colour(label, _SEVERITY_COLOUR[v.severity.value], colour)
+        where = f" ({loc.t('report.line', line=v.line)})" if v.line is not None else ""
+        sec = f"[{loc.t(f'section.{v.section}')}] " if v.section else ""
+        lines.append(f"  {sev} {v.code.value:{width}} {sec}{clean(loc.violation(v))}{where}")
     return "\n".join(lines)
 
 
 def batch_text(batch: Batch, options: RenderOptions) -> str:
     """Every deck's result, then (for more than one source) a summary line."""
+    from deckcheck.reporter.i18n import t
+
     parts = [report_text(r, options) for r in batch.reports]
     s = batch.summary
     if len(batch.reports) + len(batch.unreadable) > 1:
-        line = f"{plural(s.decks, 'deck')}: {s.legal} legal, {s.illegal} illegal"
+        if options.lang == "en":
+            line = f"{plural(s.decks, 'deck')}: {s.legal} legal, {s.illegal} illegal"
+        else:
+            line = t(options.lang, "report.summary", decks=s.decks, legal=s.legal,
+                     illegal=s.illegal)  # fmt: skip
         if s.unreadable:
-            line += f", {s.unreadable} unreadable"
+            line += ", " + t(options.lang, "report.unreadable", n=s.unreadable)
         parts.append(line)
     return "".join(p + "\n" for p in parts)
 
