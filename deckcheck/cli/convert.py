@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from deckcheck.cli.common import EXIT_ILLEGAL, EXIT_OK, clean, fail, write_output
+from deckcheck.cli.options import LangOpt
 from deckcheck.reporter.text import plural
 
 
@@ -47,6 +48,7 @@ def convert(
             "(exit 1, listing them).",
         ),
     ] = False,
+    lang: LangOpt = None,
 ) -> None:
     """Convert a deck between ydk, ydke, text, omega and json.
 
@@ -85,7 +87,7 @@ def convert(
             listed,
         )
     try:
-        text = write_deck(deck, to.value)
+        text = write_deck(deck, to.value, lang=lang or "en")
     except DeckcheckError as exc:
         fail(f"cannot write {to.value}: {exc}")
     status = EXIT_OK

@@ -143,10 +143,12 @@ def write_deck(
     *,
     index: CardIndex | None = None,
     data: Dataset | None = None,
+    lang: str = "en",
 ) -> str:
     """The deck written in format ``fmt``; raises :class:`DeckWriteError` if it cannot be.
 
-    Text lists name cards through ``index``, else the card index of ``data`` (default: active).
+    Text lists name cards through ``index``, else the card index of ``data`` (default: active),
+    in ``lang`` (``en``, ``ja``, ``zh``: headings and card names; other formats have no names).
     """
     kind = to_format(fmt)
     if kind is DeckFormat.YDK:
@@ -157,7 +159,7 @@ def write_deck(
         return dump_omega(deck) + "\n"
     if kind is DeckFormat.JSON:
         return dump_json(deck)
-    return dump_text(deck, index=_index(index, data))
+    return dump_text(deck, index=_index(index, data), lang=lang)
 
 
 def _index(index: CardIndex | None, data: Dataset | None) -> CardIndex:

@@ -297,9 +297,25 @@ def parse_text(
 
 
 _TITLES = {Section.MAIN: "Main Deck", Section.EXTRA: "Extra Deck", Section.SIDE: "Side Deck"}
+_LOCAL_TITLES = {
+    "ja": {
+        Section.MAIN: "メインデッキ",
+        Section.EXTRA: "エクストラデッキ",
+        Section.SIDE: "サイドデッキ",
+    },
+    "zh": {Section.MAIN: "主卡组", Section.EXTRA: "额外卡组", Section.SIDE: "副卡组"},
+}
+"""Section headings of lists written in Japanese and Chinese (the reader knows them)."""
 
 
-def _label(index: CardIndex, card: DeckCard, cache: dict[int, str]) -> str:
+def _reads_back(index: CardIndex, name: str, passcode: int) -> bool:
+    try:
+        return index.lookup_name(name).card.passcode == passcode
+    except (UnknownCardError, AmbiguousCardError):
+        return False
+
+
+def _label(index: CardIndex, card: DeckCard, cache: dict[int, str], lang: str = "en") -> str:
     label = cache.get(card.passcode)
     if label is not None:
         return label
@@ -307,28 +323,31 @@ def _label(index: CardIndex, card: DeckCard, cache: dict[int, str]) -> str:
     if record is None or record.passcode != card.passcode:
         label = str(card.passcode)
     else:
-        try:
-            same = index.lookup_name(record.name).card.passcode == record.passcode
-        except (UnknownCardError, AmbiguousCardError):
-            same = False
-        ok = same and is_code(record.name) is False and "[" not in record.name
-        label = record.name if ok else f"{record.name} [{record.passcode}]"
+        local = {"ja": record.name_ja, "zh": record.name_zh}.get(lang)
+        if local and _reads_back(index, local, record.passcode):
+            name, same = local, True
+        else:
+            name, same = record.name, _reads_back(index, record.name, record.passcode)
+        ok = same and is_code(name) is False and "[" not in name
+        label = name if ok else f"{name} [{record.passcode}]"
     cache[card.passcode] = label
     return label
 
 
-def dump_text(deck: Deck, *, index: CardIndex | None = None) -> str:
+def dump_text(deck: Deck, *, index: CardIndex | None = None, lang: str = "en") -> str:
     """Write a deck as a text list: a heading per section, ``3 Name`` per distinct card.
 
     Cards whose name would not read back as the same record (alternate artworks, Rush or other
     cards sharing a name) are written ``Name [passcode]``; unknown cards as their passcode. Lines
     that named no card (:func:`unresolved_lines`) are written as they were, after the cards of
-    their section, so nothing is lost.
+    their section, so nothing is lost. ``lang`` ``ja`` or ``zh`` writes the headings and the
+    card names in that language (a card without a name in it keeps its English name).
     """
     if index is None:
         from deckcheck.data.dataset import resolve_data
 
         index = resolve_data(None).cards
+    titles = _LOCAL_TITLES.get(lang, _TITLES)
     out: list[str] = []
     if deck.name and " ".join(deck.name.split()):
         out.append(f"Name: {' '.join(deck.name.split())}")
@@ -340,11 +359,11 @@ def dump_text(deck: Deck, *, index: CardIndex | None = None) -> str:
                                                               Section.MAIN)]  # fmt: skip
         if out:
             out.append("")
-        out.append(f"{_TITLES[section]} ({len(cards) + sum(f.count for f in lines)})")
+        out.append(f"{titles[section]} ({len(cards) + sum(f.count for f in lines)})")
         counts = Counter(c.passcode for c in cards)
         first = {c.passcode: c for c in reversed(cards)}
         for code in counts:
-            out.append(f"{counts[code]} {_label(index, first[code], cache)}")
+            out.append(f"{counts[code]} {_label(index, first[code], cache, lang)}")
         out.extend(" ".join((f.text or "").split()) for f in lines)
     return "\n".join(out) + "\n"
 
