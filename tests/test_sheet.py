@@ -267,3 +267,33 @@ def test_unreadable_sources_are_named_and_the_rest_written(
 def test_exit_codes_follow_the_verdict(cli: Callable[..., Any], tmp_path: Path) -> None:
     assert cli("sheet", str(LEGAL), "--out", str(tmp_path / "a.pdf"), "--date", ON).code == 0
     assert cli("sheet", str(PROBLEMS), "--out", str(tmp_path / "b.pdf"), "--date", ON).code == 1
+
+
+def test_post_v1_sheet_returns_the_pdf(tmp_path: Path, index: CardIndex) -> None:
+    import asyncio
+
+    import httpx
+
+    from deckcheck.service import create_app
+
+    app = create_app()
+
+    async def post(body: dict[str, Any]) -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            return await c.post("/v1/sheet", json=body)
+
+    deck = LEGAL.read_text(encoding="utf-8")
+    resp = asyncio.run(post({"deck": deck, "date": ON, "lang": "zh", "player": "Ada"}))
+    assert resp.status_code == 200, resp.text
+    assert resp.headers["content-type"] == "application/pdf"
+    pdf = tmp_path / "http.pdf"
+    pdf.write_bytes(resp.content)
+    lines = _pages(pdf)[0]
+    for line in _expected_lines(read_path(LEGAL), "zh"):
+        assert line in lines
+    assert "Ada" in lines and ON in lines
+    bad = asyncio.run(post({"deck": "", "date": ON}))
+    assert bad.status_code == 422 and bad.json()["error"]["code"] == "bad-input"
+    assert asyncio.run(post({"deck": deck, "lang": "fr"})).status_code == 422
+    assert "/v1/sheet" in app.openapi()["paths"]

@@ -51,6 +51,7 @@ from deckcheck.error import (
 from deckcheck.reporter import batch_dict, safe
 from deckcheck.reporter import document as doc
 from deckcheck.rule.format import Format, Pool
+from deckcheck.service import sheet
 from deckcheck.service.config import Settings
 from deckcheck.service.model import (
     BatchRequest,
@@ -455,6 +456,7 @@ def create_app(settings: Settings | None = None, data: Dataset | None = None) ->
         )
     app.add_middleware(BodyLimit, settings=svc.settings)
     _routes(app, svc)
+    sheet.register(app, svc)  # POST /v1/sheet
     _openapi(app)
     return app
 
