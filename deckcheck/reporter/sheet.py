@@ -210,6 +210,7 @@ NAME_SIZE = 8.0
 MIN_SIZE = 5.5
 """Smallest font size of a card name; a longer name is drawn narrower instead (never cut)."""
 _GREY = (0.93, 0.93, 0.93)
+QR_MASK = 0
 
 
 def _canvas(buffer: Any, paper: Paper) -> Any:
@@ -222,6 +223,9 @@ def _canvas(buffer: Any, paper: Paper) -> Any:
         from deckcheck.error import SheetUnavailableError
 
         raise SheetUnavailableError() from exc
+    from reportlab import rl_config
+
+    rl_config.useA85 = 0  # binary streams: ASCII85 (pure Python here) only made them bigger
     for font in set(_CJK.values()):
         if font not in pdfmetrics.getRegisteredFontNames():
             pdfmetrics.registerFont(UnicodeCIDFont(font))
@@ -230,6 +234,13 @@ def _canvas(buffer: Any, paper: Paper) -> Any:
     canvas.setTitle("Deck registration")
     canvas.setCreator("deckcheck")
     return canvas
+
+
+def _quiet(matrix: Sequence[Sequence[int]]) -> list[list[int]]:
+    """The QR matrix inside its quiet zone of 4 light modules."""
+    n = len(matrix)
+    blank = [0] * (n + 8)
+    return [*([blank] * 4), *([0, 0, 0, 0, *row, 0, 0, 0, 0] for row in matrix), *([blank] * 4)]
 
 
 def _latin(text: str) -> bool:
@@ -291,6 +302,19 @@ class _Page:
             self.c.setFillColorRGB(*fill)
         self.c.rect(x, y, w, h, stroke=1, fill=1 if fill is not None else 0)
         self.c.setFillColorRGB(0, 0, 0)
+
+    def grid(self, x: float, top: float, w: float, row_h: float, rows: int, qty: float) -> None:
+        """The ruled lines of ``rows`` rows below ``top``: a count cell and a name cell each."""
+        bottom = top - rows * row_h
+        path = self.c.beginPath()
+        for gx in (x, x + qty, x + w):
+            path.moveTo(gx, top)
+            path.lineTo(gx, bottom)
+        for r in range(rows + 1):
+            path.moveTo(x, top - r * row_h)
+            path.lineTo(x + w, top - r * row_h)
+        self.c.setLineWidth(0.6)
+        self.c.drawPath(path, stroke=1, fill=0)
 
     def field(self, x: float, y: float, w: float, h: float, label: str, value: str | None,
               name: str) -> None:  # fmt: skip
@@ -370,13 +394,9 @@ class _Page:
                   width=w - 8)  # fmt: skip
         qty = 20.0
         size = min(NAME_SIZE, row_h * 0.62)
-        for r in range(rows):
+        self.grid(x, top - head, w, row_h, rows, qty)
+        for r, item in enumerate(items[:rows]):
             y = top - head - (r + 1) * row_h
-            self.box(x, y, qty, row_h)
-            self.box(x + qty, y, w - qty, row_h)
-            if r >= len(items):
-                continue
-            item = items[r]
             base = y + (row_h - size * 0.7) / 2
             if isinstance(item, str):  # a sub-heading
                 self.text(x + qty + 3, base, item, size, bold=True, width=w - qty - 6)
@@ -418,26 +438,18 @@ class _Page:
         self.text(x + w / 2, qr_top - side - 8, loc.t("sheet.qr"), 6, align="centre", width=w)
 
     def qr(self, x: float, y: float, side: float) -> None:
-        """The deck's ydke:// URL as a QR code in a square of ``side`` (quiet zone included)."""
+        """The deck's ydke:// URL as a QR code in a square of ``side`` (quiet zone included),
+        drawn as a one-bit image (one pixel per module, never smoothed)."""
         import segno
+        from PIL import Image
+        from reportlab.lib.utils import ImageReader
 
-        code = segno.make(self.s.ydke, error="m", micro=False)
-        matrix = code.matrix
-        n = len(matrix)
-        module = side / (n + 8)
-        path = self.c.beginPath()
-        for r, line in enumerate(matrix):
-            c = 0
-            while c < n:
-                if not line[c]:
-                    c += 1
-                    continue
-                start = c
-                while c < n and line[c]:
-                    c += 1
-                path.rect(x + (4 + start) * module, y + side - (4 + r + 1) * module,
-                          (c - start) * module, module)  # fmt: skip
-        self.c.drawPath(path, stroke=0, fill=1)
+        # a fixed mask: any of the eight is a valid code; searching for the best costs 4x
+        code = segno.make(self.s.ydke, error="m", micro=False, mask=QR_MASK)
+        n = len(code.matrix) + 8
+        img = Image.new("1", (n, n), 1)
+        img.putdata([0 if dark else 1 for row in _quiet(code.matrix) for dark in row])
+        self.c.drawImage(ImageReader(img), x, y, side, side)
 
     def verdict(self, bottom: float, h: float) -> None:
         """The verdict band: legal or not on the date, errors in brief, both fingerprints."""
