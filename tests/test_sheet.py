@@ -174,6 +174,7 @@ def _long_names_deck(index: CardIndex, tmp_path: Path, lang: str, per_kind: int 
     extra = sorted((c for c in pool if c.zone.value == "extra"), key=lambda c: -len(name(c)))
     lines += [str(c.passcode) for c in extra[:15]]
     lines.append("!side")
+    lines += lines[1:16]  # a full Side Deck too: the longest ydke:// URL of a usual deck
     path = tmp_path / f"long-{lang}.ydk"
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -221,11 +222,13 @@ def test_the_qr_code_gives_back_the_deck(cli: Callable[..., Any], tmp_path: Path
     zbarimg = _tool("zbarimg", "zbar-tools")
     from deckcheck.deck.io import read_deck
 
-    pdf = _sheet(cli, tmp_path, str(LEGAL), str(PROBLEMS), "--lang", "zh")
-    subprocess.run([pdftoppm, "-r", "150", "-png", str(pdf), str(tmp_path / "page")], check=True)
+    full = _long_names_deck(CardIndex.load(), tmp_path, "zh")  # 60 + 15 + 15 cards
+    decks = (LEGAL, PROBLEMS, full)
+    pdf = _sheet(cli, tmp_path, *map(str, decks), "--lang", "zh")
+    subprocess.run([pdftoppm, "-r", "200", "-png", str(pdf), str(tmp_path / "page")], check=True)
     pictures = sorted(tmp_path.glob("page-*.png"))
-    assert len(pictures) == 2
-    for picture, path in zip(pictures, (LEGAL, PROBLEMS), strict=True):
+    assert len(pictures) == 3
+    for picture, path in zip(pictures, decks, strict=True):
         got = subprocess.run([zbarimg, "--raw", "-q", str(picture)], capture_output=True,
                              text=True, check=True).stdout.strip()  # fmt: skip
         assert got.startswith("ydke://")

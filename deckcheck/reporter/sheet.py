@@ -425,17 +425,17 @@ class _Page:
         s, loc = self.s, self.loc
         totals = [("sheet.main", s.main_total), ("sheet.extra", s.total(Group.EXTRA)),
                   ("sheet.side", s.total(Group.SIDE))]  # fmt: skip
-        box_h = 13.0 * (len(totals) + 1)
+        box_h = 10.5 * (len(totals) + 1) + 2
         self.box(x, top - box_h, w, box_h)
         self.text(x + 4, top - 10, loc.t("sheet.totals"), 8, bold=True, width=w - 8)
         for i, (key, n) in enumerate(totals, 1):
-            y = top - 10 - 13 * i
+            y = top - 10 - 10.5 * i
             self.text(x + 6, y, loc.t(key), 8, width=w - 40)
             self.text(x + w - 6, y, str(n), 9, bold=True, align="right")
-        side = min(w, h - box_h - 16)
+        side = min(w, h - box_h - 12)
         qr_top = top - box_h - 4
         self.qr(x + (w - side) / 2, qr_top - side, side)
-        self.text(x + w / 2, qr_top - side - 8, loc.t("sheet.qr"), 6, align="centre", width=w)
+        self.text(x + w / 2, qr_top - side - 6, loc.t("sheet.qr"), 6, align="centre", width=w)
 
     def qr(self, x: float, y: float, side: float) -> None:
         """The deck's ydke:// URL as a QR code in a square of ``side`` (quiet zone included),
@@ -445,7 +445,7 @@ class _Page:
         from reportlab.lib.utils import ImageReader
 
         # a fixed mask: any of the eight is a valid code; searching for the best costs 4x
-        code = segno.make(self.s.ydke, error="m", micro=False, mask=QR_MASK)
+        code = segno.make(self.s.ydke, error="l", boost_error=False, micro=False, mask=QR_MASK)
         n = len(code.matrix) + 8
         img = Image.new("1", (n, n), 1)
         img.putdata([0 if dark else 1 for row in _quiet(code.matrix) for dark in row])
