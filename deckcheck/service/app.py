@@ -74,6 +74,9 @@ ZIP_TYPES = ("application/zip", "application/x-zip-compressed", "application/oct
 STATIC = {
     "builder.js": "text/javascript; charset=utf-8",
     "builder.css": "text/css; charset=utf-8",
+    "i18n.js": "text/javascript; charset=utf-8",  # the builder in en/ja/zh
+    "print.js": "text/javascript; charset=utf-8",  # its "Print decklist" view
+    "print.css": "text/css; charset=utf-8",
 }
 """Files of the deck builder served under ``/static/``."""
 

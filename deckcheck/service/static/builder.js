@@ -87,6 +87,7 @@ async function loadFormats() {
 
 function cardName(passcode) {
   const card = state.cards.get(passcode);
+  if (card && window.deckcheckI18n) return window.deckcheckI18n.cardName(card);  // i18n.js
   return card ? card.name : `#${passcode}`;
 }
 
@@ -393,6 +394,9 @@ function start() {
   $("clear").addEventListener("click", () => { state.deck = { main: [], extra: [], side: [] }; state.name = null; changed(); });
   loadFormats();
   renderDeck();
+  // for i18n.js (names in the interface's language) and print.js (the "Print decklist" view)
+  window.deckcheckBuilder = { state, deckJson, rules, cardName };
+  if (window.deckcheckI18n) window.deckcheckI18n.onChange(() => { renderDeck(); renderCategories(); });
 }
 
 document.addEventListener("DOMContentLoaded", start);
