@@ -215,6 +215,25 @@ def test_long_names_fit_whole_and_nothing_leaves_the_page(
         row.sort()
         for (_, a1, w1), (b0, _, w2) in itertools.pairwise(row):
             assert a1 <= b0 + 0.5, (w1, w2)
+    _no_ink_in_the_margins(pdf, tmp_path)
+
+
+def _no_ink_in_the_margins(pdf: Path, tmp_path: Path, margin_pt: float = 20) -> None:
+    """The rendered page (pdftoppm) is inked, and blank within ``margin_pt`` of its edges."""
+    from PIL import Image
+
+    tool = _tool("pdftoppm", "poppler-utils poppler-data")
+    subprocess.run([tool, "-r", "72", "-gray", "-f", "1", "-l", "1", "-png", str(pdf),
+                    str(tmp_path / "look")], check=True)  # fmt: skip
+    (picture,) = tmp_path.glob("look-*.png")
+    img = Image.open(picture).convert("L")
+    w, h = img.size
+    m = int(margin_pt)
+    ink = [i for i, v in enumerate(img.getdata()) if v < 200]
+    assert len(ink) > w * h // 50  # a drawn sheet, not a blank page
+    outside = [(i % w, i // w) for i in ink
+               if not (m <= i % w < w - m and m <= i // w < h - m)]  # fmt: skip
+    assert not outside, outside[:5]
 
 
 def test_the_qr_code_gives_back_the_deck(cli: Callable[..., Any], tmp_path: Path) -> None:
