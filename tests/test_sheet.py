@@ -319,3 +319,20 @@ def test_post_v1_sheet_returns_the_pdf(tmp_path: Path, index: CardIndex) -> None
     assert bad.status_code == 422 and bad.json()["error"]["code"] == "bad-input"
     assert asyncio.run(post({"deck": deck, "lang": "fr"})).status_code == 422
     assert "/v1/sheet" in app.openapi()["paths"]
+
+    async def validate(body: dict[str, Any]) -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            return await c.post("/v1/validate", json=body)
+
+    problems = PROBLEMS.read_text(encoding="utf-8")
+    plain = asyncio.run(validate({"deck": problems, "date": ON})).json()
+    local = asyncio.run(validate({"deck": problems, "date": ON, "lang": "ja"})).json()
+    assert all("message_local" not in v for v in plain["violations"])
+    forbidden = next(v for v in local["violations"] if v["code"] == "forbidden")
+    assert forbidden["name_local"] == index.get(55144522).name_ja
+    assert forbidden["message_local"].startswith(f"{forbidden['name_local']}は禁止カード")
+    assert (
+        forbidden["message"]
+        == next(v for v in plain["violations"] if v["code"] == "forbidden")["message"]
+    )

@@ -21,6 +21,7 @@ import deckcheck
 from tests.test_service_browser import CHROMEDRIVER, CHROMIUM, FLAGS, LEGAL, ON, _missing
 
 CYBER_DRAGON = 70095154
+POT_OF_GREED = 55144522
 
 
 @pytest.fixture()
@@ -144,4 +145,15 @@ def test_builder_in_japanese_and_chinese_and_the_print_view(
     text = "\n".join(page.extract_text() for page in pdf.pages)
     assert cyber.name_zh in text and "卡组登记表" in text
     assert "打印" not in text and "导入" not in text
+
+    # back to the builder: a Forbidden card, its message in Chinese
+    d.find_element(By.ID, "print-close").click()
+    pot = index.get(POT_OF_GREED)
+    d.find_element(By.ID, "search").send_keys(pot.name_zh)
+    hit = f"#results li[data-passcode='{POT_OF_GREED}'] .card-name"
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, hit))
+    d.find_element(By.CSS_SELECTOR, hit).click()
+    wait.until(lambda _: _text(d, "#verdict") == "不合规")
+    forbidden = "#violations li[data-code='forbidden']"
+    wait.until(lambda _: f"{pot.name_zh}是禁止卡" in _text(d, forbidden))
     print(f"screenshots: {tmp_path}")

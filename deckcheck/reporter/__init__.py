@@ -186,17 +186,17 @@ def _json(value: Renderable, opts: RenderOptions) -> str:
     if isinstance(value, Batch):
         data = batch_dict(value)
         for report, result in zip(value.reports, data["results"], strict=True):
-            _localize(report, result, opts.lang)
+            localize_result(report, result, opts.lang)
         return doc.dump(doc.ValidationDocument.model_validate(safe(data)))
     if isinstance(value, Report):
-        return doc.dump(doc.ResultDoc.model_validate(safe(_localize(value, value.to_dict(),
+        return doc.dump(doc.ResultDoc.model_validate(safe(localize_result(value, value.to_dict(),
                                                                    opts.lang))))  # fmt: skip
     data = value.to_dict(fractions=opts.fractions)
     data["warnings"] = [*data.get("warnings", []), *opts.warnings]
     return doc.dump(doc.GoldfishDocument.model_validate(safe(data)))
 
 
-def _localize(report: Report, result: dict[str, Any], lang: str) -> dict[str, Any]:
+def localize_result(report: Report, result: dict[str, Any], lang: str) -> dict[str, Any]:
     """``result`` (a report's JSON form) with each violation's name and message in ``lang``
     beside the English ones (nothing added for English)."""
     if lang == "en":

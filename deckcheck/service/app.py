@@ -48,7 +48,7 @@ from deckcheck.error import (
     UnknownCardError,
     UnknownFormatError,
 )
-from deckcheck.reporter import batch_dict, safe
+from deckcheck.reporter import batch_dict, localize_result, safe
 from deckcheck.reporter import document as doc
 from deckcheck.rule.format import Format, Pool
 from deckcheck.service import sheet
@@ -543,7 +543,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
             deck = svc.deck(req.deck, req.deck_format, name, rush=fmt.pool is Pool.RUSH)
             report = validate(deck, fmt, when, allow_prerelease=req.allow_prerelease,
                               path=req.name, data=svc.data)  # fmt: skip
-            return svc.answer(doc.ResultDoc, report.to_dict())
+            return svc.answer(doc.ResultDoc, localize_result(report, report.to_dict(), req.lang))
 
         # a usual deck is checked at once; a big input (a long text list) in a worker thread,
         # so that it never holds up the other requests

@@ -57,6 +57,9 @@ class ValidateRequest(_RulesRequest):
     name: str | None = Field(
         None, description="How the result names the deck (its `path`).", max_length=500
     )
+    lang: Literal["en", "ja", "zh"] = Field(
+        "en", description="ja or zh: each violation gains `name_local` and `message_local`."
+    )
 
 
 class SimulateRequest(_RulesRequest):

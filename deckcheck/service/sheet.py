@@ -22,7 +22,6 @@ class SheetRequest(ValidateRequest):
     player: str | None = Field(None, description="Player name.", max_length=200)
     player_id: str | None = Field(None, description="Player ID.", max_length=200)
     event: str | None = Field(None, description="Event name.", max_length=200)
-    lang: Literal["en", "ja", "zh"] = Field("en", description="Language of the card names.")
     paper: Literal["a4", "letter"] = "a4"
 
 

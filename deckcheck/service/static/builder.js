@@ -171,7 +171,7 @@ function renderDeck() {
       return el("li", { class: bad ? "bad" : marks.length ? "warn" : "", dataset: { passcode, section } },
         el("span", { class: "n" }, `${n}×`),
         el("span", { class: "name" }, cardName(passcode),
-          ...marks.map((m) => el("span", { class: "why" }, m.message))),
+          ...marks.map((m) => el("span", { class: "why" }, m.message_local || m.message))),
         el("button", { type: "button", class: "minus", title: "Remove one", "aria-label": `Remove one ${cardName(passcode)}`,
                        onclick: () => removeCard(passcode, section) }, "−"),
         el("button", { type: "button", class: "plus", title: "Add one", "aria-label": `Add one ${cardName(passcode)}`,
@@ -210,7 +210,8 @@ const validate = debounce(async () => {
   }
   let report;
   try {
-    report = await api("POST", "/v1/validate", { deck: deckJson(), ...rules() });
+    const lang = window.deckcheckI18n ? window.deckcheckI18n.lang : "en";  // i18n.js
+    report = await api("POST", "/v1/validate", { deck: deckJson(), ...rules(), lang });
   } catch (e) {
     if (seq === state.seq.validate) showVerdict("error", `Cannot check: ${e.message}`);
     return;
@@ -228,7 +229,7 @@ const validate = debounce(async () => {
   }
   const list = report.violations.length
     ? report.violations.map((v) => el("li", { class: v.severity, dataset: { code: v.code } },
-        el("code", {}, v.code), v.message))
+        el("code", {}, v.code), v.message_local || v.message))
     : [el("li", { class: "none" }, `No problem: legal in ${report.format} on ${report.date}.`)];
   $("violations").replaceChildren(...list);
   renderDeck();
@@ -396,7 +397,7 @@ function start() {
   renderDeck();
   // for i18n.js (names in the interface's language) and print.js (the "Print decklist" view)
   window.deckcheckBuilder = { state, deckJson, rules, cardName };
-  if (window.deckcheckI18n) window.deckcheckI18n.onChange(() => { renderDeck(); renderCategories(); });
+  if (window.deckcheckI18n) window.deckcheckI18n.onChange(() => { renderDeck(); renderCategories(); validate(); });
 }
 
 document.addEventListener("DOMContentLoaded", start);

@@ -80,7 +80,7 @@
     const b = builder();
     try {
       const r = await fetch("/v1/validate", { method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ deck: b.deckJson(), ...b.rules() }) });
+        body: JSON.stringify({ deck: b.deckJson(), ...b.rules(), lang: i18n() ? i18n().lang : "en" }) });
       const report = await r.json();
       if (!r.ok) throw new Error(report.error ? report.error.message : `HTTP ${r.status}`);
       const errors = report.violations.filter((v) => v.severity === "error");
@@ -89,7 +89,7 @@
         : `Not legal on ${report.date}: ${errors.length} errors`;
       box.className = `verdict-box ${report.legal ? "legal" : "illegal"}`;
       box.replaceChildren(el("strong", {}, tr(head)),
-        ...errors.slice(0, 4).map((v) => el("div", {}, `${v.code}: ${v.message}`)));
+        ...errors.slice(0, 4).map((v) => el("div", {}, `${v.code}: ${v.message_local || v.message}`)));
     } catch (e) { box.replaceChildren(el("strong", {}, e.message)); }
   }
 
