@@ -189,8 +189,9 @@ def sheets_pdf(sheets: Sequence[Sheet], paper: Paper | str = Paper.A4) -> bytes:
         raise InputError("no deck to write a sheet for")
     buffer = io.BytesIO()
     canvas = _canvas(buffer, Paper(paper))
+    forms: set[str] = set()
     for number, sheet in enumerate(sheets, 1):
-        _Page(canvas, sheet, number, len(sheets)).draw()
+        _Page(canvas, sheet, number, len(sheets), forms).draw()
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
@@ -254,8 +255,11 @@ def _latin(text: str) -> bool:
 class _Page:
     """Draws one sheet on the canvas's current page."""
 
-    def __init__(self, canvas: Any, sheet: Sheet, number: int, pages: int) -> None:
+    def __init__(self, canvas: Any, sheet: Sheet, number: int, pages: int, forms: set[str]
+                 ) -> None:  # fmt: skip
         self.c = canvas
+        self.forms = forms
+        """The forms (reused drawings) the PDF already holds."""
         self.s = sheet
         self.number = number
         self.pages = pages
@@ -272,8 +276,13 @@ class _Page:
 
     def text(self, x: float, y: float, text: str, size: float, bold: bool = False,
              width: float | None = None, align: str = "left") -> None:  # fmt: skip
-        """``text`` at baseline ``y``; with ``width``, shrunk (then narrowed) to fit, never cut."""
+        """``text`` at baseline ``y``; with ``width``, shrunk (then narrowed) to fit, never cut.
+        Control, bidi-override and undecodable characters show as escapes (``\\x1b``)."""
         from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        from deckcheck.reporter.text import clean
+
+        text = clean(text)
 
         font = self.font(text, bold)
         natural = stringWidth(text, font, size)
@@ -304,7 +313,17 @@ class _Page:
         self.c.setFillColorRGB(0, 0, 0)
 
     def grid(self, x: float, top: float, w: float, row_h: float, rows: int, qty: float) -> None:
-        """The ruled lines of ``rows`` rows below ``top``: a count cell and a name cell each."""
+        """The ruled lines of ``rows`` rows below ``top``: a count cell and a name cell each
+        (drawn once per PDF as a form that every page with the same grid reuses)."""
+        name = f"grid-{x:.2f}-{top:.2f}-{w:.2f}-{row_h:.3f}-{rows}"
+        if name not in self.forms:
+            self.c.beginForm(name)
+            self._lines(x, top, w, row_h, rows, qty)
+            self.c.endForm()
+            self.forms.add(name)
+        self.c.doForm(name)
+
+    def _lines(self, x: float, top: float, w: float, row_h: float, rows: int, qty: float) -> None:
         bottom = top - rows * row_h
         path = self.c.beginPath()
         for gx in (x, x + qty, x + w):
