@@ -195,12 +195,14 @@ def _words(pdf: Path) -> tuple[float, float, list[tuple[float, float, float, flo
     return float(page.group(1)), float(page.group(2)), words
 
 
-@pytest.mark.parametrize("lang", ["en", "ja", "zh"])
+@pytest.mark.parametrize(("lang", "paper"), [("en", "a4"), ("ja", "a4"), ("zh", "a4"),
+                                             ("ja", "letter")])  # fmt: skip
 def test_long_names_fit_whole_and_nothing_leaves_the_page(
-    cli: Callable[..., Any], tmp_path: Path, index: CardIndex, lang: str
+    cli: Callable[..., Any], tmp_path: Path, index: CardIndex, lang: str, paper: str
 ) -> None:
     path = _long_names_deck(index, tmp_path, lang)
-    pdf = _sheet(cli, tmp_path, str(path), "--lang", lang, "--event", "X" * 300)
+    pdf = _sheet(cli, tmp_path, str(path), "--lang", lang, "--event", "X" * 300,
+                 "--paper", paper)  # fmt: skip
     lines = _pages(pdf)[0]
     for line in _expected_lines(read_path(path), lang):
         assert line in lines, line  # whole, on one line: shrunk, never cut
