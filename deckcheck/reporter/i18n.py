@@ -14,10 +14,8 @@ output is the engine's own message, unchanged.
 
 from __future__ import annotations
 
-import ast
 import enum
 import os
-import string
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -213,10 +211,14 @@ _code_messages()
 
 def fields_of(template: str) -> set[str]:
     """The ``{field}`` names a template uses."""
+    import string
+
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
 def _unquote(text: str) -> str:
+    import ast
+
     value = ast.literal_eval(text)
     if not isinstance(value, str):
         raise ValueError(text)
