@@ -100,7 +100,7 @@ def simulate_command(
     Exact (multivariate hypergeometric) where possible; simulated with 95% intervals when card
     effects or a huge state space need it. Exit 2 on a bad deck, spec or option.
     """
-    from deckcheck.deck import FindingCode
+    from deckcheck.deck import FindingCode, Section
     from deckcheck.error import DeckcheckError
     from deckcheck.format import Pool
     from deckcheck.goldfish import DrawRules, load_spec, simulate
@@ -126,7 +126,13 @@ def simulate_command(
         if finding.code is FindingCode.MISSING_SECTIONS:  # a note about the file, no card
             kept = ""
         else:
-            kept = " (counted as a card of no category)" if finding.name else " (left out)"
+            in_main = finding.section in (Section.MAIN, None)
+            if finding.name:
+                kept = " (counted as a card of no category)"
+            elif finding.passcode is not None and in_main:
+                kept = " (counted in the deck size, no card data)"
+            else:
+                kept = " (left out)"
         sys.stderr.write(f"warning: {clean(at)}: {clean(finding.message)}{kept}\n")
     try:
         spec = load_spec(spec_path, rush=rush) if spec_path is not None else None
@@ -143,7 +149,7 @@ def simulate_command(
         except DeckcheckError as exc:
             fail(str(exc))
     for warning in stats.warnings:
-        if "match no card" not in warning:  # the lines were named above, one by one
+        if "match no card" not in warning and "unknown passcodes" not in warning:  # named above
             sys.stderr.write(f"warning: {clean(warning)}\n")
     sys.stdout.write(render(stats, output, fractions=fractions))
 

@@ -207,11 +207,16 @@ def _plain_by_codes(
 
 
 class _Table:
-    """The state of a batch of goldfish games with effects (one row per trial)."""
+    """The state of a batch of goldfish games with effects (one row per trial).
+
+    ``deck`` holds each trial's deck order; ``gone`` marks positions that left the deck
+    (drawn, added, banished). Cards put on the bottom are moved to the end of the row.
+    """
 
     def __init__(self, deal: Deal, effects: Mapping[int, Effect], t: int, rng: Any) -> None:
         self.deal = deal
         self.t = t
+        self.rng = rng
         n_cards = len(deal.kind)
         self.k = n_cards
         self.deck = _shuffle(rng, deal.cards.astype(np.int16), t, len(deal.cards))
@@ -222,9 +227,20 @@ class _Table:
         for k in effects:
             self.is_effect[k] = 1
         self.lock = np.zeros(t, dtype=bool)
+        """No more draws by card effects this turn (Prosperity, Extravagance)."""
+        self.drew = np.zeros(t, dtype=bool)
+        """A card effect drew this turn (Prosperity can then not be activated)."""
         self.used = {k: np.zeros(t, dtype=bool) for k in effects}
 
+    def new_turn(self) -> None:
+        """Reset the once-per-turn marks and the turn's draw lock."""
+        self.lock[:] = False
+        self.drew[:] = False
+        for used in self.used.values():
+            used[:] = False
+
     def remaining(self) -> Any:
+        """Cards left in the deck of each trial."""
         return self.deck.shape[1] - self.gone.sum(axis=1)
 
     def take_top(self, rows: Any, n: int) -> Any:
@@ -249,13 +265,96 @@ class _Table:
         if n > 0 and len(rows):
             self.add(rows, self.take_top(rows, n))
 
+    def _reorder(self, rows: Any, key: Any) -> None:
+        order = np.argsort(key, axis=1, kind="stable")
+        self.deck[rows] = np.take_along_axis(self.deck[rows], order, axis=1)
+        self.gone[rows] = np.take_along_axis(self.gone[rows], order, axis=1)
+
+    def to_bottom(self, rows: Any, put: Any) -> None:
+        """Put the cards at positions ``put`` back in the deck, at the bottom, in their order."""
+        self.gone[rows] &= ~put
+        n = self.deck.shape[1]
+        pos = np.arange(n)
+        self._reorder(rows, np.where(put, n + pos, pos))
+
+    def shuffle(self, rows: Any) -> None:
+        """Shuffle the deck of each trial in ``rows`` (after a search, as the game does)."""
+        key = self.rng.random(self.gone[rows].shape)
+        self._reorder(rows, np.where(self.gone[rows], -1.0, key))
+
     def counts(self) -> Any:
-        """(t, C + kinds) counts of every category and kind among the cards reached so far."""
-        member = np.concatenate(
-            [self.deal.member.astype(np.int16), np.eye(KINDS, dtype=np.int16)[self.deal.kind]],
-            axis=1,
-        )
+        """(t, C + kinds) counts of every category and kind among the cards reached so far.
+
+        Cards of no known kind (unknown passcodes) count in no kind.
+        """
+        kinds = np.eye(KINDS + 1, dtype=np.int16)[self.deal.kind][:, :KINDS]
+        member = np.concatenate([self.deal.member.astype(np.int16), kinds], axis=1)
         return self.hand @ member
+
+
+_ORDER = {EffectKind.DRAW: 0, EffectKind.DESIRES: 1, EffectKind.SEARCH: 2,
+          EffectKind.EXCAVATE: 3}  # fmt: skip
+"""Priority of the effect kinds in the play policy (lowest first)."""
+_DRAWS = (EffectKind.DRAW, EffectKind.DESIRES)
+"""Kinds that draw cards by a card effect."""
+
+
+def _playable(table: _Table, k: int, effect: Effect, names: Mapping[str, int]) -> Any:
+    """(t,) bool: the trials where effect card ``k`` can be played now."""
+    ok = table.unused[:, k] > 0
+    if effect.once_per_turn:
+        ok &= ~table.used[k]
+    if effect.kind in _DRAWS:
+        ok &= ~table.lock
+    if effect.kind is EffectKind.EXCAVATE:  # Prosperity: not in a turn with effect draws
+        ok &= ~table.drew
+    if effect.kind in (EffectKind.DESIRES, EffectKind.EXCAVATE):
+        ok &= table.remaining() >= effect.count
+    if effect.kind is EffectKind.SEARCH:
+        assert effect.target is not None
+        target = table.deal.member[:, names[effect.target]]
+        ok &= (~table.gone & target[table.deck]).any(axis=1)
+    return ok
+
+
+def _search(table: _Table, rows: Any, category: int) -> None:
+    """Add the first card of the category left in each deck, then shuffle the deck."""
+    cand = ~table.gone[rows] & table.deal.member[:, category][table.deck[rows]]
+    take = np.zeros_like(cand)
+    take[np.arange(len(rows)), np.argmax(cand, axis=1)] = True
+    table.gone[rows] |= take
+    table.add(rows, take)
+    table.shuffle(rows)
+
+
+def _excavate(table: _Table, rows: Any, effect: Effect, names: Mapping[str, int]) -> None:
+    """Excavate ``count``, add the best card by ``prefer``, the rest to the bottom; lock."""
+    take = table.take_top(rows, effect.count)
+    rank = np.full(table.k, len(effect.prefer), dtype=np.int64)
+    for r_i, cat in reversed(list(enumerate(effect.prefer))):
+        rank[table.deal.member[:, names[cat]]] = r_i
+    score = np.where(take, rank[table.deck[rows]], 1 << 30)
+    pick = np.zeros_like(take)
+    pick[np.arange(len(rows)), np.argmin(score, axis=1)] = True
+    table.add(rows, pick)
+    table.to_bottom(rows, take & ~pick)
+    table.lock[rows] = True
+
+
+def _play(table: _Table, rows: Any, effect: Effect, names: Mapping[str, int]) -> None:
+    """Resolve ``effect`` in the trials ``rows``."""
+    if effect.kind is EffectKind.DRAW:
+        table.draw(rows, effect.count)
+        table.drew[rows] = True
+    elif effect.kind is EffectKind.DESIRES:
+        table.take_top(rows, effect.count)
+        table.draw(rows, 2)
+        table.drew[rows] = True
+    elif effect.kind is EffectKind.SEARCH:
+        assert effect.target is not None
+        _search(table, rows, names[effect.target])
+    else:
+        _excavate(table, rows, effect, names)
 
 
 def _resolve(table: _Table, effects: Mapping[int, Effect], deal: Deal) -> None:
@@ -265,55 +364,19 @@ def _resolve(table: _Table, effects: Mapping[int, Effect], deal: Deal) -> None:
     spec order), Desires-like, searchers, excavators.
     """
     names = {n: i for i, n in enumerate(deal.names)}
-    order = {EffectKind.DRAW: 0, EffectKind.DESIRES: 1, EffectKind.SEARCH: 2,
-             EffectKind.EXCAVATE: 3}  # fmt: skip
-    ranked = sorted(effects.items(), key=lambda kv: order[kv[1].kind])
+    ranked = sorted(effects.items(), key=lambda kv: _ORDER[kv[1].kind])
     for _ in range(4 * len(deal.cards) + 4):
         played = False
         pending = np.ones(table.t, dtype=bool)  # one effect per trial and step: the first playable
         for k, effect in ranked:
-            ok = pending & (table.unused[:, k] > 0)
-            if effect.once_per_turn:
-                ok &= ~table.used[k]
-            if effect.kind in (EffectKind.DRAW, EffectKind.DESIRES):
-                ok &= ~table.lock
-            if effect.kind in (EffectKind.DESIRES, EffectKind.EXCAVATE):
-                ok &= table.remaining() >= effect.count
-            if effect.kind is EffectKind.SEARCH:
-                assert effect.target is not None
-                target = deal.member[:, names[effect.target]]
-                cand = ~table.gone & target[table.deck]
-                ok &= cand.any(axis=1)
-            rows = np.flatnonzero(ok)
+            rows = np.flatnonzero(pending & _playable(table, k, effect, names))
             if not len(rows):
                 continue
             played = True
-            pending &= ~ok
+            pending[rows] = False
             table.unused[rows, k] -= 1
             table.used[k][rows] = True
-            if effect.kind is EffectKind.DRAW:
-                table.draw(rows, effect.count)
-            elif effect.kind is EffectKind.DESIRES:
-                table.take_top(rows, effect.count)
-                table.draw(rows, 2)
-            elif effect.kind is EffectKind.SEARCH:
-                sub = cand[rows]
-                pos = np.argmax(sub, axis=1)
-                take = np.zeros_like(sub)
-                take[np.arange(len(rows)), pos] = True
-                table.gone[rows] |= take
-                table.add(rows, take)
-            else:  # excavate: add the best card by `prefer`, the rest go to the bottom
-                take = table.take_top(rows, effect.count)
-                rank = np.full(table.k, len(effect.prefer), dtype=np.int64)
-                for r_i, cat in reversed(list(enumerate(effect.prefer))):
-                    rank[deal.member[:, names[cat]]] = r_i
-                score = np.where(take, rank[table.deck[rows]], 1 << 30)
-                pos = np.argmin(score, axis=1)
-                pick = np.zeros_like(take)
-                pick[np.arange(len(rows)), pos] = True
-                table.add(rows, pick)
-                table.lock[rows] = True
+            _play(table, rows, effect, names)
         if not played:
             return
 
@@ -325,9 +388,10 @@ def simulate_effects(
     hand_size: int,
     draws: Mapping[Going, list[int]],
     trials: int,
-    rng: np.random.Generator,
+    rngs: Mapping[Going, np.random.Generator],
 ) -> dict[Going, Tally]:
-    """Goldfish games with effects, turn by turn, for each going separately.
+    """Goldfish games with effects, turn by turn, for each going separately (each going has
+    its own random stream, so its figures do not depend on which other goings are asked).
 
     Each turn: the Draw Phase draw, then effects are played until none can be. Policy: plain
     draw spells first (in spec order), then Pot of Desires-like effects, then searchers, and
@@ -350,12 +414,10 @@ def simulate_effects(
         done = 0
         while done < trials:
             t = min(size, trials - done)
-            table = _Table(deal, effects, t, rng)
+            table = _Table(deal, effects, t, rngs[going])
             table.draw(np.arange(t), hand_size)
             for turn, n in enumerate(per_turn):
-                table.lock[:] = False
-                for used in table.used.values():
-                    used[:] = False
+                table.new_turn()
                 table.draw(np.arange(t), n)
                 _resolve(table, effects, deal)
                 row = table.counts()

@@ -281,6 +281,16 @@ def _warnings(
             f"{'is' if copies == 1 else 'are'} counted as {'a card' if copies == 1 else 'cards'} "
             "of no category"
         )
+    unknown = [d for d in distinct if d.card.card is None and d.card.passcode >= 0]
+    if unknown:
+        copies = sum(d.copies for d in unknown)
+        listed = ", ".join(str(d.card.passcode) for d in unknown[:5])
+        more = ", ..." if len(unknown) > 5 else ""
+        out.append(
+            f"{plural(copies, 'Main Deck card')} with unknown passcodes ({listed}{more}) "
+            f"{'is' if copies == 1 else 'are'} counted in the deck size, with no card data "
+            "(no Monster/Spell/Trap kind, in no spec category)"
+        )
     if not is_default:
         for c in spec.categories:
             if not any(c.name in m for m in members):
@@ -326,16 +336,18 @@ def _simulate(
         names=names,
         kind=np.array([d.kind for d in distinct], dtype=np.int64),
     )
-    rng = np.random.default_rng(seed)
+    # one random stream per going, fixed by the seed and the going alone
+    rngs = {g: np.random.default_rng([seed or 0, i]) for i, g in enumerate(Going) if g in goings}
     if effects:
         tallies = simulate_effects(
             deal, conditions, effects, rules.hand_size,
-            {g: rules.draws(g, turns) for g in goings}, trials, rng,
+            {g: rules.draws(g, turns) for g in goings}, trials, rngs,
         )  # fmt: skip
     else:
-        tallies = simulate_plain(
-            deal, conditions, {g: rules.seen(g, turns) for g in goings}, trials, rng
-        )
+        tallies = {
+            g: simulate_plain(deal, conditions, {g: rules.seen(g, turns)}, trials, rngs[g])[g]
+            for g in goings
+        }
     by_cond: list[dict[Going, tuple[Estimate, ...]]] = [{} for _ in conditions]
     composition: dict[Going, dict[str, tuple[Estimate, ...]]] = {}
     for g, tally in tallies.items():
