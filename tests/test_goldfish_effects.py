@@ -29,7 +29,7 @@ FILLER = [c for c in CODES if c != ASH]
 
 def _within(est: Any, p: Fraction | float, trials: int, z: float = 4.5) -> bool:
     p = float(p)
-    return abs(est.probability - p) <= z * math.sqrt(max(p * (1 - p), 1e-12) / trials)
+    return bool(abs(est.probability - p) <= z * math.sqrt(max(p * (1 - p), 1e-12) / trials))
 
 
 # --- searches shuffle the deck ----------------------------------------------------------------
@@ -39,7 +39,7 @@ def _draw_outcomes(deck: tuple[int, int, int], n: int) -> list[tuple[Fraction, t
     """Multivariate hypergeometric: (probability, cards drawn of each type) for ``n`` draws."""
     total = sum(deck)
     n = min(n, total)
-    out = []
+    out: list[tuple[Fraction, tuple[int, ...]]] = []
     for a in range(min(deck[0], n) + 1):
         for b in range(min(deck[1], n - a) + 1):
             c = n - a - b
@@ -65,7 +65,7 @@ def _search_chain(
                 s2, x2, o2, sh2, xu2 = s - a, x - b, o - c, sh + a, xu + b
                 if xu2 and s2:  # search: the deck is shuffled, so nothing else changes
                     s2, sh2, xu2 = s2 - 1, sh2 + 1, xu2 - 1
-                key = (s2, x2, o2, sh2, xu2)
+                key: tuple[int, ...] = (s2, x2, o2, sh2, xu2)
                 nxt[key] = nxt.get(key, Fraction(0)) + p * q
         state = nxt
         dist: dict[int, Fraction] = {}

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from deckcheck.error import ConditionError, GoldfishError, SpecError
 from deckcheck.goldfish.condition import Condition, parse_condition
-from deckcheck.goldfish.result import Estimate, ExactMode, HandStats, Method
+from deckcheck.goldfish.exact import ExactBudget
+from deckcheck.goldfish.quick import simulate_counts
+from deckcheck.goldfish.result import DistributionStats, Estimate, ExactMode, HandStats, Method
 from deckcheck.goldfish.rule import DrawRules, Going, draw_rules_for
 from deckcheck.goldfish.simulation import default_spec, simulate
 from deckcheck.goldfish.spec import Category, Effect, EffectKind, Spec, load_spec, parse_spec
@@ -20,10 +22,12 @@ __all__ = [
     "Category",
     "Condition",
     "ConditionError",
+    "DistributionStats",
     "DrawRules",
     "Effect",
     "EffectKind",
     "Estimate",
+    "ExactBudget",
     "ExactMode",
     "Going",
     "GoldfishError",
@@ -37,4 +41,5 @@ __all__ = [
     "parse_condition",
     "parse_spec",
     "simulate",
+    "simulate_counts",
 ]

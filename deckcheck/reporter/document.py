@@ -288,6 +288,22 @@ class ConditionDoc(_Doc):
     results: dict[str, list[TurnEstimateDoc]]
 
 
+class DistributionTurnDoc(_Doc):
+    """A category's distribution by one turn: P(exactly count) for count = 0, 1, ..."""
+
+    turn: int
+    seen: int
+    counts: list[CountEstimateDoc]
+
+
+class DistributionDoc(_Doc):
+    """A category's P(exactly k) by going and turn (``--distribution``)."""
+
+    name: str
+    copies: int
+    results: dict[str, list[DistributionTurnDoc]]
+
+
 class GoldfishDocument(_Doc):
     """``deckcheck simulate --output json``: odds by condition, going and turn."""
 
@@ -306,6 +322,9 @@ class GoldfishDocument(_Doc):
     effects: list[EffectDoc]
     conditions: list[ConditionDoc]
     composition: dict[str, dict[str, list[CountEstimateDoc]]]
+    distributions: list[DistributionDoc] = Field(
+        default_factory=list, description="Per category, P(exactly k) by turn (when asked for)."
+    )
     warnings: list[str] = Field(default_factory=list)
     data_fingerprint: str | None = None
 

@@ -354,15 +354,50 @@ class Service:
         return self.cached(request, body, "application/json")
 
     def simulate(self, req: SimulateRequest) -> Any:
-        """Run a simulation within the trial cap and the time budget (pilot run, projected)."""
-        from deckcheck.goldfish import DrawRules, Method, parse_spec, simulate
+        """Run a goldfish request within the trial cap, the exact engine's budget (memory and
+        time) and the simulation's time budget (pilot run, projected)."""
+        from deckcheck.goldfish import DrawRules, ExactBudget, Method
 
         s = self.settings
         if req.trials > s.max_trials:
             raise LimitError(f"trials {req.trials} is over the limit of {s.max_trials}",
                              "max_trials", s.max_trials)  # fmt: skip
         fmt = self.format(req.format, req.format_file, req.region)
-        when = self.date(req.date)
+        rules = DrawRules.from_era(fmt.era_at(self.date(req.date)))
+        runner = self._goldfish_runner(req, fmt, rules)
+        budget = ExactBudget(max_bytes=s.exact_bytes, seconds=s.simulation_seconds)
+        start = time.monotonic()
+        pilot = min(req.trials, PILOT_TRIALS)
+        stats = runner(pilot, req.exact, budget)
+        if stats.method is Method.EXACT or pilot == req.trials:
+            return stats
+        projected = (time.monotonic() - start) * req.trials / pilot
+        limit = s.simulation_seconds
+        if projected > limit:
+            fits = max(1, int(req.trials * limit / projected))
+            raise LimitError(
+                f"{req.trials} trials would take about {projected:.1f} s, over the "
+                f"{limit:g} s budget of a simulation; ask for at most about {fits} trials",
+                "simulation_seconds", limit,
+            )  # fmt: skip
+        # the pilot already found exact odds out of reach: simulate at once, keep its note
+        return replace(runner(req.trials, "never", budget), note=stats.note)
+
+    def _goldfish_runner(self, req: SimulateRequest, fmt: Format, rules: Any) -> Any:
+        """A function (trials, exact, budget) -> HandStats for the request's deck or quick mode."""
+        from deckcheck.goldfish import parse_spec, simulate, simulate_counts
+
+        if (req.deck is None) == (req.quick is None):
+            raise InputError("give either deck or quick (a deck size and category counts)")
+        common = dict(going=req.going, turns=req.turns, seed=req.seed, rules=rules,
+                      distributions=req.distributions)  # fmt: skip
+        if req.quick is not None:
+            quick = req.quick
+            return lambda trials, exact, budget: simulate_counts(
+                quick.size, quick.counts, quick.when, trials=trials, exact=exact,
+                budget=budget, **common,
+            )  # fmt: skip
+        assert req.deck is not None
         deck = self.deck(req.deck, req.deck_format, "deck", rush=fmt.pool is Pool.RUSH)
         spec = None
         if req.spec is not None:
@@ -375,29 +410,9 @@ class Service:
                 except RecursionError:
                     raise SpecError("spec: invalid TOML: nested too deeply") from None
             spec = parse_spec(raw, source="spec", data=self.data)
-        rules = DrawRules.from_era(fmt.era_at(when))
-
-        def run(trials: int) -> Any:
-            return simulate(
-                deck, spec, going=req.going, turns=req.turns, trials=trials, seed=req.seed,
-                rules=rules, exact=req.exact, data=self.data,
-            )  # fmt: skip
-
-        start = time.monotonic()
-        pilot = min(req.trials, PILOT_TRIALS)
-        stats = run(pilot)
-        if stats.method is Method.EXACT or pilot == req.trials:
-            return stats
-        projected = (time.monotonic() - start) * req.trials / pilot
-        budget = s.simulation_seconds
-        if projected > budget:
-            fits = max(1, int(req.trials * budget / projected))
-            raise LimitError(
-                f"{req.trials} trials would take about {projected:.1f} s, over the "
-                f"{budget:g} s budget of a simulation; ask for at most about {fits} trials",
-                "simulation_seconds", budget,
-            )  # fmt: skip
-        return run(req.trials)
+        return lambda trials, exact, budget: simulate(
+            deck, spec, trials=trials, exact=exact, budget=budget, data=self.data, **common
+        )
 
 
 BIG_DECK = 32 * 1024

@@ -59,9 +59,33 @@ class ValidateRequest(_RulesRequest):
     )
 
 
-class SimulateRequest(_RulesRequest):
-    """``POST /v1/simulate``: goldfish odds of a deck's Main Deck."""
+class QuickDeck(_Request):
+    """Quick mode: a deck size and disjoint category counts instead of a deck (the rest of the
+    deck is "other"), with conditions over those categories."""
 
+    size: int = Field(ge=1, le=200, description="Cards in the Main Deck.")
+    counts: dict[str, int] = Field(
+        description='Cards of each category, e.g. {"starter": 9, "brick": 6}.', max_length=60
+    )
+    when: list[str] | dict[str, str] | None = Field(
+        None,
+        description="Conditions (texts, or name -> text); default: at least 1 of each category.",
+        max_length=100,
+    )
+
+
+class SimulateRequest(_RulesRequest):
+    """``POST /v1/simulate``: goldfish odds of a deck's Main Deck, or of a quick-mode deck."""
+
+    deck: str | dict[str, Any] | None = Field(  # type: ignore[assignment]
+        None, description=_DECK + " Give `deck` or `quick`."
+    )
+    quick: QuickDeck | None = Field(
+        None, description="Quick mode instead of a deck: size, category counts, conditions."
+    )
+    distributions: bool = Field(
+        False, description="Also P(exactly k) of every category by turn (`distributions`)."
+    )
     spec: dict[str, Any] | str | None = Field(
         None,
         description="A goldfish spec (docs/goldfish.md): categories, conditions, effects, as an "
