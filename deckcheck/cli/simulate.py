@@ -1,11 +1,15 @@
-"""``deckcheck simulate``: goldfish opening-hand odds, exact or simulated."""
+"""``deckcheck simulate``: goldfish opening-hand odds, exact or simulated.
+
+A deck file (with an optional spec), or quick mode (``--size 40 --count starter=9 --when ...``)
+without one; ``--distribution`` adds P(exactly k) per category.
+"""
 
 from __future__ import annotations
 
 import enum
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -13,7 +17,9 @@ from deckcheck.cli.common import Output, clean, fail
 from deckcheck.cli.options import DateOpt, FormatFileOpt, OutputOpt, parse_date, resolve_format
 
 if TYPE_CHECKING:
-    pass
+    from deckcheck.deck import Deck
+    from deckcheck.format import Format
+    from deckcheck.goldfish import HandStats, Spec
 
 
 class GoingChoice(enum.StrEnum):
@@ -32,10 +38,120 @@ class ExactChoice(enum.StrEnum):
     NEVER = "never"
 
 
+def parse_count(text: str, option: str = "--count") -> tuple[str, int]:
+    """``NAME=N`` -> (name, n); exit 2 on anything else."""
+    name, sep, value = text.rpartition("=")
+    if not sep or not name.strip() or not value.strip().isdigit():
+        fail(f"{option} {text!r}: expected NAME=N, e.g. starter=9")
+    return name.strip(), int(value)
+
+
+def _check_plot(plot: Path | None) -> None:
+    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
+        fail(f"{plot}: the plot file must end in .png or .svg")
+    if plot is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            fail("--plot needs matplotlib", ["install with: pip install 'deckcheck[plot]'"])
+
+
+def read_deck_warning(deck_path: str, rush: bool) -> Deck:
+    """Read the deck (exit 2 when unreadable) and warn about each line it could not use."""
+    from deckcheck.deck import FindingCode, Section
+    from deckcheck.error import DeckcheckError
+    from deckcheck.io import read_path
+
+    try:
+        deck = read_path(deck_path, rush=rush)
+    except DeckcheckError as exc:
+        fail(str(exc))
+    for finding in deck.findings:
+        at = f"{deck.source or deck_path}:{finding.line}" if finding.line else deck_path
+        if finding.code is FindingCode.MISSING_SECTIONS:  # a note about the file, no card
+            kept = ""
+        elif finding.name:
+            kept = " (counted as a card of no category)"
+        elif finding.passcode is not None and finding.section in (Section.MAIN, None):
+            kept = " (counted in the deck size, no card data)"
+        else:
+            kept = " (left out)"
+        sys.stderr.write(f"warning: {clean(at)}: {clean(finding.message)}{kept}\n")
+    return deck
+
+
+def load_spec_with(spec_path: Path | None, when: list[str], rush: bool) -> Spec | None:
+    """The spec file (if any), its conditions replaced by ``--when`` ones when given."""
+    from dataclasses import replace
+
+    from deckcheck.goldfish import load_spec
+    from deckcheck.goldfish.quick import quick_conditions
+
+    spec = load_spec(spec_path, rush=rush) if spec_path is not None else None
+    if when:
+        if spec is None:
+            fail("--when needs --spec (its categories), or quick mode (--size and --count)")
+        counts = {c.name: 0 for c in spec.categories}
+        conds = tuple((name, cond) for name, _, cond in quick_conditions(counts, when))
+        spec = replace(spec, conditions=conds)
+    return spec
+
+
+def _warn(stats: HandStats) -> None:
+    for warning in stats.warnings:
+        if "match no card" not in warning and "unknown passcodes" not in warning:  # named above
+            sys.stderr.write(f"warning: {clean(warning)}\n")
+
+
+def run_goldfish(
+    deck_path: str | None,
+    quick: tuple[int, dict[str, int]] | None,
+    spec_path: Path | None,
+    when: list[str],
+    fmt: Format,
+    kw: dict[str, Any],
+) -> HandStats:
+    """One goldfish run of a deck (and spec) or a quick-mode deck; exit 2 on bad input."""
+    from deckcheck.error import DeckcheckError
+    from deckcheck.format import Pool
+    from deckcheck.goldfish import simulate, simulate_counts
+
+    rush = fmt.pool is Pool.RUSH
+    try:
+        if quick is not None:
+            return simulate_counts(quick[0], quick[1], when or None, **kw)
+        assert deck_path is not None
+        deck = read_deck_warning(deck_path, rush)
+        return simulate(deck, load_spec_with(spec_path, when, rush), **kw)
+    except DeckcheckError as exc:
+        fail(str(exc))
+
+
+def quick_of(deck_path: str | None, size: int | None, count: list[str]) -> Any:
+    """(size, counts) in quick mode, None with a deck; exit 2 on a mix or a missing part."""
+    if deck_path is not None:
+        if size is not None or count:
+            fail("give a DECK or quick mode (--size and --count), not both")
+        return None
+    if size is None or not count:
+        fail("give a DECK file, or quick mode: --size N and --count NAME=N (repeatable)")
+    counts: dict[str, int] = {}
+    for text in count:
+        name, n = parse_count(text)
+        if name in counts:
+            fail(f"--count {name!r} is given twice")
+        counts[name] = n
+    return size, counts
+
+
 def simulate_command(
     deck_path: Annotated[
-        str, typer.Argument(metavar="DECK", help="Deck file, '-' for stdin, or a ydke:// URL.")
-    ],
+        str | None,
+        typer.Argument(
+            metavar="[DECK]",
+            help="Deck file, '-' for stdin, or a ydke:// URL (none in quick mode).",
+        ),
+    ] = None,
     spec_path: Annotated[
         Path | None,
         typer.Option(
@@ -46,6 +162,28 @@ def simulate_command(
             "effects (default: P(at least 1) of every card).",
         ),
     ] = None,
+    size: Annotated[
+        int | None,
+        typer.Option("--size", min=1, max=200, help="Quick mode: cards in the deck (no DECK)."),
+    ] = None,
+    count: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--count", metavar="NAME=N", help="Quick mode: N cards of category NAME (repeatable)."
+        ),
+    ] = None,
+    when: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--when",
+            metavar="CONDITION",
+            help="A condition over the categories (repeatable; replaces the spec's conditions).",
+        ),
+    ] = None,
+    distribution: Annotated[
+        bool,
+        typer.Option("--distribution", help="Also P(exactly k) of every category, by turn."),
+    ] = False,
     format_name: Annotated[
         str | None,
         typer.Option(
@@ -98,59 +236,30 @@ def simulate_command(
     """Goldfish odds: how often a hand meets each condition, going first and second, by turn.
 
     Exact (multivariate hypergeometric) where possible; simulated with 95% intervals when card
-    effects or a huge state space need it. Exit 2 on a bad deck, spec or option.
+    effects or the exact engine's budget need it. Quick mode needs no deck file: --size 40
+    --count starter=9 --count brick=6 --when "starter >= 1 and brick == 0". Exit 2 on a bad
+    deck, spec or option.
     """
-    from deckcheck.deck import FindingCode, Section
-    from deckcheck.error import DeckcheckError
-    from deckcheck.format import Pool
-    from deckcheck.goldfish import DrawRules, load_spec, simulate
-    from deckcheck.io import read_path
+    from deckcheck.goldfish import DrawRules
     from deckcheck.reporter import render
 
     fmt = resolve_format(format_name, format_file)
-    when = parse_date(on)
-    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
-        fail(f"{plot}: the plot file must end in .png or .svg")
+    rules = DrawRules.from_era(fmt.era_at(parse_date(on)))
+    _check_plot(plot)
+    quick = quick_of(deck_path, size, count or [])
+    kw: dict[str, Any] = dict(going=going.value, turns=turns, trials=trials, seed=seed,
+                              rules=rules, exact=exact.value,
+                              distributions=distribution)  # fmt: skip
+    stats = run_goldfish(deck_path, quick, spec_path, when or [], fmt, kw)
     if plot is not None:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            fail("--plot needs matplotlib", ["install with: pip install 'deckcheck[plot]'"])
-    rush = fmt.pool is Pool.RUSH
-    try:
-        deck = read_path(deck_path, rush=rush)
-    except DeckcheckError as exc:
-        fail(str(exc))
-    for finding in deck.findings:
-        at = f"{deck.source or deck_path}:{finding.line}" if finding.line else deck_path
-        if finding.code is FindingCode.MISSING_SECTIONS:  # a note about the file, no card
-            kept = ""
-        else:
-            in_main = finding.section in (Section.MAIN, None)
-            if finding.name:
-                kept = " (counted as a card of no category)"
-            elif finding.passcode is not None and in_main:
-                kept = " (counted in the deck size, no card data)"
-            else:
-                kept = " (left out)"
-        sys.stderr.write(f"warning: {clean(at)}: {clean(finding.message)}{kept}\n")
-    try:
-        spec = load_spec(spec_path, rush=rush) if spec_path is not None else None
-        rules = DrawRules.from_era(fmt.era_at(when))
-        stats = simulate(deck, spec, going=going.value, turns=turns, trials=trials, seed=seed,
-                         rules=rules, exact=exact.value)  # fmt: skip
-    except DeckcheckError as exc:
-        fail(str(exc))
-    if plot is not None:
+        from deckcheck.error import DeckcheckError
         from deckcheck.reporter.plot import plot_stats
 
         try:
             plot_stats(stats, plot)
         except DeckcheckError as exc:
             fail(str(exc))
-    for warning in stats.warnings:
-        if "match no card" not in warning and "unknown passcodes" not in warning:  # named above
-            sys.stderr.write(f"warning: {clean(warning)}\n")
+    _warn(stats)
     sys.stdout.write(render(stats, output, fractions=fractions))
 
 

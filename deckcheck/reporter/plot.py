@@ -2,7 +2,8 @@
 
 Left: P(condition) by turn, going first (solid) and second (dashed), with 95% error bars for
 simulated figures, ten conditions to a panel (more panels below for more conditions). Right: the
-Monster/Spell/Trap distribution of the cards seen on turn 1.
+Monster/Spell/Trap distribution of the cards seen on turn 1. With distributions, one panel per
+category below: P(exactly k) by turn 1 and by the last turn.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.error import GoldfishError, PlotUnavailableError
-from deckcheck.goldfish.result import ConditionStats, HandStats
+from deckcheck.goldfish.result import ConditionStats, DistributionStats, HandStats
 from deckcheck.goldfish.rule import Going
 
 INSTALL_HINT = "install with: pip install 'deckcheck[plot]'"
@@ -69,6 +70,24 @@ def _composition_panel(ax: Any, stats: HandStats) -> None:
     ax.grid(alpha=0.3, axis="y")
 
 
+def _distribution_panel(ax: Any, stats: HandStats, dist: DistributionStats) -> None:
+    """P(exactly k) of one category: turn 1 and the last turn, first going asked."""
+    going = stats.goings[0]
+    turns = dist.by_going[going]
+    shown = sorted({0, len(turns) - 1})
+    width = 0.8 / len(shown)
+    for j, t in enumerate(shown):
+        ests = turns[t]
+        xs = [k + (j - (len(shown) - 1) / 2) * width for k in range(len(ests))]
+        ax.bar(xs, [e.probability for e in ests], width=width,
+               label=f"by turn {t + 1} ({stats.seen[going][t]} seen)")  # fmt: skip
+    ax.set_xlabel(f"cards of {dist.name} ({dist.copies} in the deck)")
+    ax.set_ylabel("P(exactly k)")
+    ax.set_title(f"{dist.name}: distribution (going {going.value})", fontsize="medium")
+    ax.legend(fontsize="x-small")
+    ax.grid(alpha=0.3, axis="y")
+
+
 def plot_stats(stats: HandStats, path: str | Path) -> None:
     """Write a PNG or SVG (by the file's suffix) of ``stats`` to ``path``.
 
@@ -90,17 +109,27 @@ def plot_stats(stats: HandStats, path: str | Path) -> None:
     conds = list(stats.conditions)
     chunks = [conds[i : i + LINES_PER_PANEL] for i in range(0, len(conds), LINES_PER_PANEL)]
     shown, dropped = chunks[:MAX_PANELS], sum(len(c) for c in chunks[MAX_PANELS:])
+    dists = list(stats.distributions)
+    has_kinds = any(stats.composition.get(g) for g in stats.goings)
     rows = max(1, len(shown))
-    fig, axes = plt.subplots(rows, 2, figsize=(12, 5 * rows), squeeze=False)
+    free = rows - (1 if has_kinds else 0)  # right-hand panels beside the condition panels
+    extra = (max(0, len(dists) - free) + 1) // 2  # then two panels to a row, below
+    fig, axes = plt.subplots(rows + extra, 2, figsize=(12, 5 * (rows + extra)), squeeze=False)
+    slots = [axes[r][1] for r in range(rows - free, rows)]
+    slots += [axes[r][c] for r in range(rows, rows + extra) for c in (0, 1)]
     goings = " / ".join(f"{g.value}: {'solid' if g is Going.FIRST else 'dashed'}"
                         for g in stats.goings)  # fmt: skip
     for r, chunk in enumerate(shown):
         part = f" ({r + 1}/{len(chunks)})" if len(chunks) > 1 else ""
         title = f"P(condition) by turn, {stats.method.value} ({goings}){part}"
         _condition_panel(axes[r][0], stats, chunk, title)
-    _composition_panel(axes[0][1], stats)
-    for r in range(1, rows):
-        axes[r][1].axis("off")
+    if has_kinds:
+        _composition_panel(axes[0][1], stats)
+    for i, ax in enumerate(slots):
+        if i < len(dists):
+            _distribution_panel(ax, stats, dists[i])
+        else:
+            ax.axis("off")
     if dropped:
         fig.text(0.01, 0.005, f"{dropped} more conditions not drawn (at most "
                  f"{MAX_PANELS * LINES_PER_PANEL})", fontsize="small")  # fmt: skip

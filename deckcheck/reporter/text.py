@@ -103,6 +103,33 @@ def _pct(p: float) -> str:
     return f"{100 * p:5.1f}%"
 
 
+def _one_in(p: float) -> str:
+    return "never" if p <= 0 else f"1 in {1 / p:,.1f}"
+
+
+def _distribution_lines(stats: HandStats) -> list[str]:
+    """Per category and going: P(exactly k) by turn (and "1 in X" for a single turn)."""
+    lines: list[str] = []
+    for d in stats.distributions:
+        for going, turns in d.by_going.items():
+            lines.append("")
+            what = f"{clean(d.name)} ({plural(d.copies, 'card')})"
+            lines.append(f"P(exactly k) of {what}, going {going.value}:")
+            heads = [f"T{t + 1} ({stats.seen[going][t]})" for t in range(len(turns))]
+            width = max([7, *map(len, heads)])
+            one = len(turns) == 1
+            lines.append(
+                "   k" + "".join(f"  {h:>{width}}" for h in heads) + ("  1 in X" if one else "")
+            )
+            for k in range(max(len(t) for t in turns)):
+                cells = [_pct(t[k].probability).strip() if k < len(t) else "" for t in turns]
+                row = f"{k:>4}" + "".join(f"  {c:>{width}}" for c in cells)
+                if one:
+                    row += f"  {_one_in(turns[0][k].probability)}"
+                lines.append(row)
+    return lines
+
+
 def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
     """The goldfish table: conditions by going and turn, then the hand composition."""
     fractions = options.fractions
@@ -163,14 +190,18 @@ def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
         lines.append(f"95% intervals within ±{100 * widest:.2f} points (seed {stats.seed})")
     if not stats.default:
         for c in stats.conditions:
-            lines.append(f"  {clean(c.name)}: {clean(c.expression)}")
+            if c.name != c.expression:
+                lines.append(f"  {clean(c.name)}: {clean(c.expression)}")
         lines.append("")
         lines.append(f"Categories (of {plural(stats.deck_size, 'Main Deck card')}):")
         cat_width = max(len(clean(k.name)) for k in stats.categories)
         for k in stats.categories:
             lines.append(f"  {clean(k.name):<{cat_width}}  {plural(k.copies, 'card')}")
+    lines += _distribution_lines(stats)
     for going in stats.goings:
-        kinds = stats.composition[going]
+        kinds = stats.composition.get(going, {})
+        if not kinds:  # quick mode: the cards' kinds are unknown
+            continue
         n = len(next(iter(kinds.values())))
         lines.append("")
         seen = stats.seen[going][0]
