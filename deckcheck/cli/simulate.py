@@ -144,6 +144,90 @@ def quick_of(deck_path: str | None, size: int | None, count: list[str]) -> Any:
     return size, counts
 
 
+def run_sweep(
+    deck_path: str | None,
+    quick: tuple[int, dict[str, int]] | None,
+    spec_path: Path | None,
+    when: list[str],
+    fmt: Format,
+    kw: dict[str, Any],
+    output: Output,
+    fractions: bool,
+    plot: Path | None,
+) -> None:
+    """``--vary``: the ranked sweep as text or JSON (and a plot)."""
+    from deckcheck.error import DeckcheckError
+    from deckcheck.format import Pool
+    from deckcheck.goldfish import sweep, sweep_counts
+    from deckcheck.reporter import document as doc
+    from deckcheck.reporter import safe
+    from deckcheck.reporter.text import sweep_text
+
+    try:
+        if quick is not None:
+            kw = {k: v for k, v in kw.items() if k not in ("trials", "seed")}
+            stats = sweep_counts(quick[0], quick[1], kw.pop("vary"), when or None, **kw)
+        else:
+            assert deck_path is not None
+            deck = read_deck_warning(deck_path, fmt.pool is Pool.RUSH)
+            spec = load_spec_with(spec_path, when, fmt.pool is Pool.RUSH)
+            stats = sweep(deck, spec, kw.pop("vary"), **kw)
+        if plot is not None:
+            from deckcheck.reporter.plot import plot_sweep
+
+            plot_sweep(stats, plot)
+    except DeckcheckError as exc:
+        fail(str(exc))
+    if output is Output.JSON:
+        sys.stdout.write(doc.dump(doc.SweepDocument.model_validate(safe(stats.to_dict(fractions)))))
+    else:
+        sys.stdout.write(sweep_text(stats, fractions))
+
+
+def _other_counts(quick: tuple[int, dict[str, int]], vs: str) -> tuple[int, dict[str, int]]:
+    counts = dict(quick[1])
+    for part in vs.split(","):
+        name, n = parse_count(part.strip(), "--vs")
+        counts[name] = n
+    return quick[0], counts
+
+
+def run_compare(
+    deck_path: str | None,
+    quick: tuple[int, dict[str, int]] | None,
+    spec_path: Path | None,
+    when: list[str],
+    fmt: Format,
+    kw: dict[str, Any],
+    vs: str,
+    output: Output,
+    fractions: bool,
+) -> None:
+    """``--vs``: both runs side by side, as text or JSON."""
+    from deckcheck.goldfish.compare import compare
+    from deckcheck.reporter import document as doc
+    from deckcheck.reporter import safe
+    from deckcheck.reporter.text import compare_text
+
+    a = run_goldfish(deck_path, quick, spec_path, when, fmt, kw)
+    if quick is not None:
+        b = run_goldfish(None, _other_counts(quick, vs), None, when, fmt, kw)
+        labels = (", ".join(f"{n}={c}" for n, c in quick[1].items()), vs)
+    elif vs.lower().endswith(".toml"):
+        b = run_goldfish(deck_path, None, Path(vs), when, fmt, kw)
+        labels = (str(spec_path or "default report"), vs)
+    else:
+        b = run_goldfish(vs, None, spec_path, when, fmt, kw)
+        labels = (str(deck_path), vs)
+    _warn(a)
+    _warn(b)
+    cmp = compare(a, b, *labels)
+    if output is Output.JSON:
+        sys.stdout.write(doc.dump(doc.CompareDocument.model_validate(safe(cmp.to_dict(fractions)))))
+    else:
+        sys.stdout.write(compare_text(cmp, fractions))
+
+
 def simulate_command(
     deck_path: Annotated[
         str | None,
@@ -184,6 +268,39 @@ def simulate_command(
         bool,
         typer.Option("--distribution", help="Also P(exactly k) of every category, by turn."),
     ] = False,
+    vary: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--vary",
+            metavar="NAME=a..b",
+            help="Ratio sweep: try these copies of a card or category (repeatable); every "
+            "combination, ranked (deck size held by adjusting --filler).",
+        ),
+    ] = None,
+    filler: Annotated[
+        str | None,
+        typer.Option(
+            "--filler",
+            metavar="NAME",
+            help="Sweep: the card or category adjusted to hold the deck size "
+            "(default: other, the cards of no category).",
+        ),
+    ] = None,
+    by: Annotated[
+        str | None,
+        typer.Option(
+            "--by", metavar="CONDITION", help="Sweep: the condition to rank by (default: first)."
+        ),
+    ] = None,
+    vs: Annotated[
+        str | None,
+        typer.Option(
+            "--vs",
+            metavar="OTHER",
+            help="Compare with OTHER: a deck file (same spec), a .toml spec (same deck), or in "
+            "quick mode counts NAME=N,NAME=N (same size).",
+        ),
+    ] = None,
     format_name: Annotated[
         str | None,
         typer.Option(
@@ -237,8 +354,9 @@ def simulate_command(
 
     Exact (multivariate hypergeometric) where possible; simulated with 95% intervals when card
     effects or the exact engine's budget need it. Quick mode needs no deck file: --size 40
-    --count starter=9 --count brick=6 --when "starter >= 1 and brick == 0". Exit 2 on a bad
-    deck, spec or option.
+    --count starter=9 --count brick=6 --when "starter >= 1 and brick == 0". --vary NAME=a..b
+    ranks every ratio; --vs OTHER compares two decks or specs. Exit 2 on a bad deck, spec or
+    option.
     """
     from deckcheck.goldfish import DrawRules
     from deckcheck.reporter import render
@@ -248,8 +366,19 @@ def simulate_command(
     _check_plot(plot)
     quick = quick_of(deck_path, size, count or [])
     kw: dict[str, Any] = dict(going=going.value, turns=turns, trials=trials, seed=seed,
-                              rules=rules, exact=exact.value,
-                              distributions=distribution)  # fmt: skip
+                              rules=rules, exact=exact.value)  # fmt: skip
+    if vary:
+        if vs is not None or distribution:
+            fail("--vary does not combine with --vs or --distribution")
+        run_sweep(deck_path, quick, spec_path, when or [], fmt,
+                  dict(kw, vary=vary, filler=filler, by=by), output, fractions, plot)  # fmt: skip
+        return
+    if filler is not None or by is not None:
+        fail("--filler and --by are for a sweep (--vary NAME=a..b)")
+    kw["distributions"] = distribution
+    if vs is not None:
+        run_compare(deck_path, quick, spec_path, when or [], fmt, kw, vs, output, fractions)
+        return
     stats = run_goldfish(deck_path, quick, spec_path, when or [], fmt, kw)
     if plot is not None:
         from deckcheck.error import DeckcheckError

@@ -17,6 +17,7 @@ from deckcheck.goldfish.result import DistributionStats, Estimate, ExactMode, Ha
 from deckcheck.goldfish.rule import DrawRules, Going, draw_rules_for
 from deckcheck.goldfish.simulation import default_spec, simulate
 from deckcheck.goldfish.spec import Category, Effect, EffectKind, Spec, load_spec, parse_spec
+from deckcheck.goldfish.sweep import SweepRow, SweepStats, Vary, sweep, sweep_counts
 
 __all__ = [
     "Category",
@@ -35,6 +36,9 @@ __all__ = [
     "Method",
     "Spec",
     "SpecError",
+    "SweepRow",
+    "SweepStats",
+    "Vary",
     "default_spec",
     "draw_rules_for",
     "load_spec",
@@ -42,4 +46,6 @@ __all__ = [
     "parse_spec",
     "simulate",
     "simulate_counts",
+    "sweep",
+    "sweep_counts",
 ]

@@ -229,7 +229,11 @@ def _categories(pool: Pool, q: Question) -> tuple[CategoryStats, ...]:
         CategoryStats(
             name,
             sum(c for c, m in zip(pool.copies, pool.members, strict=True) if name in m),
-            tuple(card for card, m in zip(pool.cards, pool.members, strict=True) if name in m),
+            tuple(
+                card
+                for card, m in zip(pool.cards, pool.members, strict=True)
+                if name in m and card.copies
+            ),
         )
         for name in q.categories
     )

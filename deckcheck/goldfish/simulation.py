@@ -118,6 +118,17 @@ def simulate(
     """
     rules = rules or draw_rules_for(format, date, data)
     goings, mode = check_options(going, turns, trials, seed, exact)
+    seen = {g: tuple(rules.seen(g, turns)) for g in goings}
+    pool, question, warnings = prepare(deck, spec, seen)
+    opts = Options(goings, turns, rules, mode, trials, seed, budget or ExactBudget(),
+                   distributions)  # fmt: skip
+    return run(pool, question, opts, deck_name=deck.name, default=spec is None, warnings=warnings)
+
+
+def prepare(
+    deck: Deck, spec: Spec | None, seen: dict[Going, tuple[int, ...]]
+) -> tuple[Pool, Question, list[str]]:
+    """The pool, the question and the warnings of a deck and a spec (default report: None)."""
     distinct = _distinct(deck)
     if not distinct:
         raise GoldfishError("the deck has no Main Deck cards")
@@ -131,7 +142,6 @@ def simulate(
         for k, d in enumerate(distinct):
             if d.code == e.passcode:
                 effects[k] = e
-    seen = {g: tuple(rules.seen(g, turns)) for g in goings}
     deck_size = sum(d.copies for d in distinct)
     warnings = _warnings(deck, spec, is_default, distinct, members, effects, seen, deck_size)
     pool = Pool(
@@ -148,9 +158,7 @@ def simulate(
         ),
         effects=effects,
     )
-    opts = Options(goings, turns, rules, mode, trials, seed, budget or ExactBudget(),
-                   distributions)  # fmt: skip
-    return run(pool, question, opts, deck_name=deck.name, default=is_default, warnings=warnings)
+    return pool, question, warnings
 
 
 def plural(n: int, word: str) -> str:

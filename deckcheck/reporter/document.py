@@ -329,6 +329,77 @@ class GoldfishDocument(_Doc):
     data_fingerprint: str | None = None
 
 
+class VaryDoc(_Doc):
+    """A varied card or category and the copies tried."""
+
+    name: str
+    values: list[int]
+
+
+class SweepRowDoc(_Doc):
+    """One combination of a sweep, ranked: copies, filler, every condition's figure by going."""
+
+    rank: int
+    values: dict[str, int]
+    filler: int
+    method: Literal["exact", "simulation"]
+    results: dict[str, dict[str, EstimateDoc]]
+
+
+class SweepDocument(_Doc):
+    """``deckcheck simulate --vary ... --output json`` and ``POST /v1/simulate/sweep``."""
+
+    vary: list[VaryDoc]
+    filler: str
+    deck: dict[str, int]
+    by: str
+    going: str
+    turn: int
+    seen: dict[str, int]
+    method: Literal["exact", "simulation"]
+    note: str | None
+    trials: int | None
+    seed: int | None
+    conditions: list[dict[str, str]]
+    rows: list[SweepRowDoc]
+    skipped: list[dict[str, int]]
+    data_fingerprint: str | None = None
+
+
+class DifferenceDoc(_Doc):
+    """One condition at one going and turn in both runs of a comparison."""
+
+    name: str
+    going: str
+    turn: int
+    a: float
+    b: float
+    diff: float = Field(description="B - A.")
+    ci: list[float] | None = Field(description="95% interval of B - A when simulated.")
+    fraction: str | None = Field(None, description="B - A exactly (with --fractions).")
+
+
+class CategorySizesDoc(_Doc):
+    """A category's copies in A and in B (null: not in that run)."""
+
+    name: str
+    a: int | None
+    b: int | None
+
+
+class CompareDocument(_Doc):
+    """``deckcheck simulate A --vs B --output json``: both runs and their differences."""
+
+    labels: dict[str, str]
+    a: GoldfishDocument
+    b: GoldfishDocument
+    categories: list[CategorySizesDoc]
+    differences: list[DifferenceDoc]
+    only_a: list[str]
+    only_b: list[str]
+    data_fingerprint: str | None = None
+
+
 # -- formats ------------------------------------------------------------------------------------
 
 
@@ -596,6 +667,8 @@ DOCUMENTS: dict[str, type[BaseModel]] = {
     "validation": ValidationDocument,
     "upcoming": UpcomingDocument,
     "goldfish": GoldfishDocument,
+    "goldfish-sweep": SweepDocument,
+    "goldfish-compare": CompareDocument,
     "formats": FormatsDocument,
     "format": FormatDoc,
     "banlist": BanlistDocument,

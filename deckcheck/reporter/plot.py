@@ -15,6 +15,7 @@ from typing import Any
 from deckcheck.error import GoldfishError, PlotUnavailableError
 from deckcheck.goldfish.result import ConditionStats, DistributionStats, HandStats
 from deckcheck.goldfish.rule import Going
+from deckcheck.goldfish.sweep import SweepStats
 
 INSTALL_HINT = "install with: pip install 'deckcheck[plot]'"
 """How to get matplotlib."""
@@ -133,6 +134,56 @@ def plot_stats(stats: HandStats, path: str | Path) -> None:
     if dropped:
         fig.text(0.01, 0.005, f"{dropped} more conditions not drawn (at most "
                  f"{MAX_PANELS * LINES_PER_PANEL})", fontsize="small")  # fmt: skip
+    fig.tight_layout()
+    try:
+        fig.savefig(path, format=suffix)
+    except OSError as exc:
+        raise GoldfishError(f"{path}: cannot write the plot: {exc.strerror or exc}") from None
+    finally:
+        plt.close(fig)
+
+
+MAX_SWEEP_ROWS = 40
+"""Most combinations drawn in a sweep plot (the best ones; a note says how many are left out)."""
+
+
+def plot_sweep(stats: SweepStats, path: str | Path) -> None:
+    """Write a PNG or SVG of a ratio sweep: the ranking condition per combination, best first,
+    one bar per going (with 95% error bars when simulated)."""
+    path = Path(path)
+    suffix = path.suffix.lower().lstrip(".")
+    if suffix not in ("png", "svg"):
+        raise GoldfishError(f"{path}: the plot file must end in .png or .svg")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise PlotUnavailableError(f"plotting needs matplotlib; {INSTALL_HINT}") from None
+    rows = list(stats.rows[:MAX_SWEEP_ROWS])
+    fig, ax = plt.subplots(figsize=(10, 1.5 + 0.35 * max(1, len(rows))))
+    labels = [", ".join(f"{n}={v}" for n, v in r.values) for r in rows]
+    height = 0.8 / len(stats.goings)
+    for j, g in enumerate(stats.goings):
+        ests = [r.figures[stats.by][g] for r in rows]
+        ys = [i + (j - (len(stats.goings) - 1) / 2) * height for i in range(len(rows))]
+        err: Any = None
+        if ests and ests[0].low is not None:
+            err = [[e.probability - (e.low or 0.0) for e in ests],
+                   [(e.high or 0.0) - e.probability for e in ests]]  # fmt: skip
+        ax.barh(ys, [e.probability for e in ests], height=height, xerr=err,
+                label=f"going {g.value} ({stats.seen[g]} seen)")  # fmt: skip
+    ax.set_yticks(range(len(rows)), labels, fontsize="small")
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel(f"P({stats.by}) by turn {stats.turn}")
+    ax.set_title(f"Ratio sweep, ranked by {stats.by} ({stats.method.value})", fontsize="medium")
+    ax.legend(fontsize="x-small", loc="lower right")
+    ax.grid(alpha=0.3, axis="x")
+    if len(stats.rows) > len(rows):
+        fig.text(0.01, 0.005, f"{len(stats.rows) - len(rows)} lower-ranked combinations not "
+                 "drawn", fontsize="small")  # fmt: skip
     fig.tight_layout()
     try:
         fig.savefig(path, format=suffix)

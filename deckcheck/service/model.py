@@ -101,6 +101,25 @@ class SimulateRequest(_RulesRequest):
     fractions: bool = Field(False, description="Exact probabilities also as 'n/d'.")
 
 
+class SweepRequest(SimulateRequest):
+    """``POST /v1/simulate/sweep``: a ratio sweep of a deck (and spec) or a quick-mode deck."""
+
+    vary: list[str] | dict[str, list[int]] = Field(
+        description='What to vary: ["starter=6..10", "Ash Blossom & Joyous Spring=1..3"] or '
+        '{"starter": [6, 7, 8]}: cards of the deck or categories (whose cards are alike).',
+        max_length=8,
+    )
+    filler: str | None = Field(
+        None,
+        description="The card or category adjusted to hold the deck size (default: other, the "
+        "cards of no category).",
+        max_length=200,
+    )
+    by: str | None = Field(
+        None, description="The condition to rank by (default: the first).", max_length=200
+    )
+
+
 class ConvertRequest(_DeckRequest):
     """``POST /v1/convert``: a deck in another file format."""
 
