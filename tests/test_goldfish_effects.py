@@ -22,6 +22,8 @@ from deckcheck.goldfish import DrawRules, Going, Method, parse_spec, simulate
 
 from .goldfish_support import ASH, CODES, POT_OF_GREED, POT_OF_PROSPERITY, UPSTART_GOBLIN, make_deck
 
+POT_OF_EXTRAVAGANCE = 49238328
+
 Cli = Callable[..., Any]
 FILLER = [c for c in CODES if c != ASH]
 """Real cards other than the target."""
@@ -219,3 +221,62 @@ def test_going_second_does_not_depend_on_going_first_being_asked() -> None:
             alone = simulate(deck, spec, going=going, **kw).to_dict()
             for a, b in zip(alone["conditions"], both["conditions"], strict=True):
                 assert a["results"][going] == b["results"][going]
+
+
+# --- Pot of Extravagance: draw 2 at the start of the turn, then no more effect draws ---------
+
+
+def _extravagance_policy(order: Sequence[str], hand_size: int, draws: Sequence[int]) -> list[int]:
+    """Targets ('a') in hand after each turn: Pot of Extravagance ('e') first if nothing was
+    played this turn (draw 2, then no effect draws), else Upstart Goblin ('u', draw 1)."""
+    deck = list(order)
+    hand: list[str] = []
+    played: Counter[str] = Counter()
+    out = []
+
+    def draw(n: int) -> None:
+        for _ in range(min(n, len(deck))):
+            hand.append(deck.pop(0))
+
+    draw(hand_size)
+    for n in draws:
+        draw(n)
+        acted = lock = False
+        while True:
+            if hand.count("e") > played["e"] and not acted:
+                played["e"] += 1
+                draw(2)
+                acted = lock = True
+            elif hand.count("u") > played["u"] and not lock:
+                played["u"] += 1
+                draw(1)
+                acted = True
+            else:
+                break
+        out.append(hand.count("a"))
+    return out
+
+
+def test_extravagance_draws_two_then_locks() -> None:
+    labels = ["e", "u", "a", "a", "f", "f", "f", "f", "f"]
+    codes = [POT_OF_EXTRAVAGANCE, UPSTART_GOBLIN, ASH, FILLER[0], FILLER[1]]
+    deck = make_deck([1, 1, 2, 3, 2], codes)
+    spec = parse_spec(
+        {
+            "categories": {"a": {"passcodes": [str(ASH)]}},
+            "conditions": {"a": "a >= 1", "two": "a >= 2"},
+            "effects": [{"card": "Pot of Extravagance"}, {"card": "Upstart Goblin"}],
+        }
+    )
+    assert spec.effects[0].kind.value == "draw-lock" and spec.effects[0].count == 2
+    rules = DrawRules(hand_size=3)
+    draws = rules.draws(Going.FIRST, 2)
+    orders = set(itertools.permutations(labels))
+    counts = [_extravagance_policy(o, 3, draws) for o in orders]
+    trials = 100_000
+    stats = simulate(deck, spec, going="first", turns=2, trials=trials, seed=6, rules=rules)
+    for t in range(2):
+        one = Fraction(sum(c[t] >= 1 for c in counts), len(orders))
+        two = Fraction(sum(c[t] >= 2 for c in counts), len(orders))
+        assert _within(stats.condition("a").by_going[Going.FIRST][t], one, trials), t
+        assert _within(stats.condition("two").by_going[Going.FIRST][t], two, trials), t

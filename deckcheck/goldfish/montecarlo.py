@@ -230,12 +230,15 @@ class _Table:
         """No more draws by card effects this turn (Prosperity, Extravagance)."""
         self.drew = np.zeros(t, dtype=bool)
         """A card effect drew this turn (Prosperity can then not be activated)."""
+        self.acted = np.zeros(t, dtype=bool)
+        """An effect was played this turn (Extravagance only starts a turn)."""
         self.used = {k: np.zeros(t, dtype=bool) for k in effects}
 
     def new_turn(self) -> None:
         """Reset the once-per-turn marks and the turn's draw lock."""
         self.lock[:] = False
         self.drew[:] = False
+        self.acted[:] = False
         for used in self.used.values():
             used[:] = False
 
@@ -292,8 +295,8 @@ class _Table:
         return self.hand @ member
 
 
-_ORDER = {EffectKind.DRAW: 0, EffectKind.DESIRES: 1, EffectKind.SEARCH: 2,
-          EffectKind.EXCAVATE: 3}  # fmt: skip
+_ORDER = {EffectKind.DRAW_LOCK: -1, EffectKind.DRAW: 0, EffectKind.DESIRES: 1,
+          EffectKind.SEARCH: 2, EffectKind.EXCAVATE: 3}  # fmt: skip
 """Priority of the effect kinds in the play policy (lowest first)."""
 _DRAWS = (EffectKind.DRAW, EffectKind.DESIRES)
 """Kinds that draw cards by a card effect."""
@@ -308,6 +311,8 @@ def _playable(table: _Table, k: int, effect: Effect, names: Mapping[str, int]) -
         ok &= ~table.lock
     if effect.kind is EffectKind.EXCAVATE:  # Prosperity: not in a turn with effect draws
         ok &= ~table.drew
+    if effect.kind is EffectKind.DRAW_LOCK:  # Extravagance: at the start of Main Phase 1 only
+        ok &= ~table.acted & ~table.lock
     if effect.kind in (EffectKind.DESIRES, EffectKind.EXCAVATE):
         ok &= table.remaining() >= effect.count
     if effect.kind is EffectKind.SEARCH:
@@ -350,6 +355,10 @@ def _play(table: _Table, rows: Any, effect: Effect, names: Mapping[str, int]) ->
         table.take_top(rows, effect.count)
         table.draw(rows, 2)
         table.drew[rows] = True
+    elif effect.kind is EffectKind.DRAW_LOCK:
+        table.draw(rows, effect.count)
+        table.drew[rows] = True
+        table.lock[rows] = True
     elif effect.kind is EffectKind.SEARCH:
         assert effect.target is not None
         _search(table, rows, names[effect.target])
@@ -376,6 +385,7 @@ def _resolve(table: _Table, effects: Mapping[int, Effect], deal: Deal) -> None:
             pending[rows] = False
             table.unused[rows, k] -= 1
             table.used[k][rows] = True
+            table.acted[rows] = True
             _play(table, rows, effect, names)
         if not played:
             return

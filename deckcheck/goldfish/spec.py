@@ -48,7 +48,11 @@ class EffectKind(enum.StrEnum):
     """Excavate the top ``count`` cards (3 or 6), add 1, the rest go to the bottom; once per
     turn; no more effect draws this turn (Pot of Prosperity)."""
     SEARCH = "search"
-    """Add one card of the ``target`` category from the deck to the hand; once per turn."""
+    """Add one card of the ``target`` category from the deck to the hand, then shuffle the deck;
+    once per turn."""
+    DRAW_LOCK = "draw-lock"
+    """Draw ``count`` cards, then no more draws by card effects this turn; played first in the
+    turn (Pot of Extravagance: "at the start of your Main Phase 1"); once per turn."""
 
 
 _PRESETS: dict[int, tuple[EffectKind, int]] = {
@@ -56,12 +60,14 @@ _PRESETS: dict[int, tuple[EffectKind, int]] = {
     70368879: (EffectKind.DRAW, 1),  # Upstart Goblin
     35261759: (EffectKind.DESIRES, 10),  # Pot of Desires
     84211599: (EffectKind.EXCAVATE, 6),  # Pot of Prosperity
+    49238328: (EffectKind.DRAW_LOCK, 2),  # Pot of Extravagance (6 banished: draw 2)
 }
 _DEFAULT_COUNT = {
     EffectKind.DRAW: 1,
     EffectKind.DESIRES: 10,
     EffectKind.EXCAVATE: 6,
     EffectKind.SEARCH: 1,
+    EffectKind.DRAW_LOCK: 2,
 }
 
 
@@ -262,7 +268,7 @@ def _effect(
     opt = raw.get("once_per_turn", kind is not EffectKind.DRAW)
     if not isinstance(opt, bool):
         raise SpecError(f"{where}.once_per_turn: expected true or false")
-    if kind in (EffectKind.DESIRES, EffectKind.EXCAVATE):
+    if kind in (EffectKind.DESIRES, EffectKind.EXCAVATE, EffectKind.DRAW_LOCK):
         opt = True  # hard once per turn
     return Effect(
         name, passcode, kind, count, target if isinstance(target, str) else None, prefer, opt
