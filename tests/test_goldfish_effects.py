@@ -280,3 +280,72 @@ def test_extravagance_draws_two_then_locks() -> None:
         two = Fraction(sum(c[t] >= 2 for c in counts), len(orders))
         assert _within(stats.condition("a").by_going[Going.FIRST][t], one, trials), t
         assert _within(stats.condition("two").by_going[Going.FIRST][t], two, trials), t
+
+
+# --- conditions on the cards still in the deck ----------------------------------------------
+
+
+def test_cards_left_in_the_deck_after_searches_follow_the_chain() -> None:
+    """``deck(starter) >= 1``: a starter left to search, after the searches of each turn."""
+    codes = [ASH, FILLER[0], UPSTART_GOBLIN, *FILLER[1:12]]
+    deck = make_deck([3, 3, 3] + [3] * 10 + [1], codes)
+    spec = parse_spec(
+        {
+            "categories": {"starter": {"passcodes": [str(ASH), str(FILLER[0])]}},
+            "conditions": {
+                "left": "deck(starter) >= 1 and starter >= 1",
+                "gone": "deck(starter) == 0",
+            },
+            "effects": [{"card": str(UPSTART_GOBLIN), "kind": "search", "target": "starter"}],
+        }
+    )
+    # the chain again, read by (starters left, starters in hand)
+    state: dict[tuple[int, ...], Fraction] = {(6, 3, 31, 0, 0): Fraction(1)}
+    trials = 60_000
+    stats = simulate(deck, spec, going="second", turns=6, trials=trials, seed=12)
+    for t, n in enumerate(DrawRules().draws(Going.SECOND, 6)):
+        n += 5 if t == 0 else 0
+        nxt: dict[tuple[int, ...], Fraction] = {}
+        for (s, x, o, sh, xu), p in state.items():
+            for q, (a, b, c) in _draw_outcomes((s, x, o), n):
+                key: tuple[int, ...] = (s - a, x - b, o - c, sh + a, xu + b)
+                if key[4] and key[0]:
+                    key = (key[0] - 1, key[1], key[2], key[3] + 1, key[4] - 1)
+                nxt[key] = nxt.get(key, Fraction(0)) + p * q
+        state = nxt
+        left = sum(p for k, p in state.items() if k[0] >= 1 and k[3] >= 1)
+        gone = sum(p for k, p in state.items() if k[0] == 0)
+        assert _within(stats.condition("left").by_going[Going.SECOND][t], left, trials), t
+        assert _within(stats.condition("gone").by_going[Going.SECOND][t], gone, trials), t
+
+
+def test_cards_left_in_the_deck_exactly_and_simulated() -> None:
+    deck = make_deck([3, 2] + [3] * 11 + [2], FILLER)
+    spec = parse_spec(
+        {
+            "categories": {
+                "a": {"passcodes": [str(FILLER[0])]},
+                "b": {"passcodes": [str(FILLER[1])]},
+            },
+            "conditions": {"x": "deck(a) >= 2 and b >= 1", "y": "deck(a) + deck(b) < a + 3"},
+        }
+    )
+    assert len(deck.main) == 40
+    exact = simulate(deck, spec, turns=3)
+    assert exact.method is Method.EXACT
+    for t, d in enumerate(exact.seen[Going.FIRST]):
+        # x: at most 1 of the 3 a seen, and at least 1 of the 2 b
+        x = sum(Fraction(comb(3, i) * comb(2, j) * comb(35, d - i - j), comb(40, d))
+                for i in (0, 1) for j in (1, 2))  # fmt: skip
+        assert exact.condition("x").by_going[Going.FIRST][t].fraction == x
+        # y: (3 - a) + (2 - b) < a + 3, i.e. 2a + b > 2
+        y = sum(Fraction(comb(3, i) * comb(2, j) * comb(35, d - i - j), comb(40, d))
+                for i in range(4) for j in range(3) if 2 * i + j > 2 and i + j <= d)  # fmt: skip
+        assert exact.condition("y").by_going[Going.FIRST][t].fraction == y
+    trials = 40_000
+    mc = simulate(deck, spec, turns=3, trials=trials, seed=5, exact="never")
+    for name in ("x", "y"):
+        for g in (Going.FIRST, Going.SECOND):
+            for e, m in zip(exact.condition(name).by_going[g], mc.condition(name).by_going[g],
+                            strict=True):  # fmt: skip
+                assert _within(m, e.probability, trials), (name, g)

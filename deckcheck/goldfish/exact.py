@@ -37,6 +37,7 @@ from deckcheck.goldfish.condition import (
     AtLeastOne,
     Compare,
     Condition,
+    InDeck,
     Node,
     Not,
     Number,
@@ -156,6 +157,20 @@ def _leaf_tests(node: Node) -> list[_Test]:
     if isinstance(node, Not):
         return _leaf_tests(node.operand)
     return _tests(node)
+
+
+def _expand(node: Node, totals: dict[str, int]) -> Node:
+    """``deck(c)`` rewritten as ``copies(c) - c`` (without effects, what is not seen is left)."""
+    if isinstance(node, InDeck):
+        return Sum(Number(totals.get(node.name, 0)), (("-", Ref(node.name)),))
+    if isinstance(node, Compare | Sum):
+        rest = tuple((op, _expand(n, totals)) for op, n in node.rest)
+        return type(node)(_expand(node.first, totals), rest)
+    if isinstance(node, And | Or):
+        return type(node)(tuple(_expand(n, totals) for n in node.operands))
+    if isinstance(node, Not | AtLeastOne):
+        return type(node)(_expand(node.operand, totals))
+    return node
 
 
 # --- the dynamic programme ------------------------------------------------------------------
@@ -452,7 +467,11 @@ class ExactEngine:
         if key not in self._cache:
             sizes, members, _ = atoms_of(self.groups, condition.names)
             atoms = _Atoms(sizes, members, self.budget, self.deadline)
-            poly, sup = _poly(condition.root, atoms)
+            root = condition.root
+            if condition.reads_deck:
+                totals = {n: sum(c for c, m in self.groups if n in m) for n in condition.names}
+                root = _expand(root, totals)
+            poly, sup = _poly(root, atoms)
             outside = self.deck_size - sum(sizes[i] for i in sup)
             self._cache[key] = (poly, outside)
         return self._cache[key]

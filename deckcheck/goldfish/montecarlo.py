@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from deckcheck.goldfish.condition import Condition
+from deckcheck.goldfish.condition import Condition, deck_key
 from deckcheck.goldfish.rule import Going
 from deckcheck.goldfish.spec import Effect, EffectKind
 
@@ -45,6 +45,22 @@ class Tally:
     hits: Any
     composition: Any
     trials: int
+
+
+def _env(names: Sequence[str], row: Any, left: Any) -> dict[str, Any]:
+    """Counts by category name for the conditions, and by :func:`deck_key` the copies still in
+    the deck (``left``: an array (t, C) or (C,) of them)."""
+    env = {name: row[:, c] for c, name in enumerate(names)}
+    if left is not None:
+        env |= {deck_key(name): left[..., c] for c, name in enumerate(names)}
+    return env
+
+
+def _totals(deal: Deal, conditions: Sequence[Condition]) -> Any:
+    """Copies of each category in the deck, when a condition counts cards left in it."""
+    if not any(c.reads_deck for c in conditions):
+        return None
+    return deal.member[deal.cards].sum(axis=0).astype(np.int64)
 
 
 def _shuffle(rng: np.random.Generator, labels: Any, trials: int, depth: int) -> Any:
@@ -96,11 +112,13 @@ def simulate_plain(
         for g in seen
     }
     stops = sorted({min(d, depth) for v in seen.values() for d in v})
+    totals = _totals(deal, conditions)
     sizes = np.bincount(labels, minlength=len(atoms))
     bases = np.minimum(sizes, depth) + 1
     space = int(np.prod(bases.astype(object)))
     if depth <= SPARSE_DEPTH and space * len(stops) <= MAX_CODES:
-        _plain_by_codes(out, labels, look, bases, deal.names, conditions, seen, stops, trials, rng)
+        _plain_by_codes(out, labels, look, bases, deal.names, conditions, seen, stops, trials, rng,
+                        totals)  # fmt: skip
         return out
     size = _batch(trials, depth * (n_cat + KINDS))
     done = 0
@@ -112,7 +130,8 @@ def simulate_plain(
             tally = out[going]
             for turn, d in enumerate(per_turn):
                 row = cum[:, min(d, depth) - 1, :] if d > 0 else np.zeros_like(cum[:, 0, :])
-                env = {name: row[:, c] for c, name in enumerate(deal.names)}
+                left = None if totals is None else totals - row[:, :n_cat]
+                env = _env(deal.names, row, left)
                 for i, cond in enumerate(conditions):
                     tally.hits[i, turn] += int(
                         np.count_nonzero(np.broadcast_to(cond.evaluate(env), (t,)))
@@ -165,6 +184,7 @@ def _plain_by_codes(
     stops: list[int],
     trials: int,
     rng: np.random.Generator,
+    totals: Any = None,
 ) -> None:
     """The fast path: histogram each hand's shape (its atom counts, as one mixed-radix integer),
     then evaluate the conditions once per distinct shape."""
@@ -195,7 +215,8 @@ def _plain_by_codes(
             shapes = codes[d]
             weight = hist[d][shapes]
             counts = ((shapes[:, None] // radix) % bases) @ look.astype(np.int64)
-            env = {name: counts[:, c] for c, name in enumerate(names)}
+            left = None if totals is None else totals - counts[:, :n_cat]
+            env = _env(names, counts, left)
             for i, cond in enumerate(conditions):
                 mask = np.broadcast_to(np.asarray(cond.evaluate(env), dtype=bool), weight.shape)
                 tally.hits[i, turn] = int(weight[mask].sum())
@@ -284,6 +305,11 @@ class _Table:
         """Shuffle the deck of each trial in ``rows`` (after a search, as the game does)."""
         key = self.rng.random(self.gone[rows].shape)
         self._reorder(rows, np.where(self.gone[rows], -1.0, key))
+
+    def left(self) -> Any:
+        """(t, C) copies of every category still in the deck (bottom cards included)."""
+        inside = (~self.gone).astype(np.int16)
+        return np.einsum("tn,tnc->tc", inside, self.deal.member[self.deck].astype(np.int16))
 
     def counts(self) -> Any:
         """(t, C + kinds) counts of every category and kind among the cards reached so far.
@@ -412,6 +438,7 @@ def simulate_effects(
     """
     turns = len(next(iter(draws.values())))
     n_cat = len(deal.names)
+    reads_deck = any(c.reads_deck for c in conditions)
     out: dict[Going, Tally] = {}
     for going, per_turn in draws.items():
         depth = len(deal.cards)
@@ -431,7 +458,7 @@ def simulate_effects(
                 table.draw(np.arange(t), n)
                 _resolve(table, effects, deal)
                 row = table.counts()
-                env = {name: row[:, c] for c, name in enumerate(deal.names)}
+                env = _env(deal.names, row, table.left() if reads_deck else None)
                 for i, cond in enumerate(conditions):
                     tally.hits[i, turn] += int(
                         np.count_nonzero(np.broadcast_to(cond.evaluate(env), (t,)))
