@@ -152,12 +152,12 @@ def test_prosperity_is_not_played_after_effect_draws() -> None:
         }
     )
     rules = DrawRules(hand_size=2)
-    draws = rules.draws(Going.FIRST, 2)
+    draws = rules.draws(Going.FIRST, 4)  # by turn 4 the bottom cards are drawn, in order
     orders = set(itertools.permutations(labels))
     counts = [_prosperity_policy(o, 2, draws) for o in orders]
     trials = 100_000
-    stats = simulate(deck, spec, going="first", turns=2, trials=trials, seed=4, rules=rules)
-    for t in range(2):
+    stats = simulate(deck, spec, going="first", turns=4, trials=trials, seed=4, rules=rules)
+    for t in range(4):
         one = Fraction(sum(c[t] >= 1 for c in counts), len(orders))
         two = Fraction(sum(c[t] >= 2 for c in counts), len(orders))
         assert _within(stats.condition("a").by_going[Going.FIRST][t], one, trials), t

@@ -4,7 +4,7 @@ Hands are dealt in batches with numpy: a partial Fisher-Yates shuffle of the dec
 trial at once (only as deep as the cards seen when no effect can dig further). Category counts
 come from a membership lookup; conditions evaluate on whole arrays of counts.
 
-With effects, each trial also keeps the deck order, the cards gone from the deck and the hand,
+With effects, each trial also keeps the deck order, how many cards left its top and the hand,
 and plays effects turn by turn with a fixed policy (see :func:`simulate_effects`).
 """
 
@@ -230,8 +230,13 @@ def _plain_by_codes(
 class _Table:
     """The state of a batch of goldfish games with effects (one row per trial).
 
-    ``deck`` holds each trial's deck order; ``gone`` marks positions that left the deck
-    (drawn, added, banished). Cards put on the bottom are moved to the end of the row.
+    ``deck`` holds each trial's deck order; the cards that left it (drawn, added, banished)
+    are always its first ``top`` positions, so the deck is ``deck[top:]``. The order is dealt
+    lazily (a Fisher-Yates shuffle done only as deep as the game looks): positions
+    ``top..front`` are in their final random order, ``front..pool_end`` hold the other cards in
+    no particular order (each one is equally likely to come next), and ``pool_end..`` are the
+    cards put on the bottom, in order. A shuffle (after a search) just makes every card of the
+    deck part of that pool again.
     """
 
     def __init__(self, deal: Deal, effects: Mapping[int, Effect], t: int, rng: Any) -> None:
@@ -240,8 +245,12 @@ class _Table:
         self.rng = rng
         n_cards = len(deal.kind)
         self.k = n_cards
-        self.deck = _shuffle(rng, deal.cards.astype(np.int16), t, len(deal.cards))
-        self.gone = np.zeros(self.deck.shape, dtype=bool)
+        self.n = len(deal.cards)
+        small = np.int8 if n_cards < 128 else np.int16
+        self.deck = np.tile(deal.cards.astype(small), (t, 1))
+        self.top = np.zeros(t, dtype=np.int64)
+        self.front = np.zeros(t, dtype=np.int64)
+        self.pool_end = np.full(t, self.n, dtype=np.int64)
         self.hand = np.zeros((t, n_cards), dtype=np.int16)
         self.unused = np.zeros((t, n_cards), dtype=np.int16)
         self.is_effect = np.zeros(n_cards, dtype=np.int16)
@@ -255,6 +264,24 @@ class _Table:
         """An effect was played this turn (Extravagance only starts a turn)."""
         self.used = {k: np.zeros(t, dtype=bool) for k in effects}
 
+    def _deal(self, rows: Any, upto: Any) -> None:
+        """Fix the random order of the deck of each trial in ``rows`` down to ``upto``."""
+        upto = np.minimum(upto, self.pool_end[rows])
+        flat = self.deck.reshape(-1)  # a view: flat indices are cheaper than pairs
+        while len(rows):
+            need = self.front[rows] < upto
+            if not need.all():
+                rows, upto = rows[need], upto[need]
+                if not len(rows):
+                    return
+            q = self.front[rows]
+            j = q + (self.rng.random(len(rows)) * (self.pool_end[rows] - q)).astype(np.int64)
+            base = rows * self.n
+            card = flat[base + j]
+            flat[base + j] = flat[base + q]
+            flat[base + q] = card
+            self.front[rows] = q + 1
+
     def new_turn(self) -> None:
         """Reset the once-per-turn marks and the turn's draw lock."""
         self.lock[:] = False
@@ -265,50 +292,72 @@ class _Table:
 
     def remaining(self) -> Any:
         """Cards left in the deck of each trial."""
-        return self.deck.shape[1] - self.gone.sum(axis=1)
+        return self.n - self.top
 
-    def take_top(self, rows: Any, n: int) -> Any:
-        """Remove the top ``n`` cards of the deck of each trial in ``rows``; their positions."""
-        avail = ~self.gone[rows]
-        take = avail & (np.cumsum(avail, axis=1) <= n)
-        self.gone[rows] |= take
-        return take
+    def take_top(self, rows: Any, n: int) -> tuple[Any, Any]:
+        """Remove the top ``n`` cards of each trial in ``rows`` (fewer if the deck runs out):
+        their positions ``(len(rows), n)`` and which of them are real."""
+        start = self.top[rows]
+        end = np.minimum(start + n, self.n)
+        self._deal(rows, end)
+        pos = start[:, None] + np.arange(n)[None, :]
+        self.top[rows] = end
+        self.front[rows] = np.maximum(self.front[rows], end)
+        return np.minimum(pos, self.n - 1), pos < self.n
 
-    def add(self, rows: Any, take: Any) -> None:
-        """Put the cards at positions ``take`` (bool, one row per ``rows``) into the hands."""
-        r, c = np.nonzero(take)
-        trial = rows[r]
-        ids = self.deck[trial, c].astype(np.int64)
-        added = np.bincount(trial * self.k + ids, minlength=self.t * self.k)
-        added = added.reshape(self.t, self.k).astype(np.int16)
-        self.hand += added
-        self.unused += added * self.is_effect
+    def add(self, rows: Any, pos: Any, valid: Any) -> None:
+        """Put the cards at positions ``pos`` (where ``valid``) of ``rows`` into the hands."""
+        ids = self.deck.reshape(-1)[rows[:, None] * self.n + pos].astype(np.int64)
+        hand, unused = self.hand.reshape(-1), self.unused.reshape(-1)
+        base = rows * self.k
+        effects = self.is_effect.any()
+        for c in range(ids.shape[1]):  # one card per trial at a time: no index repeats
+            ok = valid[:, c]
+            card = ids[:, c] if ok.all() else ids[ok, c]
+            idx = base + card if ok.all() else base[ok] + card
+            hand[idx] += 1
+            if effects:
+                unused[idx] += self.is_effect[card]
 
     def draw(self, rows: Any, n: int) -> None:
         """Draw ``n`` cards for each trial in ``rows``."""
         if n > 0 and len(rows):
-            self.add(rows, self.take_top(rows, n))
+            self.add(rows, *self.take_top(rows, n))
 
     def _reorder(self, rows: Any, key: Any) -> None:
         order = np.argsort(key, axis=1, kind="stable")
         self.deck[rows] = np.take_along_axis(self.deck[rows], order, axis=1)
-        self.gone[rows] = np.take_along_axis(self.gone[rows], order, axis=1)
+
+    def in_deck(self, rows: Any) -> Any:
+        """(len(rows), N) bool: the positions still in the deck."""
+        return np.arange(self.n)[None, :] >= self.top[rows][:, None]
+
+    def take_at(self, rows: Any, pos: Any) -> None:
+        """Add the card at position ``pos`` (one per row, in the deck) to the hand."""
+        start = self.top[rows]
+        card = self.deck[rows, pos]
+        self.deck[rows, pos] = self.deck[rows, start]  # the top card takes its place
+        self.deck[rows, start] = card
+        self.top[rows] = start + 1
+        self.add(rows, start[:, None], np.ones((len(rows), 1), dtype=bool))
 
     def to_bottom(self, rows: Any, put: Any) -> None:
-        """Put the cards at positions ``put`` back in the deck, at the bottom, in their order."""
-        self.gone[rows] &= ~put
-        n = self.deck.shape[1]
-        pos = np.arange(n)
-        self._reorder(rows, np.where(put, n + pos, pos))
+        """Move the deck's cards at positions ``put`` (bool (len(rows), N), dealt already) to
+        the bottom, in their order."""
+        pos = np.arange(self.n)
+        self.front[rows] -= (put & (pos[None, :] < self.front[rows][:, None])).sum(axis=1)
+        self.pool_end[rows] -= (put & (pos[None, :] < self.pool_end[rows][:, None])).sum(axis=1)
+        self._reorder(rows, np.where(put, self.n + pos, pos))
 
     def shuffle(self, rows: Any) -> None:
-        """Shuffle the deck of each trial in ``rows`` (after a search, as the game does)."""
-        key = self.rng.random(self.gone[rows].shape)
-        self._reorder(rows, np.where(self.gone[rows], -1.0, key))
+        """Shuffle the deck of each trial in ``rows`` (after a search, as the game does): every
+        card left becomes part of the pool again."""
+        self.front[rows] = self.top[rows]
+        self.pool_end[rows] = self.n
 
     def left(self) -> Any:
         """(t, C) copies of every category still in the deck (bottom cards included)."""
-        inside = (~self.gone).astype(np.int16)
+        inside = self.in_deck(np.arange(self.t)).astype(np.int16)
         return np.einsum("tn,tnc->tc", inside, self.deal.member[self.deck].astype(np.int16))
 
     def counts(self) -> Any:
@@ -341,34 +390,36 @@ def _playable(table: _Table, k: int, effect: Effect, names: Mapping[str, int]) -
         ok &= ~table.acted & ~table.lock
     if effect.kind in (EffectKind.DESIRES, EffectKind.EXCAVATE):
         ok &= table.remaining() >= effect.count
-    if effect.kind is EffectKind.SEARCH:
+    if effect.kind is EffectKind.SEARCH and ok.any():
         assert effect.target is not None
+        rows = np.flatnonzero(ok)
         target = table.deal.member[:, names[effect.target]]
-        ok &= (~table.gone & target[table.deck]).any(axis=1)
+        ok[rows] = (table.in_deck(rows) & target[table.deck[rows]]).any(axis=1)
     return ok
 
 
 def _search(table: _Table, rows: Any, category: int) -> None:
     """Add the first card of the category left in each deck, then shuffle the deck."""
-    cand = ~table.gone[rows] & table.deal.member[:, category][table.deck[rows]]
-    take = np.zeros_like(cand)
-    take[np.arange(len(rows)), np.argmax(cand, axis=1)] = True
-    table.gone[rows] |= take
-    table.add(rows, take)
+    cand = table.in_deck(rows) & table.deal.member[:, category][table.deck[rows]]
+    # which card of the category: any one, at random (the deck is shuffled next)
+    key = np.where(cand, table.rng.random(cand.shape), -1.0)
+    table.take_at(rows, np.argmax(key, axis=1))
     table.shuffle(rows)
 
 
 def _excavate(table: _Table, rows: Any, effect: Effect, names: Mapping[str, int]) -> None:
-    """Excavate ``count``, add the best card by ``prefer``, the rest to the bottom; lock."""
-    take = table.take_top(rows, effect.count)
+    """Excavate ``count`` (the deck holds them: see :func:`_playable`), add the best card by
+    ``prefer``, put the rest on the bottom in their order; no more effect draws this turn."""
+    start = table.top[rows]
+    table._deal(rows, start + effect.count)
+    pos = start[:, None] + np.arange(effect.count)[None, :]
     rank = np.full(table.k, len(effect.prefer), dtype=np.int64)
     for r_i, cat in reversed(list(enumerate(effect.prefer))):
         rank[table.deal.member[:, names[cat]]] = r_i
-    score = np.where(take, rank[table.deck[rows]], 1 << 30)
-    pick = np.zeros_like(take)
-    pick[np.arange(len(rows)), np.argmin(score, axis=1)] = True
-    table.add(rows, pick)
-    table.to_bottom(rows, take & ~pick)
+    pick = np.argmin(rank[table.deck[rows[:, None], pos]], axis=1)
+    table.take_at(rows, start + pick)  # the others are now at start + 1 .. start + count - 1
+    index = np.arange(table.n)[None, :]
+    table.to_bottom(rows, (index > start[:, None]) & (index < (start + effect.count)[:, None]))
     table.lock[rows] = True
 
 
