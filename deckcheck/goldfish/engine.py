@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deckcheck.error import GoldfishError
-from deckcheck.goldfish.condition import Condition, parse_condition
+from deckcheck.goldfish.condition import Compare, Condition, Number, Ref
 from deckcheck.goldfish.exact import ExactBudget, ExactBudgetExceeded
 from deckcheck.goldfish.result import (
     CardCount,
@@ -131,8 +131,10 @@ def _distribution_conditions(pool: Pool, q: Question) -> list[tuple[str, int, Co
     out = []
     for name in q.categories:
         copies = sum(c for c, m in zip(pool.copies, pool.members, strict=True) if name in m)
-        quoted = name.replace("`", "")
-        out += [(name, k, parse_condition(f"`{quoted}` == {k}")) for k in range(copies + 1)]
+        out += [
+            (name, k, Condition(f"{name} == {k}", Compare(Ref(name), (("==", Number(k)),))))
+            for k in range(copies + 1)
+        ]
     return out
 
 
