@@ -282,6 +282,25 @@ class _Table:
             flat[base + q] = card
             self.front[rows] = q + 1
 
+    def open_hand(self, size: int) -> None:
+        """Deal every trial's opening hand (the first Fisher-Yates steps, on whole columns)."""
+        size = min(size, self.n)
+        flat = self.deck.reshape(-1)
+        base = np.arange(self.t) * self.n
+        for i in range(size):
+            at = base + i + (self.rng.random(self.t) * (self.n - i)).astype(np.int64)
+            card = flat[at]
+            flat[at] = self.deck[:, i]
+            self.deck[:, i] = card
+        self.top[:] = size
+        self.front[:] = size
+        hand, unused = self.hand.reshape(-1), self.unused.reshape(-1)
+        base = np.arange(self.t) * self.k
+        for i in range(size):
+            card = self.deck[:, i].astype(np.int64)
+            hand[base + card] += 1
+            unused[base + card] += self.is_effect[card]
+
     def new_turn(self) -> None:
         """Reset the once-per-turn marks and the turn's draw lock."""
         self.lock[:] = False
@@ -503,7 +522,7 @@ def simulate_effects(
         while done < trials:
             t = min(size, trials - done)
             table = _Table(deal, effects, t, rngs[going])
-            table.draw(np.arange(t), hand_size)
+            table.open_hand(hand_size)
             for turn, n in enumerate(per_turn):
                 table.new_turn()
                 table.draw(np.arange(t), n)
