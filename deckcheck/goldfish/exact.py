@@ -329,7 +329,8 @@ class _State:
         import numpy as np
 
         width = self.vals.shape[1]
-        need = len(self.s) * (n + 1) * (4 * width + 28) * 3
+        per_row = 4 * width + 28 + (64 if self.w.dtype == object else 0)  # Python ints
+        need = len(self.s) * (n + 1) * per_row * 3
         if need > budget.max_bytes:
             raise ExactBudgetExceeded(
                 f"{need / 1e6:,.0f} MB of states, over the exact engine's "
