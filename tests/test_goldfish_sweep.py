@@ -205,3 +205,35 @@ def test_comparing_two_specs_and_two_decks(cli: Cli, tmp_path: Path) -> None:
     for d in doc["differences"]:
         low, high = d["ci"]
         assert low < d["diff"] < high and d["diff"] > 0  # the pots dig for Ash
+
+
+VARY_SPEC = """
+[categories]
+ash = { names = ["Ash Blossom & Joyous Spring"] }
+trap = { kinds = ["Trap"] }
+[conditions]
+ash_no_trap = "ash and not trap"
+[vary]
+"Ash Blossom & Joyous Spring" = "1..3"
+trap = [0, 2]
+"""
+
+
+def test_a_vary_table_in_the_spec_makes_a_sweep(cli: Cli, api: Api, tmp_path: Path) -> None:  # noqa: F811
+    spec = tmp_path / "vary.toml"
+    spec.write_text(VARY_SPEC, encoding="utf-8")
+    res = cli("simulate", ASH40, "-s", str(spec), "-o", "json", "--fractions", "--going", "first")
+    assert res.code == 0, res.stderr
+    doc = json.loads(res.stdout)
+    assert [v["name"] for v in doc["vary"]] == ["Ash Blossom & Joyous Spring", "trap"]
+    assert len(doc["rows"]) == 6
+    for row in doc["rows"]:
+        a, t = row["values"]["Ash Blossom & Joyous Spring"], row["values"]["trap"]
+        assert Fraction(row["results"]["ash_no_trap"]["first"]["fraction"]) == _good(a, t, 5)
+    deck = (Path(ASH40)).read_text(encoding="utf-8")
+    over_http = api.post("/v1/simulate/sweep", json={"deck": deck, "spec": VARY_SPEC,
+                                                     "going": "first"}).json()  # fmt: skip
+    assert [r["values"] for r in over_http["rows"]] == [r["values"] for r in doc["rows"]]
+    spec.write_text(VARY_SPEC.replace('"1..3"', '"3..1"'), encoding="utf-8")
+    bad = cli("simulate", ASH40, "-s", str(spec))
+    assert bad.code == 2 and "vary.Ash Blossom & Joyous Spring" in bad.stderr

@@ -171,7 +171,7 @@ def run_sweep(
             assert deck_path is not None
             deck = read_deck_warning(deck_path, fmt.pool is Pool.RUSH)
             spec = load_spec_with(spec_path, when, fmt.pool is Pool.RUSH)
-            stats = sweep(deck, spec, kw.pop("vary"), **kw)
+            stats = sweep(deck, spec, kw.pop("vary") or None, **kw)
         if plot is not None:
             from deckcheck.reporter.plot import plot_sweep
 
@@ -182,6 +182,18 @@ def run_sweep(
         sys.stdout.write(doc.dump(doc.SweepDocument.model_validate(safe(stats.to_dict(fractions)))))
     else:
         sys.stdout.write(sweep_text(stats, fractions))
+
+
+def _spec_varies(spec_path: Path, fmt: Format) -> bool:
+    """Whether the spec file has a ``[vary]`` table (exit 2 on a bad spec)."""
+    from deckcheck.error import DeckcheckError
+    from deckcheck.format import Pool
+    from deckcheck.goldfish import load_spec
+
+    try:
+        return bool(load_spec(spec_path, rush=fmt.pool is Pool.RUSH).vary)
+    except DeckcheckError as exc:
+        fail(str(exc))
 
 
 def _other_counts(quick: tuple[int, dict[str, int]], vs: str) -> tuple[int, dict[str, int]]:
@@ -367,11 +379,17 @@ def simulate_command(
     quick = quick_of(deck_path, size, count or [])
     kw: dict[str, Any] = dict(going=going.value, turns=turns, trials=trials, seed=seed,
                               rules=rules, exact=exact.value)  # fmt: skip
-    if vary:
+    # a sweep: --vary, or a spec with a [vary] table
+    spec_vary = (
+        not vary and quick is None and spec_path is not None and (_spec_varies(spec_path, fmt))
+    )
+    if vary or spec_vary:
         if vs is not None or distribution:
-            fail("--vary does not combine with --vs or --distribution")
+            fail("a sweep (--vary, or the spec's [vary]) does not combine with --vs or "
+                 "--distribution")  # fmt: skip
         run_sweep(deck_path, quick, spec_path, when or [], fmt,
-                  dict(kw, vary=vary, filler=filler, by=by), output, fractions, plot)  # fmt: skip
+                  dict(kw, vary=vary or [], filler=filler, by=by), output, fractions,
+                  plot)  # fmt: skip
         return
     if filler is not None or by is not None:
         fail("--filler and --by are for a sweep (--vary NAME=a..b)")

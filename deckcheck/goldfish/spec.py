@@ -151,6 +151,8 @@ class Spec:
     effects: tuple[Effect, ...] = ()
     source: str | None = None
     is_default: bool = field(default=False)
+    vary: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """The ``[vary]`` table: cards or categories and the copies a ratio sweep tries."""
 
     def category(self, name: str) -> Category:
         """The category of that name (KeyError if absent)."""
@@ -297,12 +299,12 @@ def parse_spec(
     def err(exc: SpecError) -> SpecError:
         return SpecError(prefix + str(exc))
 
-    unknown = set(raw) - {"categories", "conditions", "effects"}
+    unknown = set(raw) - {"categories", "conditions", "effects", "vary"}
     if unknown:
         raise err(
             SpecError(
                 f"unknown table(s) {', '.join(sorted(unknown))}; "
-                "valid: categories, conditions, effects"
+                "valid: categories, conditions, effects, vary"
             )
         )
     raw_cats = raw.get("categories")
@@ -343,7 +345,33 @@ def parse_spec(
         if e.passcode in seen:
             raise err(SpecError(f"effects: {e.card} is listed twice"))
         seen.add(e.passcode)
-    return Spec(cats, tuple(conds), effects, source)
+    try:
+        vary = _vary(raw.get("vary", {}))
+    except SpecError as exc:
+        raise err(exc) from None
+    return Spec(cats, tuple(conds), effects, source, vary=vary)
+
+
+def _vary(raw: Any) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """``[vary]``: ``name = "a..b"`` (or ``"a,b,c"``) or ``name = [a, b, c]``."""
+    from deckcheck.error import GoldfishError
+    from deckcheck.goldfish.sweep import parse_vary, sweep_request
+
+    if not isinstance(raw, Mapping):
+        raise SpecError('[vary] must be a table of name = "a..b"')
+    out = []
+    for name, value in raw.items():
+        try:
+            if isinstance(value, str):
+                v = parse_vary(f"{name}={value}")
+            elif isinstance(value, list):
+                (v,) = sweep_request({str(name): value})
+            else:
+                raise GoldfishError('expected "a..b" or a list of copies')
+        except GoldfishError as exc:
+            raise SpecError(f"vary.{name}: {exc}") from None
+        out.append((v.name, v.values))
+    return tuple(out)
 
 
 def load_spec(

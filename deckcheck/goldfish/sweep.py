@@ -292,7 +292,7 @@ def sweep_request(vary: Sequence[str] | Mapping[str, Sequence[int]]) -> tuple[Va
 def sweep(
     deck: Deck,
     spec: Spec | None,
-    vary: Sequence[str] | Mapping[str, Sequence[int]],
+    vary: Sequence[str] | Mapping[str, Sequence[int]] | None = None,
     *,
     filler: str | None = None,
     by: str | None = None,
@@ -307,10 +307,10 @@ def sweep(
 ) -> SweepStats:
     """A ratio sweep of ``deck`` (with ``spec``): ``vary`` names cards of the deck or categories
     (whose cards are alike) with the copies to try (``"Ash Blossom=1..3"`` or ``{"Ash Blossom":
-    [1, 2, 3]}``); ``filler`` (default: the cards of no category) absorbs the difference so the
-    deck size holds. Ranked by condition ``by`` (default: the first) at the first going and the
-    last turn. Other arguments as :func:`deckcheck.goldfish.simulate`; ``budget.seconds`` bounds
-    the whole sweep."""
+    [1, 2, 3]}``; default: the spec's ``[vary]`` table); ``filler`` (default: the cards of no
+    category) absorbs the difference so the deck size holds. Ranked by condition ``by``
+    (default: the first) at the first going and the last turn. Other arguments as
+    :func:`deckcheck.goldfish.simulate`; ``budget.seconds`` bounds the whole sweep."""
     from deckcheck.goldfish.rule import draw_rules_for
     from deckcheck.goldfish.simulation import prepare
 
@@ -318,6 +318,8 @@ def sweep(
     goings, mode = check_options(going, turns, trials, seed, exact)
     pool, q, _ = prepare(deck, spec, {g: tuple(rules.seen(g, turns)) for g in goings})
     opts = Options(goings, turns, rules, mode, trials, seed, budget or ExactBudget())
+    if vary is None:  # the spec's [vary] table
+        vary = {name: list(values) for name, values in (spec.vary if spec else ())}
     return sweep_pool(pool, q, sweep_request(vary), opts, filler=filler, by=by)
 
 

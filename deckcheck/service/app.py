@@ -406,6 +406,8 @@ class Service:
             raise InputError("give either deck or quick (a deck size and category counts)")
         if req.quick is not None:
             q = req.quick
+            if req.vary is None:
+                raise InputError("a quick-mode sweep needs vary")
             return sweep_counts(q.size, q.counts, req.vary, q.when, **common)
         assert req.deck is not None
         deck = self.deck(req.deck, req.deck_format, "deck", rush=fmt.pool is Pool.RUSH)

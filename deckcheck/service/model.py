@@ -104,9 +104,11 @@ class SimulateRequest(_RulesRequest):
 class SweepRequest(SimulateRequest):
     """``POST /v1/simulate/sweep``: a ratio sweep of a deck (and spec) or a quick-mode deck."""
 
-    vary: list[str] | dict[str, list[int]] = Field(
+    vary: list[str] | dict[str, list[int]] | None = Field(
+        None,
         description='What to vary: ["starter=6..10", "Ash Blossom & Joyous Spring=1..3"] or '
-        '{"starter": [6, 7, 8]}: cards of the deck or categories (whose cards are alike).',
+        '{"starter": [6, 7, 8]}: cards of the deck or categories (whose cards are alike). '
+        "Default: the spec's [vary] table (with a deck).",
         max_length=8,
     )
     filler: str | None = Field(
