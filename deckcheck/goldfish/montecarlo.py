@@ -294,12 +294,11 @@ class _Table:
             self.deck[:, i] = card
         self.top[:] = size
         self.front[:] = size
-        hand, unused = self.hand.reshape(-1), self.unused.reshape(-1)
+        hand = self.hand.reshape(-1)
         base = np.arange(self.t) * self.k
-        for i in range(size):
-            card = self.deck[:, i].astype(np.int64)
-            hand[base + card] += 1
-            unused[base + card] += self.is_effect[card]
+        for i in range(size):  # one card per trial at a time: no index repeats
+            hand[base + self.deck[:, i]] += 1
+        self.unused = self.hand * self.is_effect  # hands start empty
 
     def new_turn(self) -> None:
         """Reset the once-per-turn marks and the turn's draw lock."""
