@@ -349,3 +349,21 @@ def test_cards_left_in_the_deck_exactly_and_simulated() -> None:
             for e, m in zip(exact.condition(name).by_going[g], mc.condition(name).by_going[g],
                             strict=True):  # fmt: skip
                 assert _within(m, e.probability, trials), (name, g)
+
+
+def test_pots_warn_about_a_small_extra_deck(cli: Cli, tmp_path: Path) -> None:
+    main = [POT_OF_PROSPERITY] + [ASH] * 3 + [c for c in FILLER[:12] for _ in range(3)]
+    spec = tmp_path / "spec.toml"
+    spec.write_text('[categories]\nash = { passcodes = [14558127] }\n[[effects]]\n'
+                    'card = "Pot of Prosperity"\n')  # fmt: skip
+    for extra, warned in ((0, True), (6, False)):
+        deck = tmp_path / f"deck{extra}.ydk"
+        deck.write_text("#main\n" + "".join(f"{c}\n" for c in main) + "#extra\n"
+                        + "1561110\n" * extra + "!side\n")  # fmt: skip
+        res = cli("simulate", str(deck), "-s", str(spec), "--trials", "1000", "--seed", "1",
+                  "-o", "json")  # fmt: skip
+        assert res.code == 0, res.stderr
+        doc = json.loads(res.stdout)
+        found = any("banishes 6 face-down cards from the Extra Deck, which holds 0" in w
+                    for w in doc["warnings"])  # fmt: skip
+        assert found is warned, doc["warnings"]

@@ -166,6 +166,21 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word if n == 1 else word + 's'}"
 
 
+def _extra_deck_warnings(deck: Deck, effects: list[Effect]) -> list[str]:
+    """Pots that banish face-down Extra Deck cards, in a deck whose Extra Deck is too small."""
+    from deckcheck.goldfish.spec import EffectKind
+
+    out = []
+    for e in effects:
+        need = {EffectKind.EXCAVATE: e.count, EffectKind.DRAW_LOCK: 3 * e.count}.get(e.kind)
+        if need is not None and need <= 6 and len(deck.extra) < need:  # banish 3 or 6
+            out.append(
+                f"{e.card} banishes {need} face-down cards from the Extra Deck, which holds "
+                f"{len(deck.extra)}: the simulation plays it anyway"
+            )
+    return out
+
+
 def _warnings(
     deck: Deck,
     spec: Spec,
@@ -206,6 +221,7 @@ def _warnings(
         for e in spec.effects:
             if e.passcode not in played:
                 out.append(f"effect card {e.card!r} is not in the Main Deck (ignored)")
+        out += _extra_deck_warnings(deck, list(effects.values()))
     most = max(n for v in seen.values() for n in v)
     if most > deck_size:
         going = next(g for g, v in seen.items() if max(v) == most)
