@@ -176,3 +176,19 @@ def test_every_violation_code_translates_with_its_values(index: CardIndex, lang:
         # without the values a template needs: the code's fix, still translated
         bare = loc.violation(Violation(code, Severity.ERROR, "english message"))
         assert CJK.search(bare) and "english message" not in bare, (code, bare)
+
+
+def test_catalogs_read_as_gettext_tools_write_them() -> None:
+    # msgmerge and Poedit wrap long strings over several lines and escape quotes
+    text = (
+        '# comment\nmsgid ""\nmsgstr ""\n"Language: ja\\n"\n\n'
+        '#, python-brace-format\nmsgctxt "report.summary"\nmsgid ""\n"{decks} decks: {legal} '
+        'legal, "\n"{illegal} illegal"\nmsgstr ""\n"{decks}デッキ："\n"使用可 {legal}、'
+        '使用不可 {illegal}"\n\nmsgctxt "html.fix"\nmsgid "Fix:"\nmsgstr "\\"対処\\"："\n'
+    )
+    entries = parse_po(text)
+    wanted = "{decks}デッキ：使用可 {legal}、使用不可 {illegal}"
+    assert entries == {
+        "report.summary": (MESSAGES["report.summary"], wanted),
+        "html.fix": ("Fix:", '"対処"：'),
+    }
