@@ -18,7 +18,27 @@ from typing import Any
 import pytest
 
 import deckcheck
-from tests.test_service_browser import CHROMEDRIVER, CHROMIUM, FLAGS, LEGAL, ON, _missing
+
+ROOT = Path(__file__).resolve().parent.parent
+LEGAL = ROOT / "examples" / "tcg-legal.ydk"
+ON = "2025-06-01"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--window-size=1400,1900")  # fmt: skip
+
+
+def _missing() -> str | None:
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install -e '.[dev]')"
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not Path(path).exists() and shutil.which(Path(path).name) is None:
+            return f"{path} is missing (apt-get install chromium chromium-driver)"
+    return None
+
 
 CYBER_DRAGON = 70095154
 POT_OF_GREED = 55144522
