@@ -458,7 +458,12 @@ def test_batch_zip_upload_raw_and_multipart(api: Api, tmp_path: Path, monkeypatc
     assert set(why) == {"../../evil.ydk", "/abs.ydk", "bomb.txt"}
     assert "climbs out" in why["../../evil.ydk"] and "absolute path" in why["/abs.ydk"]
     assert "limit" in why["bomb.txt"] or "ratio" in why["bomb.txt"]
-    assert {s["path"] for s in doc["skipped"]} == {"notes.md", "__MACOSX/._legal.ydk", "other.json"}
+    # the folder scan's rule: a file that is not a deck by its name is not mentioned, the
+    # resource folder is skipped once, a JSON file that is not a deck is skipped with a reason
+    assert {s["path"]: s["reason"] for s in doc["skipped"]} == {
+        "__MACOSX": "macOS resource folder",
+        "other.json": "not a deckcheck deck JSON file",
+    }
     assert list(tmp_path.iterdir()) == []  # nothing was extracted
     assert not (tmp_path.parent.parent / "evil.ydk").exists()
     multi = api.post(

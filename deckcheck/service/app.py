@@ -633,7 +633,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
             fmt = svc.format(format, None, region)
             when = svc.date(date)
             prerelease = allow_prerelease
-            sources = await run_in_threadpool(_zip_sources, raw, s)
+            sources = await run_in_threadpool(_zip_sources, raw, s, svc.data)
         decks = sum(1 for x in sources if x.skip is None and x.error is None)
         if decks > s.max_batch_decks:
             raise LimitError(f"{decks} decks; the limit is {s.max_batch_decks}",
@@ -748,11 +748,11 @@ async def _form_file(request: Request) -> tuple[bytes, dict[str, str]]:
     return data, fields
 
 
-def _zip_sources(raw: bytes, s: Settings) -> list[Any]:
-    from deckcheck.service.archive import read_zip
+def _zip_sources(raw: bytes, s: Settings, data: Dataset) -> list[Any]:
+    from deckcheck.source.archive import read_zip
 
     return read_zip(raw, max_entries=s.max_zip_entries, max_bytes=s.max_zip_bytes,
-                    max_ratio=s.max_zip_ratio)  # fmt: skip
+                    max_ratio=s.max_zip_ratio, data=data)  # fmt: skip
 
 
 def _openapi(app: FastAPI) -> None:

@@ -21,6 +21,8 @@ A deck cell is read as:
 
 * a ``ydke://`` URL;
 * an inline text list when it spans several lines;
+* an Omega deck code (even when its base64 holds a ``/``), read as a deck before it is tried as
+  a path;
 * otherwise a path **relative to the CSV's folder** (``/`` or ``\\``); it may not be absolute or
   lead outside that folder (through ``..`` or a symbolic link);
 * a single line that is not a path (no deck suffix, no separator, no such file) is read as a
@@ -47,9 +49,10 @@ from typing import TYPE_CHECKING, Any
 
 from deckcheck.deck.io.detect import DECK_SUFFIXES
 from deckcheck.error import InputError
+from deckcheck.source.record import Source, SourceKind
 
 if TYPE_CHECKING:
-    from deckcheck.run.batch import Source, Unreadable
+    from deckcheck.source.record import Unreadable
     from deckcheck.validation.report import Report
 
 MAX_CSV_BYTES = 64 << 20
@@ -121,11 +124,6 @@ def status_of(row: Report | Unreadable, registration: Registration | None = None
     return Status.LEGAL if row.legal else Status.ILLEGAL
 
 
-def is_registrations(path: str) -> bool:
-    """True when ``path`` names a ``.csv`` file (by its suffix)."""
-    return path.lower().endswith(".csv")
-
-
 def _key(header: str) -> str:
     return re.sub(r"[\W_]+", "", header.casefold())
 
@@ -191,8 +189,6 @@ def parse_registrations(
     ``deck_file(cell, registration)`` turns a deck cell into the source of a deck file, or
     returns None when the cell is not a path (it is then read as an inline list).
     """
-    from deckcheck.run.batch import Source, SourceKind
-
     if len(raw) > MAX_CSV_BYTES:
         raise RegistrationError(f"{name}: over the {MAX_CSV_BYTES} byte limit for a CSV")
     text = _decode(raw, name)
@@ -267,10 +263,31 @@ def parse_registrations(
     return out
 
 
-def _file_source(cell: str, base: Path, reg: Registration) -> Source | None:
-    from deckcheck.run.batch import Source, SourceKind
+def is_deck_code(cell: str) -> bool:
+    """Whether a one-line cell is a deck in a code form (a ``ydke://`` URL, an Omega code): such
+    a cell is read as a deck, never as a path, even when it holds a ``/``."""
+    text = cell.strip()
+    if text[:7].lower() == "ydke://":
+        return True
+    if sniff_suffix(text) or len(text) < 8 or any(c.isspace() for c in text):
+        return False
+    from deckcheck.deck.io.omega import inflate_counted
+    from deckcheck.error import DeckReadError
 
-    if not _looks_like_path(cell, base):
+    try:
+        inflate_counted(text, None)
+    except DeckReadError:
+        return False
+    return True
+
+
+def sniff_suffix(cell: str) -> bool:
+    """Whether a cell ends in a deck file suffix (``.ydk``...)."""
+    return cell.lower().endswith(DECK_SUFFIXES)
+
+
+def _file_source(cell: str, base: Path, reg: Registration) -> Source | None:
+    if is_deck_code(cell) or not _looks_like_path(cell, base):
         return None
     file, error = _deck_path(cell, base)
     return Source(SourceKind.FILE, file, error=error, display=file, registration=reg)
