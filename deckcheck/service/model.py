@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from deckcheck.deck.model import FindingCode
 from deckcheck.reporter.document import CountsDoc
 
 DeckFormatName = Literal["ydk", "ydke", "text", "omega", "json"]
@@ -107,7 +108,7 @@ class FindingDoc(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    code: Literal["unknown-card", "ambiguous-card", "parse"]
+    code: FindingCode = Field(description="What the reader found (every reader finding code).")
     message: str
     line: int | None
     text: str | None

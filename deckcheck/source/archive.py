@@ -516,8 +516,9 @@ def list_entries(path: str) -> list[Entry]:
 
 
 @lru_cache(maxsize=4)
-def _cached(path: str, pid: int) -> zipfile.ZipFile:
-    # keyed by process: a forked worker must not share its parent's file offset
+def _cached(path: str, pid: int, version: tuple[int, int]) -> zipfile.ZipFile:
+    # keyed by process (a forked worker must not share its parent's file offset) and by the
+    # file's size and time (an archive written again is opened again)
     return _open(path, path, _defaults())
 
 
@@ -528,7 +529,11 @@ def read_entry(path: str, member: str, limit: int = MAX_INPUT_BYTES) -> bytes:
     Raises :class:`~deckcheck.error.DeckReadError` (without a source: the caller names it) for
     an entry that cannot be read, :class:`ArchiveError` for an archive that cannot.
     """
-    zf = _cached(path, os.getpid())
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise ArchiveError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    zf = _cached(path, os.getpid(), (st.st_size, st.st_mtime_ns))
     try:
         info = zf.getinfo(member)
     except KeyError:
