@@ -113,9 +113,9 @@ class CardIndex:
     @classmethod
     def load(cls) -> CardIndex:
         """The card index of the active dataset (:meth:`deckcheck.Dataset.active`)."""
-        from deckcheck.data.dataset import Dataset
+        from deckcheck.card.active import resolve
 
-        return Dataset.active().cards
+        return resolve(None).cards
 
     @classmethod
     def from_dir(cls, folder: str | Path) -> CardIndex:

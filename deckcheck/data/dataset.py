@@ -30,6 +30,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from deckcheck.card import active as _active
 from deckcheck.error import DataError
 
 if TYPE_CHECKING:
@@ -320,15 +321,26 @@ class Dataset:
         }
 
 
+_open_installed: Callable[[], tuple[Dataset | None, str | None]] | None = None
+"""The store's ``open_installed``, installed by :mod:`deckcheck.data.store` on import (the store
+opens datasets, so the dataset module does not import it back)."""
+
+
+def use_store(opener: Callable[[], tuple[Dataset | None, str | None]]) -> None:
+    """Install the store's opener of the installed bundle (called by the store on import)."""
+    global _open_installed
+    _open_installed = opener
+
+
 def _resolve() -> tuple[Dataset, DataOrigin, str | None]:
     """The default dataset, its origin and why an installed bundle was skipped (or None)."""
     env = os.environ.get(DATA_ENV)
     if env:
         return Dataset.open(env), DataOrigin.ENVIRONMENT, None
-    from deckcheck.data.store import open_installed
-
     bundled = Dataset.bundled()
-    installed, problem = open_installed()
+    if _open_installed is None:  # pragma: no cover - deckcheck.data imports the store
+        return bundled, DataOrigin.BUNDLED, None
+    installed, problem = _open_installed()
     if installed is None:
         return bundled, DataOrigin.BUNDLED, problem
     if installed.as_of < bundled.as_of:
@@ -343,3 +355,6 @@ def _resolve() -> tuple[Dataset, DataOrigin, str | None]:
 def resolve_data(data: Dataset | None) -> Dataset:
     """``data``, or the active dataset when None (the rule every entry point follows)."""
     return data if data is not None else Dataset.active()
+
+
+_active.install(resolve_data)  # cards and rules ask through this seam, never import this stage

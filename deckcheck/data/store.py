@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from deckcheck.data import dataset as _dataset
 from deckcheck.data.dataset import MANIFEST, DataOrigin, Dataset
 from deckcheck.error import DataError, NotFoundError, OfflineError, UpdateError
 
@@ -464,3 +465,6 @@ def reload_on_sighup() -> bool:
 
     signal.signal(hup, reload)
     return True
+
+
+_dataset.use_store(open_installed)  # the active data consults the installed bundle through this

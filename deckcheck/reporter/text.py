@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from deckcheck.goldfish import HandStats
     from deckcheck.goldfish.rule import Going
-    from deckcheck.reporter import RenderOptions
+    from deckcheck.reporter.options import RenderOptions
     from deckcheck.run.batch import Batch, Skipped
     from deckcheck.validation.report import Report
 

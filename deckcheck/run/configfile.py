@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from deckcheck.run.config import glob_regex
+from deckcheck.run.globs import glob_regex
 
 
 class ConfigModel(BaseModel):

@@ -113,15 +113,17 @@ class Registration:
 
 
 def status_of(row: Report | Unreadable, registration: Registration | None = None) -> Status:
-    """The status of a batch row: duplicate, unreadable, legal or illegal (in that order)."""
-    from deckcheck.validation.report import Report
+    """The status of a batch row: duplicate, unreadable, legal or illegal (in that order).
 
+    A row with a verdict (a report's ``legal``) is legal or illegal; one without is unreadable
+    (this stage reads reports' verdicts, it does not import them)."""
     reg = registration if registration is not None else getattr(row, "registration", None)
     if reg is not None and reg.duplicate_of is not None:
         return Status.DUPLICATE
-    if not isinstance(row, Report):
+    legal = getattr(row, "legal", None)
+    if legal is None:
         return Status.UNREADABLE
-    return Status.LEGAL if row.legal else Status.ILLEGAL
+    return Status.LEGAL if legal else Status.ILLEGAL
 
 
 def _key(header: str) -> str:

@@ -1269,15 +1269,3 @@ def _today() -> date:
     from datetime import date as _date
 
     return _date.today()
-
-
-def summarize(reports: list[Report]) -> dict[str, int]:
-    """Totals over many reports: decks, legal, illegal, errors, warnings, notes.
-
-    (:func:`deckcheck.run.batch.summarize` gives the typed :class:`~deckcheck.run.batch.Summary`.)
-    """
-    from deckcheck.run.batch import summarize as typed
-
-    got = typed(reports)
-    return {k: getattr(got, k) for k in ("decks", "legal", "illegal", "errors", "warnings",
-                                         "notes")}  # fmt: skip
