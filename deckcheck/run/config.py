@@ -171,10 +171,9 @@ class Config:
 
     def event_date(self) -> date | None:
         """The configured date (None: today)."""
-        text = self.settings.date
-        if text is None or text.strip().lower() == "today":
-            return None
-        return date.fromisoformat(text)
+        from deckcheck.run.vocab import parse_date
+
+        return parse_date(self.settings.date)
 
     def default_format_name(self) -> str:
         """The default format's name: ``format``, else ``tcg``."""
@@ -183,14 +182,10 @@ class Config:
     def load_format(self, name: str, key: str, data: Dataset | None = None) -> Format:
         """A format named in the configuration (id, alias or format file relative to the root);
         :class:`ConfigError` naming ``key`` when it is unusable."""
-        from deckcheck.data.dataset import resolve_data
-        from deckcheck.rule.format import load_format_file
+        from deckcheck.run.vocab import resolve_format
 
-        ds = resolve_data(data)
         try:
-            if name.strip().lower().endswith(".toml"):
-                return load_format_file(self.root / name, ds)
-            fmt = ds.format(name.strip())
+            fmt = resolve_format(name, data=data, base=self.root)
         except UnknownFormatError as exc:
             raise ConfigError(
                 f"{self.where}: {key}: unknown format {name!r}; valid formats: "
