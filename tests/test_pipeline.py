@@ -338,3 +338,37 @@ def test_500_mutated_zips_never_give_a_5xx_nor_an_unexpected_error(
         assert resp.status_code < 500, resp.text
         assert "unexpected" not in resp.text
     assert statuses.get(200, 0) > 100  # most mutants still hold readable entries
+
+
+# -- the validation engine under threads ------------------------------------------------------
+
+
+def test_threads_learning_card_facts_at_once_agree_with_one_thread() -> None:
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+    from datetime import date
+
+    from deckcheck.validation.engine import validate
+
+    folder = Dataset.active().folder
+    cards = [ln for ln in LEGAL.decode().splitlines() if ln.strip().isdigit()]
+    problems = [ln for ln in PROBLEMS.decode().splitlines() if ln.strip().isdigit()]
+    rng = random.Random(7)
+    decks = []
+    for _ in range(60):
+        main = rng.sample(cards, 30) + rng.sample(problems, 3) * 2
+        decks.append(read_deck(("#main\n" + "\n".join(main) + "\n#extra\n!side\n").encode()))
+    when = date(2025, 6, 1)
+    alone = Dataset.open(folder)
+    expected = [validate(d, "tcg", when, data=alone).violations for d in decks]
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    try:
+        for _ in range(3):
+            fresh = Dataset.open(folder)  # nothing learnt yet: every thread learns at once
+            with ThreadPoolExecutor(8) as pool:
+                got = list(pool.map(lambda d: validate(d, "tcg", when, data=fresh).violations,
+                                    decks))  # fmt: skip
+            assert got == expected
+    finally:
+        sys.setswitchinterval(old)

@@ -202,20 +202,7 @@ def parse_registrations(
         raise RegistrationError(f"{name}:1: {exc}") from exc
     if header is None or not any(h.strip() for h in header):
         raise RegistrationError(f"{name}: empty file; the first row must name the columns")
-    keys = [_key(h) for h in header]
-    deck_col = _column(keys, DECK_COLUMNS, "deck")
-    if deck_col is None:
-        raise RegistrationError(
-            f"{name}:1: no deck column; name one of: deck, decklist, deck_file, file, path, "
-            "ydke (player_id and player columns are optional)"
-        )
-    id_col = _column(keys, PLAYER_ID_COLUMNS)
-    if id_col is None:
-        id_col = next((i for i, k in enumerate(keys) if k.endswith("id") and i != deck_col), None)
-    taken = tuple(i for i in (deck_col, id_col) if i is not None)
-    player_col = _column(keys, PLAYER_COLUMNS, "player", taken)
-    known = {deck_col, id_col, player_col}
-    extra = [(i, h.strip() or f"column {i + 1}") for i, h in enumerate(header) if i not in known]
+    cols = _Columns.of(header, name)
     seen: dict[str, int] = {}
     out: list[Source] = []
     line = reader.line_num + 1
@@ -231,38 +218,70 @@ def parse_registrations(
             continue
         if len(out) >= MAX_ROWS:
             raise RegistrationError(f"{name}: more than {MAX_ROWS} registrations")
+        reg = cols.registration(name, row, cells, seen)
+        out.append(_deck_source(reg, f"{name}:{row}", deck_file))
+    return out
 
-        def cell(i: int | None, cells: list[str] = cells) -> str:
+
+@dataclass(frozen=True, slots=True)
+class _Columns:
+    """Where the deck, player id and player are in a CSV's rows, and the other columns."""
+
+    deck: int
+    player_id: int | None
+    player: int | None
+    extra: tuple[tuple[int, str], ...]
+
+    @classmethod
+    def of(cls, header: list[str], name: str) -> _Columns:
+        """The columns of a header row; RegistrationError without a deck column."""
+        keys = [_key(h) for h in header]
+        deck_col = _column(keys, DECK_COLUMNS, "deck")
+        if deck_col is None:
+            raise RegistrationError(
+                f"{name}:1: no deck column; name one of: deck, decklist, deck_file, file, path, "
+                "ydke (player_id and player columns are optional)"
+            )
+        id_col = _column(keys, PLAYER_ID_COLUMNS)
+        if id_col is None:
+            id_col = next((i for i, k in enumerate(keys) if k.endswith("id") and i != deck_col),
+                          None)  # fmt: skip
+        taken = tuple(i for i in (deck_col, id_col) if i is not None)
+        player_col = _column(keys, PLAYER_COLUMNS, "player", taken)
+        known = {deck_col, id_col, player_col}
+        extra = tuple((i, h.strip() or f"column {i + 1}") for i, h in enumerate(header)
+                      if i not in known)  # fmt: skip
+        return cls(deck_col, id_col, player_col, extra)
+
+    def registration(self, name: str, row: int, cells: list[str],
+                     seen: dict[str, int]) -> Registration:  # fmt: skip
+        """One row's registration (``seen``: the first row of each player id so far)."""
+
+        def cell(i: int | None) -> str:
             return cells[i] if i is not None and i < len(cells) else ""
 
-        pid = cell(id_col).strip()
+        pid = cell(self.player_id).strip()
         dup = None
         if pid:
-            k = pid.casefold()
-            dup = seen.get(k)
-            if dup is None:
-                seen[k] = row
-        reg = Registration(
-            name,
-            row,
-            pid,
-            cell(player_col).strip(),
-            cell(deck_col),
-            tuple((h, cell(i)) for i, h in extra),
-            dup,
-        )
-        label = f"{name}:{row}"
-        deck = reg.deck.strip()
-        if not deck:
-            out.append(Source(SourceKind.FILE, name, error="no deck given", display=label,
-                              registration=reg))  # fmt: skip
-        elif deck[:7].lower() == "ydke://":
-            out.append(Source(SourceKind.URL, deck, display=label, registration=reg))
-        else:
-            got = None if "\n" in deck or "\r" in deck else deck_file(deck, reg)
-            out.append(got or Source(SourceKind.INLINE, name, content=reg.deck, display=label,
-                                     registration=reg))  # fmt: skip
-    return out
+            dup = seen.setdefault(pid.casefold(), row)
+            dup = None if dup == row else dup
+        return Registration(name, row, pid, cell(self.player).strip(), cell(self.deck),
+                            tuple((h, cell(i)) for i, h in self.extra), dup)  # fmt: skip
+
+
+def _deck_source(
+    reg: Registration, label: str, deck_file: Callable[[str, Registration], Source | None]
+) -> Source:
+    """The source of a registration's deck cell: none given, a URL, a file, or an inline deck."""
+    deck = reg.deck.strip()
+    if not deck:
+        return Source(SourceKind.FILE, reg.file, error="no deck given", display=label,
+                      registration=reg)  # fmt: skip
+    if deck[:7].lower() == "ydke://":
+        return Source(SourceKind.URL, deck, display=label, registration=reg)
+    got = None if "\n" in deck or "\r" in deck else deck_file(deck, reg)
+    return got or Source(SourceKind.INLINE, reg.file, content=reg.deck, display=label,
+                         registration=reg)  # fmt: skip
 
 
 def is_deck_code(cell: str) -> bool:

@@ -229,7 +229,7 @@ def era_from_mapping(
 # formats
 
 
-def format_from_mapping(
+def format_from_mapping(  # noqa: C901 (a schema check: one branch per key, read top to bottom)
     data: Mapping[str, Any],
     where: _Where,
     *,
