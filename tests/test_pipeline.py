@@ -367,11 +367,8 @@ def test_threads_learning_card_facts_at_once_agree_with_one_thread() -> None:
         for _ in range(3):
             fresh = Dataset.open(folder)  # nothing learnt yet: every thread learns at once
             with ThreadPoolExecutor(8) as pool:
-                got = [
-                    f.result()
-                    for f in [pool.submit(validate, d, "tcg", when, data=fresh) for d in decks]
-                ]
-            got = [r.violations for r in got]
+                futures = [pool.submit(validate, d, "tcg", when, data=fresh) for d in decks]
+            got = [f.result().violations for f in futures]
             assert got == expected
     finally:
         sys.setswitchinterval(old)
