@@ -68,7 +68,6 @@ class CardIndex:
         self._data = data
         self._cards: dict[int, Card] = {}
         self._names_path = names_path
-        self._misses = 0
         self.token_lookups: dict[str, Lookup | None] = {}
         """Passcode lookups by the token as written, reused across readings (deck readers)."""
 

@@ -174,8 +174,6 @@ def batch_dict(batch: Batch) -> dict[str, Any]:
             "fingerprint": batch.data_fingerprint,
         },
     }  # fmt: skip
-    if unreadable:
-        out["errors"] = [dict(u) for u in unreadable]  # deprecated alias, one release
     return out
 
 

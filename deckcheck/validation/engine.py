@@ -43,10 +43,6 @@ class CardFacts:
     """The name whose copy limit the card counts toward."""
     status: int | None
     """Copies the list allows (0-3); None when the card is not on the list."""
-    status_passcode: int
-    """The passcode whose list entry applied."""
-    pool_problem: str | None
-    """Why the card is outside the format's card pool, if it is."""
     points: int
     """Genesys points of one copy."""
     zone: DeckZone
@@ -55,8 +51,6 @@ class CardFacts:
     """Whether the card is a Skill card."""
     legend: bool
     """Whether the card is a Rush Legend card."""
-    date_unknown: str | None = None
-    """The region whose release date the pool check had to assume (``release-date-unknown``)."""
     attention: tuple[bool, bool, bool] = (True, True, True)
     """Per section (Main, Extra, Side): whether a per-card rule (placement, pool, treated-as,
     forbidden types) may have something to say about the card there; False lets validation
@@ -347,7 +341,7 @@ def _whitelisted(rs: Ruleset, card: Card) -> bool:
 
 
 def _compute_facts(rs: Ruleset, card: Card) -> CardFacts:
-    status, used = _list_status(rs.banlist, card, rs.variants)
+    status, _ = _list_status(rs.banlist, card, rs.variants)
     problem = None
     if not (card.is_unofficial or card.is_prerelease):
         problem = _pool_problem(rs, card)
@@ -368,8 +362,8 @@ def _compute_facts(rs: Ruleset, card: Card) -> CardFacts:
     )
     attention = (odd or zone is DeckZone.EXTRA, odd or zone is DeckZone.MAIN, odd)
     return CardFacts(
-        card.limit_name, status, used, problem, points, zone, card.is_skill, card.is_legend,
-        date_unknown=unknown, attention=attention,
+        card.limit_name, status, points, zone, card.is_skill, card.is_legend,
+        attention=attention,
         pool_finding=_pool_finding(rs, card, problem, unknown, zone),
         later=tuple(None if b.points else _list_status(b, card)[0] for b in rs.upcoming),
         group=_group_of(rs.banlist, card),
