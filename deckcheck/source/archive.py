@@ -34,7 +34,6 @@ import posixpath
 import stat
 import struct
 import zipfile
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePosixPath
@@ -468,15 +467,9 @@ def read_archive(
             out = [reader.source(e) for e in found.decks]
         skipped = [Source(reader.kind, reader.path, skip=e.skip, display=f"{reader.prefix}{e.name}")
                    for e in found.skipped]  # fmt: skip
-        return sorted(out + skipped, key=_order(out + skipped)) if skipped else out
+        return out + skipped  # the skipped folders after the entries (each named once)
     finally:
         reader.close()
-
-
-def _order(items: list[Source]) -> Callable[[Source], int]:
-    """Keep the sources in archive order (skipped folders where their first entry was)."""
-    index = {id(s): i for i, s in enumerate(items)}
-    return lambda s: index[id(s)]
 
 
 def archive_sources(path: str, data: Dataset | None = None) -> tuple[list[Source], str]:
