@@ -375,3 +375,12 @@ def test_threads_learning_card_facts_at_once_agree_with_one_thread() -> None:
             assert got == expected
     finally:
         sys.setswitchinterval(old)
+
+
+def test_a_date_before_the_first_list_stops_every_face_with_one_line(cli: Any) -> None:
+    deck = str(ROOT / "examples" / "problems.ydk")
+    for command in ("validate", "upcoming"):
+        res = cli(command, deck, "--date", "1990-01-01", "--no-config")
+        assert res.code == 2
+        assert res.stderr.count("error:") == 1 and "before the first" in res.stderr
+        assert "unexpected" not in res.stderr

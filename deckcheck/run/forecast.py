@@ -290,6 +290,8 @@ def forecast(
     prerelease = cfg.settings.allow_prerelease if allow_prerelease is None else allow_prerelease
     fixed = ds.format(format) if isinstance(format, str) else format
     _, planned = plan(items, cfg, format=fixed, data=ds, region=region)
+    for fmt in {id(p.format): p.format for p in planned}.values():
+        fmt.require_date(when, ds)  # DateRangeError before reading anything, as check does
     outcomes = run(planned, Step(when, prerelease, forecasted), ds, jobs=jobs, progress=progress)
     decks = tuple(o for o in outcomes if isinstance(o, DeckForecast))
     unreadable = tuple(o for o in outcomes if isinstance(o, Unreadable))
