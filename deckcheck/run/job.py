@@ -101,6 +101,8 @@ def one_source(one: Planned, step: Step, ds: Dataset) -> Any:
                           None, reg)  # fmt: skip
     try:
         return step.build(deck, one, step, ds)
+    except DeckcheckError as exc:  # a rule of the library said no (not a bug)
+        return Unreadable(src.label, f"{src.label}: could not be checked: {exc}", None, reg)
     except Exception as exc:  # a bug must not stop the other decks either
         return Unreadable(src.label, f"{src.label}: could not be checked: unexpected "
                           f"{type(exc).__name__}: {exc} (please report it)", None, reg)  # fmt: skip
