@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 from deckcheck.error import ConfigError, DeckcheckError, UnknownFormatError
 from deckcheck.run.globs import glob_regex as glob_regex
 from deckcheck.run.globs import matches as matches
+from deckcheck.run.job import Planned as Planned
 from deckcheck.run.job import apply_ignores as apply_ignores
 
 if TYPE_CHECKING:
@@ -58,7 +59,6 @@ if TYPE_CHECKING:
     from deckcheck.rule.format import Format
     from deckcheck.run.batch import Batch
     from deckcheck.run.configfile import ConfigModel
-    from deckcheck.run.job import Planned
     from deckcheck.source.record import Source
 
 CONFIG_FILE = "deckcheck.toml"
@@ -322,7 +322,6 @@ def plan(
     ``region`` (``na``/``eu``), else the configured one, picks whose TCG list dates apply.
     Unknown or broken format names are a :class:`~deckcheck.error.ConfigError`.
     """
-    from deckcheck.run.job import Planned
     from deckcheck.source.record import SourceKind
     from deckcheck.source.scan import expand_sources
 
