@@ -384,3 +384,16 @@ def test_a_date_before_the_first_list_stops_every_face_with_one_line(cli: Any) -
         assert res.code == 2
         assert res.stderr.count("error:") == 1 and "before the first" in res.stderr
         assert "unexpected" not in res.stderr
+
+
+def test_sources_as_a_stream_of_found_skipped_unreadable(tmp_path: Path) -> None:
+    from deckcheck.source.record import Skipped, Source, Unreadable
+    from deckcheck.source.scan import records
+
+    write_tree(tmp_path / "tree", mixed_tree())
+    got = list(records([str(tmp_path / "tree"), str(tmp_path / "missing.ydk")]))
+    found = {strip(r.label) for r in got if isinstance(r, Source)}
+    skipped = {strip(r.path): r.reason for r in got if isinstance(r, Skipped)}
+    (missing,) = [r for r in got if isinstance(r, Unreadable)]
+    assert found == set(EXPECTED_VERDICTS) and skipped == EXPECTED_SKIPS
+    assert "no such file" in missing.error

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from deckcheck.error import DeckcheckError
 from deckcheck.source import sniff
-from deckcheck.source.record import STDIN, Source, SourceKind, is_url
+from deckcheck.source.record import STDIN, Found, Skipped, Source, SourceKind, Unreadable, is_url
 
 if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
@@ -55,6 +55,16 @@ def sources(
             yield Source(SourceKind.URL, p)
             continue
         yield from _path(p, exclude, data)
+
+
+def records(
+    paths: Iterable[str], *, exclude: Sequence[str] = (), data: Dataset | None = None
+) -> Iterator[Found | Skipped | Unreadable]:
+    """:func:`sources` as a stream of records: each a deck to read (:data:`Found`), a path
+    left out and why (:class:`Skipped`), or one that cannot be read and why
+    (:class:`Unreadable`)."""
+    for src in sources(paths, exclude=exclude, data=data):
+        yield src.outcome() or src
 
 
 def _path(p: str, exclude: Sequence[str], data: Dataset | None) -> Iterator[Source]:
