@@ -397,3 +397,21 @@ def test_sources_as_a_stream_of_found_skipped_unreadable(tmp_path: Path) -> None
     (missing,) = [r for r in got if isinstance(r, Unreadable)]
     assert found == set(EXPECTED_VERDICTS) and skipped == EXPECTED_SKIPS
     assert "no such file" in missing.error
+
+
+@pytest.mark.slow
+def test_a_zip64_directory_is_counted_before_it_is_read() -> None:
+    from deckcheck.source.archive import Limits
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for i in range(66_000):  # over 65,535 entries: zip64 end records
+            z.writestr(f"{i}", b"")
+    raw = buf.getvalue()
+    assert b"PK\x06\x06" in raw
+    with pytest.raises(ArchiveError, match="66000 entries; the limit is 1000"):
+        read_archive(raw, limits=Limits(max_entries=1000))
+    liar = bytearray(raw)
+    struct.pack_into("<QQ", liar, raw.rfind(b"PK\x06\x06") + 24, 5, 5)  # "5 entries"
+    with pytest.raises(ArchiveError, match="over 1000 entries"):
+        read_archive(bytes(liar), limits=Limits(max_entries=1000))

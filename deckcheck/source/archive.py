@@ -175,12 +175,13 @@ def _end_record(fp: IO[bytes]) -> tuple[int, int, int] | None:
     end = tail_at + at
     loc = at - _EOCD64_LOCATOR.size
     if loc >= 0 and tail[loc : loc + 4] == b"PK\x06\x07":
-        _, _, rec64, _ = _EOCD64_LOCATOR.unpack_from(tail, loc)
-        fp.seek(rec64)
+        # the zip64 end record just before its locator (where zipfile looks for it too)
+        at64 = tail_at + loc - _EOCD64.size
+        fp.seek(max(0, at64))
         raw = fp.read(_EOCD64.size)
-        if len(raw) == _EOCD64.size and raw[:4] == b"PK\x06\x06":
-            fields = _EOCD64.unpack(raw)
-            count, cd_size, end = fields[6], fields[7], tail_at + loc - _EOCD64.size
+        if at64 >= 0 and len(raw) == _EOCD64.size and raw[:4] == b"PK\x06\x06":
+            fields = _EOCD64.unpack(raw)  # sig, size, 2 versions, 2 disks, entries here, total
+            count, cd_size, end = fields[7], fields[8], at64  # entries, directory size
     return count, cd_size, end
 
 
