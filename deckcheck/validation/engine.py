@@ -464,14 +464,9 @@ MAX_LEARNED = 200_000
 recently used rulesets are dropped, so a service asked about many dates stays bounded."""
 
 
-class RulesetKey(NamedTuple):
-    """What a ruleset is cached under on its dataset."""
-
-    format: Format
-    date: date
-    allow_prerelease: bool
-
-
+RulesetKey = tuple["Format", date, bool]
+"""What a ruleset is cached under on its dataset: (format, date, allow_prerelease) (a plain
+tuple: a batch of decks in many formats builds one per deck)."""
 RulesetCache = dict[RulesetKey, "Ruleset"]
 """A dataset's rulesets, least recently used first (:meth:`Dataset.ruleset_cache`)."""
 _CACHE_LOCK = threading.Lock()
@@ -495,7 +490,7 @@ def ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> R
     ):
         return last.rules  # the question of the previous deck (a batch asks it thousands of times)
     cache = _cache(data)
-    key = RulesetKey(fmt, when, allow_prerelease)
+    key: RulesetKey = (fmt, when, allow_prerelease)
     with _CACHE_LOCK:
         got = cache.pop(key, None)
         if got is not None:
