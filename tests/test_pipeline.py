@@ -415,3 +415,22 @@ def test_a_zip64_directory_is_counted_before_it_is_read() -> None:
     struct.pack_into("<QQ", liar, raw.rfind(b"PK\x06\x06") + 24, 5, 5)  # "5 entries"
     with pytest.raises(ArchiveError, match="over 1000 entries"):
         read_archive(bytes(liar), limits=Limits(max_entries=1000))
+
+
+def test_validate_with_jobs_gives_one_process_answers(tmp_path: Path, cli: Any) -> None:
+    repo = tmp_path / "repo"
+    for i in range(70):  # over the fewest sources worth worker processes
+        folder = repo / ("goat" if i % 2 else "tcg")
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"d{i:02}.ydk").write_bytes(LEGAL if i % 3 else PROBLEMS)
+    (repo / "deckcheck.toml").write_text(
+        '[folders]\n"goat/**" = "goat"\n[ignore]\n"tcg/**" = ["copies"]\n', encoding="utf-8"
+    )
+    config = str(repo / "deckcheck.toml")
+    one = cli("validate", str(repo), "--config", config, "--date", ON, "-o", "json")
+    two = cli("validate", str(repo), "--config", config, "--date", ON, "-o", "json", "-j", "2")
+    assert one.code == two.code and one.stdout == two.stdout
+    doc = json.loads(one.stdout)  # every deck in its folder's format, tcg's copies ignored
+    assert {r["format"] for r in doc["results"]} == {"goat", "tcg"}
+    assert not [v for r in doc["results"] if r["format"] == "tcg" for v in r["violations"]
+                if v["code"] == "copies"]  # fmt: skip

@@ -75,6 +75,15 @@ def _text_or_json(value: Output) -> Output:
     return value
 
 
+JobsOpt = Annotated[
+    int,
+    typer.Option(
+        "--jobs", "-j", min=0, help="Worker processes (0: one per CPU).", show_default=True
+    ),
+]
+"""``--jobs N``: worker processes for many decks (``batch`` defaults to every CPU, ``validate``
+and ``upcoming`` to one)."""
+
 AllowPrereleaseOpt = Annotated[
     bool,
     typer.Option("--allow-prerelease", help="Pre-release codes are warnings, not errors."),

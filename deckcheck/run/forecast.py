@@ -268,7 +268,6 @@ def forecast(
     data: Dataset | None = None,
     progress: Callable[[int, str], None] | None = None,
     region: str | None = None,
-    jobs: int | None = 1,
 ) -> Forecast:
     """Forecast every source under the next announced list of its format.
 
@@ -292,7 +291,8 @@ def forecast(
     _, planned = plan(items, cfg, format=fixed, data=ds, region=region)
     for fmt in {id(p.format): p.format for p in planned}.values():
         fmt.require_date(when, ds)  # DateRangeError before reading anything, as check does
-    outcomes = run(planned, Step(when, prerelease, forecasted), ds, jobs=jobs, progress=progress)
+    # in this process: a forecast holds the lists themselves, which do not cross processes
+    outcomes = run(planned, Step(when, prerelease, forecasted), ds, jobs=1, progress=progress)
     decks = tuple(o for o in outcomes if isinstance(o, DeckForecast))
     unreadable = tuple(o for o in outcomes if isinstance(o, Unreadable))
     skipped = tuple(o for o in outcomes if isinstance(o, Skipped))
