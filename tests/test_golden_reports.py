@@ -37,6 +37,8 @@ def normalised(text: str) -> str:
         .replace(data.fingerprint[:16], "<data-fingerprint>")
         .replace(data.as_of.isoformat(), "<data-as-of>")
         .replace(f'"{deckcheck.__version__}"', '"<version>"')
+        .replace(GOLDEN.as_uri() + "/", "<golden>/")
+        .replace(GOLDEN.parents[2].as_uri() + "/", "<checkout>/")  # SARIF's base: where it ran
     )
 
 
