@@ -510,21 +510,6 @@ class SheetBatch:
     """One message per source that could not be read (no sheet for it)."""
 
 
-def _read_source(src: Any, ds: Any, rush: bool) -> Deck:
-    from deckcheck.deck.io import read_deck, read_path
-    from deckcheck.run.batch import SourceKind
-
-    if src.kind is SourceKind.ZIP:
-        from deckcheck.source.archive import read_entry
-
-        raw = read_entry(src.path, src.entry or "")
-        return read_deck(raw, source=src.label, rush=rush, data=ds)
-    if src.kind in (SourceKind.INLINE, SourceKind.MEMORY):
-        return read_deck(src.content or "", source=src.label, rush=rush, data=ds)
-    deck: Deck = read_path(src.path, rush=rush, data=ds)
-    return deck
-
-
 def _fields_for(src: Any, fields: SheetFields) -> SheetFields:
     """The run's fields, with the player and id of the source's registration (CSV row)."""
     from dataclasses import replace
@@ -546,13 +531,14 @@ def sheets_from_sources(
     allow_prerelease: bool = False,
     data: Any = None,
 ) -> SheetBatch:
-    """Read and validate every source (paths or :class:`~deckcheck.run.batch.Source` values:
+    """Read and validate every source (paths or :class:`~deckcheck.source.record.Source` values:
     files, folders, zips, registration CSVs, ydke URLs) and build a sheet for each readable
     deck; a registration's player and id fill the sheet's fields."""
     from deckcheck.data.dataset import resolve_data
     from deckcheck.error import DeckcheckError
     from deckcheck.rule.format import Pool
-    from deckcheck.run.batch import expand_sources
+    from deckcheck.source.read import read_source
+    from deckcheck.source.scan import expand_sources
     from deckcheck.validation.engine import validate
 
     ds = resolve_data(data)
@@ -570,7 +556,7 @@ def sheets_from_sources(
             unreadable.append(f"{src.label}: {src.error}")
             continue
         try:
-            deck = _read_source(src, ds, fmt.pool is Pool.RUSH)
+            deck = read_source(src, rush=fmt.pool is Pool.RUSH, data=ds)
         except DeckcheckError as exc:
             unreadable.append(str(exc) if src.label in str(exc) else f"{src.label}: {exc}")
             continue

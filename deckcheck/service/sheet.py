@@ -25,17 +25,16 @@ class SheetRequest(ValidateRequest):
     paper: Literal["a4", "letter"] = "a4"
 
 
-def register(app: FastAPI, svc: Service) -> None:
-    """Add ``POST /v1/sheet`` to the app."""
-    from deckcheck.service.app import API, ERRORS
-
+def register(app: FastAPI, svc: Service, api: str, errors: dict[int | str, dict[str, Any]]) -> None:
+    """Add ``POST /v1/sheet`` (``api``: the route prefix; ``errors``: the error answers the
+    OpenAPI lists) to the app."""
     responses: dict[int | str, dict[str, Any]] = {
         200: {"content": {"application/pdf": {}}, "description": "The sheet (PDF)."},
-        **ERRORS,
-        501: {"model": ERRORS[422]["model"], "description": "No PDF writer installed"},
+        **errors,
+        501: {"model": errors[422]["model"], "description": "No PDF writer installed"},
     }
 
-    @app.post(f"{API}/sheet", response_class=Response, tags=["decks"],
+    @app.post(f"{api}/sheet", response_class=Response, tags=["decks"],
               responses=responses)  # fmt: skip
     def sheet(req: SheetRequest) -> Response:
         """The deck's registration sheet (PDF): sections, counts, totals, the verdict for the
@@ -45,7 +44,7 @@ def register(app: FastAPI, svc: Service) -> None:
         from deckcheck.validation.engine import validate
 
         data = svc.data
-        fmt = svc.format(req.format, req.format_file, req.region)
+        fmt = svc.rules(req)
         when = svc.date(req.date)
         deck = svc.deck(req.deck, req.deck_format, req.name or "deck", rush=fmt.pool is Pool.RUSH)
         report = validate(deck, fmt, when, allow_prerelease=req.allow_prerelease,
