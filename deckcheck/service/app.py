@@ -276,6 +276,9 @@ class Service:
         ds.cards.name_table()
         _ = ds.banlists, ds.formats
         self.finder.search("a")
+        # what the computing routes import, loaded once before their children are forked
+        import deckcheck.goldfish
+        import deckcheck.run.batch  # noqa: F401
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -453,10 +456,22 @@ def create_app(settings: Settings | None = None, data: Dataset | None = None) ->
             allow_headers=["Content-Type", "If-None-Match"],
             expose_headers=["ETag"],
         )
+    _middleware(app, svc)
     app.add_middleware(BodyLimit, settings=svc.settings)
     _routes(app, svc)
     _openapi(app)
     return app
+
+
+COMPUTING = frozenset({f"{API}/simulate", f"{API}/batch"})
+"""Routes that can compute for long: run within the budgets of :mod:`deckcheck.service.limit`."""
+
+
+def _middleware(app: FastAPI, svc: Service) -> None:
+    """The budgets of the computing routes (inside the body limit)."""
+    from deckcheck.service.limit import ComputeLimit
+
+    app.add_middleware(ComputeLimit, settings=svc.settings, paths=COMPUTING)
 
 
 def _reload_on_sighup(svc: Service) -> None:
