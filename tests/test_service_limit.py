@@ -55,7 +55,8 @@ def family_pss(pid: int) -> float:
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[Any, str]]:
     env = dict(os.environ, DECKCHECK_COMPUTE_SECONDS=str(BUDGET_SECONDS),
-               DECKCHECK_COMPUTE_MEMORY_BYTES=str(BUDGET_BYTES), DECKCHECK_MAX_COMPUTING="2")  # fmt: skip
+               DECKCHECK_COMPUTE_MEMORY_BYTES=str(BUDGET_BYTES),
+               DECKCHECK_MAX_COMPUTING="2")  # fmt: skip
     proc, url = start_server(env=env)
     try:
         yield proc, url

@@ -180,8 +180,8 @@ def _child(app: ASGIApp, scope: Scope, body: bytes, fd: int, s: Settings) -> Non
             while view:
                 view = view[os.write(fd, view) :]
             code = 0
-    except BaseException:  # noqa: S110  (out of memory while answering: exit 3)
-        pass
+    except BaseException:  # out of memory while answering: exit 3
+        code = 3
     finally:
         os._exit(code)
 
@@ -193,8 +193,11 @@ def _run(app: ASGIApp, scope: Scope, body: bytes) -> list[Message] | None:
     async def send(message: Message) -> None:
         messages.append(message)
 
+    async def main() -> None:
+        await app(scope, _replay(body), send)
+
     try:
-        asyncio.run(app(scope, _replay(body), send))
+        asyncio.run(main())
     except Exception as exc:
         if _out_of_memory(exc):
             return None
