@@ -128,9 +128,7 @@ class Pin:
 
         async def send_tagged(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message = dict(
-                    message, headers=[*message.get("headers", ()), (DATA_HEADER.encode(), tag)]
-                )
+                message = dict(message, headers=[*message.get("headers", ()), tag])
             await send(message)
 
         try:
