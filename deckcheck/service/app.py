@@ -287,10 +287,15 @@ class Service:
     # -- helpers --------------------------------------------------------------------------
 
     def date(self, text: str | None) -> date:
-        """``YYYY-MM-DD``, ``today`` or None (today); :class:`InputError` otherwise."""
+        """``YYYY-MM-DD``, ``today`` or None (today); :class:`InputError` otherwise (ISO week
+        dates such as ``2025-W23`` and ``20250601`` too)."""
+        import re
+
         if text is None or text.strip().lower() in ("", "today"):
             return date.today()
         try:
+            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text.strip()):
+                raise ValueError(text)
             return date.fromisoformat(text.strip())
         except ValueError:
             raise InputError(f"bad date {text!r}: use YYYY-MM-DD or 'today'") from None
@@ -370,6 +375,7 @@ class Service:
                              "max_trials", s.max_trials)  # fmt: skip
         fmt = self.format(req.format, req.format_file, req.region)
         when = self.date(req.date)
+        fmt.require_date(when, self.data)  # one date rule for every route (422 before lists)
         deck = self.deck(req.deck, req.deck_format, "deck", rush=fmt.pool is Pool.RUSH)
         spec = None
         if req.spec is not None:
@@ -787,6 +793,9 @@ def _openapi(app: FastAPI) -> None:
         for name, sub in extra.pop("$defs", {}).items():
             comps.setdefault(name, sub)
         comps["BatchRequest"] = extra
+        from deckcheck.service.openapi import list_statuses
+
+        list_statuses(schema)
         app.openapi_schema = schema
         return schema
 
