@@ -499,9 +499,9 @@ def _reload_on_sighup(svc: Service) -> None:
     """On SIGHUP, answer from the active data resolved again (a bundle installed by
     ``deckcheck data update`` since the start): loaded and warmed in a thread, then swapped in;
     requests already running finish on the old (see :mod:`deckcheck.service.state`)."""
-    from deckcheck.service.state import Reloader, on_sighup
+    from deckcheck.service.state import Reloader, load_active, on_sighup
 
-    on_sighup(Reloader(svc.holder, Dataset.reload_active))
+    on_sighup(Reloader(svc.holder, load_active))
 
 
 def app_from_env() -> FastAPI:

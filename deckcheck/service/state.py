@@ -169,6 +169,23 @@ class Reloader:
                      old[:16], new.data.fingerprint[:16])  # fmt: skip
 
 
+def load_active() -> Dataset:
+    """The active data resolved again; :class:`~deckcheck.error.DataError` when an installed
+    bundle cannot be used (the library would fall back to the bundled data: a reload keeps
+    what it serves instead, and says why)."""
+    from deckcheck.data.dataset import DataOrigin, Dataset
+    from deckcheck.data.store import open_installed
+    from deckcheck.error import DataError
+
+    data = Dataset.reload_active()
+    origin, why = Dataset.active_origin()
+    if origin is DataOrigin.BUNDLED and why is not None:
+        installed, problem = open_installed()
+        if installed is None and problem is not None:
+            raise DataError(problem)
+    return data
+
+
 def on_sighup(reloader: Reloader) -> None:
     """Reload on SIGHUP (Unix, in the process's main thread; elsewhere only a restart)."""
     import asyncio
