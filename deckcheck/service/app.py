@@ -242,6 +242,13 @@ class Service:
         """The OpenAPI document as JSON, made on first request."""
         folder = resources.files("deckcheck.service") / "static"
         self.static = {name: (folder / name).read_bytes() for name in ("index.html", *STATIC)}
+        if settings.image_url:  # the builder reads the card image template from its page
+            import html
+
+            meta = f'<meta name="deckcheck-image-url" content="{html.escape(settings.image_url)}">'
+            self.static["index.html"] = self.static["index.html"].replace(
+                b'<meta name="deckcheck-image-url" content="">', meta.encode()
+            )
 
     @property
     def data(self) -> Dataset:
