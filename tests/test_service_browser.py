@@ -239,6 +239,18 @@ def test_local_date_file_import_reload_share_and_undo(browser: Any, live_server:
     _import_file(d, wait, LEGAL)
     assert _text(d, "count-main") == "40" and _text(d, "verdict") == "LEGAL"
 
+    # a file dropped on the page is imported too
+    d.execute_script(
+        "const dt = new DataTransfer();"
+        "dt.items.add(new File([arguments[0]], 'dropped.txt', {type: 'text/plain'}));"
+        "document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true}));",
+        "3 Pot of Greed\n",
+    )
+    wait.until(lambda _: _text(d, "count-main") == "3" and _text(d, "verdict") == "ILLEGAL")
+    assert "dropped" in _text(d, "deck-name")
+    _import_file(d, wait, LEGAL)
+    wait.until(lambda _: _text(d, "count-main") == "40" and _text(d, "verdict") == "LEGAL")
+
     # a reload keeps the deck
     d.refresh()
     wait.until(lambda _: _text(d, "count-main") == "40")
@@ -416,3 +428,62 @@ def test_layout_fits_and_touch_targets(browser: Any, live_server: str, tmp_path:
     if mobile:
         assert sizes["small"] == [], sizes["small"]
     assert _csp_errors(d) == []
+
+
+def test_card_images_from_the_operators_origin_only(browser: Any, tmp_path: Path) -> None:
+    import base64
+    import http.server
+    import threading
+
+    from selenium.webdriver.common.by import By
+
+    from tests.conftest import start_server, stop_server
+
+    png = base64.b64decode(
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+    )
+    asked: list[str] = []
+
+    class Images(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Type", "image/png")
+            self.send_header("Content-Length", str(len(png)))
+            self.end_headers()
+            self.wfile.write(png)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    images = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Images)
+    threading.Thread(target=images.serve_forever, daemon=True).start()
+    template = f"http://127.0.0.1:{images.server_address[1]}/img/{{passcode}}.png"
+    proc, url = start_server(env={**os.environ, "DECKCHECK_IMAGE_URL": template})
+    try:
+        d = browser
+        wait = _open(d, f"{url}/")
+        d.find_element(By.ID, "search").send_keys("Ash Blossom & Joyous")
+        img = "#results li[data-passcode='14558127'] img.thumb"
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, img))
+        wait.until(lambda d: d.execute_script(
+            "const i = document.querySelector(arguments[0]); return i.complete && i.naturalWidth;",
+            img))  # fmt: skip
+        assert d.find_element(By.CSS_SELECTOR, img).get_attribute("src") == template.replace(
+            "{passcode}", "14558127"
+        )
+        assert "/img/14558127.png" in asked
+        assert _csp_errors(d) == []
+    finally:
+        stop_server(proc)
+        images.shutdown()
+
+
+def test_no_card_images_by_default(browser: Any, live_server: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    d = browser
+    wait = _open(d, f"{live_server}/")
+    d.find_element(By.ID, "search").send_keys("Ash Blossom & Joyous")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#results li[data-passcode='14558127']"))
+    assert d.find_elements(By.CSS_SELECTOR, "img") == []
