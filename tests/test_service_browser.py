@@ -419,6 +419,8 @@ def test_layout_fits_and_touch_targets(browser: Any, live_server: str, tmp_path:
                         return `${e.tagName}#${e.id}.${e.className} ${r.width}x${r.height}`; });
         return {scroll: doc.scrollWidth, client: doc.clientWidth, wide, small};
     """)
+    d.execute_script("document.getElementById('deck-panel').scrollIntoView()")
+    d.save_screenshot(str(tmp_path / f"builder-{size}-deck.png"))
     d.execute_script("window.scrollTo(0, 0)")
     d.save_screenshot(str(tmp_path / f"builder-{size}.png"))
     print(f"screenshot: {tmp_path / f'builder-{size}.png'}")
