@@ -23,6 +23,7 @@ STATUSES: dict[tuple[str, str], tuple[int, ...]] = {
     ("/healthz", "get"): (304,),
     ("/v1/validate", "post"): (400, 404, 413, 422),
     ("/v1/simulate", "post"): (400, 404, 413, 422, 429),
+    ("/v1/simulate/sweep", "post"): (400, 404, 413, 422, 429),
     ("/v1/convert", "post"): (400, 413, 422),
     ("/v1/batch", "post"): (404, 413, 422, 429),
     ("/v1/formats", "get"): (304,),
