@@ -54,6 +54,32 @@ def family_pss(pid: int) -> float:
     return total / 1024
 
 
+def sockets_of(pid: int) -> set[str]:
+    """The sockets a process holds (``socket:[inode]``)."""
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return set()
+    held = set()
+    for fd in fds:
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:"):
+            held.add(target)
+    return held
+
+
+def child_sockets(pid: int) -> list[str]:
+    """Sockets of a process that its children hold too (a computing child must hold none of
+    its worker's: the listening socket, clients' connections)."""
+    kids = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True,
+                          text=True, check=False).stdout.split()  # fmt: skip
+    mine = sockets_of(pid)
+    return sorted(s for kid in kids for s in sockets_of(int(kid)) & mine)
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[Any, str]]:
     env = dict(os.environ, DECKCHECK_COMPUTE_SECONDS=str(BUDGET_SECONDS),
@@ -90,6 +116,7 @@ def three_at_once(
     with httpx.Client(base_url=url) as client:
         while any(t.is_alive() for t in threads):
             peak = max(peak, family_pss(proc.pid))
+            assert child_sockets(proc.pid) == []
             t0 = time.monotonic()
             assert client.get("/healthz").status_code == 200
             health.append(time.monotonic() - t0)

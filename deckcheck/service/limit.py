@@ -220,6 +220,7 @@ def _sandbox(s: Settings) -> None:
     import contextlib
     import resource
 
+    _drop_sockets()
     with contextlib.suppress(ValueError, OSError):
         signal.set_wakeup_fd(-1)
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
@@ -237,6 +238,26 @@ def _sandbox(s: Settings) -> None:
         with contextlib.suppress(ValueError, OSError):
             _, hard = resource.getrlimit(resource.RLIMIT_AS)
             resource.setrlimit(resource.RLIMIT_AS, (size + s.compute_memory_bytes + AS_SLACK, hard))
+
+
+def _drop_sockets() -> None:
+    """Let go of every socket the child inherited (the listening one, clients' connections):
+    a connection the worker closes must close, whatever a child is computing. Each is replaced
+    by ``/dev/null`` rather than closed, so that no stale socket object can close a new file."""
+    import stat
+
+    try:
+        fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        fds = list(range(3, 1024))
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in fds:
+        try:
+            if fd != null and stat.S_ISSOCK(os.fstat(fd).st_mode):
+                os.dup2(null, fd)
+        except OSError:
+            continue
+    os.close(null)
 
 
 def _statm(pid: int) -> list[int] | None:
