@@ -25,6 +25,7 @@ import pickle
 import select
 import signal
 import time
+import warnings
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -45,6 +46,12 @@ NICE = 10
 AS_SLACK = 256 << 20
 """Address space a child may reserve beyond its memory budget (thread stacks, malloc arenas)."""
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+# Python 3.12+ warns on every fork of a process with threads; the child here only runs the
+# request (its imports done beforehand, no lock of another thread needed) and is watched by a
+# deadline, so the warning says nothing to an operator.
+warnings.filterwarnings("ignore", message=r".*use of fork\(\) may lead to deadlocks",
+                        category=DeprecationWarning)  # fmt: skip
 
 
 def json_error(status: int, code: str, message: str, detail: Any = None,
