@@ -413,7 +413,7 @@ def run() -> list[Figure]:
     """
     rng = random.Random(7)
     decks = [p.read_text(encoding="utf-8") for p in DECKS]
-    qs = queries(rng, REQUESTS + MIXED)
+    qs = queries(rng, 3 * REQUESTS + MIXED)  # the wrk, httpx and lean phases
 
     # bodies and URLs are built before the clock starts: the client's own work stays small
     bodies = [json.dumps({"deck": d, "format": "tcg", "date": "2025-06-01"}).encode()
