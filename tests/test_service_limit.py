@@ -71,13 +71,30 @@ def sockets_of(pid: int) -> set[str]:
     return held
 
 
+def nice_of(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            raw = f.read()
+    except OSError:
+        return None
+    return int(raw[raw.rindex(")") + 2 :].split()[16])
+
+
 def child_sockets(pid: int) -> list[str]:
-    """Sockets of a process that its children hold too (a computing child must hold none of
-    its worker's: the listening socket, clients' connections)."""
+    """Sockets of a process that its running children hold too (a computing child, once it
+    runs at its lower priority, must hold none of its worker's: the listening socket, clients'
+    connections). A child caught in the instant after its fork is not counted."""
     kids = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True,
                           text=True, check=False).stdout.split()  # fmt: skip
     mine = sockets_of(pid)
-    return sorted(s for kid in kids for s in sockets_of(int(kid)) & mine)
+    base = nice_of(pid)
+    held = []
+    for kid in map(int, kids):
+        nice = nice_of(kid)
+        if nice is None or base is None or nice == base:
+            continue  # gone, or not sandboxed yet
+        held += sorted(sockets_of(kid) & mine)
+    return held
 
 
 @pytest.fixture(scope="module")

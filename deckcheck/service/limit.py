@@ -227,7 +227,7 @@ def _sandbox(s: Settings) -> None:
     import contextlib
     import resource
 
-    _drop_sockets()
+    _drop_sockets()  # first: the lower priority below marks a child that holds none
     with contextlib.suppress(ValueError, OSError):
         signal.set_wakeup_fd(-1)
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
