@@ -12,13 +12,15 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
+from deckcheck.reporter.csv import Row, registration_of
 from deckcheck.reporter.text import clean
+from deckcheck.run.row import Checked
+from deckcheck.source.record import Unreadable
 from deckcheck.validation.report import CODE_FIX, Code
 
 if TYPE_CHECKING:
     from deckcheck.reporter.i18n import Localizer
-    from deckcheck.run.batch import Batch, Unreadable
-    from deckcheck.validation.report import Report
+    from deckcheck.run.batch import Batch
 
 
 def fix_for(code: Code) -> str:
@@ -83,8 +85,8 @@ def _e(text: object) -> str:
     return html.escape(value, quote=True)
 
 
-def _who(row: Report | Unreadable, loc: Localizer) -> str:
-    reg = row.registration
+def _who(row: Row, loc: Localizer) -> str:
+    reg = registration_of(row)
     parts = []
     if reg is not None:
         if reg.player:
@@ -99,26 +101,25 @@ def _status(status: str, loc: Localizer) -> str:
     return status.upper() if loc.lang.value == "en" else loc.t(f"status.{status}")
 
 
-def _card(row: Report | Unreadable, loc: Localizer) -> str:
+def _card(row: Row, loc: Localizer) -> str:
     from deckcheck.source.registration import status_of
-    from deckcheck.validation.report import Report
 
     status = status_of(row).value
     who = _who(row, loc)
-    title = row.name if isinstance(row, Report) and row.name else row.path
+    title = row.name if not isinstance(row, Unreadable) and row.name else row.path
     head = f"{_e(title or '<deck>')}"
     if who:
         head += f" <small>({_e(who)})</small>"
     lines = [f'<section class="deck {status}"><h3><span class="{status}">'
              f"{_e(_status(status, loc))}</span> {head}</h3>"]  # fmt: skip
-    if isinstance(row, Report) and row.name and row.path:
+    if not isinstance(row, Unreadable) and row.name and row.path:
         lines.append(f'<div class="meta">{_e(row.path)}</div>')
     items: list[str] = []
-    reg = row.registration
+    reg = registration_of(row)
     if reg is not None and reg.duplicate_of is not None:
         said = loc.t("html.duplicate", player_id=_e(reg.player_id), row=reg.duplicate_of)
         items.append(f'<li>{said}<div class="fix">{_e(loc.t("html.duplicate_fix"))}</div></li>')
-    if isinstance(row, Report):
+    if not isinstance(row, Unreadable):
         for v in row.violations:
             if v.severity.value == "note":
                 continue
@@ -176,12 +177,11 @@ def _head(batch: Batch, loc: Localizer) -> list[str]:
     ]  # fmt: skip
 
 
-def _row_cells(i: int, r: Report | Unreadable, loc: Localizer) -> list[str]:
+def _row_cells(i: int, r: Row, loc: Localizer) -> list[str]:
     """One registration's cells in the table of every registration."""
     from deckcheck.source.registration import status_of
-    from deckcheck.validation.report import Report
 
-    reg = r.registration
+    reg = registration_of(r)
     status = status_of(r).value
     shown = _e(loc.t(f"status.{status}"))
     cells = [
@@ -189,7 +189,7 @@ def _row_cells(i: int, r: Report | Unreadable, loc: Localizer) -> list[str]:
         f"<td>{_e(reg.player_id) if reg else ''}</td>",
         f"<td>{_e(reg.player) if reg else ''}</td>",
     ]
-    if isinstance(r, Report):
+    if not isinstance(r, Unreadable):
         errors = len(r.errors)
         warnings = sum(v.severity.value == "warning" for v in r.violations)
         c = r.counts
@@ -200,7 +200,7 @@ def _row_cells(i: int, r: Report | Unreadable, loc: Localizer) -> list[str]:
             f'<td class="num">{errors}</td>', f'<td class="num">{warnings}</td>',
             f'<td class="num">{c["main"]}</td>', f'<td class="num">{c["extra"]}</td>',
             f'<td class="num">{c["side"]}</td>', f"<td>{_e(codes)}</td>",
-            f'<td class="code">{_e(r.fingerprint or "")}</td>',
+            f'<td class="code">{_e(r.fingerprint if isinstance(r, Checked) else "")}</td>',
         ]  # fmt: skip
     else:
         cells += [

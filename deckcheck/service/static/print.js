@@ -39,7 +39,15 @@
     let fallback = false;
     for (const section of ["main", "extra", "side"]) {
       const counts = new Map();
-      for (const p of b.state.deck[section]) counts.set(p, (counts.get(p) || 0) + 1);
+      for (const p of b.state.deck[section]) {
+        if (typeof p === "object" && p !== null) {  // a line naming no card, kept as written
+          const m = /^\s*(\d{1,2})\s*[xX×]?\s+(\S.*)$/.exec(p.line || "");
+          const row = { passcode: "", n: m ? Number(m[1]) : 1, name: (m ? m[2] : p.line || "").trim() };
+          out[section === "main" ? "other" : section].push(row);
+          continue;
+        }
+        counts.set(p, (counts.get(p) || 0) + 1);
+      }
       for (const [passcode, n] of counts) {
         const card = b.state.cards.get(passcode);
         const shown = name(card, passcode);
