@@ -23,10 +23,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import enum
-import fnmatch
 import json
 import os
-import re
 import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -321,11 +319,9 @@ def _bundle(path: str) -> Iterator[Source]:
 
 
 def _excluded(rel: PurePosixPath, exclude: Sequence[str]) -> bool:
-    text = rel.as_posix()
-    return any(
-        fnmatch.fnmatch(text, pat) or any(fnmatch.fnmatch(part, pat) for part in rel.parts)
-        for pat in exclude
-    )
+    from deckcheck.source.glob import excluded
+
+    return excluded(rel.as_posix(), exclude)
 
 
 class _Ignore:
@@ -350,8 +346,7 @@ class _Ignore:
     def ignored(self, rel: PurePosixPath, is_dir: bool) -> bool:
         """Whether ``rel`` (relative to the scanned folder) is ignored."""
         for base, spec in reversed(self.specs):
-            sub = rel.relative_to(base).as_posix() + ("/" if is_dir else "")
-            include = spec.check_file(sub).include
+            include = spec.decide(rel.relative_to(base).as_posix(), is_dir)
             if include is not None:
                 return bool(include)
         return False
@@ -359,24 +354,9 @@ class _Ignore:
 
 def _gitignore_spec(lines: list[str]) -> Any:
     """The rules of a ``.gitignore``; lines git would not understand either are left out."""
-    import pathspec
+    from deckcheck.source.glob import GitIgnore
 
-    def compiled(some: list[str]) -> Any:
-        spec = pathspec.GitIgnoreSpec.from_lines(some)
-        spec.check_file("x/y")  # some bad patterns fail only when first used
-        return spec
-
-    try:
-        return compiled(lines)
-    except (ValueError, re.error):  # a bad pattern: keep the good ones
-        good = []
-        for line in lines:
-            try:
-                compiled([line])
-            except (ValueError, re.error):
-                continue
-            good.append(line)
-        return compiled(good)
+    return GitIgnore.from_lines(lines)
 
 
 def _is_venv(path: Path) -> bool:
