@@ -262,12 +262,20 @@ def sources(
             continue
         if is_dir:
             yield from _folder(path, exclude, data)
+        elif exists and not _regular(p):
+            yield Source(SourceKind.FILE, p, error="not a regular file (a FIFO, device...)")
         elif exists and p.lower().endswith((".zip", ".csv")):
             yield from _bundle(p)
         elif exists:
             yield Source(SourceKind.FILE, p)
         else:
             yield Source(SourceKind.FILE, p, error="no such file or folder")
+
+
+def _regular(path: str) -> bool:
+    from deckcheck.boundary import is_regular_file
+
+    return is_regular_file(path)
 
 
 def _suffixes() -> tuple[str, ...]:

@@ -47,6 +47,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.boundary import read_capped
 from deckcheck.error import ConfigError, DeckcheckError, UnknownFormatError
 
 if TYPE_CHECKING:
@@ -60,6 +61,8 @@ CONFIG_FILE = "deckcheck.toml"
 """Name of the repository configuration file."""
 PYPROJECT = "pyproject.toml"
 """A ``pyproject.toml`` with a ``[tool.deckcheck]`` table is a configuration too."""
+MAX_CONFIG_BYTES = 1 << 20
+"""Size cap of a configuration file (``deckcheck.toml`` or ``pyproject.toml``)."""
 
 
 # -- globs ----------------------------------------------------------------------------------------
@@ -231,7 +234,7 @@ def load_config(path: str | Path) -> Config:
     """
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        raw = read_capped(p, MAX_CONFIG_BYTES, refuse=lambda why: ConfigError(f"{p}: {why}"))
     except OSError as exc:
         raise ConfigError(f"{p}: cannot read the configuration: {exc.strerror or exc}") from None
     try:
@@ -249,8 +252,12 @@ def load_config(path: str | Path) -> Config:
 
 
 def _has_tool_table(path: Path) -> bool:
+    """Whether a ``pyproject.toml`` has a ``[tool.deckcheck]`` table (True for one deckcheck
+    must refuse: over :data:`MAX_CONFIG_BYTES`, or not a regular file)."""
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        doc = tomllib.loads(read_capped(path, MAX_CONFIG_BYTES).decode("utf-8"))
+    except DeckcheckError:
+        return True  # over the cap, a FIFO...: load_config says why
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return False
     tool = doc.get("tool")
@@ -263,10 +270,10 @@ def find_config(start: str | Path | None = None) -> Path | None:
     here = Path(os.path.abspath(start if start is not None else os.curdir))
     for folder in (here, *here.parents):
         candidate = folder / CONFIG_FILE
-        if candidate.is_file():
+        if candidate.exists() and not candidate.is_dir():  # a FIFO too: refused when loaded
             return candidate
         project = folder / PYPROJECT
-        if project.is_file() and _has_tool_table(project):
+        if project.exists() and not project.is_dir() and _has_tool_table(project):
             return project
     return None
 
