@@ -64,6 +64,19 @@ _FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
+_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+
+
+def strict_date(value: object) -> date | None:
+    """``value`` as a date if it is text of the form ``YYYY-MM-DD`` (nothing else), else None."""
+    if not isinstance(value, str) or not _DATE.match(value):
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
 def parse_manifest(raw: bytes, where: str) -> dict[str, Any]:
     """A bundle manifest checked for use; :class:`DataError` naming ``where`` if unusable.
 
@@ -90,10 +103,8 @@ def parse_manifest(raw: bytes, where: str) -> dict[str, Any]:
             raise DataError(f"{where}: bad file name in the manifest: {name!r}")
         if not isinstance(digest, str) or not _SHA256.match(digest):
             raise DataError(f"{where}: {name}: the manifest's sha256 is not 64 hex digits")
-    try:
-        date.fromisoformat(str(doc.get("as_of")))
-    except ValueError:
-        raise DataError(f"{where}: as_of must be a YYYY-MM-DD date") from None
+    if strict_date(doc.get("as_of")) is None:
+        raise DataError(f"{where}: as_of must be a YYYY-MM-DD date")
     sources = doc.get("sources", [])
     if not isinstance(sources, list) or not all(isinstance(x, str) for x in sources):
         raise DataError(f"{where}: sources must be a list of strings")

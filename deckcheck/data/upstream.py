@@ -41,6 +41,8 @@ from deckcheck.data.update import (
     Progress,
     UpdateResult,
     UpdateStatus,
+    check_as_of,
+    check_source,
     client,
     fetch,
     is_url,
@@ -81,13 +83,14 @@ def parse_source_list(raw: bytes, where: str) -> tuple[dict[str, Any], list[Sour
         if not isinstance(doc, dict) or not isinstance(rows, list) or not rows:
             raise ValueError("'files' must be a non-empty list")
         if "as_of" in doc:
-            date.fromisoformat(str(doc["as_of"]))
+            check_as_of(doc["as_of"], where)
         files: list[SourceFile] = []
         for row in rows:
-            path = str(row["path"])
+            path = row["path"]
             parts = path.split("/")
             if (
-                parts[0] not in ("cards", "lflists")
+                any(ord(c) < 32 or c == "\x7f" for c in path)
+                or parts[0] not in ("cards", "lflists")
                 or len(parts) < 2
                 or "\\" in path
                 or any(p in ("..", ".", "") for p in parts)
@@ -103,7 +106,7 @@ def parse_source_list(raw: bytes, where: str) -> tuple[dict[str, Any], list[Sour
                     int(size) if size is not None else None,
                 )
             )
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise DataError(f"{where}: not a usable source list: {exc}") from exc
     return doc, files
 
@@ -180,6 +183,7 @@ def update_from_upstream(
             "no upstream source list: give --source URL|PATH of a sources.json (see "
             f"docs/data.md) or set {UPSTREAM_ENV}"
         )
+    check_source(src)
     if is_url(src):
         require_network(src)
     previous = Dataset.active()
@@ -196,6 +200,8 @@ def update_from_upstream(
         except OSError as exc:
             where = exc.filename or work
             raise UpdateError(f"{where}: {exc.strerror or exc} (nothing was installed)") from exc
+        except (ValueError, TypeError, KeyError) as exc:  # a hostile list no check foresaw
+            raise UpdateError(f"{src}: unusable sources: {exc} (nothing was installed)") from exc
         finally:
             shutil.rmtree(work, ignore_errors=True)
             shutil.rmtree(staging, ignore_errors=True)
