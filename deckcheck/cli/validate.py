@@ -192,9 +192,10 @@ def append_summary(text: str, path: Path | None) -> None:
     """Append ``text`` to ``path`` (the job summary); exit 2 if it cannot be written."""
     if path is None:
         return
+    from deckcheck.cli.common import append_whole
+
     try:
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write(text)
+        append_whole(str(path), text)
     except OSError as exc:
         fail(f"cannot write the summary to {path}: {exc.strerror or exc}")
 

@@ -312,11 +312,18 @@ class Dataset:
             return out
         if out.exists() and (not out.is_dir() or any(out.iterdir())):
             raise DataError(f"{out}: not an empty folder; export into a new or empty one")
+        made = not out.exists()
+        written: list[Path] = []
         try:
             out.mkdir(parents=True, exist_ok=True)
-            for name in names:
+            for name in [*names[1:], MANIFEST]:  # the manifest last: no bundle without its files
+                written.append(out / name)
                 shutil.copyfile(self.folder / name, out / name)
         except OSError as exc:
+            for path in written:  # all or nothing: no lone manifest.json, no half a bundle
+                path.unlink(missing_ok=True)
+            if made:
+                shutil.rmtree(out, ignore_errors=True)
             raise DataError(f"{out}: cannot write: {exc.strerror or exc}") from exc
         Dataset.open(out).verify()
         return out
