@@ -74,6 +74,20 @@ class _Out(io.RawIOBase):
             # would make EPIPE exit 1)
 
 
+from deckcheck.reporter.text import TERMINAL_ESCAPES as _TERMINAL  # noqa: E402
+
+
+class _Text(io.TextIOWrapper):
+    """Text standard output; on a terminal, DEL, C1 and bidi controls become ``\\uXXXX``
+    (the same value in JSON and SARIF; text reports have escaped them already)."""
+
+    escape = False
+
+    def write(self, text: str) -> int:
+        super().write(text.translate(_TERMINAL) if self.escape else text)
+        return len(text)
+
+
 def guard() -> None:
     """Make the process's standard output fail cleanly (see the module docstring)."""
     if _closed(2):
@@ -87,9 +101,9 @@ def guard() -> None:
     errors = getattr(old, "errors", None) or "strict"
     raw = _Out(gone)
     tty = raw.isatty()
-    sys.stdout = io.TextIOWrapper(
-        io.BufferedWriter(raw), encoding=encoding, errors=errors, line_buffering=tty
-    )
+    out = _Text(io.BufferedWriter(raw), encoding=encoding, errors=errors, line_buffering=tty)
+    out.escape = tty
+    sys.stdout = out
 
 
 def failed() -> bool:
