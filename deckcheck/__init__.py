@@ -12,6 +12,7 @@ The public API is re-exported here and imported lazily, so ``import deckcheck`` 
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import TYPE_CHECKING, Any
 
 from deckcheck import legacy as _legacy
@@ -198,6 +199,8 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module 'deckcheck' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
+    if inspect.isfunction(value):  # checked arguments, only documented errors (deckcheck.api)
+        value = importlib.import_module("deckcheck.api").guard(value)
     globals()[name] = value
     return value
 
