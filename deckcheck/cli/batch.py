@@ -31,6 +31,7 @@ from deckcheck.cli.options import (
     parse_date,
     resolve_format,
 )
+from deckcheck.cli.validate import check_globs
 
 if TYPE_CHECKING:
     from deckcheck.run.batch import Batch
@@ -239,7 +240,12 @@ def register(app: typer.Typer) -> None:
         ] = 0,
         exclude: Annotated[
             list[str] | None,
-            typer.Option("--exclude", metavar="GLOB", help="Leave out folder files matching GLOB."),
+            typer.Option(
+                "--exclude",
+                metavar="GLOB",
+                help="Leave out folder files matching GLOB.",
+                callback=check_globs,
+            ),
         ] = None,
         quiet: Annotated[
             bool,

@@ -47,10 +47,26 @@ PathsArg = Annotated[
         show_default=False,
     ),
 ]
+def check_globs(value: list[str] | None) -> list[str] | None:
+    """``--exclude`` globs, each compiled once to refuse a bad one before any scan."""
+    from deckcheck.source.glob import path_glob
+
+    for pattern in value or ():
+        try:
+            path_glob(pattern)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
+    return value
+
+
 ExcludeOpt = Annotated[
     list[str] | None,
     typer.Option(
-        "--exclude", metavar="GLOB", help="Leave out files and folders matching GLOB (repeatable)."
+        "--exclude",
+        metavar="GLOB",
+        help="Leave out files and folders matching GLOB (repeatable; the configuration's glob "
+        "syntax).",
+        callback=check_globs,
     ),
 ]
 SummaryOpt = Annotated[
