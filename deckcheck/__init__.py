@@ -45,6 +45,7 @@ _EXPORTS: dict[str, str] = {
     "OutputFormat": "deckcheck.reporter",
     "RenderOptions": "deckcheck.reporter",
     "InputError": "deckcheck.error",
+    "ArgumentError": "deckcheck.error",
     "NotFoundError": "deckcheck.error",
     "DeckWriteError": "deckcheck.error",
     "FormatFileError": "deckcheck.error",
@@ -136,6 +137,7 @@ if TYPE_CHECKING:
     )
     from deckcheck.error import (
         AmbiguousCardError,
+        ArgumentError,
         ConditionError,
         ConfigError,
         DataError,
