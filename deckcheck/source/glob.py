@@ -26,6 +26,10 @@ from deckcheck.error import InputError
 
 MAX_PATTERN = 1024
 """Longest glob accepted, in characters."""
+MAX_RULES = 2000
+"""Most rules read from one ``.gitignore`` (further lines are left out, see ``skipped``)."""
+MAX_RULE_CHARS = 32 << 10
+"""Most pattern characters in one ``.gitignore``'s rules (further lines are left out)."""
 MAX_CACHE = 4096
 """Cached automaton transitions per glob before the cache is emptied again."""
 
@@ -150,6 +154,39 @@ def compile_steps(
     return nodes
 
 
+def _eps(nodes: tuple[_Node, ...], s: int) -> tuple[int, ...]:
+    """The states reached from ``s`` without a character."""
+    if 0 <= s < len(nodes):
+        step = nodes[s].step
+        if step is Step.TAIL:
+            return (len(nodes),)
+        if step in (Step.STAR, Step.DEEP, Step.REST):
+            return (s + 1,)
+    return ()
+
+
+def _moves(nodes: tuple[_Node, ...], s: int, ch: str) -> tuple[int, ...]:
+    """The states reached from ``s`` by ``ch`` (before :func:`_eps`).
+
+    A negative state ``~i`` is "inside the run of folders of the DEEP step ``i``".
+    """
+    if s < 0:
+        return (s, ~s + 1) if ch == "/" else (s,)
+    if s == len(nodes):
+        return ()
+    node = nodes[s]
+    step = node.step
+    if step is Step.STAR:
+        return () if ch == "/" else (s,)
+    if step is Step.DEEP:
+        return (~s, s + 1) if ch == "/" else (~s,)
+    if step is Step.REST:
+        return (s,)
+    if step is Step.TAIL:
+        return ()  # "/" and anything after: Glob.match ends early
+    return (s + 1,) if node.takes(ch) else ()
+
+
 @dataclass(eq=False)
 class Glob:
     """A compiled glob: :meth:`match` a POSIX path relative to the pattern's folder."""
@@ -168,15 +205,9 @@ class Glob:
         todo = list(states)
         while todo:
             s = todo.pop()
-            if s in out:
-                continue
-            out.add(s)
-            if 0 <= s < len(self.nodes):
-                step = self.nodes[s].step
-                if step is Step.TAIL:
-                    todo.append(len(self.nodes))
-                elif step in (Step.STAR, Step.DEEP, Step.REST):
-                    todo.append(s + 1)
+            if s not in out:
+                out.add(s)
+                todo.extend(_eps(self.nodes, s))
         return frozenset(out)
 
     def _next(self, states: frozenset[int], ch: str) -> frozenset[int]:
@@ -184,32 +215,7 @@ class Glob:
         got = self._cache.get(key)
         if got is not None:
             return got
-        nxt: set[int] = set()
-        end = len(self.nodes)
-        for s in states:
-            if s < 0:  # inside a DEEP step's run of folders (``~s`` is the step)
-                nxt.add(s)
-                if ch == "/":
-                    nxt.add(~s + 1)
-                continue
-            if s == end:
-                continue
-            node = self.nodes[s]
-            step = node.step
-            if step is Step.STAR:
-                if ch != "/":
-                    nxt.add(s)
-            elif step is Step.DEEP:
-                nxt.add(~s)
-                if ch == "/":
-                    nxt.add(s + 1)
-            elif step is Step.REST:
-                nxt.add(s)
-            elif step is Step.TAIL:
-                continue  # "/" and anything after: :meth:`match` ends early
-            elif node.takes(ch):
-                nxt.add(s + 1)
-        got = self._closure(nxt) if nxt else frozenset()
+        got = self._closure(t for s in states for t in _moves(self.nodes, s, ch))
         if len(self._cache) >= MAX_CACHE:
             self._cache.clear()
         self._cache[key] = got
@@ -327,6 +333,18 @@ def gitignore_rule(line: str) -> IgnoreRule | None:
     return IgnoreRule(Glob(line, tuple(nodes)), negated, folder_only)
 
 
+def _last_of_each(rules: list[IgnoreRule]) -> tuple[IgnoreRule, ...]:
+    """The rules without an earlier copy of a later one (the later always decides instead)."""
+    seen: set[tuple[str, bool, bool]] = set()
+    kept: list[IgnoreRule] = []
+    for rule in reversed(rules):
+        key = (rule.glob.pattern.rstrip("\r\n"), rule.negated, rule.folder_only)
+        if key not in seen:
+            seen.add(key)
+            kept.append(rule)
+    return tuple(reversed(kept))
+
+
 @dataclass(frozen=True, slots=True)
 class GitIgnore:
     """The rules of one ``.gitignore``: the last rule matching a path decides."""
@@ -340,35 +358,106 @@ class GitIgnore:
         """The rules of a ``.gitignore``'s lines; unusable lines are left out (see ``skipped``)."""
         rules: list[IgnoreRule] = []
         bad: list[str] = []
+        size = 0
         for line in lines:
             try:
                 rule = gitignore_rule(line)
             except ValueError:
                 bad.append(line)
                 continue
-            if rule is not None:
+            if rule is None:
+                continue
+            size += len(line)
+            if len(rules) < MAX_RULES and size <= MAX_RULE_CHARS:
                 rules.append(rule)
-        return cls(tuple(rules), tuple(bad))
+            else:
+                bad.append(line)
+        return cls(_last_of_each(rules), tuple(bad))
 
     def decide(self, path: str, is_dir: bool) -> bool | None:
         """True: ``path`` (relative to the file's folder) is ignored; False: a ``!`` rule keeps it;
         None: no rule matches.
 
         As git: the last rule matching the path decides, and a path inside an ignored folder is
-        ignored whatever the rules say of it (git never looks inside that folder).
+        ignored whatever the rules say of it (git never looks inside that folder). All the rules
+        are matched together in one pass over the path (:class:`_Union`).
         """
-        cut = path.find("/")
-        while cut > 0:
-            if self._own(path[:cut], True):
-                return True
-            cut = path.find("/", cut + 1)
-        return self._own(path, is_dir)
+        union = self._union()
+        states = union.start
+        for i, ch in enumerate(path):
+            if ch == "/" and i > 0:  # path[:i] is a folder above the path
+                after = union.step(states, "/")
+                if self._verdict(union.accepting(states) | union.accepting(after), True):
+                    return True
+                states = after
+            else:
+                states = union.step(states, ch)
+            if not states:
+                return None
+        accepted = union.accepting(states)
+        if is_dir:
+            accepted = accepted | union.accepting(union.step(states, "/"))
+        return self._verdict(accepted, is_dir)
 
-    def _own(self, path: str, is_dir: bool) -> bool | None:
-        for rule in reversed(self.rules):
-            if rule.hits(path, is_dir):
+    def _verdict(self, accepted: frozenset[int], is_dir: bool) -> bool | None:
+        for r in sorted(accepted, reverse=True):
+            rule = self.rules[r]
+            if is_dir or not rule.folder_only:
                 return not rule.negated
         return None
+
+    def _union(self) -> _Union:
+        got = _UNIONS.get(id(self))
+        if got is None or got[0] is not self:
+            if len(_UNIONS) > 256:
+                _UNIONS.clear()
+            got = (self, _Union(tuple(r.glob.nodes for r in self.rules)))
+            _UNIONS[id(self)] = got
+        return got[1]
+
+
+class _Union:
+    """Every rule's automaton run at once: states are ``(rule, state)`` pairs."""
+
+    def __init__(self, nodes: tuple[tuple[_Node, ...], ...]) -> None:
+        self.nodes = nodes
+        self.cache: dict[tuple[frozenset[tuple[int, int]], str], frozenset[tuple[int, int]]] = {}
+        self.accepts: dict[frozenset[tuple[int, int]], frozenset[int]] = {}
+        self.start = self._closure([(r, 0) for r in range(len(nodes))])
+
+    def _closure(self, pairs: Iterable[tuple[int, int]]) -> frozenset[tuple[int, int]]:
+        out: set[tuple[int, int]] = set()
+        todo = list(pairs)
+        while todo:
+            pair = todo.pop()
+            if pair not in out:
+                out.add(pair)
+                todo.extend((pair[0], t) for t in _eps(self.nodes[pair[0]], pair[1]))
+        return frozenset(out)
+
+    def step(self, states: frozenset[tuple[int, int]], ch: str) -> frozenset[tuple[int, int]]:
+        """The states after ``ch``."""
+        key = (states, ch)
+        got = self.cache.get(key)
+        if got is None:
+            got = self._closure((r, t) for r, s in states for t in _moves(self.nodes[r], s, ch))
+            if len(self.cache) >= MAX_CACHE * 4:
+                self.cache.clear()
+            self.cache[key] = got
+        return got
+
+    def accepting(self, states: frozenset[tuple[int, int]]) -> frozenset[int]:
+        """The rules whose automaton accepts in ``states``."""
+        got = self.accepts.get(states)
+        if got is None:
+            got = frozenset(r for r, s in states if s == len(self.nodes[r]))
+            if len(self.accepts) >= MAX_CACHE * 4:
+                self.accepts.clear()
+            self.accepts[states] = got
+        return got
+
+
+_UNIONS: dict[int, tuple[GitIgnore, _Union]] = {}
 
 
 @lru_cache(maxsize=512)
