@@ -15,12 +15,15 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from deckcheck.source.glob import GitIgnore, path_glob
 
 NAME = "a" * 40 + ".ydk"
+EVIL = "*a" * 30 + "b"
 
 
 def _old(pattern: str) -> re.Pattern[str]:
@@ -34,6 +37,21 @@ def _time(fn: object, reps: int = 1) -> float:
     for _ in range(reps):
         fn()  # type: ignore[operator]
     return (time.perf_counter() - start) / reps
+
+
+def run() -> list[Any]:
+    """The figures for ``bench/run.py``: 8 stars beside the former regex, 30 stars beside 1."""
+    from common import Figure
+
+    eight = "*a" * 8 + "b"
+    old = _time(lambda: _old(eight).match(NAME))
+    new8 = _time(lambda: path_glob(eight).match(NAME), 20)
+    one = _time(lambda: path_glob("*ab").match(NAME), 20)
+    new30 = _time(lambda: path_glob(EVIL).match(NAME), 20)
+    return [
+        Figure("glob, 8 stars", new8 * 1e3, "the former regex, 8 stars", old * 1e3, "ms"),
+        Figure("glob, 30 stars", new30 * 1e3, "glob, 1 star", one * 1e3, "ms", target=100.0),
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
