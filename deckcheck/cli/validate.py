@@ -47,6 +47,8 @@ PathsArg = Annotated[
         show_default=False,
     ),
 ]
+
+
 def check_globs(value: list[str] | None) -> list[str] | None:
     """``--exclude`` globs, each compiled once to refuse a bad one before any scan."""
     from deckcheck.source.glob import path_glob
