@@ -192,3 +192,32 @@ def test_hostile_source_lists_are_update_errors(home: Path, tmp_path: Path, doc:
         with pytest.raises(UpdateError) as info:
             update_from_upstream(srv.url + "/", home=home, options=FAST)
         assert "sources.json" in str(info.value)
+
+
+@pytest.mark.parametrize("where", ["manifest", "file", "zip", "list"])
+def test_fifo_in_a_local_source_does_not_block(home: Path, tmp_path: Path, where: str) -> None:
+    import os
+    import shutil
+
+    folder = tmp_path / "bundle"
+    Dataset.bundled().export(folder)
+    if where == "manifest":
+        (folder / "manifest.json").unlink()
+        os.mkfifo(folder / "manifest.json")
+        source: Path = folder
+    elif where == "file":
+        (folder / "names.json").unlink()
+        os.mkfifo(folder / "names.json")
+        source = folder
+    elif where == "zip":
+        shutil.rmtree(folder)
+        source = tmp_path / "b.zip"
+        os.mkfifo(source)
+    else:
+        source = tmp_path / "sources.json"
+        os.mkfifo(source)
+        with pytest.raises(UpdateError, match="regular file"):
+            update_from_upstream(source, home=home, options=FAST)
+        return
+    with pytest.raises(UpdateError, match="regular file"):
+        update(source, home=home, options=FAST, force=True)

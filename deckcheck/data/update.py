@@ -264,6 +264,7 @@ def _update_path(
         digest = hashlib.sha256()
         done = 0
         try:
+            _regular(path)
             size = path.stat().st_size
             if size > opts.max_bytes:
                 raise UpdateError(f"{path}: {size:,} bytes, over the {opts.max_bytes:,}-byte cap")
@@ -288,11 +289,23 @@ def _update_path(
 
 
 def _read_capped(path: Path, cap: int) -> bytes:
-    with open(path, "rb") as handle:
-        raw = handle.read(cap + 1)
-    if len(raw) > cap:
-        raise UpdateError(f"{path}: over the {cap:,}-byte cap of a manifest")
-    return raw
+    from deckcheck.boundary import read_capped
+
+    over = f"{path}: over the {cap:,}-byte cap of a manifest"
+    return read_capped(
+        path,
+        cap,
+        refuse=lambda why: UpdateError(f"{path}: {why}"),
+        over=lambda _: UpdateError(over),
+    )
+
+
+def _regular(path: Path | str) -> None:
+    """:class:`UpdateError` unless ``path`` is a regular file (a FIFO would block the read)."""
+    from deckcheck.boundary import is_regular_file
+
+    if Path(path).exists() and not is_regular_file(path):
+        raise UpdateError(f"{path}: not a regular file (a FIFO, device...)")
 
 
 def _update_url(
@@ -363,6 +376,7 @@ def _update_archive(
             return UpdateResult(UpdateStatus.NOT_MODIFIED, previous, previous, src)
     else:
         src = str(Path(src).resolve())
+        _regular(src)
         try:
             size = Path(src).stat().st_size
         except OSError as exc:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from deckcheck.boundary import is_regular_file, read_capped
 from deckcheck.data.dataset import Dataset
 from deckcheck.data.store import data_home, install, locked, new_staging, require_network
 from deckcheck.data.update import (
@@ -229,7 +230,9 @@ def _fetch_sources(
             raw = json.dumps(source_list(folder)).encode()
         else:
             try:
-                raw = Path(loc).read_bytes()
+                raw = read_capped(
+                    loc, MAX_LIST_BYTES, refuse=lambda why: UpdateError(f"{loc}: {why}")
+                )
             except OSError as exc:
                 raise UpdateError(f"{loc}: cannot read: {exc.strerror or exc}") from exc
         doc, files = parse_source_list(raw, loc)
@@ -260,6 +263,8 @@ def _fetch_sources(
 
 def _copy(path: Path, dest: Path, opts: FetchOptions, sha256: str | None) -> None:
     try:
+        if path.exists() and not is_regular_file(path):
+            raise UpdateError(f"{path}: not a regular file (a FIFO, device...)")
         if path.stat().st_size > opts.max_bytes:
             raise UpdateError(f"{path}: over the {opts.max_bytes:,}-byte cap")
         shutil.copyfile(path, dest)
