@@ -221,3 +221,19 @@ def test_fifo_in_a_local_source_does_not_block(home: Path, tmp_path: Path, where
         return
     with pytest.raises(UpdateError, match="regular file"):
         update(source, home=home, options=FAST, force=True)
+
+
+def test_bundle_zip_with_a_duplicate_name_is_refused(home: Path, tmp_path: Path) -> None:
+    import warnings
+    import zipfile
+
+    folder = tmp_path / "bundle"
+    Dataset.bundled().export(folder)
+    archive = tmp_path / "b.zip"
+    with warnings.catch_warnings(), zipfile.ZipFile(archive, "w") as zf:
+        warnings.simplefilter("ignore")
+        for p in sorted(folder.iterdir()):
+            zf.write(p, p.name)
+        zf.writestr("names.json", b"{}")
+    with pytest.raises(UpdateError, match="twice"):
+        update(archive, home=home, options=FAST, force=True)

@@ -56,6 +56,8 @@ MAX_MANIFEST_BYTES = 1 << 20
 """Size cap of a manifest download."""
 AS_OF_MARGIN = timedelta(days=2)
 """How far after today a bundle's ``as_of`` may be (time zones, a build just before midnight)."""
+MAX_ARCHIVE_ENTRIES = 1000
+"""Most entries a bundle ``.zip`` may hold."""
 RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
 """HTTP statuses worth another try."""
 
@@ -414,6 +416,11 @@ def unpack(
     try:
         with zipfile.ZipFile(archive) as zf:
             names = [i.filename for i in zf.infolist() if not i.is_dir()]
+            if len(names) > MAX_ARCHIVE_ENTRIES:
+                raise UpdateError(f"{where}: {len(names):,} entries, over {MAX_ARCHIVE_ENTRIES}")
+            if len(set(names)) != len(names):
+                dup = next(n for n in names if names.count(n) > 1)
+                raise UpdateError(f"{where}: the archive holds {dup!r} twice; refused whole")
             prefix = ""
             if MANIFEST not in names:
                 found = [n for n in names if n.count("/") == 1 and n.endswith("/" + MANIFEST)]
