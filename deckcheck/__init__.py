@@ -12,7 +12,6 @@ The public API is re-exported here and imported lazily, so ``import deckcheck`` 
 from __future__ import annotations
 
 import importlib
-import inspect
 from typing import TYPE_CHECKING, Any
 
 from deckcheck import legacy as _legacy
@@ -196,12 +195,15 @@ if TYPE_CHECKING:
     from deckcheck.validation.report import BanlistRef, Code, Report, Severity, Violation
 
 
+_FUNCTION = type(importlib.import_module)
+
+
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'deckcheck' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
-    if inspect.isfunction(value):  # checked arguments, only documented errors (deckcheck.api)
+    if isinstance(value, _FUNCTION):  # checked arguments, only documented errors (deckcheck.api)
         value = importlib.import_module("deckcheck.api").guard(value)
     globals()[name] = value
     return value
