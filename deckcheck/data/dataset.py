@@ -30,6 +30,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from deckcheck.api import guard
 from deckcheck.error import DataError
 
 if TYPE_CHECKING:
@@ -155,6 +156,7 @@ class Dataset:
     # -- construction -------------------------------------------------------------------------
 
     @classmethod
+    @guard
     def open(cls, folder: str | Path) -> Dataset:
         """The dataset of a bundle folder (checks the manifest; file hashes: :meth:`verify`)."""
         path = Path(folder)
@@ -260,6 +262,7 @@ class Dataset:
 
         return canonical
 
+    @guard
     def format(self, name: str) -> Format:
         """A format or era by id or alias (:class:`~deckcheck.error.UnknownFormatError`)."""
         return self.formats.get(name)
