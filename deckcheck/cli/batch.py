@@ -27,6 +27,7 @@ from deckcheck.cli.options import (
     DateOpt,
     FormatFileOpt,
     FormatOpt,
+    JobsOpt,
     RegionOpt,
     parse_date,
     resolve_format,
@@ -232,12 +233,7 @@ def register(app: typer.Typer) -> None:
         on: DateOpt = None,
         region: RegionOpt = None,
         allow_prerelease: AllowPrereleaseOpt = False,
-        jobs: Annotated[
-            int,
-            typer.Option(
-                "--jobs", "-j", min=0, help="Worker processes (0: one per CPU).", show_default=True
-            ),
-        ] = 0,
+        jobs: JobsOpt = 0,
         exclude: Annotated[
             list[str] | None,
             typer.Option(
