@@ -40,7 +40,6 @@ CALLS: dict[str, tuple[str, dict[str, Any], list[str]]] = {
     "parse_condition": ("text", {"text": "Ash Blossom"}, ["categories"]),
     "parse_card_list": ("text", {"text": "Ash Blossom"}, ["data"]),
     "detect_format": ("data", {"data": "#main\n"}, []),
-    "summarize": ("reports", {"reports": []}, []),
     "normalize_name": ("text", {"text": "x"}, []),
     "read_lflist": ("text", {"text": "!2025.1 x\n"}, ["source", "family", "effective"]),
 }  # fmt: skip
