@@ -10,6 +10,9 @@ Every function ``import deckcheck`` exports goes through :func:`guard`:
   ``ValueError`` from a value no check foresaw, ``RecursionError``, ``MemoryError``) is turned
   into one: :class:`~deckcheck.error.ArgumentError` (an ``InputError``) or, for memory,
   :class:`~deckcheck.error.LimitError`. Generators (``sources``) are guarded as they run.
+
+A goldfish function (``simulate``...) raises :class:`~deckcheck.error.GoldfishArgumentError`,
+also a ``GoldfishError`` like its other bad options.
 """
 
 from __future__ import annotations
@@ -23,7 +26,13 @@ import types
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from deckcheck.error import ArgumentError, DeckcheckError, InputError, LimitError
+from deckcheck.error import (
+    ArgumentError,
+    DeckcheckError,
+    GoldfishArgumentError,
+    InputError,
+    LimitError,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -104,30 +113,30 @@ def _fits(annotation: str, value: Any) -> bool | None:
     return False
 
 
-def _check(name: str, params: dict[str, str], bound: inspect.BoundArguments) -> None:
+def _check(
+    name: str, params: dict[str, str], bound: inspect.BoundArguments, error: type[ArgumentError]
+) -> None:
     for arg, value in bound.arguments.items():
         annotation = params.get(arg)
         if annotation is not None and _fits(annotation, value) is False:
-            raise ArgumentError(
-                f"{name}(): {arg} must be {annotation}, not {type(value).__name__}", arg
-            )
+            raise error(f"{name}(): {arg} must be {annotation}, not {type(value).__name__}", arg)
 
 
-def _translated(name: str, exc: Exception) -> DeckcheckError:
+def _translated(name: str, exc: Exception, error: type[ArgumentError]) -> DeckcheckError:
     if isinstance(exc, MemoryError):
         return LimitError(f"{name}(): the input needs more memory than there is", "memory", 0)
     if isinstance(exc, RecursionError):
         return InputError(f"{name}(): the input is nested too deeply")
-    return ArgumentError(f"{name}(): cannot use the arguments: {type(exc).__name__}: {exc}", "")
+    return error(f"{name}(): cannot use the arguments: {type(exc).__name__}: {exc}", "")
 
 
-def _guarded_iter(name: str, it: Iterator[Any]) -> Iterator[Any]:
+def _guarded_iter(name: str, it: Iterator[Any], error: type[ArgumentError]) -> Iterator[Any]:
     try:
         yield from it
     except DeckcheckError:
         raise
     except Exception as exc:
-        raise _translated(name, exc) from exc
+        raise _translated(name, exc, error) from exc
 
 
 def guard(fn: F) -> F:
@@ -140,22 +149,24 @@ def guard(fn: F) -> F:
         and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
     }
     name = fn.__name__
+    goldfish = fn.__module__.startswith("deckcheck.goldfish")
+    error = GoldfishArgumentError if goldfish else ArgumentError
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
         try:
             bound = sig.bind(*args, **kwargs)
         except TypeError as exc:
-            raise ArgumentError(f"{name}(): {exc}", "") from None
-        _check(name, params, bound)
+            raise error(f"{name}(): {exc}", "") from None
+        _check(name, params, bound, error)
         try:
             result = fn(*args, **kwargs)
         except DeckcheckError:
             raise
         except Exception as exc:
-            raise _translated(name, exc) from exc
+            raise _translated(name, exc, error) from exc
         if isinstance(result, types.GeneratorType):
-            return _guarded_iter(name, result)
+            return _guarded_iter(name, result, error)
         return result
 
     return call  # type: ignore[return-value]

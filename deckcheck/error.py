@@ -17,6 +17,7 @@ error into the same answer::
     │   ├── UnknownDeckFormatError exit 2 · HTTP 422  a deck file format name
     │   ├── LimitError             exit 2 · HTTP 422  over a configured limit (cards, trials, time)
     │   ├── ArgumentError          exit 2 · HTTP 422  a library argument of the wrong type or value
+    │   │   └── GoldfishArgumentError                 (of a goldfish function; also a GoldfishError)
     │   └── DateRangeError         exit 2 · HTTP 422  a date before the format's first list
     ├── NotFoundError              exit 2 · HTTP 404
     │   ├── UnknownCardError       exit 2 · HTTP 404  no card has this passcode or name
@@ -220,6 +221,11 @@ class ArgumentError(InputError, TypeError):
         super().__init__(message)
 
 
+class GoldfishArgumentError(ArgumentError, GoldfishError):
+    """An :class:`ArgumentError` of a goldfish function (``simulate``...): also a
+    :class:`GoldfishError`, as every bad goldfish option is."""
+
+
 class OutputError(DeckcheckError, OSError):
     """The output cannot be written: standard output closed or broken, a full disk.
 
@@ -298,6 +304,7 @@ ERRORS: tuple[type[DeckcheckError], ...] = (
     UnknownDeckFormatError,
     LimitError,
     ArgumentError,
+    GoldfishArgumentError,
     OutputError,
     DateRangeError,
     FormatFileError,
