@@ -205,8 +205,8 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module 'deckcheck' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
-    if isinstance(value, _FUNCTION):  # checked arguments, only documented errors (deckcheck.api)
-        value = importlib.import_module("deckcheck.api").guard(value)
+    if isinstance(value, _FUNCTION):  # checked arguments, documented errors (deckcheck.boundary)
+        value = importlib.import_module("deckcheck.boundary").guard(value)
     globals()[name] = value
     return value
 

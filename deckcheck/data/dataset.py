@@ -30,7 +30,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from deckcheck.api import guard
+from deckcheck.boundary import guard
 from deckcheck.card import active as _active
 from deckcheck.error import DataError
 
