@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pathspec
 import pytest
@@ -185,3 +186,10 @@ def test_gitignore_folders_as_git(lines: list[str], path: str, expected: bool) -
 )
 def test_config_globs(pattern: str, path: str, hit: bool) -> None:
     assert glob_regex(pattern).match(path) is hit
+
+
+def test_bad_exclude_glob_on_the_cli_is_exit_2_before_any_scan(cli: Any, tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    for bad in ("[z-a]", "x" * (MAX_PATTERN + 1)):
+        res = cli("validate", str(repo / "decks"), "--exclude", bad)
+        assert res.code == 2 and "--exclude" in res.stderr, res.stderr
