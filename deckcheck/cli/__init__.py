@@ -23,6 +23,7 @@ from deckcheck.cli import (
     data,
     format,
     judge,
+    meta,
     schema,
     serve,
     simulate,
@@ -87,6 +88,7 @@ app.add_typer(card.app, name="cards")
 for _module in (
     validate,
     batch,
+    meta,
     judge,
     upcoming,
     convert,

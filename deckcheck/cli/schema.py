@@ -17,7 +17,7 @@ def schema_command(
         typer.Argument(
             metavar="[NAME]",
             help="validation, upcoming, goldfish, formats, format, banlist, banlist-diff, card, "
-            "card-search, data-status, or config (the deckcheck.toml file) (default: all, keyed "
+            "card-search, data-status, meta, or config (the deckcheck.toml file) (default: all, keyed "
             "by name).",
         ),
     ] = None,

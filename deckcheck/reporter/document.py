@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from deckcheck.reporter.metadoc import MetaDocument as MetaDocument
+
 
 class _Doc(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
@@ -145,6 +147,9 @@ class ValidationDocument(_Doc):
     data: DataDoc | None = None
     errors: list[UnreadableDoc] | None = Field(
         None, description="Deprecated alias of 'unreadable' (present only when it is not empty)."
+    )
+    meta: MetaDocument | None = Field(
+        None, description="deckcheck batch's report.json: the metagame of the decks read."
     )
 
 
@@ -585,6 +590,7 @@ DOCUMENTS: dict[str, type[BaseModel]] = {
     "card-search": CardSearchDocument,
     "config": _config_model(),
     "data-status": DataStatusDocument,
+    "meta": MetaDocument,
 }
 """Every JSON document by the name ``deckcheck schema NAME`` takes (``config``: the repository
 configuration file, ``deckcheck.toml``, read as TOML)."""
