@@ -268,3 +268,20 @@ def test_cli_meta_unreadable_is_listed(cli: Callable[..., Any], tmp_path: Path) 
 def test_schema_meta(cli: Callable[..., Any]) -> None:
     res = cli("schema", "meta")
     assert res.code == 0 and "most_played" in json.loads(res.stdout)["properties"]
+
+
+def test_batch_reports_carry_the_metagame(
+    event: tuple[Path, dict[str, int], list[Any]], cli: Callable[..., Any], tmp_path: Path
+) -> None:
+    folder, expected, _ = event
+    out = tmp_path / "reports"
+    res = cli("batch", str(folder), "--out", str(out), "--jobs", "1", "--quiet")
+    assert res.code in (0, 1), res.stderr
+    doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert {a["label"]: a["decks"] for a in doc["meta"]["archetypes"]} == expected
+    assert len(doc["results"]) == 200
+    page = (out / "report.html").read_text(encoding="utf-8")
+    section = page[page.index('<section class="metagame">') : page.index("All registrations")]
+    assert "Metagame (200 decks)" in section and 'class="meta-bar hybrid"' in section
+    assert "Cyber Dragon</span><i" in section and "35 · 17.5%" in section
+    assert not re.search(r"(src|href)=|url\(", page)  # no external assets

@@ -32,6 +32,7 @@ from deckcheck.cli.options import (
 
 if TYPE_CHECKING:
     from deckcheck.run.batch import Batch
+    from deckcheck.run.meta import Metagame
 
 REPORTS = ("report.csv", "report.json", "report.html", "junit.xml")
 """The files ``deckcheck batch`` writes."""
@@ -39,8 +40,10 @@ RENDER_FORK_MIN = 2000
 """Fewest rows for which the JSON report is rendered by a second process."""
 
 
-def write_reports(batch: Batch, folder: Path) -> list[str]:
+def write_reports(batch: Batch, folder: Path, meta: Metagame | None = None) -> list[str]:
     """Render the batch's reports and put them into ``folder`` atomically; their names.
+
+    ``meta`` (the metagame of the batch's decks) goes into ``report.html`` and ``report.json``.
 
     Every report is rendered and written to a staging folder inside ``folder`` first, then each
     is renamed into place: a failure leaves the previous reports untouched, and nothing is ever
@@ -58,14 +61,14 @@ def write_reports(batch: Batch, folder: Path) -> list[str]:
     staging = Path(tempfile.mkdtemp(prefix=".deckcheck-", dir=folder))
     try:
         # the JSON report (the slowest) is rendered by a forked process on another core
-        helper = _start_render(batch, outputs[1][1], staging / outputs[1][0])
+        helper = _start_render(batch, outputs[1][1], staging / outputs[1][0], meta)
         for name, fmt in outputs:
             if helper is None or name != outputs[1][0]:
-                _render_to(batch, fmt, staging / name)
+                _render_to(batch, fmt, staging / name, meta)
         if helper is not None:
             helper.join()
             if helper.exitcode != 0 or not (staging / outputs[1][0]).exists():
-                _render_to(batch, outputs[1][1], staging / outputs[1][0])
+                _render_to(batch, outputs[1][1], staging / outputs[1][0], meta)
         for name, _ in outputs:
             os.replace(staging / name, folder / name)
     finally:
@@ -73,15 +76,20 @@ def write_reports(batch: Batch, folder: Path) -> list[str]:
     return [name for name, _ in outputs]
 
 
-def _render_to(batch: Batch, fmt: Any, path: Path) -> None:
-    from deckcheck.reporter import render
+def _render_to(batch: Batch, fmt: Any, path: Path, meta: Metagame | None = None) -> None:
+    from deckcheck.reporter import OutputFormat, render
 
-    text = render(batch, fmt)
+    if meta is not None and fmt in (OutputFormat.JSON, OutputFormat.HTML):
+        from deckcheck.reporter.meta import batch_with_meta
+
+        text = batch_with_meta(batch, fmt, meta)
+    else:
+        text = render(batch, fmt)
     with open(path, "w", encoding="utf-8", newline="") as handle:
         handle.write(text)
 
 
-def _start_render(batch: Batch, fmt: Any, path: Path) -> Any:
+def _start_render(batch: Batch, fmt: Any, path: Path, meta: Metagame | None = None) -> Any:
     """A forked process rendering one report (None where fork is not available or not worth it)."""
     import multiprocessing
 
@@ -89,7 +97,7 @@ def _start_render(batch: Batch, fmt: Any, path: Path) -> Any:
         return None
     try:
         proc = multiprocessing.get_context("fork").Process(
-            target=_render_to, args=(batch, fmt, path), daemon=True
+            target=_render_to, args=(batch, fmt, path, meta), daemon=True
         )
         proc.start()
     except OSError:
@@ -202,8 +210,11 @@ def register(app: typer.Typer) -> None:
         finally:
             if bar is not None:
                 bar.stop()
+        from deckcheck.run.meta import from_batch
+
+        meta = from_batch(batch)
         try:
-            written = write_reports(batch, out)
+            written = write_reports(batch, out, meta)
         except OSError as exc:
             fail(f"cannot write the reports into {out}: {exc.strerror or exc}")
         for u in batch.unreadable[:20]:

@@ -17,6 +17,7 @@ from deckcheck.validation.report import CODE_FIX, Code
 
 if TYPE_CHECKING:
     from deckcheck.run.batch import Batch, Unreadable
+    from deckcheck.run.meta import Metagame
     from deckcheck.validation.report import Report
 
 
@@ -136,8 +137,16 @@ def _card(row: Report | Unreadable) -> str:
     return "\n".join(lines)
 
 
-def batch_html(batch: Batch) -> str:
-    """The HTML report of a batch (a complete page)."""
+def _meta_style(meta: Metagame | None) -> str:
+    if meta is None:
+        return ""
+    from deckcheck.reporter.meta import STYLE
+
+    return STYLE
+
+
+def batch_html(batch: Batch, meta: Metagame | None = None) -> str:
+    """The HTML report of a batch (a complete page); ``meta`` adds the metagame section."""
     from deckcheck.reporter.csv import rows
     from deckcheck.source.registration import status_of
     from deckcheck.validation.report import Report
@@ -159,7 +168,7 @@ def batch_html(batch: Batch) -> str:
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">",
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>deckcheck: {_e(batch.format)} on {batch.date.isoformat()}</title>",
-        f"<style>{_STYLE}</style></head><body>",
+        f"<style>{_STYLE}{_meta_style(meta)}</style></head><body>",
         f"<h1>Deck registrations: {_e(batch.format)}, {batch.date.isoformat()}</h1>",
         f'<p class="meta">Checked by deckcheck against data as of '
         f"{batch.data_as_of.isoformat() if batch.data_as_of else 'unknown'}"
@@ -173,6 +182,10 @@ def batch_html(batch: Batch) -> str:
         out.extend(_card(r) for r in attention)
     else:
         out.append('<p class="legal">Every registered deck is legal.</p>')
+    if meta is not None:
+        from deckcheck.reporter.meta import meta_section
+
+        out.append(meta_section(meta))
     out.append("<h2>All registrations</h2>")
     head = ["Row", "Player id", "Player", "Deck", "Source", "Status", "Errors", "Warnings",
             "Main", "Extra", "Side", "Codes", "Fingerprint"]  # fmt: skip

@@ -702,7 +702,10 @@ def _check_one(src: Source, job: _Job, ds: Dataset) -> Outcome:
     except Exception as exc:  # a bug must not stop the other decks either
         return Unreadable(src.label, f"{src.label}: could not be checked: unexpected "
                           f"{type(exc).__name__}: {exc} (please report it)", None, reg)  # fmt: skip
-    return replace(report, fingerprint=fingerprint_deck(deck), registration=reg)
+    from deckcheck.run.meta import deck_contents
+
+    return replace(report, fingerprint=fingerprint_deck(deck), registration=reg,
+                   contents=deck_contents(deck))  # fmt: skip
 
 
 # -- the process pool ---------------------------------------------------------------------------

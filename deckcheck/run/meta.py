@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,8 +38,9 @@ from deckcheck.deck.model import Deck, Section
 from deckcheck.error import DeckcheckError, DeckReadError, InputError
 
 if TYPE_CHECKING:
+    from deckcheck.card import CardIndex
     from deckcheck.data.dataset import Dataset
-    from deckcheck.run.batch import Source
+    from deckcheck.run.batch import Batch, Source
     from deckcheck.source.registration import Registration
 
 GENERIC: frozenset[str] = frozenset(
@@ -122,7 +123,8 @@ class Entry:
     archetype: DeckArchetype
     name: str | None = None
     player: str | None = None
-    deck: Deck | None = field(default=None, repr=False, compare=False)
+    contents: tuple[tuple[str, int, int], ...] = field(default=(), repr=False)
+    """The deck's cards (:func:`deck_contents`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,31 +200,50 @@ DEFAULT_RULES = Rules()
 
 # -- one deck -----------------------------------------------------------------------------------
 
+Contents = tuple[tuple[str, int, int], ...]
+"""A deck's cards as ``(section, canonical passcode, copies)`` (:attr:`Report.contents`)."""
 
-def _scores(deck: Deck, rules: Rules) -> tuple[Counter[str], dict[str, Counter[int]], int]:
-    """Copies per archetype (and per archetype, copies per card) over Main + Extra."""
+
+def deck_contents(deck: Deck) -> Contents:
+    """The deck's known cards as ``(section, canonical passcode, copies)``, sorted; unknown
+    passcodes are left out (alternate artworks count as their original card)."""
+    counts: Counter[tuple[str, int]] = Counter(
+        (c.section.value, c.card.canonical) for c in deck if c.card is not None
+    )
+    return tuple(sorted((s, code, n) for (s, code), n in counts.items()))
+
+
+_COUNTED = (Section.MAIN.value, Section.EXTRA.value)
+
+
+def _scores(
+    contents: Contents, index: CardIndex, rules: Rules
+) -> tuple[Counter[str], dict[str, set[int]], Counter[int]]:
+    """Copies per archetype over Main + Extra, each archetype's cards, and copies per card."""
     scores: Counter[str] = Counter()
-    cards: dict[str, Counter[int]] = {}
-    copies = 0
-    for c in (*deck.main, *deck.extra):
-        copies += 1
-        if c.card is None:
+    cards: dict[str, set[int]] = {}
+    counted: Counter[int] = Counter()
+    for section, code, n in contents:
+        if section not in _COUNTED:
             continue
-        for name in c.card.archetypes:
-            if name in rules.generic:
-                continue
-            scores[name] += 1
-            cards.setdefault(name, Counter())[c.card.canonical] += 1
-    return scores, cards, copies
+        counted[code] += n
+        if code not in index:
+            continue
+        for name in index.get(code).archetypes:
+            if name not in rules.generic:
+                scores[name] += n
+                cards.setdefault(name, set()).add(code)
+    return scores, cards, counted
 
 
-def _fold(present: list[str], scores: Counter[str], cards: dict[str, Counter[int]]) -> list[str]:
+def _fold(
+    present: list[str], scores: Counter[str], cards: dict[str, set[int]], counted: Counter[int]
+) -> list[str]:
     """``present`` (most copies first) without the archetypes folded into a bigger one."""
     kept: list[str] = []
     for name in present:
-        own = cards[name]
         for big in kept:
-            shared = sum(n for code, n in own.items() if code in cards[big])
+            shared = sum(counted[code] for code in cards[name] & cards[big])
             if 2 * shared >= scores[name]:
                 break
         else:
@@ -235,8 +256,7 @@ def _order(scores: Counter[str]) -> list[str]:
     return sorted(scores, key=lambda a: (-scores[a], -len(a), a))
 
 
-def _by_signature(deck: Deck, rules: Rules, copies: int) -> DeckArchetype | None:
-    counted = Counter(c.card.canonical for c in (*deck.main, *deck.extra) if c.card is not None)
+def _by_signature(counted: Counter[int], rules: Rules) -> DeckArchetype | None:
     hits: dict[str, int] = {}
     for sig in rules.signatures:
         played = [code for code in sig.cards if counted[code]]
@@ -248,19 +268,29 @@ def _by_signature(deck: Deck, rules: Rules, copies: int) -> DeckArchetype | None
     names = tuple(sorted(a for a, n in hits.items() if n == best))
     kind = ArchetypeKind.ARCHETYPE if len(names) == 1 else ArchetypeKind.HYBRID
     scores = tuple(sorted(hits.items(), key=lambda x: (-x[1], x[0])))[:5]
-    return DeckArchetype(" / ".join(names), kind, names, scores, copies, signature=True)
+    total = sum(counted.values())
+    return DeckArchetype(" / ".join(names), kind, names, scores, total, signature=True)
 
 
-def classify(deck: Deck, rules: Rules = DEFAULT_RULES) -> DeckArchetype:
-    """The deck's archetype by the rule of this module (signatures first, then the card data)."""
-    scores, cards, copies = _scores(deck, rules)
+def classify(
+    deck: Deck | Contents, rules: Rules = DEFAULT_RULES, data: Dataset | None = None
+) -> DeckArchetype:
+    """The deck's archetype by the rule of this module (signatures first, then the card data).
+
+    ``deck`` is a :class:`Deck` or its :func:`deck_contents`."""
+    from deckcheck.data.dataset import resolve_data
+
+    contents = deck_contents(deck) if isinstance(deck, Deck) else deck
+    scores, cards, counted = _scores(contents, resolve_data(data).cards, rules)
+    copies = sum(counted.values())
     if rules.signatures:
-        signed = _by_signature(deck, rules, copies)
+        signed = _by_signature(counted, rules)
         if signed is not None:
             return signed
     top = tuple((a, scores[a]) for a in _order(scores)[:5])
     need = max(rules.min_copies, rules.share * copies)
-    present = _fold([a for a in _order(scores) if scores[a] >= need], scores, cards)
+    present = [a for a in _order(scores) if scores[a] >= need]
+    present = _fold(present, scores, cards, counted)
     if not present:
         return DeckArchetype(ROGUE, ArchetypeKind.ROGUE, (), top, copies)
     first = present[0]
@@ -274,13 +304,14 @@ def classify(deck: Deck, rules: Rules = DEFAULT_RULES) -> DeckArchetype:
 
 
 def _usage(
-    per_deck: list[Counter[int]], names: Mapping[int, str], n: int, top: int
+    per_deck: list[Counter[int]], index: CardIndex, n: int, top: int
 ) -> tuple[CardUsage, ...]:
     decks: Counter[int] = Counter()
     copies: Counter[int] = Counter()
     for counts in per_deck:
         decks.update(counts.keys())
         copies.update(counts)
+    names = {code: index.get(code).name for code in decks}
     order = sorted(decks, key=lambda code: (-decks[code], -copies[code], names[code]))
     return tuple(
         CardUsage(code, names[code], decks[code], decks[code] / n, copies[code],
@@ -294,36 +325,47 @@ def _breakdown(entries: Sequence[Entry]) -> tuple[ArchetypeShare, ...]:
     kinds = {e.archetype.label: e.archetype.kind for e in entries}
     n = len(entries)
 
-    def key(label: str) -> tuple[int, int, str]:
+    def key(label: str) -> tuple[bool, int, str]:
         return (kinds[label] is ArchetypeKind.ROGUE, -counts[label], label.casefold())
 
-    return tuple(ArchetypeShare(a, kinds[a], counts[a], counts[a] / n) for a in sorted(counts,
-                 key=key))  # fmt: skip
+    ordered = sorted(counts, key=key)
+    return tuple(ArchetypeShare(a, kinds[a], counts[a], counts[a] / n) for a in ordered)
 
 
-def summarize(entries: Sequence[Entry], *, top: int = TOP,
-              unreadable: Sequence[tuple[str, str]] = ()) -> Metagame:  # fmt: skip
-    """The breakdown of classified decks (each :class:`Entry` must hold its deck)."""
+def summarize(
+    entries: Sequence[Entry],
+    *,
+    top: int = TOP,
+    unreadable: Sequence[tuple[str, str]] = (),
+    data: Dataset | None = None,
+) -> Metagame:
+    """The breakdown of classified decks (:class:`Entry` values, with their contents)."""
+    from deckcheck.data.dataset import resolve_data
+
+    index = resolve_data(data).cards
     n = len(entries)
-    names: dict[int, str] = {}
-    every: list[Counter[int]] = []
-    main: list[Counter[int]] = []
-    side: list[Counter[int]] = []
+    parts: dict[str, list[Counter[int]]] = {"every": [], "main": [], "side": []}
     for e in entries:
-        assert e.deck is not None, "summarize needs the decks"
-        parts = {s: Counter[int]() for s in Section}
-        for c in e.deck:
-            if c.card is not None:
-                names.setdefault(c.card.canonical, c.card.base_name or c.card.name)
-                parts[c.section][c.card.canonical] += 1
-        every.append(parts[Section.MAIN] + parts[Section.EXTRA] + parts[Section.SIDE])
-        main.append(parts[Section.MAIN] + parts[Section.EXTRA])
-        side.append(parts[Section.SIDE])
+        every, main, side = Counter[int](), Counter[int](), Counter[int]()
+        for section, code, copies in e.contents:
+            if code not in index:
+                continue
+            every[code] += copies
+            (side if section == Section.SIDE.value else main)[code] += copies
+        parts["every"].append(every)
+        parts["main"].append(main)
+        parts["side"].append(side)
     if n == 0:
         return Metagame(0, (), (), (), (), (), tuple(unreadable))
-    return Metagame(n, _breakdown(entries), _usage(every, names, n, top),
-                    _usage(main, names, n, top), _usage(side, names, n, top), tuple(entries),
-                    tuple(unreadable))  # fmt: skip
+    return Metagame(
+        n,
+        _breakdown(entries),
+        _usage(parts["every"], index, n, top),
+        _usage(parts["main"], index, n, top),
+        _usage(parts["side"], index, n, top),
+        tuple(entries),
+        tuple(unreadable),
+    )
 
 
 def metagame(
@@ -331,13 +373,29 @@ def metagame(
     rules: Rules = DEFAULT_RULES,
     *,
     top: int = TOP,
+    data: Dataset | None = None,
 ) -> Metagame:
     """The breakdown of ``decks`` (decks, or ``(source, deck)`` pairs): archetypes, cards."""
     entries = []
     for i, item in enumerate(decks, 1):
         label, deck = item if isinstance(item, tuple) else (item.source or f"deck {i}", item)
-        entries.append(Entry(label, classify(deck, rules), deck.name, None, deck))
-    return summarize(entries, top=top)
+        contents = deck_contents(deck)
+        entries.append(Entry(label, classify(contents, rules, data), deck.name, None, contents))
+    return summarize(entries, top=top, data=data)
+
+
+def from_batch(
+    batch: Batch, rules: Rules = DEFAULT_RULES, *, top: int = TOP, data: Dataset | None = None
+) -> Metagame:
+    """The metagame of a checked batch, from its reports' :attr:`~Report.contents` (no deck is
+    read again); its unreadable sources are listed."""
+    entries = [
+        Entry(r.path or f"deck {i}", classify(r.contents or (), rules, data), r.name,
+              _player(r.registration), r.contents or ())
+        for i, r in enumerate(batch.reports, 1)
+    ]  # fmt: skip
+    bad = [(u.path, u.error) for u in batch.unreadable]
+    return summarize(entries, top=top, unreadable=bad, data=data)
 
 
 # -- reading sources ----------------------------------------------------------------------------
@@ -366,28 +424,6 @@ def _player(reg: Registration | None) -> str | None:
     return reg.player or reg.player_id or None
 
 
-def read_field(
-    items: Iterable[Source | str], data: Dataset | None = None, *, rush: bool = False
-) -> Iterator[Entry | tuple[str, str]]:
-    """Each source read as an :class:`Entry` (not yet classified: archetype rogue) or, when it
-    cannot be read, a ``(source, why)`` pair. Skipped files of a folder scan are left out."""
-    from deckcheck.data.dataset import resolve_data
-    from deckcheck.run.batch import expand_sources
-
-    ds = resolve_data(data)
-    blank = DeckArchetype(ROGUE, ArchetypeKind.ROGUE, (), (), 0)
-    for src in expand_sources(items, ds):
-        if src.skip is not None:
-            continue
-        try:
-            deck = read_source(src, ds, rush=rush)
-        except DeckcheckError as exc:
-            text = str(exc)
-            yield (src.label, text if text.startswith(src.label) else f"{src.label}: {text}")
-            continue
-        yield Entry(src.label, blank, deck.name, _player(src.registration), deck)
-
-
 def analyze(
     items: Iterable[Source | str],
     rules: Rules = DEFAULT_RULES,
@@ -399,18 +435,27 @@ def analyze(
     """Read every source (paths, folders, zips, registration CSVs) and sum up the field.
 
     A source that cannot be read is listed in :attr:`Metagame.unreadable`, never fatal.
+    Skipped files of a folder scan are left out.
     """
-    from dataclasses import replace
+    from deckcheck.data.dataset import resolve_data
+    from deckcheck.run.batch import expand_sources
 
+    ds = resolve_data(data)
     entries: list[Entry] = []
     bad: list[tuple[str, str]] = []
-    for got in read_field(items, data, rush=rush):
-        if isinstance(got, Entry):
-            assert got.deck is not None
-            entries.append(replace(got, archetype=classify(got.deck, rules)))
-        else:
-            bad.append(got)
-    return summarize(entries, top=top, unreadable=bad)
+    for src in expand_sources(items, ds):
+        if src.skip is not None:
+            continue
+        try:
+            deck = read_source(src, ds, rush=rush)
+        except DeckcheckError as exc:
+            text = str(exc)
+            bad.append((src.label, text if text.startswith(src.label) else f"{src.label}: {text}"))
+            continue
+        contents = deck_contents(deck)
+        entries.append(Entry(src.label, classify(contents, rules, ds), deck.name,
+                             _player(src.registration), contents))  # fmt: skip
+    return summarize(entries, top=top, unreadable=bad, data=ds)
 
 
 # -- the organiser's signature file --------------------------------------------------------------

@@ -251,6 +251,9 @@ class Report:
     """The deck's own fingerprint (``fingerprint_deck``); batches set it."""
     registration: Registration | None = None
     """The registration (CSV row) the deck belongs to, set by batches."""
+    contents: tuple[tuple[str, int, int], ...] | None = None
+    """The deck's cards as ``(section, canonical passcode, copies)``, set by batches (the
+    metagame is computed from them: :mod:`deckcheck.run.meta`)."""
 
     def __init__(
         self,
@@ -267,12 +270,13 @@ class Report:
         data_fingerprint: str | None = None,
         fingerprint: str | None = None,
         registration: Registration | None = None,
+        contents: tuple[tuple[str, int, int], ...] | None = None,
     ) -> None:
         _SET(self, "__dict__", {
             "format": format, "era": era, "date": date, "banlist": banlist, "counts": counts,
             "violations": violations, "path": path, "points": points, "point_cap": point_cap,
             "name": name, "data_fingerprint": data_fingerprint, "fingerprint": fingerprint,
-            "registration": registration,
+            "registration": registration, "contents": contents,
         })  # fmt: skip
 
     @property
