@@ -285,3 +285,26 @@ def test_batch_reports_carry_the_metagame(
     assert "Metagame (200 decks)" in section and 'class="meta-bar hybrid"' in section
     assert "Cyber Dragon</span><i" in section and "35 · 17.5%" in section
     assert not re.search(r"(src|href)=|url\(", page)  # no external assets
+
+
+def test_readme_shows_the_example_decks_breakdown(cli: Callable[..., Any]) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("$ deckcheck meta examples --top 5\n", 1)[1].split("```", 1)[0]
+    import os
+
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        res = cli("meta", "examples", "--top", "5")
+    finally:
+        os.chdir(cwd)
+    assert res.code == 0 and res.stdout == block
+
+
+def test_readme_signature_example_loads(tmp_path: Path) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    toml = readme.split("**Signature cards**", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "meta.toml").write_text(toml, encoding="utf-8")
+    rules = load_rules(tmp_path / "meta.toml")
+    assert [s.archetype for s in rules.signatures] == ["Fire King Snake-Eye"]
+    assert rules.signatures[0].min == 2 and "Dragon Ruler" in rules.generic

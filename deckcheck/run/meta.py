@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -469,12 +469,10 @@ _RULE_KEYS = {"share": float, "min_copies": int, "dominance": float}
 
 
 def load_rules(path: str | Path, data: Dataset | None = None) -> Rules:
-    """The rules of a signature file: ``[archetypes.NAME]`` tables with ``cards`` (names or
-    passcodes) and optional ``min``; optional top-level ``share``, ``min_copies``,
+    """The rules of a signature file (TOML): ``[archetypes.NAME]`` tables with ``cards``
+    (names or passcodes) and optional ``min``; optional top-level ``share``, ``min_copies``,
     ``dominance`` and ``generic`` (more tags never counted). Raises :class:`MetaFileError`."""
     import tomllib
-
-    from deckcheck.data.dataset import resolve_data
 
     where = str(path)
     try:
@@ -484,6 +482,14 @@ def load_rules(path: str | Path, data: Dataset | None = None) -> Rules:
         raise MetaFileError(f"{where}: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise MetaFileError(f"{where}: not valid TOML: {exc}") from None
+    return rules_from_dict(doc, where, data)
+
+
+def rules_from_dict(doc: Mapping[str, Any], where: str, data: Dataset | None = None) -> Rules:
+    """The rules of a signature file already parsed (TOML or JSON of the same shape);
+    ``where`` names it in errors. Raises :class:`MetaFileError`."""
+    from deckcheck.data.dataset import resolve_data
+
     ds = resolve_data(data)
     options: dict[str, Any] = {}
     for key, value in doc.items():

@@ -455,6 +455,7 @@ def create_app(settings: Settings | None = None, data: Dataset | None = None) ->
         )
     app.add_middleware(BodyLimit, settings=svc.settings)
     _routes(app, svc)
+    __import__("deckcheck.service.meta", fromlist=["register"]).register(app, svc)  # POST /v1/meta
     _openapi(app)
     return app
 
