@@ -22,6 +22,7 @@ from deckcheck.cli import (
     convert,
     data,
     format,
+    init,
     judge,
     meta,
     schema,
@@ -98,6 +99,7 @@ for _module in (
     schema,
     serve,
     data,
+    init,
 ):
     _module.register(app)
 
