@@ -108,3 +108,35 @@ def test_init_then_real_pre_commit(tmp_path: Path) -> None:
     run = subprocess.run([str(pre_commit), "run"], cwd=repo, env=env, capture_output=True,
                          text=True, check=False, timeout=600)  # fmt: skip
     assert run.returncode == 1 and "Failed" in run.stdout and "forbidden" in run.stdout
+
+
+def _pins() -> list[tuple[str, str]]:
+    import re
+
+    examples = sorted(p for p in (ROOT / "examples").rglob("*") if p.suffix in (".yml", ".yaml"))
+    files = [ROOT / "README.md", ROOT / "action.yml", *sorted((ROOT / "docs").glob("*.md")),
+             *examples]  # fmt: skip
+    pins = []
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        for m in re.finditer(r"(?:\brev: *|deckcheck@)\"?([\w.\-]+)", text):
+            if m.group(1) not in ("REV",):
+                pins.append((path.name, m.group(1)))
+    return pins
+
+
+def test_every_documented_pin_exists() -> None:
+    """Docs and examples pin commits this repository has, or release tags its CHANGELOG lists."""
+    import re
+
+    pins = _pins()
+    assert len(pins) >= 4, pins
+    released = set(re.findall(r"^## (\d+\.\d+\.\d+) ", (ROOT / "CHANGELOG.md").read_text(
+        encoding="utf-8"), re.M))  # fmt: skip
+    for where, rev in pins:
+        if re.fullmatch(r"v\d+\.\d+\.\d+", rev):
+            assert rev[1:] in released, f"{where}: {rev} is not a release"
+        else:
+            assert re.fullmatch(r"[0-9a-f]{40}", rev), f"{where}: pin {rev} is not a full commit"
+            assert _git(ROOT, "cat-file", "-t", f"{rev}:action.yml") == "blob", where
+            assert _git(ROOT, "cat-file", "-t", f"{rev}:.pre-commit-hooks.yaml") == "blob"
