@@ -65,14 +65,21 @@ RegionOpt = Annotated[
 ]
 
 
-def _text_or_json(value: Output) -> Output:
-    from deckcheck.reporter import VALIDATION_OUTPUTS
-
-    if value in VALIDATION_OUTPUTS:
-        raise typer.BadParameter(
-            f"{value.value} is for validation results ('deckcheck validate'); use text or json"
-        )
-    return value
+def _text_or_json(value: str | Output) -> Output:
+    """``--output`` of the commands that write text or JSON only: only those two are accepted
+    (and only those two are listed in ``--help``)."""
+    if isinstance(value, Output):
+        return value
+    try:
+        fmt = Output(value.strip().lower())
+    except ValueError:
+        fmt = None
+    if fmt is None:
+        raise typer.BadParameter(f"{value!r} is not one of 'text', 'json'")
+    if fmt not in (Output.TEXT, Output.JSON):
+        raise typer.BadParameter(f"{value!r} is not one of 'text', 'json' ({fmt.value} is for "
+                                 "validation results: 'deckcheck validate')")  # fmt: skip
+    return fmt
 
 
 AllowPrereleaseOpt = Annotated[
@@ -83,7 +90,13 @@ AllowPrereleaseOpt = Annotated[
 
 OutputOpt = Annotated[
     Output,
-    typer.Option("--output", "-o", help="Report format: text or json.", callback=_text_or_json),
+    typer.Option(
+        "--output",
+        "-o",
+        help="Report format: text or json.",
+        parser=_text_or_json,
+        metavar="<text|json>",
+    ),
 ]
 ReportOutputOpt = Annotated[
     Output,
@@ -143,7 +156,24 @@ def parse_date(text: str | None) -> date:
     try:
         return date.fromisoformat(text.strip())
     except ValueError:
-        fail(f"bad date {text!r}: use YYYY-MM-DD (e.g. 2025-04-07) or 'today'")
+        fail(f"bad date {text!r}: {date_problem(text.strip())}")
+
+
+def date_problem(text: str) -> str:
+    """What is wrong with a date that does not parse: the month, the day, or the form."""
+    import calendar
+    import re
+
+    m = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", text)
+    if m is None:
+        return "use YYYY-MM-DD (e.g. 2025-04-07) or 'today'"
+    year, month, day = (int(g) for g in m.groups())
+    if not 1 <= month <= 12:
+        return f"there is no month {month} (months are 01-12)"
+    days = calendar.monthrange(year, month)[1]
+    if not 1 <= day <= days:
+        return f"there is no day {day} in {year}-{month:02} (it has {days} days)"
+    return "use YYYY-MM-DD with two-digit month and day (e.g. 2025-04-07)"
 
 
 def resolve_format(
@@ -183,6 +213,19 @@ def _resolve_format(name: str | None, file: Path | str | None, *, default: str) 
             fail("--format is empty; see 'deckcheck formats' for the valid names")
         return get_format(name if name is not None else default)
     except UnknownFormatError as exc:
-        fail(f"unknown format {exc.name!r}", ["valid formats: " + ", ".join(exc.valid)])
+        fail(f"unknown format {exc.name!r}{did_you_mean(exc.name, exc.valid)}",
+             ["valid formats: " + ", ".join(exc.valid)])  # fmt: skip
     except DeckcheckError as exc:
         fail(str(exc))
+
+
+def did_you_mean(name: str, valid: list[str]) -> str:
+    """``"; did you mean 'tcg'?"`` for a near miss among ``valid`` (case-insensitive), else
+    nothing."""
+    import difflib
+
+    lowered = {v.lower(): v for v in valid}
+    close = difflib.get_close_matches(name.strip().lower(), list(lowered), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return "; did you mean " + " or ".join(repr(lowered[c]) for c in close) + "?"
