@@ -52,6 +52,15 @@ def _click_errors() -> tuple[type[Exception], ...]:
 _USAGE_ERRORS = _click_errors()
 
 
+def _command_path(ctx: Any) -> str:
+    """``deckcheck cards show`` for a context (whatever program name started it)."""
+    names: list[str] = []
+    while ctx is not None and ctx.parent is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(["deckcheck", *reversed(names)])
+
+
 class _Group(TyperGroup):
     """The root command: a usage error (unknown option, bad value, missing argument) is one
     ``error:`` line naming the command's ``--help``, exit 2, instead of a usage block."""
@@ -79,8 +88,7 @@ class _Group(TyperGroup):
                 sys.stdout.write(exc.format_message() + "\n")
                 sys.exit(exc.exit_code)
             message = " ".join(exc.format_message().split())
-            ctx = getattr(exc, "ctx", None)
-            hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+            hint = f" (see '{_command_path(getattr(exc, 'ctx', None))} --help')"
             sys.stderr.write(f"error: {clean(message)}{hint}\n")
             sys.exit(exc.exit_code)
         except typer.Abort:

@@ -75,10 +75,10 @@ def _text_or_json(value: str | Output) -> Output:
     except ValueError:
         fmt = None
     if fmt is None:
-        raise typer.BadParameter(f"{value!r} is not one of 'text', 'json'")
+        raise typer.BadParameter(f"{value!r}: this command writes text or json")
     if fmt not in (Output.TEXT, Output.JSON):
-        raise typer.BadParameter(f"{value!r} is not one of 'text', 'json' ({fmt.value} is for "
-                                 "validation results: 'deckcheck validate')")  # fmt: skip
+        raise typer.BadParameter(f"{value!r}: this command writes text or json ({fmt.value} is "
+                                 "for validation results: 'deckcheck validate')")  # fmt: skip
     return fmt
 
 

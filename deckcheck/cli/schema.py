@@ -17,8 +17,8 @@ def schema_command(
         typer.Argument(
             metavar="[NAME]",
             help="validation, upcoming, goldfish, formats, format, banlist, banlist-diff, card, "
-            "card-search, data-status, meta, or config (the deckcheck.toml file) (default: all, keyed "
-            "by name).",
+            "card-search, data-status, meta, or config (the deckcheck.toml file) (default: all, "
+            "keyed by name).",
         ),
     ] = None,
 ) -> None:

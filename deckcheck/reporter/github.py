@@ -64,21 +64,23 @@ def command(
 
 def workflow_commands(batch: Batch, options: RenderOptions) -> str:
     """Every finding of every deck as a workflow command, then one plain summary line."""
-    from deckcheck.reporter import repo_path
+
+    from deckcheck.reporter.where import in_csv, locate
 
     lines: list[str] = []
     for report in batch.reports:
-        file = repo_path(report.path, options.root) if report.path else None
-        where = f" ({clean(report.path)})" if file is None and report.path else ""
+        reg = report.registration
+        file, _ = locate(report.path, reg, None, options.root)
+        where = f" ({clean(report.path)})" if report.path and (file is None or in_csv(
+            report.path, reg)) else ""  # fmt: skip
         for v in report.violations:
             sev = v.severity.value
             kind = "error" if options.strict and sev == "warning" else COMMAND[sev]
-            lines.append(
-                command(kind, v.message + where, file=file, line=v.line, title=v.code.value)
-            )
+            _, line = locate(report.path, reg, v.line, options.root)
+            lines.append(command(kind, v.message + where, file=file, line=line, title=v.code.value))
     for u in batch.unreadable:
-        file = repo_path(u.path, options.root)
-        lines.append(command("error", u.error, file=file, line=u.line, title="unreadable"))
+        file, line = locate(u.path, u.registration, u.line, options.root)
+        lines.append(command("error", u.error, file=file, line=line, title="unreadable"))
     lines.append(summary_line(batch))
     return "".join(line + "\n" for line in lines)
 

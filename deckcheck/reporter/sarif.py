@@ -71,9 +71,12 @@ def rules() -> list[dict[str, Any]]:
     return out
 
 
-def _location(path: str | None, line: int | None) -> list[dict[str, Any]]:
-    if path is None:
-        return []
+def _location(path: str | None, line: int | None, label: str | None = None) -> list[dict[str, Any]]:
+    if path is None:  # stdin, a ydke:// URL: no file, a logical location naming the source
+        name = label or "<deck>"
+        return [{"logicalLocations": [{"name": name, "fullyQualifiedName": name,
+                                       "kind": "resource"}],
+                 "message": {"text": f"read from {name}, not from a file"}}]  # fmt: skip
     if path.startswith("/") or (len(path) > 1 and path[1] == ":"):
         artifact: dict[str, Any] = {"uri": Path(path).as_uri()}
     else:
@@ -87,13 +90,13 @@ def _location(path: str | None, line: int | None) -> list[dict[str, Any]]:
 def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
     """The SARIF log of a batch as plain data."""
     from deckcheck import __version__
-    from deckcheck.reporter import repo_path
+    from deckcheck.reporter.where import locate
     from deckcheck.validation.report import Code
 
     index = {code: i for i, code in enumerate(Code)}
     results: list[dict[str, Any]] = []
     for report in batch.reports:
-        path = repo_path(report.path, options.root) if report.path else None
+        path, _ = locate(report.path, report.registration, None, options.root)
         for v in report.violations:
             sev = v.severity.value
             level = "error" if options.strict and sev == "warning" else _LEVEL[sev]
@@ -116,7 +119,11 @@ def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
                     "ruleIndex": index[v.code],
                     "level": level,
                     "message": {"text": v.message},
-                    "locations": _location(path, v.line),
+                    "locations": _location(
+                        path,
+                        locate(report.path, report.registration, v.line, options.root)[1],
+                        report.path,
+                    ),
                     "partialFingerprints": {
                         "deckcheck/v1": hashlib.sha256(
                             key.encode("utf-8", "surrogateescape")
@@ -129,7 +136,7 @@ def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
         {
             "level": "error",
             "message": {"text": u.error},
-            "locations": _location(repo_path(u.path, options.root), u.line),
+            "locations": _location(*locate(u.path, u.registration, u.line, options.root), u.path),
             "descriptor": {"id": "unreadable"},
         }
         for u in batch.unreadable

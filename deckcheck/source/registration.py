@@ -57,9 +57,13 @@ MAX_CSV_BYTES = 64 << 20
 MAX_ROWS = 100_000
 """Most registrations in one CSV."""
 
-PLAYER_ID_COLUMNS = ("playerid", "id", "konamiid", "cossyid", "cardgameid")
-PLAYER_COLUMNS = ("player", "playername", "name", "fullname")
-DECK_COLUMNS = ("deck", "decklist", "deckfile", "file", "path", "ydke")
+PLAYER_ID_COLUMNS = ("playerid", "id", "konamiid", "cossyid", "cardgameid", "kid", "spielerid",
+                     "yourkonamiid", "konamicardgamenetworkid", "konamicossyid")  # fmt: skip
+PLAYER_COLUMNS = ("player", "playername", "name", "fullname", "yourname", "yourfullname",
+                  "spieler", "spielername", "vollständigername", "nom", "joueur", "nombre",
+                  "jugador", "firstandlastname", "nameandsurname")  # fmt: skip
+DECK_COLUMNS = ("deck", "decklist", "deckfile", "file", "path", "ydke", "deckliste", "yourdeck",
+                "yourdecklist", "uploadyourdecklist", "ydkfile")  # fmt: skip
 
 
 class RegistrationError(InputError):
@@ -213,9 +217,13 @@ def parse_registrations(
         )
     id_col = _column(keys, PLAYER_ID_COLUMNS)
     if id_col is None:
-        id_col = next((i for i, k in enumerate(keys) if k.endswith("id") and i != deck_col), None)
+        id_col = next((i for i, k in enumerate(keys) if i != deck_col and (k.endswith("id")
+                       or "konamiid" in k or "cossy" in k)), None)  # fmt: skip
     taken = tuple(i for i in (deck_col, id_col) if i is not None)
     player_col = _column(keys, PLAYER_COLUMNS, "player", taken)
+    if player_col is None:  # a form's "Spielername", "Name (first and last)"
+        player_col = _column(keys, (), "spieler", taken)
+        player_col = player_col if player_col is not None else _column(keys, (), "name", taken)
     known = {deck_col, id_col, player_col}
     extra = [(i, h.strip() or f"column {i + 1}") for i, h in enumerate(header) if i not in known]
     seen: dict[str, int] = {}
