@@ -143,6 +143,17 @@ def _progress_bar(total: int, enabled: bool) -> tuple[Callable[[int, str], None]
     return update, bar
 
 
+def _skipped_note(batch: Batch) -> str:
+    """One ``note:`` line: how many files were skipped and why (the reports list them)."""
+    from collections import Counter
+
+    reasons = Counter(k.reason for k in batch.skipped)
+    why = ", ".join(f"{n} {clean(reason)}" for reason, n in reasons.most_common())
+    n = len(batch.skipped)
+    return (f"note: skipped {n} file{'s' if n != 1 else ''} that are not decks ({why}); "
+            "report.json and report.html list them\n")  # fmt: skip
+
+
 def register(app: typer.Typer) -> None:
     """Add ``batch`` to the main app."""
 
@@ -230,10 +241,14 @@ def register(app: typer.Typer) -> None:
                 f"warning: {clean(reg.file)}:{reg.row}: player id {clean(reg.player_id)} is "
                 f"already registered on row {reg.duplicate_of}\n"
             )
+        if batch.skipped:
+            sys.stderr.write(_skipped_note(batch))
         if not quiet:
             line = (
                 f"{len(batch.rows)} registrations: {s.legal} legal, {s.illegal} illegal, "
-                f"{s.unreadable} unreadable, {s.duplicates} duplicate"
+                f"{s.unreadable} unreadable"
             )
+            if s.duplicates:
+                line += f" ({s.duplicates} of them duplicate{'s' if s.duplicates > 1 else ''})"
             sys.stdout.write(f"{line}\nwrote {', '.join(written)} to {clean(str(out))}\n")
         raise typer.Exit(int(batch.exit_code))

@@ -65,7 +65,11 @@ class RegistrationDoc(_Doc):
     """The registration (row of a registrations CSV) a deck belongs to."""
 
     file: str = Field(description="The registrations CSV.")
-    row: int = Field(description="Line of the row in the CSV (the header is line 1).")
+    row: int = Field(
+        description="The row as a spreadsheet shows it (the header is row 1; a multi-line cell "
+        "is one row)."
+    )
+    line: int | None = Field(None, description="The line of the CSV file the row starts on.")
     player_id: str
     player: str
     deck: str = Field(description="The deck cell as written: a path, a ydke:// URL or a list.")

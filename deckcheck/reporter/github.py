@@ -71,8 +71,9 @@ def workflow_commands(batch: Batch, options: RenderOptions) -> str:
     for report in batch.reports:
         reg = report.registration
         file, _ = locate(report.path, reg, None, options.root)
-        where = f" ({clean(report.path)})" if report.path and (file is None or in_csv(
-            report.path, reg)) else ""  # fmt: skip
+        where = f" ({clean(report.path)})" if report.path and file is None else ""
+        if reg is not None and in_csv(report.path, reg):
+            where = f" (the registration on row {reg.row})"
         for v in report.violations:
             sev = v.severity.value
             kind = "error" if options.strict and sev == "warning" else COMMAND[sev]

@@ -10,6 +10,7 @@ every string from outside (file names, player names, deck names, messages) is HT
 from __future__ import annotations
 
 import html
+import re
 from typing import TYPE_CHECKING
 
 from deckcheck.reporter.text import clean
@@ -21,6 +22,22 @@ if TYPE_CHECKING:
     from deckcheck.validation.report import Report
 
 
+_PATH_PROBLEMS = ("absolute deck path", "deck path leads outside", "no such deck file",
+                  "not a file", "cannot resolve the deck path")  # fmt: skip
+
+
+def unreadable_fix(row: Unreadable) -> str:
+    """What to do about a registration whose deck could not be read."""
+    reg = row.registration
+    if reg is not None and any(p in row.error for p in _PATH_PROBLEMS):
+        return (f"Correct the deck path on row {reg.row} of {reg.file}: it must name a deck "
+                "file inside the CSV's folder, relative to it.")  # fmt: skip
+    if reg is not None and "no deck given" in row.error:
+        return f"Fill in the deck column on row {reg.row} of {reg.file}."
+    return ("Ask for a readable deck file (.ydk, ydke:// URL, text list, Omega code or "
+            "deckcheck JSON).")  # fmt: skip
+
+
 def fix_for(code: Code) -> str:
     """What to do about a finding of ``code`` (the HTML report shows it beside the message)."""
     return CODE_FIX[code]
@@ -28,7 +45,7 @@ def fix_for(code: Code) -> str:
 
 _STYLE = """
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;
-max-width:72rem;padding:0 1rem;color:#1d1d1f;background:#fff}
+max-width:80rem;padding:0 1rem;color:#1d1d1f;background:#fff}
 h1{font-size:1.6rem;margin:0 0 .3rem}h2{font-size:1.2rem;margin:2rem 0 .6rem}
 .meta{color:#555;margin:0 0 1rem}
 .counts{display:flex;flex-wrap:wrap;gap:.6rem;margin:1rem 0}
@@ -38,14 +55,17 @@ h1{font-size:1.6rem;margin:0 0 .3rem}h2{font-size:1.2rem;margin:2rem 0 .6rem}
 .deck{border:1px solid #ddd;border-left:6px solid #b3261e;border-radius:6px;padding:.6rem 1rem;
 margin:.7rem 0}
 .deck.duplicate{border-left-color:#c98a00}
-.deck h3{font-size:1.05rem;margin:.1rem 0 .4rem;overflow-wrap:anywhere}
+.deck h3{font-size:1.05rem;margin:.1rem 0 .4rem;overflow-wrap:break-word}
+.deck li,.deck .meta{overflow-wrap:break-word}
 .deck ul{margin:.2rem 0;padding-left:1.2rem}.deck li{margin:.25rem 0}
 .code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85em;background:#f3f3f3;
 padding:0 .3em;border-radius:3px}
 .fix{color:#444}.fix::before{content:"Fix: ";font-weight:600}
 table{border-collapse:collapse;width:100%;font-size:.9rem}
 th,td{border-bottom:1px solid #e5e5e5;padding:.35rem .5rem;text-align:left;vertical-align:top}
-td{overflow-wrap:anywhere}
+td{overflow-wrap:break-word}
+.tok{overflow-wrap:anywhere;word-break:break-all}
+td.id,td.fp,td.cards,.nw{white-space:nowrap}
 th{background:#f6f6f6;cursor:pointer;user-select:none;position:sticky;top:0}
 th[aria-sort=ascending]::after{content:" \\25B2"}th[aria-sort=descending]::after{content:" \\25BC"}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
@@ -129,10 +149,7 @@ def _card(row: Report | Unreadable) -> str:
                 f'<div class="fix">{_e(fix_for(v.code))}</div></li>'
             )
     else:
-        items.append(
-            f'<li>{_e(row.error)}<div class="fix">Ask for a readable deck file '
-            "(.ydk, ydke:// URL, text list, Omega code or deckcheck JSON).</div></li>"
-        )
+        items.append(f'<li>{_e(row.error)}<div class="fix">{_e(unreadable_fix(row))}</div></li>')
     lines.append("<ul>" + "".join(items) + "</ul></section>")
     return "\n".join(lines)
 
@@ -145,22 +162,113 @@ def _meta_style(meta: Metagame | None) -> str:
     return STYLE
 
 
+LONG_TOKEN = 24
+"""Characters from which any token may break anywhere in the table."""
+LONG_NAME = 12
+"""Characters from which a token that is no plain word (a path, an e-mail address, a URL, a
+code with digits) may break anywhere; plain words never break."""
+_PLAIN = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*[.,;:!?)]*")
+
+
+def _breakable(token: str) -> bool:
+    return len(token) > LONG_TOKEN or (len(token) > LONG_NAME and not _PLAIN.fullmatch(token))
+
+
+def _cell(text: object) -> str:
+    """``text`` escaped, its long tokens marked (``tok``) so they may break anywhere, while
+    plain words never break."""
+    parts = []
+    for token in str(text).split(" "):
+        esc = _e(token)
+        parts.append(f'<span class="tok">{esc}</span>' if _breakable(token) else esc)
+    return " ".join(parts)
+
+
+def _codes(codes: str) -> str:
+    """Violation codes, each kept whole on its line (``wrong-section`` never breaks)."""
+    return " ".join(f'<span class="nw">{_e(code)}</span>' for code in codes.split())
+
+
+def _extra_columns(table: tuple[Report | Unreadable, ...]) -> list[str]:
+    """The registration CSV's own columns (table, e-mail...), in their order."""
+    extra: dict[str, None] = {}
+    for r in table:
+        if r.registration is not None:
+            for key, _ in r.registration.fields:
+                extra.setdefault(key, None)
+    return list(extra)
+
+
+def _row(i: int, r: Report | Unreadable, extra: list[str]) -> str:
+    from deckcheck.source.registration import status_of
+    from deckcheck.validation.report import Report
+
+    reg = r.registration
+    status = status_of(r).value
+    fields = dict(reg.fields) if reg is not None else {}
+    cells = [
+        f'<td class="num" data-v="{reg.row if reg else i + 1}">{reg.row if reg else ""}</td>',
+        f'<td class="id">{_e(reg.player_id) if reg else ""}</td>',
+        f"<td>{_cell(reg.player) if reg else ''}</td>",
+        *(f"<td>{_cell(fields.get(k, ''))}</td>" for k in extra),
+    ]
+    state = f'<td class="{status}" data-v="{_ORDER[status]}{status}">{status}</td>'
+    if isinstance(r, Report):
+        warnings = sum(v.severity.value == "warning" for v in r.violations)
+        c = r.counts
+        codes = " ".join(dict.fromkeys(v.code.value for v in r.violations))
+        cells += [
+            f"<td>{_cell(r.name or '')}</td>", f"<td>{_cell(r.path or '')}</td>", state,
+            f'<td class="num">{len(r.errors)}</td>', f'<td class="num">{warnings}</td>',
+            f'<td class="num cards" data-v="{c["main"]}">{c["main"]}/{c["extra"]}/{c["side"]}'
+            "</td>", f"<td>{_codes(codes)}</td>",
+            f'<td class="code fp">{_e(r.fingerprint or "")}</td>',
+        ]  # fmt: skip
+    else:
+        cells += ["<td></td>", f"<td>{_cell(r.path)}</td>", state, *(["<td></td>"] * 3),
+                  f"<td>{_cell(r.error)}</td>", "<td></td>"]  # fmt: skip
+    return "<tr>" + "".join(cells) + "</tr>"
+
+
+def _table(table: tuple[Report | Unreadable, ...]) -> list[str]:
+    """The sortable table of every registration (the CSV's own columns after the player)."""
+    extra = _extra_columns(table)
+    head = ["Row", "Player id", "Player", *extra, "Deck", "Source", "Status", "Errors",
+            "Warnings", "Main/Extra/Side", "Codes", "Fingerprint"]  # fmt: skip
+    out = ['<table class="sortable"><thead><tr>'
+           + "".join(f'<th scope="col">{_e(h)}</th>' for h in head)
+           + "</tr></thead><tbody>"]  # fmt: skip
+    out += [_row(i, r, extra) for i, r in enumerate(table)]
+    out.append("</tbody></table>")
+    return out
+
+
+def _counts(batch: Batch, registrations: int) -> str:
+    """The summary counts: legal + illegal + unreadable = the registrations; duplicates are
+    counted among them (a duplicate is also legal, illegal or unreadable)."""
+    s = batch.summary
+    counts = [
+        ("registrations", registrations, ""), ("legal", s.legal, "legal"),
+        ("illegal", s.illegal, "illegal"), ("unreadable", s.unreadable, "unreadable"),
+        ("of them duplicates", s.duplicates, "duplicate"), ("errors", s.errors, ""),
+        ("warnings", s.warnings, ""),
+    ]  # fmt: skip
+    if s.skipped:
+        counts.append(("files skipped", s.skipped, ""))
+    return ('<div class="counts">'
+            + "".join(f'<div class="count {cls}"><b>{n}</b>{label}</div>'
+                      for label, n, cls in counts)
+            + "</div>")  # fmt: skip
+
+
 def batch_html(batch: Batch, meta: Metagame | None = None) -> str:
     """The HTML report of a batch (a complete page); ``meta`` adds the metagame section."""
     from deckcheck.reporter.csv import rows
     from deckcheck.source.registration import status_of
-    from deckcheck.validation.report import Report
 
     table = rows(batch)
-    s = batch.summary
     order = sorted(range(len(table)), key=lambda i: (_ORDER[status_of(table[i]).value], i))
     attention = [table[i] for i in order if status_of(table[i]).value != "legal"]
-    counts = [
-        ("registrations", len(table), ""), ("legal", s.legal, "legal"),
-        ("illegal", s.illegal, "illegal"), ("unreadable", s.unreadable, "unreadable"),
-        ("duplicates", s.duplicates, "duplicate"), ("errors", s.errors, ""),
-        ("warnings", s.warnings, ""),
-    ]  # fmt: skip
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -172,54 +280,24 @@ def batch_html(batch: Batch, meta: Metagame | None = None) -> str:
         f"<h1>Deck registrations: {_e(batch.format)}, {batch.date.isoformat()}</h1>",
         f'<p class="meta">Checked by deckcheck against data as of '
         f"{batch.data_as_of.isoformat() if batch.data_as_of else 'unknown'}"
-        f" (fingerprint {_e((batch.data_fingerprint or '')[:16])}).</p>",
-        '<div class="counts">'
-        + "".join(f'<div class="count {cls}"><b>{n}</b>{label}</div>' for label, n, cls in counts)
-        + "</div>",
+        f" (fingerprint {_e((batch.data_fingerprint or '')[:16])}). Legal, illegal and "
+        "unreadable add up to the registrations; duplicates are counted among them.</p>",
+        _counts(batch, len(table)),
         f"<h2>Needs attention ({len(attention)})</h2>",
     ]
     if attention:
         out.extend(_card(r) for r in attention)
     else:
         out.append('<p class="legal">Every registered deck is legal.</p>')
+    if batch.skipped:
+        out.append(f"<h2>Skipped files ({len(batch.skipped)})</h2><ul>")
+        out += [f"<li>{_cell(k.path)}: {_e(k.reason)}</li>" for k in batch.skipped[:200]]
+        out.append("</ul>")
     if meta is not None:
         from deckcheck.reporter.meta import meta_section
 
         out.append(meta_section(meta))
     out.append("<h2>All registrations</h2>")
-    head = ["Row", "Player id", "Player", "Deck", "Source", "Status", "Errors", "Warnings",
-            "Main", "Extra", "Side", "Codes", "Fingerprint"]  # fmt: skip
-    out.append('<table class="sortable"><thead><tr>'
-               + "".join(f'<th scope="col">{h}</th>' for h in head)
-               + "</tr></thead><tbody>")  # fmt: skip
-    for i, r in enumerate(table):
-        reg = r.registration
-        status = status_of(r).value
-        cells = [
-            f'<td class="num" data-v="{reg.row if reg else i + 1}">{reg.row if reg else ""}</td>',
-            f"<td>{_e(reg.player_id) if reg else ''}</td>",
-            f"<td>{_e(reg.player) if reg else ''}</td>",
-        ]
-        if isinstance(r, Report):
-            errors = len(r.errors)
-            warnings = sum(v.severity.value == "warning" for v in r.violations)
-            c = r.counts
-            codes = " ".join(dict.fromkeys(v.code.value for v in r.violations))
-            cells += [
-                f"<td>{_e(r.name or '')}</td>", f"<td>{_e(r.path or '')}</td>",
-                f'<td class="{status}" data-v="{_ORDER[status]}{status}">{status}</td>',
-                f'<td class="num">{errors}</td>', f'<td class="num">{warnings}</td>',
-                f'<td class="num">{c["main"]}</td>', f'<td class="num">{c["extra"]}</td>',
-                f'<td class="num">{c["side"]}</td>', f"<td>{_e(codes)}</td>",
-                f'<td class="code">{_e(r.fingerprint or "")}</td>',
-            ]  # fmt: skip
-        else:
-            cells += [
-                "<td></td>", f"<td>{_e(r.path)}</td>",
-                f'<td class="{status}" data-v="{_ORDER[status]}{status}">{status}</td>',
-                *(["<td></td>"] * 5), f"<td>{_e(r.error)}</td>", "<td></td>",
-            ]  # fmt: skip
-        out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</tbody></table>")
+    out += _table(table)
     out.append(f"<script>{_SCRIPT}</script></body></html>")
     return "\n".join(out) + "\n"

@@ -2,8 +2,9 @@
 
 A deck from a registrations CSV that is written in the CSV itself (an inline list or a
 ``ydke://`` URL in a cell; its source is labelled ``regs.csv:ROW``) is pointed at the CSV, on
-the CSV's own line: the row's line for the deck as a whole and for a URL, the row's line plus
-the finding's line within the cell for an inline list. A deck file named by the CSV is pointed
+the CSV's own line (:attr:`Registration.line`, which differs from the row once a cell spans
+lines): the row's line for the deck as a whole and for a URL, the row's line plus the finding's
+line within the cell for an inline list. A deck file named by the CSV is pointed
 at that file. Standard input and a ``ydke://`` URL given on the command line have no file.
 """
 
@@ -34,5 +35,5 @@ def locate(
     if registration is not None and in_csv(path, registration):
         url = registration.deck.strip()[:7].lower() == "ydke://"
         shift = 0 if url or line is None else line - 1
-        return repo_path(registration.file, root), registration.row + shift
+        return repo_path(registration.file, root), (registration.line or registration.row) + shift
     return (repo_path(path, root) if path else None), line

@@ -90,7 +90,8 @@ class Registration:
     file: str
     """The CSV it comes from."""
     row: int
-    """Its line in the CSV (the header is line 1; a quoted multi-line cell counts its lines)."""
+    """Its row as a spreadsheet shows it: the header is row 1, the first registration row 2
+    (a quoted multi-line cell is one row; blank lines are not rows)."""
     player_id: str = ""
     player: str = ""
     deck: str = ""
@@ -99,6 +100,8 @@ class Registration:
     """The other columns, in order, by header."""
     duplicate_of: int | None = None
     """Row of the first registration with the same player id, for a duplicate."""
+    line: int = 0
+    """The line of the CSV file the row starts on (CI reports point there); 0: unknown."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (without the status, which depends on the deck's verdict)."""
@@ -110,6 +113,7 @@ class Registration:
             "deck": self.deck,
             "fields": dict(self.fields),
             "duplicate_of": self.duplicate_of,
+            "line": self.line or self.row,
         }
 
 
@@ -236,9 +240,10 @@ def parse_registrations(
             break
         except csv.Error as exc:
             raise RegistrationError(f"{name}:{reader.line_num}: {exc}") from exc
-        row, line = line, reader.line_num + 1
+        start, line = line, reader.line_num + 1
         if not any(c.strip() for c in cells):
             continue
+        row = len(out) + 2  # the header is row 1
         if len(out) >= MAX_ROWS:
             raise RegistrationError(f"{name}: more than {MAX_ROWS} registrations")
 
@@ -260,6 +265,7 @@ def parse_registrations(
             cell(deck_col),
             tuple((h, cell(i)) for i, h in extra),
             dup,
+            start,
         )
         label = f"{name}:{row}"
         deck = reg.deck.strip()
