@@ -73,6 +73,14 @@ OutOpt = Annotated[
     Path | None,
     typer.Option("--out", metavar="FILE", help="Write the report to FILE (default: stdout)."),
 ]
+SarifOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--sarif",
+        metavar="FILE",
+        help="Also write a SARIF 2.1.0 report of the same run to FILE (code scanning).",
+    ),
+]
 
 
 def default_paths(paths: list[str] | None, config: Config | None) -> list[str]:
@@ -218,6 +226,7 @@ def register(app: typer.Typer) -> None:
         summary: SummaryOpt = None,
         out: OutOpt = None,
         progress: ProgressOpt = None,
+        sarif: SarifOpt = None,
     ) -> None:
         """Check decks: report every problem with a stable code.
 
@@ -247,6 +256,8 @@ def register(app: typer.Typer) -> None:
             render(batch, output, colour=run.colour, root=run.root, strict=is_strict), out,
             summary_markdown(batch, root=run.root), summary, batch.unreadable,
         )  # fmt: skip
+        if sarif is not None:
+            write_report(render(batch, "sarif", root=run.root, strict=is_strict), sarif)
         if not batch.reports and not batch.unreadable and not batch.skipped:
             sys.stderr.write(
                 "note: nothing to check: the configuration excludes every file given\n"
