@@ -216,8 +216,31 @@ def deck_contents(deck: Deck) -> Contents:
 _COUNTED = (Section.MAIN.value, Section.EXTRA.value)
 
 
+class _Facts:
+    """The archetypes and name of each passcode, looked up in the index once per run."""
+
+    __slots__ = ("index", "known")
+
+    def __init__(self, index: CardIndex) -> None:
+        self.index = index
+        self.known: dict[int, tuple[tuple[str, ...], str] | None] = {}
+
+    def get(self, code: int) -> tuple[tuple[str, ...], str] | None:
+        """``(archetypes, name)`` of a passcode, None for one the index does not know."""
+        try:
+            return self.known[code]
+        except KeyError:
+            pass
+        got = None
+        if code in self.index:
+            card = self.index.get(code)
+            got = (card.archetypes, card.name)
+        self.known[code] = got
+        return got
+
+
 def _scores(
-    contents: Contents, index: CardIndex, rules: Rules
+    contents: Contents, facts: _Facts, rules: Rules
 ) -> tuple[Counter[str], dict[str, set[int]], Counter[int]]:
     """Copies per archetype over Main + Extra, each archetype's cards, and copies per card."""
     scores: Counter[str] = Counter()
@@ -227,9 +250,10 @@ def _scores(
         if section not in _COUNTED:
             continue
         counted[code] += n
-        if code not in index:
+        known = facts.get(code)
+        if known is None:
             continue
-        for name in index.get(code).archetypes:
+        for name in known[0]:
             if name not in rules.generic:
                 scores[name] += n
                 cards.setdefault(name, set()).add(code)
@@ -280,8 +304,12 @@ def classify(
     ``deck`` is a :class:`Deck` or its :func:`deck_contents`."""
     from deckcheck.data.dataset import resolve_data
 
+    return _classify(deck, rules, _Facts(resolve_data(data).cards))
+
+
+def _classify(deck: Deck | Contents, rules: Rules, facts: _Facts) -> DeckArchetype:
     contents = deck_contents(deck) if isinstance(deck, Deck) else deck
-    scores, cards, counted = _scores(contents, resolve_data(data).cards, rules)
+    scores, cards, counted = _scores(contents, facts, rules)
     copies = sum(counted.values())
     if rules.signatures:
         signed = _by_signature(counted, rules)
@@ -303,15 +331,13 @@ def classify(
 # -- the field ----------------------------------------------------------------------------------
 
 
-def _usage(
-    per_deck: list[Counter[int]], index: CardIndex, n: int, top: int
-) -> tuple[CardUsage, ...]:
+def _usage(per_deck: list[Counter[int]], facts: _Facts, n: int, top: int) -> tuple[CardUsage, ...]:
     decks: Counter[int] = Counter()
     copies: Counter[int] = Counter()
     for counts in per_deck:
         decks.update(counts.keys())
         copies.update(counts)
-    names = {code: index.get(code).name for code in decks}
+    names = {code: known[1] for code in decks if (known := facts.get(code)) is not None}
     order = sorted(decks, key=lambda code: (-decks[code], -copies[code], names[code]))
     return tuple(
         CardUsage(code, names[code], decks[code], decks[code] / n, copies[code],
@@ -338,17 +364,18 @@ def summarize(
     top: int = TOP,
     unreadable: Sequence[tuple[str, str]] = (),
     data: Dataset | None = None,
+    facts: _Facts | None = None,
 ) -> Metagame:
     """The breakdown of classified decks (:class:`Entry` values, with their contents)."""
     from deckcheck.data.dataset import resolve_data
 
-    index = resolve_data(data).cards
+    facts = facts if facts is not None else _Facts(resolve_data(data).cards)
     n = len(entries)
     parts: dict[str, list[Counter[int]]] = {"every": [], "main": [], "side": []}
     for e in entries:
         every, main, side = Counter[int](), Counter[int](), Counter[int]()
         for section, code, copies in e.contents:
-            if code not in index:
+            if facts.get(code) is None:
                 continue
             every[code] += copies
             (side if section == Section.SIDE.value else main)[code] += copies
@@ -360,9 +387,9 @@ def summarize(
     return Metagame(
         n,
         _breakdown(entries),
-        _usage(parts["every"], index, n, top),
-        _usage(parts["main"], index, n, top),
-        _usage(parts["side"], index, n, top),
+        _usage(parts["every"], facts, n, top),
+        _usage(parts["main"], facts, n, top),
+        _usage(parts["side"], facts, n, top),
         tuple(entries),
         tuple(unreadable),
     )
@@ -376,12 +403,15 @@ def metagame(
     data: Dataset | None = None,
 ) -> Metagame:
     """The breakdown of ``decks`` (decks, or ``(source, deck)`` pairs): archetypes, cards."""
+    from deckcheck.data.dataset import resolve_data
+
+    facts = _Facts(resolve_data(data).cards)
     entries = []
     for i, item in enumerate(decks, 1):
         label, deck = item if isinstance(item, tuple) else (item.source or f"deck {i}", item)
         contents = deck_contents(deck)
-        entries.append(Entry(label, classify(contents, rules, data), deck.name, None, contents))
-    return summarize(entries, top=top, data=data)
+        entries.append(Entry(label, _classify(contents, rules, facts), deck.name, None, contents))
+    return summarize(entries, top=top, facts=facts)
 
 
 def from_batch(
@@ -389,13 +419,16 @@ def from_batch(
 ) -> Metagame:
     """The metagame of a checked batch, from its reports' :attr:`~Report.contents` (no deck is
     read again); its unreadable sources are listed."""
+    from deckcheck.data.dataset import resolve_data
+
+    facts = _Facts(resolve_data(data).cards)
     entries = [
-        Entry(r.path or f"deck {i}", classify(r.contents or (), rules, data), r.name,
+        Entry(r.path or f"deck {i}", _classify(r.contents or (), rules, facts), r.name,
               _player(r.registration), r.contents or ())
         for i, r in enumerate(batch.reports, 1)
     ]  # fmt: skip
     bad = [(u.path, u.error) for u in batch.unreadable]
-    return summarize(entries, top=top, unreadable=bad, data=data)
+    return summarize(entries, top=top, unreadable=bad, facts=facts)
 
 
 # -- reading sources ----------------------------------------------------------------------------
@@ -441,6 +474,7 @@ def analyze(
     from deckcheck.run.batch import expand_sources
 
     ds = resolve_data(data)
+    facts = _Facts(ds.cards)
     entries: list[Entry] = []
     bad: list[tuple[str, str]] = []
     for src in expand_sources(items, ds):
@@ -453,9 +487,9 @@ def analyze(
             bad.append((src.label, text if text.startswith(src.label) else f"{src.label}: {text}"))
             continue
         contents = deck_contents(deck)
-        entries.append(Entry(src.label, classify(contents, rules, ds), deck.name,
+        entries.append(Entry(src.label, _classify(contents, rules, facts), deck.name,
                              _player(src.registration), contents))  # fmt: skip
-    return summarize(entries, top=top, unreadable=bad, data=ds)
+    return summarize(entries, top=top, unreadable=bad, facts=facts)
 
 
 # -- the organiser's signature file --------------------------------------------------------------
