@@ -140,3 +140,20 @@ def test_every_documented_pin_exists() -> None:
             assert re.fullmatch(r"[0-9a-f]{40}", rev), f"{where}: pin {rev} is not a full commit"
             assert _git(ROOT, "cat-file", "-t", f"{rev}:action.yml") == "blob", where
             assert _git(ROOT, "cat-file", "-t", f"{rev}:.pre-commit-hooks.yaml") == "blob"
+
+
+def test_pin_falls_back_to_the_release_tag(
+    tmp_path: Path, cli: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Outside a git checkout, with no commit recorded by pip: the tag of the version."""
+    from deckcheck import __version__
+    from deckcheck.run import scaffold
+
+    monkeypatch.setattr(scaffold, "_git", lambda folder, *args: None)
+    monkeypatch.setattr(scaffold, "_installed_commit", lambda: None)
+    ref = scaffold.pinned_ref()
+    assert (ref.rev, ref.kind) == (f"v{__version__}", scaffold.RefKind.RELEASE)
+    res = cli("init", str(tmp_path))
+    assert res.code == 0 and f"note: v{__version__} is the release tag" in res.stdout
+    pre = yaml.safe_load((tmp_path / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    assert pre["repos"][0]["rev"] == f"v{__version__}"

@@ -93,6 +93,10 @@ def init_command(
     for path in written:
         sys.stdout.write(f"wrote {clean(str(path))}\n")
     sys.stdout.write(f"pinned deckcheck {ref.version} at {clean(ref.rev)} ({ref.kind.value})\n")
+    if ref.kind is scaffold.RefKind.RELEASE:
+        sys.stdout.write(f"note: {clean(ref.rev)} is the release tag of this version; if it is "
+                         "not tagged yet, pass --rev with a commit of the deckcheck "
+                         "repository\n")  # fmt: skip
     if repo is None:
         sys.stdout.write(f"note: replace OWNER in {scaffold.WORKFLOW} and {scaffold.PRE_COMMIT} "
                          "with where deckcheck is hosted (or pass --repo URL)\n")  # fmt: skip
