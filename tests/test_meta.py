@@ -308,3 +308,15 @@ def test_readme_signature_example_loads(tmp_path: Path) -> None:
     rules = load_rules(tmp_path / "meta.toml")
     assert [s.archetype for s in rules.signatures] == ["Fire King Snake-Eye"]
     assert rules.signatures[0].min == 2 and "Dragon Ruler" in rules.generic
+
+
+def test_cli_meta_reads_rush_names_with_the_rush_format(
+    cli: Callable[..., Any], tmp_path: Path
+) -> None:
+    deck = tmp_path / "rush.txt"
+    deck.write_text("Main Deck\n3 Abyss Soldier\n" + "3 Aitsu\n" * 12 + "1 Abare Ushioni\n")
+    rush = json.loads(cli("meta", str(deck), "-f", "rush", "-o", "json").stdout)
+    plain = json.loads(cli("meta", str(deck), "-o", "json").stdout)
+    soldier = {c["name"]: c["passcode"] for c in rush["most_played"]}["Abyss Soldier"]
+    assert soldier == 160010000  # the Rush card
+    assert {c["name"]: c["passcode"] for c in plain["most_played"]}["Abyss Soldier"] != soldier

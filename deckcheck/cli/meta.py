@@ -55,6 +55,15 @@ def meta_command(
         list[str] | None,
         typer.Option("--exclude", metavar="GLOB", help="Leave out folder files matching GLOB."),
     ] = None,
+    format: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help="The decks' format, for reading card names (rush: Rush Duel "
+            "cards first); default tcg.",
+        ),
+    ] = None,
 ) -> None:
     """Print the metagame: archetypes by decks and share, the most-played cards, staples.
 
@@ -63,14 +72,17 @@ def meta_command(
     (the rule: README, "deckcheck meta"). Exit 0, or 2 when a source could not be read (it is
     listed, the others are still counted).
     """
+    from deckcheck.cli.options import resolve_format
     from deckcheck.error import DeckcheckError
     from deckcheck.reporter import meta as report
+    from deckcheck.rule.format import Pool
     from deckcheck.run.batch import sources
     from deckcheck.run.meta import DEFAULT_RULES, analyze, load_rules
 
+    rush = resolve_format(format, None).pool is Pool.RUSH
     try:
         rules = load_rules(signatures) if signatures is not None else DEFAULT_RULES
-        result = analyze(sources(inputs, exclude=exclude or ()), rules, top=top)
+        result = analyze(sources(inputs, exclude=exclude or ()), rules, top=top, rush=rush)
     except DeckcheckError as exc:
         fail(str(exc))
     render = {
