@@ -320,3 +320,20 @@ def test_cli_meta_reads_rush_names_with_the_rush_format(
     soldier = {c["name"]: c["passcode"] for c in rush["most_played"]}["Abyss Soldier"]
     assert soldier == 160010000  # the Rush card
     assert {c["name"]: c["passcode"] for c in plain["most_played"]}["Abyss Soldier"] != soldier
+
+
+def test_batch_uses_the_signature_file(
+    event: tuple[Path, dict[str, int], list[Any]], cli: Callable[..., Any], tmp_path: Path
+) -> None:
+    folder, expected, _ = event
+    sig = tmp_path / "meta.toml"
+    sig.write_text('[archetypes."Chaos Dragons"]\ncards = ["Blue-Eyes Chaos Dragon"]\n')
+    out = tmp_path / "reports"
+    res = cli("batch", str(folder), "--out", str(out), "--quiet", "--signatures", str(sig))
+    assert res.code in (0, 1), res.stderr
+    doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    got = {a["label"]: a["decks"] for a in doc["meta"]["archetypes"]}
+    assert got["Chaos Dragons"] == expected["Blue-Eyes"] and "Blue-Eyes" not in got
+    sig.write_text("[archetypes.X]\ncards = []\n")
+    res = cli("batch", str(folder), "--out", str(out), "--signatures", str(sig))
+    assert res.code == 2 and res.stderr.startswith("error: ")

@@ -197,6 +197,15 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option("--quiet", "-q", help="No progress bar and no summary line."),
         ] = False,
+        signatures: Annotated[
+            Path | None,
+            typer.Option(
+                "--signatures",
+                metavar="FILE",
+                help="Signature cards per archetype for the metagame (see 'deckcheck meta').",
+                show_default=False,
+            ),
+        ] = None,
     ) -> None:
         """Check deck registrations and write reports for organisers and judges.
 
@@ -207,9 +216,15 @@ def register(app: typer.Typer) -> None:
         Exit 0 when every deck is legal, 1 when any is illegal, 2 when any could not be read
         (duplicate registrations are flagged in the reports but do not change the exit code).
         """
+        from deckcheck.error import DeckcheckError
         from deckcheck.run.batch import check, sources
+        from deckcheck.run.meta import DEFAULT_RULES, from_batch, load_rules
 
         fmt = resolve_format(format, format_file, region=region)
+        try:
+            rules = load_rules(signatures) if signatures is not None else DEFAULT_RULES
+        except DeckcheckError as exc:
+            fail(str(exc))
         when = parse_date(on)
         if out.exists() and not out.is_dir():
             fail(f"--out {out}: exists and is not a folder")
@@ -221,9 +236,7 @@ def register(app: typer.Typer) -> None:
         finally:
             if bar is not None:
                 bar.stop()
-        from deckcheck.run.meta import from_batch
-
-        meta = from_batch(batch)
+        meta = from_batch(batch, rules)
         try:
             written = write_reports(batch, out, meta)
         except OSError as exc:
