@@ -143,6 +143,32 @@ def _progress_bar(total: int, enabled: bool) -> tuple[Callable[[int, str], None]
     return update, bar
 
 
+def _tell(batch: Batch, written: list[str], out: Path, quiet: bool) -> None:
+    """The unreadable and duplicate registrations and the skipped files on stderr, then the
+    summary line (legal + illegal + unreadable = the registrations) on stdout."""
+    for u in batch.unreadable[:20]:
+        sys.stderr.write(f"error: {clean(u.error)}\n")
+    if len(batch.unreadable) > 20:
+        sys.stderr.write(f"error: ... and {len(batch.unreadable) - 20} more unreadable\n")
+    dups = [r.registration for r in batch.rows if r.registration and r.registration.duplicate_of]
+    for reg in dups[:20]:
+        assert reg is not None
+        sys.stderr.write(
+            f"warning: {clean(reg.file)}: row {reg.row}: player id {clean(reg.player_id)} is "
+            f"already registered on row {reg.duplicate_of}\n"
+        )
+    if batch.skipped:
+        sys.stderr.write(_skipped_note(batch))
+    if quiet:
+        return
+    s = batch.summary
+    line = (f"{len(batch.rows)} registrations: {s.legal} legal, {s.illegal} illegal, "
+            f"{s.unreadable} unreadable")  # fmt: skip
+    if s.duplicates:
+        line += f" ({s.duplicates} of them duplicate{'s' if s.duplicates > 1 else ''})"
+    sys.stdout.write(f"{line}\nwrote {', '.join(written)} to {clean(str(out))}\n")
+
+
 def _skipped_note(batch: Batch) -> str:
     """One ``note:`` line: how many files were skipped and why (the reports list them)."""
     from collections import Counter
@@ -241,27 +267,5 @@ def register(app: typer.Typer) -> None:
             written = write_reports(batch, out, meta)
         except OSError as exc:
             fail(f"cannot write the reports into {out}: {exc.strerror or exc}")
-        for u in batch.unreadable[:20]:
-            sys.stderr.write(f"error: {clean(u.error)}\n")
-        if len(batch.unreadable) > 20:
-            sys.stderr.write(f"error: ... and {len(batch.unreadable) - 20} more unreadable\n")
-        s = batch.summary
-        dups = [r for r in batch.rows if r.registration and r.registration.duplicate_of]
-        for r in dups[:20]:
-            reg = r.registration
-            assert reg is not None
-            sys.stderr.write(
-                f"warning: {clean(reg.file)}:{reg.row}: player id {clean(reg.player_id)} is "
-                f"already registered on row {reg.duplicate_of}\n"
-            )
-        if batch.skipped:
-            sys.stderr.write(_skipped_note(batch))
-        if not quiet:
-            line = (
-                f"{len(batch.rows)} registrations: {s.legal} legal, {s.illegal} illegal, "
-                f"{s.unreadable} unreadable"
-            )
-            if s.duplicates:
-                line += f" ({s.duplicates} of them duplicate{'s' if s.duplicates > 1 else ''})"
-            sys.stdout.write(f"{line}\nwrote {', '.join(written)} to {clean(str(out))}\n")
+        _tell(batch, written, out, quiet)
         raise typer.Exit(int(batch.exit_code))
