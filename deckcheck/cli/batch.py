@@ -25,6 +25,7 @@ from deckcheck.cli.options import (
     DateOpt,
     FormatFileOpt,
     FormatOpt,
+    JobsOpt,
     RegionOpt,
     parse_date,
     resolve_format,
@@ -80,7 +81,7 @@ def _render_to(batch: Batch, fmt: Any, path: Path, meta: Metagame | None = None)
     from deckcheck.reporter import OutputFormat, render
 
     if meta is not None and fmt in (OutputFormat.JSON, OutputFormat.HTML):
-        from deckcheck.reporter.meta import batch_with_meta
+        from deckcheck.reporter.batchmeta import batch_with_meta
 
         text = batch_with_meta(batch, fmt, meta)
     else:
@@ -209,12 +210,7 @@ def register(app: typer.Typer) -> None:
         on: DateOpt = None,
         region: RegionOpt = None,
         allow_prerelease: AllowPrereleaseOpt = False,
-        jobs: Annotated[
-            int,
-            typer.Option(
-                "--jobs", "-j", min=0, help="Worker processes (0: one per CPU).", show_default=True
-            ),
-        ] = 0,
+        jobs: JobsOpt = 0,
         exclude: Annotated[
             list[str] | None,
             typer.Option("--exclude", metavar="GLOB", help="Leave out folder files matching GLOB."),

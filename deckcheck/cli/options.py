@@ -82,6 +82,15 @@ def _text_or_json(value: str | Output) -> Output:
     return fmt
 
 
+JobsOpt = Annotated[
+    int,
+    typer.Option(
+        "--jobs", "-j", min=0, help="Worker processes (0: one per CPU).", show_default=True
+    ),
+]
+"""``--jobs N``: worker processes for many decks (``batch`` defaults to every CPU, ``validate``
+and ``upcoming`` to one)."""
+
 AllowPrereleaseOpt = Annotated[
     bool,
     typer.Option("--allow-prerelease", help="Pre-release codes are warnings, not errors."),
@@ -150,30 +159,15 @@ def load_repo_config(path: Path | None, no_config: bool) -> Config | None:
 
 
 def parse_date(text: str | None) -> date:
-    """``YYYY-MM-DD``, ``today`` or nothing (today); exit 2 with an example on a bad date."""
-    if text is None or text.strip().lower() == "today":
-        return date.today()
+    """``YYYY-MM-DD``, ``today`` or nothing (today); exit 2 with an example on a bad date
+    (:func:`deckcheck.run.vocab.parse_date`, shared with the configuration and the service)."""
+    from deckcheck.error import InputError
+    from deckcheck.run.vocab import event_date
+
     try:
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        fail(f"bad date {text!r}: {date_problem(text.strip())}")
-
-
-def date_problem(text: str) -> str:
-    """What is wrong with a date that does not parse: the month, the day, or the form."""
-    import calendar
-    import re
-
-    m = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", text)
-    if m is None:
-        return "use YYYY-MM-DD (e.g. 2025-04-07) or 'today'"
-    year, month, day = (int(g) for g in m.groups())
-    if not 1 <= month <= 12:
-        return f"there is no month {month} (months are 01-12)"
-    days = calendar.monthrange(year, month)[1]
-    if not 1 <= day <= days:
-        return f"there is no day {day} in {year}-{month:02} (it has {days} days)"
-    return "use YYYY-MM-DD with two-digit month and day (e.g. 2025-04-07)"
+        return event_date(text)
+    except InputError as exc:
+        fail(str(exc))
 
 
 def resolve_format(
@@ -200,18 +194,14 @@ def resolve_format(
 
 def _resolve_format(name: str | None, file: Path | str | None, *, default: str) -> Format:
     from deckcheck.error import DeckcheckError, UnknownFormatError
-    from deckcheck.rule.format import get_format, load_format_file
+    from deckcheck.run.vocab import resolve_format as resolve
 
     if name is not None and file is not None:
         fail("give --format or --format-file, not both")
+    if name is not None and not name.strip():
+        fail("--format is empty; see 'deckcheck formats' for the valid names")
     try:
-        if file is not None:
-            return load_format_file(file)
-        if name is not None and name.endswith(".toml"):
-            return load_format_file(name)
-        if name is not None and not name.strip():
-            fail("--format is empty; see 'deckcheck formats' for the valid names")
-        return get_format(name if name is not None else default)
+        return resolve(name, file=file, default=default)
     except UnknownFormatError as exc:
         fail(f"unknown format {exc.name!r}{did_you_mean(exc.name, exc.valid)}",
              ["valid formats: " + ", ".join(exc.valid)])  # fmt: skip

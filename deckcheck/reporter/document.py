@@ -149,9 +149,6 @@ class ValidationDocument(_Doc):
     format: str | None = None
     date: str | None = None
     data: DataDoc | None = None
-    errors: list[UnreadableDoc] | None = Field(
-        None, description="Deprecated alias of 'unreadable' (present only when it is not empty)."
-    )
     meta: MetaDocument | None = Field(
         None, description="deckcheck batch's report.json: the metagame of the decks read."
     )

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from deckcheck.reporter.text import clean
 
 if TYPE_CHECKING:
-    from deckcheck.reporter import RenderOptions
+    from deckcheck.reporter.options import RenderOptions
     from deckcheck.run.batch import Batch
     from deckcheck.source.registration import Registration
     from deckcheck.validation.report import Report, Violation

@@ -15,8 +15,6 @@ from typing import TYPE_CHECKING
 from deckcheck.reporter.text import clean
 
 if TYPE_CHECKING:
-    from deckcheck.reporter import OutputFormat
-    from deckcheck.run.batch import Batch
     from deckcheck.run.meta import CardUsage, Metagame
 
 OUTPUTS = ("text", "json", "csv", "html")
@@ -172,14 +170,3 @@ def meta_html(meta: Metagame, title: str = "Metagame") -> str:
         meta_section(meta),
         "</body></html>",
     ]) + "\n"  # fmt: skip
-
-
-def batch_with_meta(batch: Batch, output: OutputFormat | str, meta: Metagame) -> str:
-    """A batch's ``json`` (with a ``meta`` key) or ``html`` report (with a metagame section)."""
-    from deckcheck.reporter import OutputFormat, batch_dict, document, safe
-    from deckcheck.reporter.html import batch_html
-
-    if OutputFormat(output) is OutputFormat.HTML:
-        return batch_html(batch, meta=meta)
-    data = {**batch_dict(batch), "meta": meta.to_dict()}
-    return document.dump(document.ValidationDocument.model_validate(safe(data)))

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 if TYPE_CHECKING:
-    from deckcheck.reporter import RenderOptions
+    from deckcheck.reporter.options import RenderOptions
     from deckcheck.run.batch import Batch
 
 SARIF_VERSION = "2.1.0"
@@ -90,7 +90,7 @@ def _location(path: str | None, line: int | None, label: str | None = None) -> l
 def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
     """The SARIF log of a batch as plain data."""
     from deckcheck import __version__
-    from deckcheck.reporter.where import locate
+    from deckcheck.reporter.where import in_csv, locate
     from deckcheck.validation.report import Code
 
     index = {code: i for i, code in enumerate(Code)}
@@ -100,8 +100,10 @@ def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
         for v in report.violations:
             sev = v.severity.value
             level = "error" if options.strict and sev == "warning" else _LEVEL[sev]
+            # a deck written in a registrations CSV keeps its own key (regs.csv:ROW), not the CSV's
+            deck = report.path if in_csv(report.path, report.registration) else path
             key = "\0".join(
-                str(x) for x in (path or report.path, v.code.value, v.section, v.passcode, v.name)
+                str(x) for x in (deck or report.path, v.code.value, v.section, v.passcode, v.name)
             )
             props: dict[str, Any] = {"deck": report.path, "format": report.format}
             for name, value in (
@@ -173,6 +175,6 @@ def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
 
 def sarif_json(batch: Batch, options: RenderOptions) -> str:
     """The SARIF log of a batch as indented UTF-8 JSON."""
-    from deckcheck.reporter import safe
+    from deckcheck.reporter.options import safe
 
     return json.dumps(safe(sarif_document(batch, options)), ensure_ascii=False, indent=2) + "\n"

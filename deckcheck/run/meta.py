@@ -40,7 +40,8 @@ from deckcheck.error import DeckcheckError, DeckReadError, InputError
 if TYPE_CHECKING:
     from deckcheck.card import CardIndex
     from deckcheck.data.dataset import Dataset
-    from deckcheck.run.batch import Batch, Source
+    from deckcheck.run.batch import Batch
+    from deckcheck.source.record import Source
     from deckcheck.source.registration import Registration
 
 GENERIC: frozenset[str] = frozenset(
@@ -434,23 +435,6 @@ def from_batch(
 # -- reading sources ----------------------------------------------------------------------------
 
 
-def read_source(src: Source, data: Dataset, *, rush: bool = False) -> Deck:
-    """Read one source of a batch (a file, stdin, a URL, a zip entry, an inline CSV deck)."""
-    from deckcheck.deck.io import read_deck, read_path
-    from deckcheck.run.batch import SourceKind
-
-    if src.error is not None:
-        raise DeckReadError(src.error, src.label)
-    if src.kind is SourceKind.ZIP:
-        from deckcheck.source.archive import read_entry
-
-        raw = read_entry(src.path, src.entry or "")
-        return read_deck(raw, source=src.label, rush=rush, data=data)
-    if src.kind in (SourceKind.INLINE, SourceKind.MEMORY):
-        return read_deck(src.content or "", source=src.label, rush=rush, data=data)
-    return read_path(src.path, rush=rush, data=data)
-
-
 def _player(reg: Registration | None) -> str | None:
     if reg is None:
         return None
@@ -471,7 +455,8 @@ def analyze(
     Skipped files of a folder scan are left out.
     """
     from deckcheck.data.dataset import resolve_data
-    from deckcheck.run.batch import expand_sources
+    from deckcheck.source.read import read_source
+    from deckcheck.source.scan import expand_sources
 
     ds = resolve_data(data)
     facts = _Facts(ds.cards)
@@ -481,7 +466,9 @@ def analyze(
         if src.skip is not None:
             continue
         try:
-            deck = read_source(src, ds, rush=rush)
+            if src.error is not None:
+                raise DeckReadError(src.error, src.label)
+            deck = read_source(src, rush=rush, data=ds)
         except DeckcheckError as exc:
             text = str(exc)
             bad.append((src.label, text if text.startswith(src.label) else f"{src.label}: {text}"))
