@@ -64,11 +64,10 @@ def command(
 
 def workflow_commands(batch: Batch, options: RenderOptions) -> str:
     """Every finding of every deck as a workflow command, then one plain summary line."""
-    from deckcheck.reporter.where import in_csv, locate
+    from deckcheck.reporter.where import checked_decks, in_csv, locate
 
     lines: list[str] = []
-    for report in batch.reports:
-        reg = report.registration
+    for report, reg in checked_decks(batch):
         file, _ = locate(report.path, reg, None, options.root)
         where = f" ({clean(report.path)})" if report.path and file is None else ""
         if reg is not None and in_csv(report.path, reg):

@@ -13,13 +13,15 @@ import html
 import re
 from typing import TYPE_CHECKING
 
+from deckcheck.reporter.csv import Row, registration_of
 from deckcheck.reporter.text import clean
+from deckcheck.run.row import Checked
+from deckcheck.source.record import Unreadable
 from deckcheck.validation.report import CODE_FIX, Code
 
 if TYPE_CHECKING:
-    from deckcheck.run.batch import Batch, Unreadable
+    from deckcheck.run.batch import Batch
     from deckcheck.run.meta import Metagame
-    from deckcheck.validation.report import Report
 
 
 _PATH_PROBLEMS = ("absolute deck path", "deck path leads outside", "no such deck file",
@@ -103,8 +105,8 @@ def _e(text: object) -> str:
     return html.escape(value, quote=True)
 
 
-def _who(row: Report | Unreadable) -> str:
-    reg = row.registration
+def _who(row: Row) -> str:
+    reg = registration_of(row)
     parts = []
     if reg is not None:
         if reg.player:
@@ -115,28 +117,27 @@ def _who(row: Report | Unreadable) -> str:
     return " · ".join(parts)
 
 
-def _card(row: Report | Unreadable) -> str:
+def _card(row: Row) -> str:
     from deckcheck.source.registration import status_of
-    from deckcheck.validation.report import Report
 
     status = status_of(row).value
     who = _who(row)
-    title = row.name if isinstance(row, Report) and row.name else row.path
+    title = row.name if not isinstance(row, Unreadable) and row.name else row.path
     head = f"{_e(title or '<deck>')}"
     if who:
         head += f" <small>({_e(who)})</small>"
     lines = [f'<section class="deck {status}"><h3><span class="{status}">'
              f"{status.upper()}</span> {head}</h3>"]  # fmt: skip
-    if isinstance(row, Report) and row.name and row.path:
+    if not isinstance(row, Unreadable) and row.name and row.path:
         lines.append(f'<div class="meta">{_e(row.path)}</div>')
     items: list[str] = []
-    reg = row.registration
+    reg = registration_of(row)
     if reg is not None and reg.duplicate_of is not None:
         items.append(
             f"<li>Player id {_e(reg.player_id)} was already registered on row "
             f'{reg.duplicate_of}.<div class="fix">Keep one registration per player.</div></li>'
         )
-    if isinstance(row, Report):
+    if not isinstance(row, Unreadable):
         for v in row.violations:
             if v.severity.value == "note":
                 continue
@@ -189,21 +190,21 @@ def _codes(codes: str) -> str:
     return " ".join(f'<span class="nw">{_e(code)}</span>' for code in codes.split())
 
 
-def _extra_columns(table: tuple[Report | Unreadable, ...]) -> list[str]:
+def _extra_columns(table: tuple[Row, ...]) -> list[str]:
     """The registration CSV's own columns (table, e-mail...), in their order."""
     extra: dict[str, None] = {}
     for r in table:
-        if r.registration is not None:
-            for key, _ in r.registration.fields:
+        reg = registration_of(r)
+        if reg is not None:
+            for key, _ in reg.fields:
                 extra.setdefault(key, None)
     return list(extra)
 
 
-def _row(i: int, r: Report | Unreadable, extra: list[str]) -> str:
+def _row(i: int, r: Row, extra: list[str]) -> str:
     from deckcheck.source.registration import status_of
-    from deckcheck.validation.report import Report
 
-    reg = r.registration
+    reg = registration_of(r)
     status = status_of(r).value
     fields = dict(reg.fields) if reg is not None else {}
     cells = [
@@ -213,7 +214,7 @@ def _row(i: int, r: Report | Unreadable, extra: list[str]) -> str:
         *(f"<td>{_cell(fields.get(k, ''))}</td>" for k in extra),
     ]
     state = f'<td class="{status}" data-v="{_ORDER[status]}{status}">{status}</td>'
-    if isinstance(r, Report):
+    if not isinstance(r, Unreadable):
         warnings = sum(v.severity.value == "warning" for v in r.violations)
         c = r.counts
         codes = " ".join(dict.fromkeys(v.code.value for v in r.violations))
@@ -222,7 +223,7 @@ def _row(i: int, r: Report | Unreadable, extra: list[str]) -> str:
             f'<td class="num">{len(r.errors)}</td>', f'<td class="num">{warnings}</td>',
             f'<td class="num cards" data-v="{c["main"]}">{c["main"]}/{c["extra"]}/{c["side"]}'
             "</td>", f"<td>{_codes(codes)}</td>",
-            f'<td class="code fp">{_e(r.fingerprint or "")}</td>',
+            f'<td class="code fp">{_e(r.fingerprint if isinstance(r, Checked) else "")}</td>',
         ]  # fmt: skip
     else:
         cells += ["<td></td>", f"<td>{_cell(r.path)}</td>", state, *(["<td></td>"] * 3),
@@ -230,7 +231,7 @@ def _row(i: int, r: Report | Unreadable, extra: list[str]) -> str:
     return "<tr>" + "".join(cells) + "</tr>"
 
 
-def _table(table: tuple[Report | Unreadable, ...]) -> list[str]:
+def _table(table: tuple[Row, ...]) -> list[str]:
     """The sortable table of every registration (the CSV's own columns after the player)."""
     extra = _extra_columns(table)
     head = ["Row", "Player id", "Player", *extra, "Deck", "Source", "Status", "Errors",

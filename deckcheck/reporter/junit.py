@@ -84,11 +84,12 @@ def _case(
     return case
 
 
-def _report_case(suite: ET.Element, report: Report, options: RenderOptions) -> bool:
+def _report_case(
+    suite: ET.Element, report: Report, reg: Registration | None, options: RenderOptions
+) -> bool:
     """The test case of one deck's report; True when it failed."""
     from deckcheck.reporter.where import locate
 
-    reg = report.registration
     case = _case(suite, f"deckcheck.{report.format}", report.path, reg, options)
     file = case.get("file") or report.path or "<deck>"
     out: list[str] = []
@@ -122,7 +123,9 @@ def junit_xml(batch: Batch, options: RenderOptions) -> str:
     prop_values.append(("strict", "true" if options.strict else "false"))
     for name, value in prop_values:
         ET.SubElement(props, "property", name=name, value=xml_text(value))
-    failed = sum(_report_case(suite, report, options) for report in batch.reports)
+    from deckcheck.reporter.where import checked_decks
+
+    failed = sum(_report_case(suite, r, reg, options) for r, reg in checked_decks(batch))
     for u in batch.unreadable:
         case = _case(suite, "deckcheck", u.path, u.registration, options)
         err = ET.SubElement(case, "error", message=xml_text(u.error), type="unreadable")

@@ -90,18 +90,18 @@ def _location(path: str | None, line: int | None, label: str | None = None) -> l
 def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
     """The SARIF log of a batch as plain data."""
     from deckcheck import __version__
-    from deckcheck.reporter.where import in_csv, locate
+    from deckcheck.reporter.where import checked_decks, in_csv, locate
     from deckcheck.validation.report import Code
 
     index = {code: i for i, code in enumerate(Code)}
     results: list[dict[str, Any]] = []
-    for report in batch.reports:
-        path, _ = locate(report.path, report.registration, None, options.root)
+    for report, reg in checked_decks(batch):
+        path, _ = locate(report.path, reg, None, options.root)
         for v in report.violations:
             sev = v.severity.value
             level = "error" if options.strict and sev == "warning" else _LEVEL[sev]
             # a deck written in a registrations CSV keeps its own key (regs.csv:ROW), not the CSV's
-            deck = report.path if in_csv(report.path, report.registration) else path
+            deck = report.path if in_csv(report.path, reg) else path
             key = "\0".join(
                 str(x) for x in (deck or report.path, v.code.value, v.section, v.passcode, v.name)
             )
@@ -123,7 +123,7 @@ def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
                     "message": {"text": v.message},
                     "locations": _location(
                         path,
-                        locate(report.path, report.registration, v.line, options.root)[1],
+                        locate(report.path, reg, v.line, options.root)[1],
                         report.path,
                     ),
                     "partialFingerprints": {

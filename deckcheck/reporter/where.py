@@ -13,7 +13,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from deckcheck.run.batch import Batch
     from deckcheck.source.registration import Registration
+    from deckcheck.validation.report import Report
+
+
+def checked_decks(batch: Batch) -> list[tuple[Report, Registration | None]]:
+    """Each checked deck's report with its registration, in order (a batch built by hand from
+    reports alone: no registrations)."""
+    if batch.rows:
+        return [(c.report, c.registration) for c in batch.checked]
+    return [(r, None) for r in batch.reports]
 
 
 def in_csv(path: str | None, registration: Registration | None) -> bool:

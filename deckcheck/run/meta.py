@@ -202,7 +202,7 @@ DEFAULT_RULES = Rules()
 # -- one deck -----------------------------------------------------------------------------------
 
 Contents = tuple[tuple[str, int, int], ...]
-"""A deck's cards as ``(section, canonical passcode, copies)`` (:attr:`Report.contents`)."""
+"""A deck's cards as ``(section, canonical passcode, copies)`` (``Checked.contents``)."""
 
 
 def deck_contents(deck: Deck) -> Contents:
@@ -418,15 +418,16 @@ def metagame(
 def from_batch(
     batch: Batch, rules: Rules = DEFAULT_RULES, *, top: int = TOP, data: Dataset | None = None
 ) -> Metagame:
-    """The metagame of a checked batch, from its reports' :attr:`~Report.contents` (no deck is
-    read again); its unreadable sources are listed."""
+    """The metagame of a checked batch, from its rows' card contents
+    (:attr:`deckcheck.run.row.Checked.contents`: no deck is read again); its unreadable sources
+    are listed."""
     from deckcheck.data.dataset import resolve_data
 
     facts = _Facts(resolve_data(data).cards)
     entries = [
-        Entry(r.path or f"deck {i}", _classify(r.contents or (), rules, facts), r.name,
-              _player(r.registration), r.contents or ())
-        for i, r in enumerate(batch.reports, 1)
+        Entry(c.path or f"deck {i}", _classify(c.contents, rules, facts), c.name,
+              _player(c.registration), c.contents)
+        for i, c in enumerate(batch.checked, 1)
     ]  # fmt: skip
     bad = [(u.path, u.error) for u in batch.unreadable]
     return summarize(entries, top=top, unreadable=bad, facts=facts)
