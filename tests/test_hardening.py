@@ -708,8 +708,8 @@ def test_long_help_wraps_at_words_not_at_source_lines(command: list[str]) -> Non
     )  # fmt: skip
     prose = []
     for line in proc.stdout.splitlines():
-        if line.strip()[:1] in ("╭", "│", "╰"):
-            break  # the option boxes
+        if line.strip()[:1] in ("╭", "│", "╰") or line in ("Arguments:", "Options:"):
+            break  # the argument and option lists
         if "Usage:" not in line:
             prose.append(line.rstrip())
     assert len([p for p in prose if p.strip()]) >= 2

@@ -15,8 +15,9 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 def test_quick_start_runs_the_main_job(cli) -> None:  # type: ignore[no-untyped-def]
     block = README.split("## Quick start", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
     commands = [line.strip() for line in block.strip().splitlines()]
-    assert commands[0].startswith("python3 -m pip install")
-    args = shlex.split(commands[1])
+    assert commands[0].startswith("python3 -m venv .venv")
+    assert commands[1] == "pip install ."
+    args = shlex.split(commands[2])
     assert args[0] == "deckcheck"
     res = cli(*args[1:])
     assert res.code == 0, res.stdout + res.stderr

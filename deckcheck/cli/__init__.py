@@ -11,9 +11,11 @@ from __future__ import annotations
 import errno
 import os
 import sys
-from typing import Annotated
+from collections.abc import Sequence
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from deckcheck.cli import (
     banlist,
@@ -22,7 +24,9 @@ from deckcheck.cli import (
     convert,
     data,
     format,
+    init,
     judge,
+    meta,
     schema,
     serve,
     sheet,
@@ -31,13 +35,81 @@ from deckcheck.cli import (
     validate,
 )
 
+
+def _click_errors() -> tuple[type[Exception], ...]:
+    """The usage-error classes of the click that typer runs on (typer >= 0.26 carries its own
+    copy, ``typer._click``; an older typer uses the ``click`` package)."""
+    import importlib
+
+    for name in ("typer._click.exceptions", "click.exceptions"):
+        try:
+            found: type[Exception] = importlib.import_module(name).ClickException
+        except (ImportError, AttributeError):
+            continue
+        return (found,)
+    return ()
+
+
+_USAGE_ERRORS = _click_errors()
+
+
+def _command_path(ctx: Any) -> str:
+    """``deckcheck cards show`` for a context (whatever program name started it)."""
+    names: list[str] = []
+    while ctx is not None and ctx.parent is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(["deckcheck", *reversed(names)])
+
+
+class _Group(TyperGroup):
+    """The root command: a usage error (unknown option, bad value, missing argument) is one
+    ``error:`` line naming the command's ``--help``, exit 2, instead of a usage block."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the command line; usage errors become one ``error:`` line (exit 2)."""
+        try:
+            rv = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except _USAGE_ERRORS as error:
+            if not standalone_mode:
+                raise
+            from deckcheck.reporter.text import clean
+
+            exc: Any = error
+
+            if type(exc).__name__ == "NoArgsIsHelpError":  # a group run without a command
+                sys.stdout.write(exc.format_message() + "\n")
+                sys.exit(exc.exit_code)
+            message = " ".join(exc.format_message().split())
+            hint = f" (see '{_command_path(getattr(exc, 'ctx', None))} --help')"
+            sys.stderr.write(f"error: {clean(message)}{hint}\n")
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            if not standalone_mode:
+                raise
+            sys.stderr.write("error: aborted\n")
+            sys.exit(1)
+        if not standalone_mode:
+            return rv
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
 app = typer.Typer(
+    cls=_Group,
     name="deckcheck",
     help="Build and check Yu-Gi-Oh! decks: card lookups, legality, ban lists and draw odds.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    rich_markup_mode="markdown",
+    rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -89,6 +161,7 @@ for _module in (
     validate,
     batch,
     sheet,
+    meta,
     judge,
     upcoming,
     convert,
@@ -98,6 +171,7 @@ for _module in (
     schema,
     serve,
     data,
+    init,
 ):
     _module.register(app)
 

@@ -37,6 +37,7 @@ from deckcheck.cli.validate import check_globs
 
 if TYPE_CHECKING:
     from deckcheck.run.batch import Batch
+    from deckcheck.run.meta import Metagame
 
 REPORTS = ("report.csv", "report.json", "report.html", "junit.xml")
 """The files ``deckcheck batch`` writes."""
@@ -44,8 +45,12 @@ RENDER_FORK_MIN = 2000
 """Fewest rows for which the JSON report is rendered by a second process."""
 
 
-def write_reports(batch: Batch, folder: Path, *, lang: str = "en") -> list[str]:
+def write_reports(
+    batch: Batch, folder: Path, meta: Metagame | None = None, *, lang: str = "en"
+) -> list[str]:
     """Render the batch's reports and put them into ``folder`` atomically; their names.
+
+    ``meta`` (the metagame of the batch's decks) goes into ``report.html`` and ``report.json``.
 
     Every report is rendered and written to one staging folder inside ``folder`` first, then
     they are swapped in together: the previous reports are moved aside, the new ones renamed
@@ -67,14 +72,14 @@ def write_reports(batch: Batch, folder: Path, *, lang: str = "en") -> list[str]:
     staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=folder))
     try:
         # the JSON report (the slowest) is rendered by a forked process on another core
-        helper = _start_render(batch, outputs[1][1], staging / outputs[1][0])
+        helper = _start_render(batch, outputs[1][1], staging / outputs[1][0], meta)
         for name, fmt in outputs:
             if helper is None or name != outputs[1][0]:
-                _render_to(batch, fmt, staging / name, lang)
+                _render_to(batch, fmt, staging / name, meta, lang)
         if helper is not None:
             helper.join()
             if helper.exitcode != 0 or not (staging / outputs[1][0]).exists():
-                _render_to(batch, outputs[1][1], staging / outputs[1][0])
+                _render_to(batch, outputs[1][1], staging / outputs[1][0], meta)
         _swap_in(staging, folder, [name for name, _ in outputs])
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -144,15 +149,22 @@ def _swap_in(staging: Path, folder: Path, names: list[str]) -> None:
         raise
 
 
-def _render_to(batch: Batch, fmt: Any, path: Path, lang: str = "en") -> None:
-    from deckcheck.reporter import render
+def _render_to(
+    batch: Batch, fmt: Any, path: Path, meta: Metagame | None = None, lang: str = "en"
+) -> None:
+    from deckcheck.reporter import OutputFormat, render
 
-    text = render(batch, fmt, lang=lang)
+    if meta is not None and fmt in (OutputFormat.JSON, OutputFormat.HTML):
+        from deckcheck.reporter.batchmeta import batch_with_meta
+
+        text = batch_with_meta(batch, fmt, meta, lang=lang)
+    else:
+        text = render(batch, fmt, lang=lang)
     with open(path, "w", encoding="utf-8", newline="") as handle:
         handle.write(text)
 
 
-def _start_render(batch: Batch, fmt: Any, path: Path) -> Any:
+def _start_render(batch: Batch, fmt: Any, path: Path, meta: Metagame | None = None) -> Any:
     """A forked process rendering one report (None where fork is not available or not worth it)."""
     import multiprocessing
 
@@ -160,7 +172,7 @@ def _start_render(batch: Batch, fmt: Any, path: Path) -> Any:
         return None
     try:
         proc = multiprocessing.get_context("fork").Process(
-            target=_render_to, args=(batch, fmt, path), daemon=True
+            target=_render_to, args=(batch, fmt, path, meta), daemon=True
         )
         proc.start()
     except OSError:
@@ -204,6 +216,43 @@ def _progress_bar(total: int, enabled: bool) -> tuple[Callable[[int, str], None]
             bar.refresh()
 
     return update, bar
+
+
+def _tell(batch: Batch, written: list[str], out: Path, quiet: bool) -> None:
+    """The unreadable and duplicate registrations and the skipped files on stderr, then the
+    summary line (legal + illegal + unreadable = the registrations) on stdout."""
+    for u in batch.unreadable[:20]:
+        sys.stderr.write(f"error: {clean(u.error)}\n")
+    if len(batch.unreadable) > 20:
+        sys.stderr.write(f"error: ... and {len(batch.unreadable) - 20} more unreadable\n")
+    dups = [r.registration for r in batch.rows if r.registration and r.registration.duplicate_of]
+    for reg in dups[:20]:
+        assert reg is not None
+        sys.stderr.write(
+            f"warning: {clean(reg.file)}: row {reg.row}: player id {clean(reg.player_id)} is "
+            f"already registered on row {reg.duplicate_of}\n"
+        )
+    if batch.skipped:
+        sys.stderr.write(_skipped_note(batch))
+    if quiet:
+        return
+    s = batch.summary
+    line = (f"{len(batch.rows)} registrations: {s.legal} legal, {s.illegal} illegal, "
+            f"{s.unreadable} unreadable")  # fmt: skip
+    if s.duplicates:
+        line += f" ({s.duplicates} of them duplicate{'s' if s.duplicates > 1 else ''})"
+    sys.stdout.write(f"{line}\nwrote {', '.join(written)} to {clean(str(out))}\n")
+
+
+def _skipped_note(batch: Batch) -> str:
+    """One ``note:`` line: how many files were skipped and why (the reports list them)."""
+    from collections import Counter
+
+    reasons = Counter(k.reason for k in batch.skipped)
+    why = ", ".join(f"{n} {clean(reason)}" for reason, n in reasons.most_common())
+    n = len(batch.skipped)
+    return (f"note: skipped {n} file{'s' if n != 1 else ''} that are not decks ({why}); "
+            "report.json and report.html list them\n")  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:
@@ -258,6 +307,15 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         lang: LangOpt = None,
+        signatures: Annotated[
+            Path | None,
+            typer.Option(
+                "--signatures",
+                metavar="FILE",
+                help="Signature cards per archetype for the metagame (see 'deckcheck meta').",
+                show_default=False,
+            ),
+        ] = None,
     ) -> None:
         """Check deck registrations and write reports for organisers and judges.
 
@@ -268,9 +326,15 @@ def register(app: typer.Typer) -> None:
         Exit 0 when every deck is legal, 1 when any is illegal, 2 when any could not be read
         (duplicate registrations are flagged in the reports but do not change the exit code).
         """
+        from deckcheck.error import DeckcheckError
         from deckcheck.run.batch import check, sources
+        from deckcheck.run.meta import DEFAULT_RULES, from_batch, load_rules
 
         fmt = resolve_format(format, format_file, region=region)
+        try:
+            rules = load_rules(signatures) if signatures is not None else DEFAULT_RULES
+        except DeckcheckError as exc:
+            fail(str(exc))
         when = parse_date(on)
         if out.exists() and not out.is_dir():
             fail(f"--out {out}: exists and is not a folder")
@@ -282,31 +346,14 @@ def register(app: typer.Typer) -> None:
         finally:
             if bar is not None:
                 bar.stop()
+        meta = from_batch(batch, rules)
         try:
-            written = write_reports(batch, out, lang=lang or "en")
+            written = write_reports(batch, out, meta, lang=lang or "en")
         except OSError as exc:
             fail(f"cannot write the reports into {out}: {exc.strerror or exc}")
         if sheets is not None:
             from deckcheck.cli.sheet import batch_sheets
 
             written.append(batch_sheets(srcs, fmt, when, lang or "en", sheets, allow_prerelease))
-        for u in batch.unreadable[:20]:
-            sys.stderr.write(f"error: {clean(u.error)}\n")
-        if len(batch.unreadable) > 20:
-            sys.stderr.write(f"error: ... and {len(batch.unreadable) - 20} more unreadable\n")
-        s = batch.summary
-        dups = [r for r in batch.rows if r.registration and r.registration.duplicate_of]
-        for r in dups[:20]:
-            reg = r.registration
-            assert reg is not None
-            sys.stderr.write(
-                f"warning: {clean(reg.file)}:{reg.row}: player id {clean(reg.player_id)} is "
-                f"already registered on row {reg.duplicate_of}\n"
-            )
-        if not quiet:
-            line = (
-                f"{len(batch.rows)} registrations: {s.legal} legal, {s.illegal} illegal, "
-                f"{s.unreadable} unreadable, {s.duplicates} duplicate"
-            )
-            sys.stdout.write(f"{line}\nwrote {', '.join(written)} to {clean(str(out))}\n")
+        _tell(batch, written, out, quiet)
         raise typer.Exit(int(batch.exit_code))

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from deckcheck.cli.common import Output, clean, fail, print_document, print_lines
 from deckcheck.cli.options import OutputOpt
 
+if TYPE_CHECKING:
+    from deckcheck.card import Card, CardIndex
+
 app = typer.Typer(
-    rich_markup_mode="markdown",
+    rich_markup_mode=None,
     help="Look up cards in the offline card index (passcode or name; English, Japanese, "
     "Simplified Chinese).",
     no_args_is_help=True,
@@ -92,11 +95,13 @@ def search(
     text: Annotated[str, typer.Argument(help="Part of a name, or a misspelt name.")],
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=200, help="At most N.")] = 10,
     output: OutputOpt = Output.TEXT,
+    rush: Annotated[bool, typer.Option("--rush", help="Rush Duel cards only.")] = False,
 ) -> None:
     """List the cards whose names best match TEXT, best first (exit 1 when none match)."""
     from deckcheck.card import CardIndex
 
-    results = CardIndex.load().search(text, limit)
+    index = CardIndex.load()
+    results = _rush_search(index, text, limit) if rush else index.search(text, limit)
     if output is Output.JSON:
         print_document(
             "card-search",
@@ -113,3 +118,14 @@ def search(
             sys.stderr.write(f"no card matches {clean(repr(text))}\n")
     if not results:
         raise typer.Exit(1)
+
+
+def _rush_search(index: CardIndex, text: str, limit: int) -> list[tuple[Card, float]]:
+    """The best ``limit`` Rush Duel matches (widening the search until enough are found)."""
+    wanted = limit * 8
+    while True:
+        found = index.search(text, wanted)
+        rush = [(c, s) for c, s in found if c.is_rush]
+        if len(rush) >= limit or len(found) < wanted or wanted >= len(index):
+            return rush[:limit]
+        wanted *= 4

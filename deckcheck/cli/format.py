@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from deckcheck.rule.format import Format
 
 app = typer.Typer(
-    rich_markup_mode="markdown",
+    rich_markup_mode=None,
     help="List formats and eras, or show one format's rules.",
     invoke_without_command=True,
 )

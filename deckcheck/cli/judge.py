@@ -175,7 +175,10 @@ def side(
             except DeckcheckError as exc:
                 fail(f"{plan}: {exc}")
         else:
-            the_plan = SidePlan(parse_card_list(cards_in or ""), parse_card_list(cards_out or ""))
+            side_cards = [c.card for c in d.side if c.card is not None]
+            deck_cards = [c.card for c in (*d.main, *d.extra) if c.card is not None]
+            the_plan = SidePlan(parse_card_list(cards_in or "", among=side_cards),
+                                parse_card_list(cards_out or "", among=deck_cards))  # fmt: skip
     except DeckcheckError as exc:
         fail(str(exc))
     result = apply_side_plan(d, the_plan, fmt, when)
@@ -183,8 +186,18 @@ def side(
         _json_out(result.to_dict())
     else:
         lines = [f"side plan: {result.moved['in']} in, {result.moved['out']} out"]
+        for label, moved in (("in: ", result.moved_in), ("out:", result.moved_out)):
+            if moved:
+                lines.append(
+                    f"  {label} " + ", ".join(f"{n} {clean(name)}" for name, _, n in moved)
+                )
         lines += [f"  error   {p.code.value:17} {clean(p.message)}" for p in result.problems]
         lines.append("sided deck:")
+        for section in ("main", "extra", "side"):
+            cards = result.to_dict()["deck"][section]
+            total = sum(c["copies"] for c in cards)
+            body = ", ".join(f"{c['copies']} {clean(c['name'])}" for c in cards) or "-"
+            lines.append(f"  {section.capitalize()} ({total}): {body}")
         colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         sys.stdout.write("\n".join(lines) + "\n" + render(result.report, "text", colour=colour))
         verdict = "OK" if result.ok else "NOT OK"

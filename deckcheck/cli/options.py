@@ -65,14 +65,21 @@ RegionOpt = Annotated[
 ]
 
 
-def _text_or_json(value: Output) -> Output:
-    from deckcheck.reporter import VALIDATION_OUTPUTS
-
-    if value in VALIDATION_OUTPUTS:
-        raise typer.BadParameter(
-            f"{value.value} is for validation results ('deckcheck validate'); use text or json"
-        )
-    return value
+def _text_or_json(value: str | Output) -> Output:
+    """``--output`` of the commands that write text or JSON only: only those two are accepted
+    (and only those two are listed in ``--help``)."""
+    if isinstance(value, Output):
+        return value
+    try:
+        fmt = Output(value.strip().lower())
+    except ValueError:
+        fmt = None
+    if fmt is None:
+        raise typer.BadParameter(f"{value!r}: this command writes text or json")
+    if fmt not in (Output.TEXT, Output.JSON):
+        raise typer.BadParameter(f"{value!r}: this command writes text or json ({fmt.value} is "
+                                 "for validation results: 'deckcheck validate')")  # fmt: skip
+    return fmt
 
 
 JobsOpt = Annotated[
@@ -92,7 +99,13 @@ AllowPrereleaseOpt = Annotated[
 
 OutputOpt = Annotated[
     Output,
-    typer.Option("--output", "-o", help="Report format: text or json.", callback=_text_or_json),
+    typer.Option(
+        "--output",
+        "-o",
+        help="Report format: text or json.",
+        parser=_text_or_json,
+        metavar="<text|json>",
+    ),
 ]
 ReportOutputOpt = Annotated[
     Output,
@@ -190,7 +203,8 @@ def _resolve_format(name: str | None, file: Path | str | None, *, default: str) 
     try:
         return resolve(name, file=file, default=default)
     except UnknownFormatError as exc:
-        fail(f"unknown format {exc.name!r}", ["valid formats: " + ", ".join(exc.valid)])
+        fail(f"unknown format {exc.name!r}{did_you_mean(exc.name, exc.valid)}",
+             ["valid formats: " + ", ".join(exc.valid)])  # fmt: skip
     except DeckcheckError as exc:
         fail(str(exc))
 
@@ -216,3 +230,15 @@ LangOpt = Annotated[
     ),
 ]
 """``--lang en|ja|zh``; the callback resolves a missing value from DECKCHECK_LANG and the locale."""
+
+
+def did_you_mean(name: str, valid: list[str]) -> str:
+    """``"; did you mean 'tcg'?"`` for a near miss among ``valid`` (case-insensitive), else
+    nothing."""
+    import difflib
+
+    lowered = {v.lower(): v for v in valid}
+    close = difflib.get_close_matches(name.strip().lower(), list(lowered), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return "; did you mean " + " or ".join(repr(lowered[c]) for c in close) + "?"

@@ -16,9 +16,9 @@ def schema_command(
         str | None,
         typer.Argument(
             metavar="[NAME]",
-            help="validation, upcoming, goldfish, formats, format, banlist, banlist-diff, card, "
-            "card-search, data-status, or config (the deckcheck.toml file) (default: all, keyed "
-            "by name).",
+            help="validation, upcoming, goldfish, goldfish-sweep, goldfish-compare, formats, "
+            "format, banlist, banlist-diff, card, card-search, data-status, meta, or config (the "
+            "deckcheck.toml file) (default: all, keyed by name).",
         ),
     ] = None,
 ) -> None:

@@ -93,6 +93,14 @@ OutOpt = Annotated[
     Path | None,
     typer.Option("--out", metavar="FILE", help="Write the report to FILE (default: stdout)."),
 ]
+SarifOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--sarif",
+        metavar="FILE",
+        help="Also write a SARIF 2.1.0 report of the same run to FILE (code scanning).",
+    ),
+]
 
 
 def default_paths(paths: list[str] | None, config: Config | None) -> list[str]:
@@ -241,6 +249,7 @@ def register(app: typer.Typer) -> None:
         progress: ProgressOpt = None,
         lang: LangOpt = None,
         jobs: JobsOpt = 1,
+        sarif: SarifOpt = None,
     ) -> None:
         """Check decks: report every problem with a stable code.
 
@@ -271,6 +280,8 @@ def register(app: typer.Typer) -> None:
                    lang=lang or "en"), out,
             summary_markdown(batch, root=run.root), summary, batch.unreadable,
         )  # fmt: skip
+        if sarif is not None:
+            write_report(render(batch, "sarif", root=run.root, strict=is_strict), sarif)
         if not batch.reports and not batch.unreadable and not batch.skipped:
             sys.stderr.write(
                 "note: nothing to check: the configuration excludes every file given\n"

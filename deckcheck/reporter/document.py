@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from deckcheck.reporter.metadoc import MetaDocument as MetaDocument
+
 
 class _Doc(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
@@ -71,7 +73,11 @@ class RegistrationDoc(_Doc):
     """The registration (row of a registrations CSV) a deck belongs to."""
 
     file: str = Field(description="The registrations CSV.")
-    row: int = Field(description="Line of the row in the CSV (the header is line 1).")
+    row: int = Field(
+        description="The row as a spreadsheet shows it (the header is row 1; a multi-line cell "
+        "is one row)."
+    )
+    line: int | None = Field(None, description="The line of the CSV file the row starts on.")
     player_id: str
     player: str
     deck: str = Field(description="The deck cell as written: a path, a ydke:// URL or a list.")
@@ -151,6 +157,9 @@ class ValidationDocument(_Doc):
     format: str | None = None
     date: str | None = None
     data: DataDoc | None = None
+    meta: MetaDocument | None = Field(
+        None, description="deckcheck batch's report.json: the metagame of the decks read."
+    )
 
 
 # -- upcoming -----------------------------------------------------------------------------------
@@ -682,6 +691,7 @@ DOCUMENTS: dict[str, type[BaseModel]] = {
     "card-search": CardSearchDocument,
     "config": _config_model(),
     "data-status": DataStatusDocument,
+    "meta": MetaDocument,
 }
 """Every JSON document by the name ``deckcheck schema NAME`` takes (``config``: the repository
 configuration file, ``deckcheck.toml``, read as TOML)."""

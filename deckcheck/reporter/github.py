@@ -64,21 +64,22 @@ def command(
 
 def workflow_commands(batch: Batch, options: RenderOptions) -> str:
     """Every finding of every deck as a workflow command, then one plain summary line."""
-    from deckcheck.reporter.options import repo_path
+    from deckcheck.reporter.where import checked_decks, in_csv, locate
 
     lines: list[str] = []
-    for report in batch.reports:
-        file = repo_path(report.path, options.root) if report.path else None
-        where = f" ({clean(report.path)})" if file is None and report.path else ""
+    for report, reg in checked_decks(batch):
+        file, _ = locate(report.path, reg, None, options.root)
+        where = f" ({clean(report.path)})" if report.path and file is None else ""
+        if reg is not None and in_csv(report.path, reg):
+            where = f" (the registration on row {reg.row})"
         for v in report.violations:
             sev = v.severity.value
             kind = "error" if options.strict and sev == "warning" else COMMAND[sev]
-            lines.append(
-                command(kind, v.message + where, file=file, line=v.line, title=v.code.value)
-            )
+            _, line = locate(report.path, reg, v.line, options.root)
+            lines.append(command(kind, v.message + where, file=file, line=line, title=v.code.value))
     for u in batch.unreadable:
-        file = repo_path(u.path, options.root)
-        lines.append(command("error", u.error, file=file, line=u.line, title="unreadable"))
+        file, line = locate(u.path, u.registration, u.line, options.root)
+        lines.append(command("error", u.error, file=file, line=line, title="unreadable"))
     lines.append(summary_line(batch))
     return "".join(line + "\n" for line in lines)
 

@@ -10,6 +10,7 @@ every string from outside (file names, player names, deck names, messages) is HT
 from __future__ import annotations
 
 import html
+import re
 from typing import TYPE_CHECKING
 
 from deckcheck.reporter.csv import Row, registration_of
@@ -21,6 +22,23 @@ from deckcheck.validation.report import CODE_FIX, Code
 if TYPE_CHECKING:
     from deckcheck.reporter.i18n import Localizer
     from deckcheck.run.batch import Batch
+    from deckcheck.run.meta import Metagame
+
+
+_PATH_PROBLEMS = ("absolute deck path", "deck path leads outside", "no such deck file",
+                  "not a file", "cannot resolve the deck path")  # fmt: skip
+
+
+def unreadable_fix(row: Unreadable, lang: str = "en") -> str:
+    """What to do about a registration whose deck could not be read (in ``lang``)."""
+    from deckcheck.reporter.i18n import t
+
+    reg = row.registration
+    if reg is not None and any(p in row.error for p in _PATH_PROBLEMS):
+        return t(lang, "html.fix_path", row=reg.row, file=reg.file)
+    if reg is not None and "no deck given" in row.error:
+        return t(lang, "html.fix_column", row=reg.row, file=reg.file)
+    return t(lang, "html.unreadable_fix")
 
 
 def fix_for(code: Code) -> str:
@@ -30,7 +48,7 @@ def fix_for(code: Code) -> str:
 
 _STYLE = """
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;
-max-width:72rem;padding:0 1rem;color:#1d1d1f;background:#fff}
+max-width:80rem;padding:0 1rem;color:#1d1d1f;background:#fff}
 h1{font-size:1.6rem;margin:0 0 .3rem}h2{font-size:1.2rem;margin:2rem 0 .6rem}
 .meta{color:#555;margin:0 0 1rem}
 .counts{display:flex;flex-wrap:wrap;gap:.6rem;margin:1rem 0}
@@ -40,14 +58,17 @@ h1{font-size:1.6rem;margin:0 0 .3rem}h2{font-size:1.2rem;margin:2rem 0 .6rem}
 .deck{border:1px solid #ddd;border-left:6px solid #b3261e;border-radius:6px;padding:.6rem 1rem;
 margin:.7rem 0}
 .deck.duplicate{border-left-color:#c98a00}
-.deck h3{font-size:1.05rem;margin:.1rem 0 .4rem;overflow-wrap:anywhere}
+.deck h3{font-size:1.05rem;margin:.1rem 0 .4rem;overflow-wrap:break-word}
+.deck li,.deck .meta{overflow-wrap:break-word}
 .deck ul{margin:.2rem 0;padding-left:1.2rem}.deck li{margin:.25rem 0}
 .code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85em;background:#f3f3f3;
 padding:0 .3em;border-radius:3px}
 .fix{color:#444}.fix::before{content:"%FIX% ";font-weight:600}
 table{border-collapse:collapse;width:100%;font-size:.9rem}
 th,td{border-bottom:1px solid #e5e5e5;padding:.35rem .5rem;text-align:left;vertical-align:top}
-td{overflow-wrap:anywhere}
+td{overflow-wrap:break-word}
+.tok{overflow-wrap:anywhere;word-break:break-all}
+td.id,td.fp,td.cards,.nw{white-space:nowrap}
 th{background:#f6f6f6;cursor:pointer;user-select:none;position:sticky;top:0}
 th[aria-sort=ascending]::after{content:" \\25B2"}th[aria-sort=descending]::after{content:" \\25BC"}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
@@ -133,32 +154,131 @@ def _card(row: Row, loc: Localizer) -> str:
                 f'<div class="fix">{_e(loc.t(f"fix.{v.code.value}"))}</div></li>'
             )
     else:
-        items.append(
-            f'<li>{_e(row.error)}<div class="fix">{_e(loc.t("html.unreadable_fix"))}</div></li>'
-        )
+        fix = unreadable_fix(row, loc.lang.value)
+        items.append(f'<li>{_e(row.error)}<div class="fix">{_e(fix)}</div></li>')
     lines.append("<ul>" + "".join(items) + "</ul></section>")
     return "\n".join(lines)
 
 
-_COLUMNS = ("row", "player_id", "player", "deck", "source", "status", "errors", "warnings",
-            "main", "extra", "side", "codes", "fingerprint")  # fmt: skip
+def _meta_style(meta: Metagame | None) -> str:
+    if meta is None:
+        return ""
+    from deckcheck.reporter.meta import STYLE
+
+    return STYLE
 
 
-def _head(batch: Batch, loc: Localizer) -> list[str]:
-    """The page's head, title and summary counts."""
-    from deckcheck.reporter.csv import rows
+LONG_TOKEN = 24
+"""Characters from which any token may break anywhere in the table."""
+LONG_NAME = 12
+"""Characters from which a token that is no plain word (a path, an e-mail address, a URL, a
+code with digits) may break anywhere; plain words never break."""
+_PLAIN = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*[.,;:!?)]*")
 
+
+def _breakable(token: str) -> bool:
+    return len(token) > LONG_TOKEN or (len(token) > LONG_NAME and not _PLAIN.fullmatch(token))
+
+
+def _cell(text: object) -> str:
+    """``text`` escaped, its long tokens marked (``tok``) so they may break anywhere, while
+    plain words never break."""
+    parts = []
+    for token in str(text).split(" "):
+        esc = _e(token)
+        parts.append(f'<span class="tok">{esc}</span>' if _breakable(token) else esc)
+    return " ".join(parts)
+
+
+def _codes(codes: str) -> str:
+    """Violation codes, each kept whole on its line (``wrong-section`` never breaks)."""
+    return " ".join(f'<span class="nw">{_e(code)}</span>' for code in codes.split())
+
+
+def _extra_columns(table: tuple[Row, ...]) -> list[str]:
+    """The registration CSV's own columns (table, e-mail...), in their order."""
+    extra: dict[str, None] = {}
+    for r in table:
+        reg = registration_of(r)
+        if reg is not None:
+            for key, _ in reg.fields:
+                extra.setdefault(key, None)
+    return list(extra)
+
+
+def _row(i: int, r: Row, extra: list[str], loc: Localizer) -> str:
+    from deckcheck.source.registration import status_of
+
+    reg = registration_of(r)
+    status = status_of(r).value
+    fields = dict(reg.fields) if reg is not None else {}
+    cells = [
+        f'<td class="num" data-v="{reg.row if reg else i + 1}">{reg.row if reg else ""}</td>',
+        f'<td class="id">{_e(reg.player_id) if reg else ""}</td>',
+        f"<td>{_cell(reg.player) if reg else ''}</td>",
+        *(f"<td>{_cell(fields.get(k, ''))}</td>" for k in extra),
+    ]
+    shown = _e(loc.t(f"status.{status}"))
+    state = f'<td class="{status}" data-v="{_ORDER[status]}{status}">{shown}</td>'
+    if not isinstance(r, Unreadable):
+        warnings = sum(v.severity.value == "warning" for v in r.violations)
+        c = r.counts
+        codes = " ".join(dict.fromkeys(v.code.value for v in r.violations))
+        cells += [
+            f"<td>{_cell(r.name or '')}</td>", f"<td>{_cell(r.path or '')}</td>", state,
+            f'<td class="num">{len(r.errors)}</td>', f'<td class="num">{warnings}</td>',
+            f'<td class="num cards" data-v="{c["main"]}">{c["main"]}/{c["extra"]}/{c["side"]}'
+            "</td>", f"<td>{_codes(codes)}</td>",
+            f'<td class="code fp">{_e(r.fingerprint if isinstance(r, Checked) else "")}</td>',
+        ]  # fmt: skip
+    else:
+        cells += ["<td></td>", f"<td>{_cell(r.path)}</td>", state, *(["<td></td>"] * 3),
+                  f"<td>{_cell(r.error)}</td>", "<td></td>"]  # fmt: skip
+    return "<tr>" + "".join(cells) + "</tr>"
+
+
+def _table(table: tuple[Row, ...], loc: Localizer) -> list[str]:
+    """The sortable table of every registration (the CSV's own columns after the player)."""
+    extra = _extra_columns(table)
+    cols = [loc.t(f"col.{c}") for c in ("row", "player_id", "player")]
+    rest = [loc.t(f"col.{c}") for c in ("deck", "source", "status", "errors", "warnings",
+                                         "cards", "codes", "fingerprint")]  # fmt: skip
+    head = [*cols, *extra, *rest]
+    out = ['<table class="sortable"><thead><tr>'
+           + "".join(f'<th scope="col">{_e(h)}</th>' for h in head)
+           + "</tr></thead><tbody>"]  # fmt: skip
+    out += [_row(i, r, extra, loc) for i, r in enumerate(table)]
+    out.append("</tbody></table>")
+    return out
+
+
+def _counts(batch: Batch, registrations: int, loc: Localizer) -> str:
+    """The summary counts: legal + illegal + unreadable = the registrations; duplicates are
+    counted among them (a duplicate is also legal, illegal or unreadable)."""
     s = batch.summary
     counts = [
-        ("registrations", len(rows(batch)), ""), ("legal", s.legal, "legal"),
+        ("registrations", registrations, ""), ("legal", s.legal, "legal"),
         ("illegal", s.illegal, "illegal"), ("unreadable", s.unreadable, "unreadable"),
-        ("duplicates", s.duplicates, "duplicate"), ("errors", s.errors, ""),
+        ("of_duplicates", s.duplicates, "duplicate"), ("errors", s.errors, ""),
         ("warnings", s.warnings, ""),
     ]  # fmt: skip
+    if s.skipped:
+        counts.append(("skipped", s.skipped, ""))
+    return ('<div class="counts">'
+            + "".join(f'<div class="count {cls}"><b>{n}</b>{_e(loc.t(f"count.{label}"))}</div>'
+                      for label, n, cls in counts)
+            + "</div>")  # fmt: skip
+
+
+def _head(batch: Batch, meta: Metagame | None, loc: Localizer, registrations: int) -> list[str]:
+    """The page's head, title, data line and summary counts."""
     when = batch.date.isoformat()
     as_of = batch.data_as_of.isoformat() if batch.data_as_of else loc.t("html.unknown")
     lang = {"en": "en", "ja": "ja", "zh": "zh-CN"}[loc.lang.value]
     style = _STYLE.replace("%FIX%", loc.t("html.fix"))
+    checked = loc.t(
+        "html.checked", as_of=as_of, fingerprint=_e((batch.data_fingerprint or "")[:16])
+    )
     return [
         "<!DOCTYPE html>",
         f'<html lang="{lang}"><head><meta charset="utf-8">',
@@ -166,53 +286,16 @@ def _head(batch: Batch, loc: Localizer) -> list[str]:
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">",
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{loc.t('html.title', format=_e(batch.format), date=when)}</title>",
-        f"<style>{style}</style></head><body>",
+        f"<style>{style}{_meta_style(meta)}</style></head><body>",
         f"<h1>{loc.t('html.heading', format=_e(batch.format), date=when)}</h1>",
-        '<p class="meta">' + loc.t("html.checked", as_of=as_of,
-                                   fingerprint=_e((batch.data_fingerprint or "")[:16])) + "</p>",
-        '<div class="counts">'
-        + "".join(f'<div class="count {cls}"><b>{n}</b>{_e(loc.t(f"count.{label}"))}</div>'
-                  for label, n, cls in counts)
-        + "</div>",
-    ]  # fmt: skip
-
-
-def _row_cells(i: int, r: Row, loc: Localizer) -> list[str]:
-    """One registration's cells in the table of every registration."""
-    from deckcheck.source.registration import status_of
-
-    reg = registration_of(r)
-    status = status_of(r).value
-    shown = _e(loc.t(f"status.{status}"))
-    cells = [
-        f'<td class="num" data-v="{reg.row if reg else i + 1}">{reg.row if reg else ""}</td>',
-        f"<td>{_e(reg.player_id) if reg else ''}</td>",
-        f"<td>{_e(reg.player) if reg else ''}</td>",
+        f'<p class="meta">{checked} {_e(loc.t("html.adds_up"))}</p>',
+        _counts(batch, registrations, loc),
     ]
-    if not isinstance(r, Unreadable):
-        errors = len(r.errors)
-        warnings = sum(v.severity.value == "warning" for v in r.violations)
-        c = r.counts
-        codes = " ".join(dict.fromkeys(v.code.value for v in r.violations))
-        cells += [
-            f"<td>{_e(r.name or '')}</td>", f"<td>{_e(r.path or '')}</td>",
-            f'<td class="{status}" data-v="{_ORDER[status]}{status}">{shown}</td>',
-            f'<td class="num">{errors}</td>', f'<td class="num">{warnings}</td>',
-            f'<td class="num">{c["main"]}</td>', f'<td class="num">{c["extra"]}</td>',
-            f'<td class="num">{c["side"]}</td>', f"<td>{_e(codes)}</td>",
-            f'<td class="code">{_e(r.fingerprint if isinstance(r, Checked) else "")}</td>',
-        ]  # fmt: skip
-    else:
-        cells += [
-            "<td></td>", f"<td>{_e(r.path)}</td>",
-            f'<td class="{status}" data-v="{_ORDER[status]}{status}">{shown}</td>',
-            *(["<td></td>"] * 5), f"<td>{_e(r.error)}</td>", "<td></td>",
-        ]  # fmt: skip
-    return cells
 
 
-def batch_html(batch: Batch, *, lang: str = "en") -> str:
-    """The HTML report of a batch (a complete page), headings and messages in ``lang``."""
+def batch_html(batch: Batch, meta: Metagame | None = None, *, lang: str = "en") -> str:
+    """The HTML report of a batch (a complete page), headings and messages in ``lang``;
+    ``meta`` adds the metagame section."""
     from deckcheck.reporter.csv import rows
     from deckcheck.reporter.i18n import localizer
     from deckcheck.source.registration import status_of
@@ -221,18 +304,21 @@ def batch_html(batch: Batch, *, lang: str = "en") -> str:
     table = rows(batch)
     order = sorted(range(len(table)), key=lambda i: (_ORDER[status_of(table[i]).value], i))
     attention = [table[i] for i in order if status_of(table[i]).value != "legal"]
-    out = _head(batch, loc)
+    out = _head(batch, meta, loc, len(table))
     out.append(f"<h2>{_e(loc.t('html.attention', n=len(attention)))}</h2>")
     if attention:
         out.extend(_card(r, loc) for r in attention)
     else:
         out.append(f'<p class="legal">{_e(loc.t("html.all_legal"))}</p>')
+    if batch.skipped:
+        out.append(f"<h2>{_e(loc.t('html.skipped', n=len(batch.skipped)))}</h2><ul>")
+        out += [f"<li>{_cell(k.path)}: {_e(k.reason)}</li>" for k in batch.skipped[:200]]
+        out.append("</ul>")
+    if meta is not None:
+        from deckcheck.reporter.meta import meta_section
+
+        out.append(meta_section(meta))
     out.append(f"<h2>{_e(loc.t('html.all'))}</h2>")
-    out.append('<table class="sortable"><thead><tr>'
-               + "".join(f'<th scope="col">{_e(loc.t(f"col.{h}"))}</th>' for h in _COLUMNS)
-               + "</tr></thead><tbody>")  # fmt: skip
-    for i, r in enumerate(table):
-        out.append("<tr>" + "".join(_row_cells(i, r, loc)) + "</tr>")
-    out.append("</tbody></table>")
+    out += _table(table, loc)
     out.append(f"<script>{_SCRIPT}</script></body></html>")
     return "\n".join(out) + "\n"

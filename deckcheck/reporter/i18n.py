@@ -132,6 +132,15 @@ MESSAGES: dict[str, str] = {
     "col.side": "Side",
     "col.codes": "Codes",
     "col.fingerprint": "Fingerprint",
+    "html.fix_path": "Correct the deck path on row {row} of {file}: it must name a deck file "
+    "inside the CSV's folder, relative to it.",
+    "html.fix_column": "Fill in the deck column on row {row} of {file}.",
+    "html.adds_up": "Legal, illegal and unreadable add up to the registrations; duplicates are "
+    "counted among them.",
+    "html.skipped": "Skipped files ({n})",
+    "count.of_duplicates": "of them duplicates",
+    "count.skipped": "files skipped",
+    "col.cards": "Main/Extra/Side",
     # deck text lists (convert --to text): section headings
     "list.main": "Main Deck",
     "list.extra": "Extra Deck",

@@ -34,7 +34,8 @@ from deckcheck.reporter.text import clean
 if TYPE_CHECKING:
     from deckcheck.reporter.options import RenderOptions
     from deckcheck.run.batch import Batch
-    from deckcheck.validation.report import Violation
+    from deckcheck.source.registration import Registration
+    from deckcheck.validation.report import Report, Violation
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -44,16 +45,72 @@ def xml_text(text: str) -> str:
     return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", clean(text))
 
 
-def _where(path: str | None, v: Violation) -> str:
-    at = f"{path}:{v.line}" if path and v.line is not None else (path or "<deck>")
+def _where(path: str | None, line: int | None, v: Violation) -> str:
+    at = f"{path}:{line}" if path and line is not None else (path or "<deck>")
     sec = f" [{v.section}]" if v.section else ""
     return f"{at}{sec}"
 
 
+def _registration_properties(case: ET.Element, reg: Registration | None) -> None:
+    """A test case's ``<properties>``: the registration's row, player and the CSV's own
+    columns (table, e-mail...), as written."""
+    if reg is None:
+        return
+    props = ET.SubElement(case, "properties")
+    values = [("row", str(reg.row)), ("player_id", reg.player_id), ("player", reg.player),
+              *reg.fields]  # fmt: skip
+    for name, value in values:
+        ET.SubElement(props, "property", name=xml_text(name), value=xml_text(value))
+
+
+def _case(
+    suite: ET.Element, classname: str, path: str | None, reg: Registration | None,
+    options: RenderOptions,
+) -> ET.Element:  # fmt: skip
+    """A test case for one source: named by its file (a deck written in the registrations CSV:
+    the CSV and its line), with the registration's properties."""
+    from deckcheck.reporter.where import in_csv, locate
+
+    label = path or "<deck>"
+    file, line = locate(path, reg, None, options.root)
+    shown = (f"{file}:{line}" if in_csv(path, reg) else file) if file is not None else label
+    case = ET.SubElement(suite, "testcase", classname=xml_text(classname),
+                         name=xml_text(shown), time="0")  # fmt: skip
+    if file is not None:
+        case.set("file", xml_text(file))
+        if in_csv(path, reg):
+            case.set("line", str(line))
+    _registration_properties(case, reg)
+    return case
+
+
+def _report_case(
+    suite: ET.Element, report: Report, reg: Registration | None, options: RenderOptions
+) -> bool:
+    """The test case of one deck's report; True when it failed."""
+    from deckcheck.reporter.where import locate
+
+    case = _case(suite, f"deckcheck.{report.format}", report.path, reg, options)
+    file = case.get("file") or report.path or "<deck>"
+    out: list[str] = []
+    failing = False
+    for v in report.violations:
+        sev = v.severity.value
+        line = locate(report.path, reg, v.line, options.root)[1]
+        text = f"{_where(file, line, v)} {v.message}"
+        if sev == "error" or (options.strict and sev == "warning"):
+            failing = True
+            fail = ET.SubElement(case, "failure", message=xml_text(v.message), type=v.code.value)
+            fail.text = xml_text(f"{sev} {v.code.value} {text}")
+        else:
+            out.append(f"{sev} {v.code.value} {text}")
+    if out:
+        ET.SubElement(case, "system-out").text = "\n".join(xml_text(line) for line in out)
+    return failing
+
+
 def junit_xml(batch: Batch, options: RenderOptions) -> str:
     """The batch as a JUnit XML document (UTF-8, with an XML declaration)."""
-    from deckcheck.reporter.options import repo_path
-
     suite_name = f"deckcheck ({batch.format}, {batch.date})"
     root = ET.Element("testsuites", name="deckcheck")
     suite = ET.SubElement(root, "testsuite", name=xml_text(suite_name))
@@ -66,42 +123,14 @@ def junit_xml(batch: Batch, options: RenderOptions) -> str:
     prop_values.append(("strict", "true" if options.strict else "false"))
     for name, value in prop_values:
         ET.SubElement(props, "property", name=name, value=xml_text(value))
-    failed = errored = 0
-    for report in batch.reports:
-        label = report.path or "<deck>"
-        shown = repo_path(label, options.root) or label
-        case = ET.SubElement(
-            suite, "testcase", classname=xml_text(f"deckcheck.{report.format}"),
-            name=xml_text(shown), time="0",
-        )  # fmt: skip
-        if repo_path(label, options.root) is not None:
-            case.set("file", xml_text(shown))
-        out: list[str] = []
-        failing = False
-        for v in report.violations:
-            sev = v.severity.value
-            text = f"{_where(shown, v)} {v.message}"
-            if sev == "error" or (options.strict and sev == "warning"):
-                failing = True
-                fail = ET.SubElement(
-                    case, "failure", message=xml_text(v.message), type=v.code.value
-                )
-                fail.text = xml_text(f"{sev} {v.code.value} {text}")
-            else:
-                out.append(f"{sev} {v.code.value} {text}")
-        failed += failing
-        if out:
-            ET.SubElement(case, "system-out").text = "\n".join(xml_text(line) for line in out)
+    from deckcheck.reporter.where import checked_decks
+
+    failed = sum(_report_case(suite, r, reg, options) for r, reg in checked_decks(batch))
     for u in batch.unreadable:
-        shown = repo_path(u.path, options.root) or u.path
-        case = ET.SubElement(
-            suite, "testcase", classname="deckcheck", name=xml_text(shown), time="0"
-        )
-        if repo_path(u.path, options.root) is not None:
-            case.set("file", xml_text(shown))
+        case = _case(suite, "deckcheck", u.path, u.registration, options)
         err = ET.SubElement(case, "error", message=xml_text(u.error), type="unreadable")
         err.text = xml_text(u.error)
-        errored += 1
+    errored = len(batch.unreadable)
     tests = len(batch.reports) + len(batch.unreadable)
     counts = {"tests": tests, "failures": failed, "errors": errored, "skipped": 0}
     for element in (root, suite):

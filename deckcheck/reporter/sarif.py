@@ -71,9 +71,12 @@ def rules() -> list[dict[str, Any]]:
     return out
 
 
-def _location(path: str | None, line: int | None) -> list[dict[str, Any]]:
-    if path is None:
-        return []
+def _location(path: str | None, line: int | None, label: str | None = None) -> list[dict[str, Any]]:
+    if path is None:  # stdin, a ydke:// URL: no file, a logical location naming the source
+        name = label or "<deck>"
+        return [{"logicalLocations": [{"name": name, "fullyQualifiedName": name,
+                                       "kind": "resource"}],
+                 "message": {"text": f"read from {name}, not from a file"}}]  # fmt: skip
     if path.startswith("/") or (len(path) > 1 and path[1] == ":"):
         artifact: dict[str, Any] = {"uri": Path(path).as_uri()}
     else:
@@ -87,18 +90,20 @@ def _location(path: str | None, line: int | None) -> list[dict[str, Any]]:
 def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
     """The SARIF log of a batch as plain data."""
     from deckcheck import __version__
-    from deckcheck.reporter.options import repo_path
+    from deckcheck.reporter.where import checked_decks, in_csv, locate
     from deckcheck.validation.report import Code
 
     index = {code: i for i, code in enumerate(Code)}
     results: list[dict[str, Any]] = []
-    for report in batch.reports:
-        path = repo_path(report.path, options.root) if report.path else None
+    for report, reg in checked_decks(batch):
+        path, _ = locate(report.path, reg, None, options.root)
         for v in report.violations:
             sev = v.severity.value
             level = "error" if options.strict and sev == "warning" else _LEVEL[sev]
+            # a deck written in a registrations CSV keeps its own key (regs.csv:ROW), not the CSV's
+            deck = report.path if in_csv(report.path, reg) else path
             key = "\0".join(
-                str(x) for x in (path or report.path, v.code.value, v.section, v.passcode, v.name)
+                str(x) for x in (deck or report.path, v.code.value, v.section, v.passcode, v.name)
             )
             props: dict[str, Any] = {"deck": report.path, "format": report.format}
             for name, value in (
@@ -116,7 +121,11 @@ def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
                     "ruleIndex": index[v.code],
                     "level": level,
                     "message": {"text": v.message},
-                    "locations": _location(path, v.line),
+                    "locations": _location(
+                        path,
+                        locate(report.path, reg, v.line, options.root)[1],
+                        report.path,
+                    ),
                     "partialFingerprints": {
                         "deckcheck/v1": hashlib.sha256(
                             key.encode("utf-8", "surrogateescape")
@@ -129,7 +138,7 @@ def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
         {
             "level": "error",
             "message": {"text": u.error},
-            "locations": _location(repo_path(u.path, options.root), u.line),
+            "locations": _location(*locate(u.path, u.registration, u.line, options.root), u.path),
             "descriptor": {"id": "unreadable"},
         }
         for u in batch.unreadable

@@ -71,6 +71,7 @@ def checked(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Checked:
     """The batch builder: the deck's report (ignored codes removed) in a :class:`Checked` row,
     with the deck's fingerprint and registration."""
     from deckcheck.deck.model import fingerprint_deck
+    from deckcheck.run.meta import deck_contents
     from deckcheck.run.row import Checked
     from deckcheck.validation.engine import validate
 
@@ -78,7 +79,8 @@ def checked(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Checked:
     report = validate(deck, one.format, step.date, allow_prerelease=step.allow_prerelease,
                       path=src.label, data=ds)  # fmt: skip
     report = apply_ignores(report, one.ignored)
-    return Checked(report, fingerprint_deck(deck), src.registration, frozenset(one.ignored))
+    return Checked(report, fingerprint_deck(deck), src.registration, frozenset(one.ignored),
+                   deck_contents(deck))  # fmt: skip
 
 
 def one_source(one: Planned, step: Step, ds: Dataset) -> Any:

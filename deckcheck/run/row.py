@@ -28,6 +28,9 @@ class Checked:
     """The registration (row of a registrations CSV) the deck belongs to, if any."""
     ignored: frozenset[str] = frozenset()
     """Violation codes the run's plan left out of the report."""
+    contents: tuple[tuple[str, int, int], ...] = ()
+    """The deck's cards as ``(section, canonical passcode, copies)`` (the batch's metagame is
+    computed from them: :mod:`deckcheck.run.meta`)."""
 
     @property
     def legal(self) -> bool:

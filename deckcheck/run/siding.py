@@ -32,6 +32,7 @@ from __future__ import annotations
 import enum
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -90,6 +91,10 @@ class SideResult:
     report: Report
     moved: dict[str, int] = field(default_factory=dict)
     """Cards moved: ``{"in": n, "out": n}``."""
+    moved_in: tuple[tuple[str, int, int], ...] = ()
+    """The cards sided in: ``(name, passcode, copies)``."""
+    moved_out: tuple[tuple[str, int, int], ...] = ()
+    """The cards sided out: ``(name, passcode, copies)``."""
 
     @property
     def ok(self) -> bool:
@@ -101,6 +106,9 @@ class SideResult:
         return {
             "ok": self.ok,
             "moved": dict(self.moved),
+            "cards_in": [{"name": n, "passcode": c, "copies": k} for n, c, k in self.moved_in],
+            "cards_out": [{"name": n, "passcode": c, "copies": k} for n, c, k in self.moved_out],
+            "deck": {s.value: _section(self.deck.section(s)) for s in Section},
             "problems": [p.to_dict() for p in self.problems],
             "result": self.report.to_dict(),
         }
@@ -111,8 +119,13 @@ _ITEM_LAST = re.compile(r"(.+?)\s*[xX×*]\s*(\d{1,3})")
 _SPLIT = re.compile(r"\s*[,;]\s*(?=[+-]?\d{1,3}\s*[xX×*]?\s)")
 
 
-def _item(text: str, index: CardIndex) -> tuple[Card, int]:
-    """``3 Name`` / ``3x Name`` / ``Name x3`` / ``Name`` / a passcode -> (card, copies)."""
+def _item(text: str, index: CardIndex, among: Sequence[Card] = ()) -> tuple[Card, int]:
+    """``3 Name`` / ``3x Name`` / ``Name x3`` / ``Name`` / a passcode -> (card, copies).
+
+    A name that is no card's full name may be part of the name of exactly one card of
+    ``among`` (the deck's cards): the start of it first, else any part (``Ghost Belle``)."""
+    from deckcheck.error import UnknownCardError
+
     body = text.strip()
     count, name = 1, body
     m = _ITEM_FIRST.fullmatch(body)
@@ -122,14 +135,49 @@ def _item(text: str, index: CardIndex) -> tuple[Card, int]:
         m = _ITEM_LAST.fullmatch(body)
         if m is not None:
             count, name = int(m.group(2)), m.group(1)
-    return index.lookup(name.strip()).card, count
+    try:
+        return index.lookup(name.strip()).card, count
+    except UnknownCardError:
+        found = partial_match(name, among)
+        if found is None:
+            raise
+        return found, count
 
 
-def parse_card_list(text: str, data: Dataset | None = None) -> tuple[tuple[Card, int], ...]:
+def partial_match(name: str, cards: Sequence[Card]) -> Card | None:
+    """The one card of ``cards`` whose name (any language) starts with ``name``, else the one
+    whose name contains it, ignoring case and punctuation; None when there is none.
+
+    Raises :class:`~deckcheck.error.AmbiguousCardError` when several cards match equally."""
+    from deckcheck.card.name import normalize_name
+    from deckcheck.error import AmbiguousCardError
+
+    key = normalize_name(name)
+    if not key:
+        return None
+    distinct = {c.canonical: c for c in cards}
+    names = {
+        code: [normalize_name(n) for n in (c.name, c.name_ja, c.name_zh) if n]
+        for code, c in distinct.items()
+    }
+    for test in (str.startswith, str.__contains__):
+        hits = [code for code, ns in names.items() if any(test(n, key) for n in ns)]
+        if len(hits) == 1:
+            return distinct[hits[0]]
+        if hits:
+            raise AmbiguousCardError(name, [(code, distinct[code].name) for code in sorted(hits)])
+    return None
+
+
+def parse_card_list(
+    text: str, data: Dataset | None = None, *, among: Sequence[Card] = ()
+) -> tuple[tuple[Card, int], ...]:
     """Cards and counts from one string: ``"3 Card A, 1 Card B"`` (also ``;`` or new lines).
 
-    Raises :class:`~deckcheck.error.UnknownCardError` or
-    :class:`~deckcheck.error.AmbiguousCardError` for a name that names no single card.
+    ``among`` (the cards of the deck the list is for) lets a name be part of a card's name when
+    it names no card in full (:func:`partial_match`). Raises
+    :class:`~deckcheck.error.UnknownCardError` or :class:`~deckcheck.error.AmbiguousCardError`
+    for a name that names no single card.
     """
     from deckcheck.data.dataset import resolve_data
 
@@ -138,7 +186,8 @@ def parse_card_list(text: str, data: Dataset | None = None) -> tuple[tuple[Card,
     for line in re.split(r"[\r\n]+", text):
         for part in _SPLIT.split(line.strip()):
             if part.strip():
-                out.append(_item(part.lstrip("+-").strip() if part[:1] in "+-" else part, index))
+                body = part.lstrip("+-").strip() if part[:1] in "+-" else part
+                out.append(_item(body, index, among))
     return tuple(out)
 
 
@@ -291,7 +340,20 @@ def apply_side_plan(
     sided = replace(deck, main=tuple(main), extra=tuple(extra), side=tuple(side))
     report = validate(sided, format, date, data=data, path=deck.source)
     return SideResult(sided, tuple(problems), report,
-                      {"in": len(incoming), "out": len(outgoing)})  # fmt: skip
+                      {"in": len(incoming), "out": len(outgoing)},
+                      _moved(incoming), _moved(outgoing))  # fmt: skip
+
+
+def _moved(cards: list[DeckCard]) -> tuple[tuple[str, int, int], ...]:
+    """``(name, passcode, copies)`` of moved cards, in the order first moved."""
+    counts: Counter[int] = Counter(_canon(dc) for dc in cards)
+    names = {_canon(dc): dc.name for dc in cards}
+    return tuple((names[code], code, n) for code, n in counts.items())
+
+
+def _section(cards: tuple[DeckCard, ...]) -> list[dict[str, Any]]:
+    """A section as ``[{"name", "passcode", "copies"}]``, in the order cards first appear."""
+    return [{"name": n, "passcode": c, "copies": k} for n, c, k in _moved(list(cards))]
 
 
 def _merge(cards: tuple[tuple[Card, int], ...]) -> list[tuple[Card, int]]:

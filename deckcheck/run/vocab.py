@@ -46,7 +46,24 @@ def parse_date(text: str | date | None) -> date | None:
             return date.fromisoformat(value)
         except ValueError:
             pass
-    raise InputError(f"bad date {text!r}: use YYYY-MM-DD (e.g. 2025-04-07) or 'today'")
+    raise InputError(f"bad date {text!r}: {date_problem(value)}")
+
+
+def date_problem(text: str) -> str:
+    """What is wrong with a date that does not parse: the month, the day, or the form."""
+    import calendar
+    import re
+
+    m = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", text)
+    if m is None:
+        return "use YYYY-MM-DD (e.g. 2025-04-07) or 'today'"
+    year, month, day = (int(g) for g in m.groups())
+    if not 1 <= month <= 12:
+        return f"there is no month {month} (months are 01-12)"
+    days = calendar.monthrange(year, month)[1]
+    if not 1 <= day <= days:
+        return f"there is no day {day} in {year}-{month:02} (it has {days} days)"
+    return "use YYYY-MM-DD with two-digit month and day (e.g. 2025-04-07)"
 
 
 def event_date(text: str | date | None) -> date:

@@ -553,6 +553,7 @@ def create_app(settings: Settings | None = None, data: Dataset | None = None) ->
     _middleware(app, svc)
     _routes(app, svc)
     sheet.register(app, svc, API, ERRORS)  # POST /v1/sheet
+    __import__("deckcheck.service.meta", fromlist=["register"]).register(app, svc)  # POST /v1/meta
     _openapi(app)
     return app
 

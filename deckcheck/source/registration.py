@@ -60,9 +60,13 @@ MAX_CSV_BYTES = 64 << 20
 MAX_ROWS = 100_000
 """Most registrations in one CSV."""
 
-PLAYER_ID_COLUMNS = ("playerid", "id", "konamiid", "cossyid", "cardgameid")
-PLAYER_COLUMNS = ("player", "playername", "name", "fullname")
-DECK_COLUMNS = ("deck", "decklist", "deckfile", "file", "path", "ydke")
+PLAYER_ID_COLUMNS = ("playerid", "id", "konamiid", "cossyid", "cardgameid", "kid", "spielerid",
+                     "yourkonamiid", "konamicardgamenetworkid", "konamicossyid")  # fmt: skip
+PLAYER_COLUMNS = ("player", "playername", "name", "fullname", "yourname", "yourfullname",
+                  "spieler", "spielername", "vollständigername", "nom", "joueur", "nombre",
+                  "jugador", "firstandlastname", "nameandsurname")  # fmt: skip
+DECK_COLUMNS = ("deck", "decklist", "deckfile", "file", "path", "ydke", "deckliste", "yourdeck",
+                "yourdecklist", "uploadyourdecklist", "ydkfile")  # fmt: skip
 
 
 class RegistrationError(InputError):
@@ -89,7 +93,8 @@ class Registration:
     file: str
     """The CSV it comes from."""
     row: int
-    """Its line in the CSV (the header is line 1; a quoted multi-line cell counts its lines)."""
+    """Its row as a spreadsheet shows it: the header is row 1, the first registration row 2
+    (a quoted multi-line cell is one row; blank lines are not rows)."""
     player_id: str = ""
     player: str = ""
     deck: str = ""
@@ -98,6 +103,8 @@ class Registration:
     """The other columns, in order, by header."""
     duplicate_of: int | None = None
     """Row of the first registration with the same player id, for a duplicate."""
+    line: int = 0
+    """The line of the CSV file the row starts on (CI reports point there); 0: unknown."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (without the status, which depends on the deck's verdict)."""
@@ -109,6 +116,7 @@ class Registration:
             "deck": self.deck,
             "fields": dict(self.fields),
             "duplicate_of": self.duplicate_of,
+            "line": self.line or self.row,
         }
 
 
@@ -214,12 +222,13 @@ def parse_registrations(
             break
         except csv.Error as exc:
             raise RegistrationError(f"{name}:{reader.line_num}: {exc}") from exc
-        row, line = line, reader.line_num + 1
+        start, line = line, reader.line_num + 1
         if not any(c.strip() for c in cells):
             continue
+        row = len(out) + 2  # the header is row 1
         if len(out) >= MAX_ROWS:
             raise RegistrationError(f"{name}: more than {MAX_ROWS} registrations")
-        reg = cols.registration(name, row, cells, seen)
+        reg = cols.registration(name, row, cells, seen, start)
         out.append(_deck_source(reg, f"{name}:{row}", deck_file))
     return out
 
@@ -245,18 +254,22 @@ class _Columns:
             )
         id_col = _column(keys, PLAYER_ID_COLUMNS)
         if id_col is None:
-            id_col = next((i for i, k in enumerate(keys) if k.endswith("id") and i != deck_col),
-                          None)  # fmt: skip
+            id_col = next((i for i, k in enumerate(keys) if i != deck_col and (k.endswith("id")
+                           or "konamiid" in k or "cossy" in k)), None)  # fmt: skip
         taken = tuple(i for i in (deck_col, id_col) if i is not None)
         player_col = _column(keys, PLAYER_COLUMNS, "player", taken)
+        if player_col is None:  # a form's "Spielername", "Name (first and last)"
+            player_col = _column(keys, (), "spieler", taken)
+            player_col = player_col if player_col is not None else _column(keys, (), "name", taken)
         known = {deck_col, id_col, player_col}
         extra = tuple((i, h.strip() or f"column {i + 1}") for i, h in enumerate(header)
                       if i not in known)  # fmt: skip
         return cls(deck_col, id_col, player_col, extra)
 
     def registration(self, name: str, row: int, cells: list[str],
-                     seen: dict[str, int]) -> Registration:  # fmt: skip
-        """One row's registration (``seen``: the first row of each player id so far)."""
+                     seen: dict[str, int], line: int = 0) -> Registration:  # fmt: skip
+        """One row's registration (``seen``: the first row of each player id so far; ``line``:
+        the line of the file the row starts on)."""
 
         def cell(i: int | None) -> str:
             return cells[i] if i is not None and i < len(cells) else ""
@@ -267,7 +280,7 @@ class _Columns:
             dup = seen.setdefault(pid.casefold(), row)
             dup = None if dup == row else dup
         return Registration(name, row, pid, cell(self.player).strip(), cell(self.deck),
-                            tuple((h, cell(i)) for i, h in self.extra), dup)  # fmt: skip
+                            tuple((h, cell(i)) for i, h in self.extra), dup, line)  # fmt: skip
 
 
 def _deck_source(

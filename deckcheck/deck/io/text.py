@@ -185,7 +185,9 @@ class _TextReader:
             if name:
                 self.deck.name = name
         elif low.startswith("#created by") and self.deck.name is None:
-            self.deck.name = line[len("#created by") :].strip() or None
+            from deckcheck.deck.io.ydk import created_by_name
+
+            self.deck.name = created_by_name(line[len("#created by") :])
 
     def card(self, number: int | None, raw: str, line: str, section: Section) -> None:
         count, name, whole = 1, line, None

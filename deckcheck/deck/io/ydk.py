@@ -11,8 +11,9 @@
     14558127
 
 Lines starting with ``#`` other than ``#main``/``#extra`` are comments (``#created by`` names the
-deck, and ``!name My deck`` names it too, winning over ``#created by``); ``!side`` starts the
-Side Deck. Passcodes may drop their leading zeros (``2511``) or keep
+deck, unless it only names the program that wrote it, as YGOPro's ``#created by ...`` does, see
+:func:`created_by_name`; ``!name My deck`` names it too, winning over ``#created by``);
+``!side`` starts the Side Deck. Passcodes may drop their leading zeros (``2511``) or keep
 them (``08949584``). Cards before any header count as Main Deck; repeated headers continue their
 section; a card in the wrong section stays there (validation reports it). EDOPro and YGOPro
 always write all three headers, so a file with ``#main`` but no ``#extra`` or no ``!side`` was
@@ -61,7 +62,7 @@ def parse_ydk(
                 section = found
                 seen.setdefault(key.replace(" ", "").replace("#side", "!side"), number)
             elif key.startswith("#created by") and deck.name is None:
-                deck.name = line[len("#created by") :].strip() or None
+                deck.name = created_by_name(line[len("#created by") :])
             elif key.startswith("!name") and key[5:6] in ("", " ", "\t", "=", ":"):
                 name = line[len("!name") :].lstrip(" \t=:").strip()
                 if name:
@@ -107,3 +108,20 @@ def dump_ydk(deck: Deck) -> str:
     out.append("!side")
     out.extend(str(c.passcode) for c in deck.side)
     return "\n".join(out) + "\n"
+
+
+_PROGRAM_STAMPS = frozenset(
+    {"", "ygopro", "ygopro2", "edopro", "project ignis", "ygomobile", "ygoprodeck", "duelingbook",
+     "dueling nexus", "duelingnexus", "master duel meta", "omega", "ygo omega", "neuron",
+     "deckcheck"}
+)  # fmt: skip
+"""``#created by`` texts that name the program that wrote the file, not the deck."""
+
+
+def created_by_name(text: str) -> str | None:
+    """The deck name a ``#created by TEXT`` line gives: None when TEXT is empty, only dots or
+    ellipses (YGOPro writes ``#created by ...``) or only a program's name (``EDOPro``)."""
+    name = text.strip()
+    if not name.strip(".…· \t") or name.casefold() in _PROGRAM_STAMPS:
+        return None
+    return name

@@ -1,0 +1,24 @@
+"""A batch's reports with its metagame: ``report.json`` (a ``meta`` key) and ``report.html``
+(the metagame section), as ``deckcheck batch`` writes them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from deckcheck.reporter import OutputFormat
+    from deckcheck.run.batch import Batch
+    from deckcheck.run.meta import Metagame
+
+
+def batch_with_meta(
+    batch: Batch, output: OutputFormat | str, meta: Metagame, *, lang: str = "en"
+) -> str:
+    """A batch's ``json`` (with a ``meta`` key) or ``html`` report (with a metagame section)."""
+    from deckcheck.reporter import OutputFormat, batch_dict, document, safe
+    from deckcheck.reporter.html import batch_html
+
+    if OutputFormat(output) is OutputFormat.HTML:
+        return batch_html(batch, meta=meta, lang=lang)
+    data = {**batch_dict(batch), "meta": meta.to_dict()}
+    return document.dump(document.ValidationDocument.model_validate(safe(data)))

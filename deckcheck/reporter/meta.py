@@ -1,0 +1,172 @@
+"""The metagame (:class:`deckcheck.run.meta.Metagame`) as text, JSON, CSV and HTML.
+
+The HTML is one self-contained page (or, for ``report.html``, a section of it): a bar chart of
+the archetypes drawn with inline CSS, then the tables; no external assets, every outside string
+escaped.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+from typing import TYPE_CHECKING
+
+from deckcheck.reporter.text import clean
+
+if TYPE_CHECKING:
+    from deckcheck.run.meta import CardUsage, Metagame
+
+OUTPUTS = ("text", "json", "csv", "html")
+"""The output formats of ``deckcheck meta``."""
+
+
+def _pct(share: float) -> str:
+    return f"{100 * share:.1f}%"
+
+
+def meta_text(meta: Metagame) -> str:
+    """The breakdown as terminal text (every outside string escaped)."""
+    by_kind = {k: sum(a.decks for a in meta.archetypes if a.kind.value == k)
+               for k in ("archetype", "hybrid", "rogue")}  # fmt: skip
+    labels = sum(a.kind.value == "archetype" for a in meta.archetypes)
+    lines = [f"{meta.decks} decks: {by_kind['archetype']} in {labels} archetype(s), "
+             f"{by_kind['hybrid']} hybrid, {by_kind['rogue']} rogue", "", "Archetypes"]  # fmt: skip
+    width = max((len(a.label) for a in meta.archetypes), default=10)
+    for a in meta.archetypes:
+        lines.append(f"  {clean(a.label):<{width}}  {a.decks:>5}  {_pct(a.share):>6}")
+    for title, cards in (
+        ("Most played cards", meta.most_played),
+        ("Main Deck staples (Main + Extra)", meta.main),
+        ("Side Deck staples", meta.side),
+    ):
+        lines += ["", f"{title} (decks, share of decks, average copies)"]
+        lines += _card_lines(cards) or ["  (none)"]
+    if meta.unreadable:
+        lines += ["", f"Unreadable ({len(meta.unreadable)}, not counted)"]
+        lines += [f"  {clean(why)}" for _, why in meta.unreadable]
+    return "\n".join(lines) + "\n"
+
+
+def _card_lines(cards: tuple[CardUsage, ...]) -> list[str]:
+    width = max((len(c.name) for c in cards), default=10)
+    return [
+        f"  {clean(c.name):<{width}}  {c.decks:>5}  {_pct(c.share):>6}  {c.average:.2f}"
+        for c in cards
+    ]
+
+
+def meta_json(meta: Metagame) -> str:
+    """The breakdown as the ``meta`` JSON document (``deckcheck schema meta``)."""
+    from deckcheck.reporter import document, safe
+
+    model = document.MetaDocument.model_validate(safe(meta.to_dict()))
+    return document.dump(model)
+
+
+CSV_HEADER = ("table", "rank", "label", "kind", "passcode", "decks", "share", "copies",
+              "average")  # fmt: skip
+"""Columns of ``deckcheck meta --output csv``: one row per archetype (``table`` archetypes) and
+per card (``most_played``, ``main``, ``side``)."""
+
+
+def meta_csv(meta: Metagame) -> str:
+    """The breakdown as one CSV (UTF-8, CRLF; would-be formulas defused)."""
+    from deckcheck.reporter.csv import defuse
+
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\r\n")
+    w.writerow(CSV_HEADER)
+    for i, a in enumerate(meta.archetypes, 1):
+        w.writerow(["archetypes", i, defuse(a.label), a.kind.value, "", a.decks,
+                    f"{a.share:.4f}", "", ""])  # fmt: skip
+    for table, cards in (("most_played", meta.most_played), ("main", meta.main),
+                         ("side", meta.side)):  # fmt: skip
+        for i, c in enumerate(cards, 1):
+            w.writerow([table, i, defuse(c.name), "card", c.passcode, c.decks,
+                        f"{c.share:.4f}", c.copies, f"{c.average:.2f}"])  # fmt: skip
+    return out.getvalue()
+
+
+STYLE = """
+.meta-chart{margin:.6rem 0 1rem;max-width:48rem}
+.meta-bar{display:grid;grid-template-columns:minmax(8rem,16rem) 1fr 5.5rem;gap:.6rem;
+align-items:center;margin:.2rem 0}
+.meta-bar span{overflow-wrap:break-word;min-width:0}
+.meta-bar i{display:block;height:1.05rem;background:#5b4ba8;border-radius:3px;min-width:2px}
+.meta-bar.rogue i{background:#999}.meta-bar.hybrid i{background:#9a7fd1}
+.meta-bar b{font-weight:600;text-align:right;font-variant-numeric:tabular-nums}
+table.meta td.num{text-align:right;font-variant-numeric:tabular-nums}
+"""
+"""The styles of the metagame section (the batch page includes them)."""
+
+
+def _e(text: object) -> str:
+    value = str(text)
+    if not value.isprintable() or not value.isascii():
+        value = clean(value)
+    return html.escape(value, quote=True)
+
+
+def _cards_table(title: str, cards: tuple[CardUsage, ...]) -> list[str]:
+    out = [f"<h3>{_e(title)}</h3>"]
+    if not cards:
+        return [*out, "<p>None.</p>"]
+    out.append('<table class="meta"><thead><tr><th scope="col">Card</th>'
+               '<th scope="col">Decks</th><th scope="col">Share of decks</th>'
+               '<th scope="col">Average copies</th></tr></thead><tbody>')  # fmt: skip
+    for c in cards:
+        out.append(f'<tr><td>{_e(c.name)}</td><td class="num">{c.decks}</td>'
+                   f'<td class="num">{_pct(c.share)}</td>'
+                   f'<td class="num">{c.average:.2f}</td></tr>')  # fmt: skip
+    out.append("</tbody></table>")
+    return out
+
+
+def meta_section(meta: Metagame) -> str:
+    """The metagame as an HTML section: the archetype chart and table, then the card tables."""
+    out = ['<section class="metagame">', f"<h2>Metagame ({meta.decks} decks)</h2>"]
+    if not meta.decks:
+        return "\n".join([*out, "<p>No deck could be read.</p></section>"])
+    top = max(a.share for a in meta.archetypes)
+    out.append('<div class="meta-chart" role="img" aria-label="Archetypes by share of decks">')
+    for a in meta.archetypes:
+        width = 100 * a.share / top
+        out.append(
+            f'<div class="meta-bar {a.kind.value}"><span>{_e(a.label)}</span>'
+            f'<i style="width:{width:.1f}%"></i><b>{a.decks} · {_pct(a.share)}</b></div>'
+        )
+    out.append("</div>")
+    out.append('<table class="meta"><thead><tr><th scope="col">Archetype</th>'
+               '<th scope="col">Kind</th><th scope="col">Decks</th><th scope="col">Share</th>'
+               "</tr></thead><tbody>")  # fmt: skip
+    for a in meta.archetypes:
+        out.append(
+            f"<tr><td>{_e(a.label)}</td><td>{a.kind.value}</td>"
+            f'<td class="num">{a.decks}</td><td class="num">{_pct(a.share)}</td></tr>'
+        )
+    out.append("</tbody></table>")
+    out += _cards_table("Most played cards", meta.most_played)
+    out += _cards_table("Main Deck staples (Main + Extra)", meta.main)
+    out += _cards_table("Side Deck staples", meta.side)
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def meta_html(meta: Metagame, title: str = "Metagame") -> str:
+    """The metagame as one self-contained page."""
+    return "\n".join([
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'\">",
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>deckcheck: {_e(title)}</title>",
+        "<style>body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:72rem;"
+        "padding:0 1rem;color:#1d1d1f}table{border-collapse:collapse;width:100%}"
+        "th,td{border-bottom:1px solid #e5e5e5;padding:.3rem .5rem;text-align:left}"
+        f"{STYLE}</style></head><body>",
+        f"<h1>{_e(title)}</h1>",
+        meta_section(meta),
+        "</body></html>",
+    ]) + "\n"  # fmt: skip

@@ -1,0 +1,72 @@
+"""The metagame JSON document (``deckcheck meta --output json``, ``deckcheck schema meta``, the
+``meta`` of a batch's ``report.json`` and ``POST /v1/meta``) as pydantic models."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Doc(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class ArchetypeShareDoc(_Doc):
+    """One archetype label of the breakdown."""
+
+    label: str = Field(description="The archetype, 'A / B' for a hybrid, or 'rogue'.")
+    kind: Literal["archetype", "hybrid", "rogue"]
+    decks: int
+    share: float = Field(description="Share of the decks read (0-1).")
+
+
+class CardUsageDoc(_Doc):
+    """One card of the field."""
+
+    passcode: int
+    name: str
+    decks: int = Field(description="Decks playing it.")
+    share: float = Field(description="Share of the decks read that play it (0-1).")
+    copies: int = Field(description="Copies over every deck.")
+    average: float = Field(description="Average copies in the decks that play it.")
+
+
+class ScoreDoc(_Doc):
+    """An archetype's Main + Extra copies in one deck."""
+
+    archetype: str
+    copies: int
+
+
+class MetaEntryDoc(_Doc):
+    """One deck of the field and its archetype."""
+
+    source: str
+    name: str | None = None
+    player: str | None = None
+    label: str
+    kind: Literal["archetype", "hybrid", "rogue"]
+    archetypes: list[str]
+    scores: list[ScoreDoc]
+    copies: int = Field(description="Main + Extra copies of the deck.")
+    signature: bool = Field(description="True when the organiser's signature cards decided it.")
+
+
+class MetaUnreadableDoc(_Doc):
+    """A source that could not be read."""
+
+    source: str
+    error: str
+
+
+class MetaDocument(_Doc):
+    """``deckcheck meta --output json``: what the field is playing."""
+
+    decks: int = Field(description="Decks read.")
+    archetypes: list[ArchetypeShareDoc] = Field(description="Most decks first, rogue last.")
+    most_played: list[CardUsageDoc] = Field(description="Cards of any section, most decks first.")
+    main: list[CardUsageDoc] = Field(description="Main + Extra Deck staples.")
+    side: list[CardUsageDoc] = Field(description="Side Deck staples.")
+    entries: list[MetaEntryDoc]
+    unreadable: list[MetaUnreadableDoc] = Field(default_factory=list)

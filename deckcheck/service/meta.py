@@ -1,0 +1,61 @@
+"""``POST /v1/meta``: the metagame of many decks (archetypes, most-played cards, staples)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fastapi import FastAPI
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+
+from deckcheck.reporter.metadoc import MetaDocument
+from deckcheck.service.model import BatchDeck
+
+if TYPE_CHECKING:
+    from deckcheck.service.app import Service
+
+
+class MetaRequest(BaseModel):
+    """``POST /v1/meta``: decks to sum up, and optionally the organiser's signature cards."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    decks: list[BatchDeck]
+    signatures: dict[str, Any] | None = Field(
+        None,
+        description="The signature file as JSON: {'archetypes': {NAME: {'cards': [...], "
+        "'min': N}}, 'share': 0.15, 'min_copies': 6, 'dominance': 2, 'generic': [...]}.",
+    )
+    top: int = Field(20, ge=1, le=1000, description="Cards per table.")
+
+
+def register(app: FastAPI, svc: Service) -> None:
+    """Add ``POST /v1/meta`` to the service's app."""
+    from deckcheck.service.app import API, ERRORS
+
+    @app.post(f"{API}/meta", response_model=MetaDocument, responses=ERRORS, tags=["decks"])
+    async def meta(req: MetaRequest) -> Response:
+        """The metagame of the decks: each deck's archetype, the breakdown, the card tables.
+
+        A deck that cannot be read is listed under ``unreadable``, never fatal.
+        """
+        import json
+
+        from deckcheck.error import LimitError
+        from deckcheck.run.batch import Source
+        from deckcheck.run.meta import DEFAULT_RULES, analyze, rules_from_dict
+
+        s = svc.settings
+        if len(req.decks) > s.max_batch_decks:
+            raise LimitError(f"{len(req.decks)} decks; the limit is {s.max_batch_decks}",
+                             "max_batch_decks", s.max_batch_decks)  # fmt: skip
+        rules = DEFAULT_RULES
+        if req.signatures is not None:
+            rules = rules_from_dict(req.signatures, "signatures", svc.data)
+        sources = [
+            Source.memory(d.name, json.dumps(d.deck) if isinstance(d.deck, dict) else d.deck)
+            for d in req.decks
+        ]
+        result = await run_in_threadpool(analyze, sources, rules, data=svc.data, top=req.top)
+        return svc.answer(MetaDocument, result.to_dict())
