@@ -33,7 +33,7 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="SIGHUP is
 def newer_bundle(tmp_path: Path) -> tuple[Path, str]:
     newer = tmp_path / "newer"
     Dataset.bundled().export(newer)
-    write_manifest(newer, date(2099, 1, 1))
+    write_manifest(newer, date.today())  # newer than the bundled data, not in the future
     return newer, Dataset.open(newer).fingerprint
 
 
