@@ -59,6 +59,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from release_dates import Evidence, SetDates, md_entry, md_lists, tw_pools, tw_window  # noqa: E402
+
 from deckcheck.card import (  # noqa: E402
     ALIAS_ALT_ART,
     ALIAS_NONE,
@@ -82,6 +84,7 @@ from deckcheck.card import (  # noqa: E402
     build_name_table,
     normalize_name,
 )
+from deckcheck.card.release import SOURCES  # noqa: E402
 
 # EDOPro `ot` scope bits.
 OT_OCG, OT_TCG, OT_ANIME, OT_ILLEGAL, OT_VIDEO, OT_CUSTOM = 0x1, 0x2, 0x4, 0x8, 0x10, 0x20
@@ -214,40 +217,10 @@ def build(data: Path) -> dict[str, Any]:
         if en and en not in yy_rush:
             yy_rush[en] = rec
 
-    # --- ygojson: release dates, konami ids, extra names -------------------------------
-    set_dates: dict[str, dict[str, str]] = {}  # set prefix ("DUAD") -> {"ocg"/"tcg": date}
-    print_dates: dict[str, dict[str, str]] = {}  # print prefix ("DUAD-EN") -> {fmt: date}
-    print_sets: dict[str, set[str]] = {}  # print prefix -> ids of the sets that use it
-    for rec in load_jsonl(cards_dir / "ygojson" / "sets.min.jsonl"):
-        for loc in (rec.get("locales") or {}).values():
-            full = (loc.get("prefix") or "").rstrip("-")
-            print_sets.setdefault(full, set()).add(rec.get("id") or "")
-    for rec in load_jsonl(cards_dir / "ygojson" / "sets.min.jsonl"):
-        for loc in (rec.get("locales") or {}).values():
-            full = (loc.get("prefix") or "").rstrip("-")
-            prefix = full.split("-")[0]
-            date = loc.get("date")
-            if not prefix or not date:
-                continue
-            for fmt in loc.get("formats") or []:
-                for table, key in ((set_dates, prefix), (print_dates, full)):
-                    if table is print_dates and len(print_sets[full]) > 1:
-                        continue  # a prefix shared by several products (promo series) dates none
-                    cur = table.setdefault(key, {})
-                    if fmt in ("ocg", "tcg") and (fmt not in cur or date < cur[fmt]):
-                        cur[fmt] = date
-
-    # --- TimeWizard curated pools: "the TCG card pool at date X" (catches promo releases) ---
-    pool_first: dict[int, str] = {}  # passcode -> first pool date that holds it
-    curated = data / "lflists" / "timewizard" / "curated-lflist"
-    for pool_path in sorted(curated.glob("*.lflist.conf")):
-        when = pool_path.name[:10]
-        for line in pool_path.read_text(encoding="utf-8-sig", errors="replace").splitlines():
-            m = re.match(r"(\d+)\s+(-?\d+)", line)
-            if m and int(m.group(2)) >= 0:
-                code = int(m.group(1))
-                if code not in pool_first or when < pool_first[code]:
-                    pool_first[code] = when
+    # --- ygojson sets (product dates per locale), TimeWizard pools (TCG bounds) --------------
+    sets = SetDates(load_jsonl(cards_dir / "ygojson" / "sets.min.jsonl"))
+    pools = tw_pools(data / "lflists" / "timewizard" / "curated-lflist")
+    evidence = Evidence(sets, pools)
     yj: dict[int, dict[str, Any]] = {}
     for rec in load_jsonl(cards_dir / "ygojson" / "cards.min.jsonl"):
         for pw in rec.get("passwords") or []:
@@ -310,7 +283,7 @@ def build(data: Path) -> dict[str, Any]:
     # Official cards first: they win any passcode clash. Konami's English name (yaml-yugi)
     # wins over the database's name, which may be a pre-release or fan translation; the
     # database name stays a search alias. Alternate artworks of a renamed card follow it.
-    report: dict[str, Any] = {"renamed": [], "counts": Counter(), "open": []}
+    report: dict[str, Any] = {"renamed": [], "counts": Counter(), "open": [], "na_eu": []}
     official = list(read_cdb(str(cards_dir / "derived" / "projectignis-cards.merged.cdb")))
     cdb_names = {r[0]: r[9] for r in official}
     search_aliases: dict[int, list[str]] = {}
@@ -444,99 +417,46 @@ def build(data: Path) -> dict[str, Any]:
             first_rush[rec["name"]] = pid
 
     # --- names, konami ids, dates -----------------------------------------------------------
-    out_rows: list[list[Any]] = []
+    yy_kid = {str((r.get("name") or {}).get("en")): r["konami_id"] for r in yy.values()
+              if r.get("konami_id")}  # fmt: skip
+    md_first = md_lists(data / "lflists" / "yaml-yugi-limit-regulation" / "master-duel", yy_kid)
+    found: dict[int, tuple[Any, Any, int | None, dict[str, Any]]] = {}
     for pid in sorted(rows):
         rec = rows[pid]
         base = rec["alias"] if rec["alias_kind"] in (ALIAS_ALT_ART, ALIAS_VARIANT) else pid
         y = yy.get(pid) or yy.get(base)
         j = yj.get(pid) or yj.get(base)
-        ja = zh = None
-        konami: int | None = None
         if rec["flags"] & FLAG_RUSH:
-            y = yy_rush.get(rec["name"])
-            j = None
+            y, j = yy_rush.get(rec["name"]), None
+        konami = (y or {}).get("konami_id") or ((j or {}).get("externalIDs") or {}).get("dbID")
+        best = {} if rec["flags"] & FLAG_RUSH else evidence.dated(y, j)
+        found[pid] = (y, j, konami, best)
+        rec["tw"] = tw_window(pools, (pid, base)) is not None
+        if base == pid and not rec["flags"] & NOT_DATED:
+            evidence.learn(y, konami, best)
+    evidence.freeze()
+    out_rows: list[list[Any]] = []
+    for pid in sorted(rows):
+        rec = rows[pid]
+        base = rec["alias"] if rec["alias_kind"] in (ALIAS_ALT_ART, ALIAS_VARIANT) else pid
+        y, j, konami, best = found[pid]
+        ja = zh = None
         if y is not None:
             names = y.get("name") or {}
             ja = strip_ruby(names.get("ja"))
             zh = names.get("zh-CN") or None
-            konami = y.get("konami_id")
         if j is not None:
             jn = j.get("name") or {}
             ja = ja or strip_ruby(jn.get("ja"))
             zh = zh or jn.get("zh-CN") or None
-            konami = konami or (j.get("externalIDs") or {}).get("dbID")
-        # Release dates: the earliest date any source gives (see the module docstring).
-        cands: dict[str, list[tuple[str, str]]] = {"ocg": [], "tcg": []}
-        if j is not None:
-            frs = j.get("firstReleaseFromSets") or {}
-            for fmt in ("ocg", "tcg"):
-                if frs.get(fmt):
-                    cands[fmt].append((frs[fmt], "ygojson first release over all sets"))
-        prints = (y.get("first_print_numbers") or {}) if y is not None else {}
-        by_region: tuple[tuple[str, tuple[str, ...]], ...] = (
-            ("tcg", TCG_LOCALES),
-            ("ocg", OCG_LOCALES),
-        )
-        for fmt, locales in by_region:
-            for loc in locales:
-                number = prints.get(loc)
-                if number:
-                    d = print_dates.get(re.sub(r"[0-9]+$", "", number).rstrip("-"), {})
-                    if d.get(fmt):
-                        cands[fmt].append((d[fmt], "yaml-yugi first print code's set date"))
-        if pid in pool_first or base in pool_first:
-            first = min(pool_first.get(c, "9999") for c in (pid, base))
-            cands["tcg"].append((first, "TimeWizard curated TCG pool holding the card"))
-        if y is not None:  # last resort: the set code alone (several products may share it)
-            fallback: tuple[tuple[str, tuple[str, ...]], ...] = (
-                ("tcg", ("en",)),
-                ("ocg", ("ja", "zh-CN", "ko")),
-            )
-            for fmt, locales in fallback:
-                if cands[fmt]:
-                    continue
-                for loc in locales:
-                    printed = prints.get(loc)
-                    d = set_dates.get(printed.split("-")[0], {}) if printed else {}
-                    if d.get(fmt):
-                        cands[fmt].append((d[fmt], "set code's earliest date (fallback)"))
-                        break
-        dated = {fmt: min(c, key=lambda t: t[0]) if c else None for fmt, c in cands.items()}
-        ocg_got, tcg_got = dated["ocg"], dated["tcg"]
-        ocg_date: str | None = ocg_got[0] if ocg_got else None
-        tcg_date: str | None = tcg_got[0] if tcg_got else None
-        flags = rec["flags"]
-        if flags & (FLAG_UNOFFICIAL | FLAG_PRERELEASE | FLAG_GOAT):
-            ocg_date = tcg_date = None
-        elif base == pid and not flags & (FLAG_RUSH | FLAG_SKILL | FLAG_TOKEN):
-            counts = report["counts"]
-            for fmt, got in dated.items():
-                if got is not None:
-                    counts[f"{fmt.upper()} dates: {got[1]}"] += 1
-            lr = (y.get("limit_regulation") or {}) if y is not None else {}
-            for fmt, flag, released in (
-                ("tcg", FLAG_TCG, tcg_date),
-                ("ocg", FLAG_OCG, ocg_date),
-            ):
-                other = FLAG_OCG if flag == FLAG_TCG else FLAG_TCG
-                if released and not flags & flag:
-                    flags |= flag  # a release is evidence that outranks a stale flag
-                    counts[f"{fmt.upper()} flags: set by a {fmt.upper()} release date"] += 1
-                elif (
-                    not released
-                    and flags & flag
-                    and flags & other
-                    and (lr.get(fmt) == NOT_RELEASED)
-                ):
-                    flags &= ~flag
-                    counts[f"{fmt.upper()} flags: cleared by Konami's 'Not yet released'"] += 1
-                elif not released and flags & flag:
-                    why = f"Konami status {lr[fmt]!r}" if lr.get(fmt) else "no Konami status"
-                    other_date = ocg_date if fmt == "tcg" else tcg_date
-                    if other_date:
-                        why += f"; {('OCG' if fmt == 'tcg' else 'TCG')} release {other_date}"
-                    report["open"].append((pid, rec["name"], fmt.upper(), why))
-            rec["flags"] = flags
+        release: dict[str, list[Any]] = {}
+        if not rec["flags"] & NOT_DATED:
+            rec["flags"] = region_flags(rec, pid == base, best, y, report)
+            release = dated_release(evidence, rec, y, j, konami, (pid, base), best, md_first)
+            if pid == base:
+                record_open(report, pid, rec["name"], release, best, y)
+        ocg_date = (release.get("ocg") or [None])[0]
+        tcg_date = (release.get("na") or [None])[0]
         archetypes = sorted({setnames[c] for c in rec["setcodes"] if c in setnames})
         row = {
             "passcode": pid,
@@ -555,8 +475,10 @@ def build(data: Path) -> dict[str, Any]:
             "ocg_date": ocg_date,
             "tcg_date": tcg_date,
             "archetypes": archetypes,
+            "release": release,
         }
         out_rows.append([row[f] for f in FIELDS])
+    report["counts"].update(evidence.counts)
 
     date_rush_cards(out_rows, rush_lists(data), report)
     aliases = {pid: names for pid, names in search_aliases.items()}
@@ -567,6 +489,85 @@ def build(data: Path) -> dict[str, Any]:
         "search_aliases": aliases,
         "report": report,
     }
+
+
+NOT_DATED = FLAG_UNOFFICIAL | FLAG_PRERELEASE | FLAG_GOAT | FLAG_RUSH | FLAG_TOKEN | FLAG_SKILL
+"""Records without OCG/TCG release entries (Rush cards are dated by :func:`date_rush_cards`)."""
+
+
+def region_flags(
+    rec: dict[str, Any], counted: bool, best: dict[str, Any], y: Any, report: dict[str, Any]
+) -> int:
+    """A card's region flags after the evidence: a dated release sets its region's flag;
+    Konami's 'Not yet released' clears a flag no date supports (when the other region's is set).
+    """
+    flags = int(rec["flags"])
+    counts: Counter[str] = report["counts"] if counted else Counter()
+    lr = (y.get("limit_regulation") or {}) if y is not None else {}
+    tcg_known = "na" in best or "eu" in best or bool(rec.get("tw"))
+    for fmt, flag, released in (("tcg", FLAG_TCG, tcg_known), ("ocg", FLAG_OCG, "ocg" in best)):
+        other = FLAG_OCG if flag == FLAG_TCG else FLAG_TCG
+        if released and not flags & flag:
+            flags |= flag
+            counts[f"{fmt.upper()} flags: set by a {fmt.upper()} release date"] += 1
+        elif not released and flags & flag and flags & other and lr.get(fmt) == NOT_RELEASED:
+            flags &= ~flag
+            counts[f"{fmt.upper()} flags: cleared by Konami's 'Not yet released'"] += 1
+    return flags
+
+
+def dated_release(
+    evidence: Evidence,
+    rec: dict[str, Any],
+    y: Any,
+    j: Any,
+    konami: int | None,
+    codes: tuple[int, int],
+    best: dict[str, Any],
+    md_first: dict[int, str],
+) -> dict[str, list[Any]]:
+    """The card's release entries per region it is flagged for (and Master Duel)."""
+    regions: tuple[str, ...] = ()
+    if rec["flags"] & FLAG_OCG:
+        regions += ("ocg",)
+    if rec["flags"] & FLAG_TCG:
+        regions += ("na", "eu")
+    if not regions:
+        return {}
+    out = evidence.entries(y, j, konami, codes, regions)
+    paper = sorted(e[0] for e in out.values() if e[0])
+    md = md_entry(y, j, konami, paper, md_first)
+    if md is not None:
+        out["md"] = md
+    return dict(sorted(out.items()))
+
+
+def record_open(
+    report: dict[str, Any],
+    pid: int,
+    name: str,
+    release: dict[str, list[Any]],
+    best: dict[str, Any],
+    y: Any,
+) -> None:
+    """Report every region a card is flagged for without a dated release, with the bound used,
+    and every card whose North American and European dates differ, with the reason."""
+    lr = (y.get("limit_regulation") or {}) if y is not None else {}
+    for region in ("ocg", "na", "eu"):
+        entry = release.get(region)
+        if entry is None or entry[1] == "e":
+            continue
+        status = lr.get("ocg" if region == "ocg" else "tcg")
+        why = f"Konami status {status!r}" if status else "no Konami status"
+        if entry[1] == "w":
+            bound = f"window {entry[0]} .. {entry[3]}: {SOURCES[entry[2]]}"
+        else:
+            bound = f"not before {entry[0]}: {SOURCES[entry[2]]}"
+        report["open"].append((pid, name, region.upper(), f"{why}; {bound}"))
+    na, eu = release.get("na"), release.get("eu")
+    if na and eu and na[1] == eu[1] == "e" and na[0] != eu[0]:
+        why = f"North America: {SOURCES[na[2]]}; Europe: {SOURCES[eu[2]]}"
+        report["na_eu"].append((pid, name, na[0], eu[0], why))
 
 
 RUSH_NEIGHBOURS = 40
@@ -634,10 +635,14 @@ def date_rush_cards(
     """
     col = {f: i for i, f in enumerate(FIELDS)}
     counts = report["counts"]
+
+    def printed(r: list[Any]) -> list[str]:  # dated prints only, no bounds
+        return [e[0] for k, e in r[col["release"]].items() if k != "md" and e[1] == "e"]
+
     ocg = sorted(
-        (r[col["konami_id"]], min(d for d in (r[col["ocg_date"]], r[col["tcg_date"]]) if d))
+        (r[col["konami_id"]], min(printed(r)))
         for r in rows
-        if r[col["konami_id"]] and (r[col["ocg_date"]] or r[col["tcg_date"]])
+        if r[col["konami_id"]] and printed(r)
         and not r[col["alias"]]
         and not r[col["flags"]] & (FLAG_RUSH | FLAG_UNOFFICIAL | FLAG_PRERELEASE | FLAG_GOAT)
     )  # fmt: skip
@@ -662,6 +667,7 @@ def date_rush_cards(
             if len(near) >= RUSH_NEIGHBOURS // 2 and _day(q3) - _day(q1) <= RUSH_SPREAD_DAYS:
                 estimate = q1
         listed = first_listed.get(r[col["passcode"]])
+        got: str | None
         if estimate and listed:
             got = min(estimate, listed)
             key = "Konami-id estimate" if got == estimate else "EDOPro Rush list (upper bound)"
@@ -709,20 +715,27 @@ def render_report(doc: dict[str, Any]) -> str:
         "# Card index build report",
         "",
         "Generated by `scripts/build_card_index.py` from `../shared/data`; do not edit. The",
-        "rules are in the script's docstring: Konami's English name wins (the database name",
-        "stays a search alias); a card's first release in a region is the earliest date any",
-        "source gives; a release date outranks a stale region flag; Konami's 'Not yet",
-        "released' clears a region flag that no date supports. No source dates Rush Duel cards:",
-        "each is dated by the earlier of an estimate from Konami's card ids (the first-quartile",
-        "first release of the 40 OCG/TCG cards with the nearest ids, when they agree within 120",
-        "days) and the first EDOPro Rush list holding it, never before Rush Duel's launch",
-        "(2020-04-04); these dates are estimates (validation says 'about').",
+        "rules are in the docstrings of the script and of `scripts/release_dates.py`: Konami's",
+        "English name wins (the database name stays a search alias); a card's first release per",
+        "region (OCG, TCG North America `NA`, TCG Europe `EU`, Master Duel `MD`) is the earliest",
+        "dated print of that region; TimeWizard's TCG pools only bound a North American date",
+        "(a window between the last pool without the card and the first with it); a region with",
+        "no dated print gets a lower bound (promo-series numbering, the data's as-of date, the",
+        "first releases of the cards with the nearest Konami ids): validation refuses the card",
+        "before it and warns `release-date-unknown` after it. A release date outranks a stale",
+        "region flag; Konami's 'Not yet released' clears a region flag that no date supports. No",
+        "source dates Rush Duel cards: each is dated by the earlier of an estimate from Konami's",
+        "card ids (the first-quartile first release of the 40 OCG/TCG cards with the nearest",
+        "ids, when they agree within 120 days) and the first EDOPro Rush list holding it, never",
+        "before Rush Duel's launch (2020-04-04); these dates are estimates (validation says",
+        "'about').",
         "",
         "## What each source decided",
         "",
-        "Counts over original official cards (no alternate artworks, tokens, Skills; Rush",
-        "cards only in the 'Rush dates' rows). A date is credited to the source that gave the",
-        "earliest date.",
+        "Counts over official cards (alternate artworks included; no tokens, Skills; Rush",
+        "cards only in the 'Rush dates' rows), per region and kind: `e` a dated print (credited",
+        "to the source of the earliest one), `w` a window, `b` a bound only, `a` assumed from",
+        "Master Duel's launch.",
         "",
         "| decision | cards |",
         "|---|---|",
@@ -736,19 +749,32 @@ def render_report(doc: dict[str, Any]) -> str:
     by_region = Counter(r[2] for r in opened)
     out += [
         "",
-        "## Region flag without a release date (recorded reasons)",
+        "## Region flag without a dated release (the bound used)",
         "",
-        "No source dates these releases. Validation keeps such a card out of a dated pool",
-        "before its release in the other region (when known) and then warns",
-        "`release-date-unknown` instead of passing it silently.",
+        "No dated print of these regions is in the data. Validation keeps such a card out of",
+        "the region's pool before the bound (a window's first day) and then warns",
+        "`release-date-unknown` (for a window: until its last day).",
         "",
-        f"TCG: {by_region.get('TCG', 0)}, OCG: {by_region.get('OCG', 0)}. "
-        "Cards with a release date but no flag of that region: 0 (the date sets the flag).",
+        f"OCG: {by_region.get('OCG', 0)}, NA: {by_region.get('NA', 0)}, "
+        f"EU: {by_region.get('EU', 0)}. Cards with a release date but no flag of that region: 0 "
+        "(the date sets the flag).",
         "",
-        "| passcode | card | region | reason |",
+        "| passcode | card | region | reason and bound |",
         "|---|---|---|---|",
     ]
     out += [f"| {pid} | {name} | {region} | {why} |" for pid, name, region, why in opened]
+    na_eu = sorted(rep["na_eu"])
+    out += [
+        "",
+        "## North American and European dates that differ",
+        "",
+        f"{len(na_eu)} cards, {sum(1 for r in na_eu if abs(_day(r[2]) - _day(r[3])) >= 7)} "
+        "of them a week or more apart. `--region` / `tcg_region` picks which one applies.",
+        "",
+        "| passcode | card | NA | EU | reason |",
+        "|---|---|---|---|---|",
+    ]
+    out += [f"| {pid} | {name} | {na} | {eu} | {why} |" for pid, name, na, eu, why in na_eu]
     return "\n".join(out) + "\n"
 
 

@@ -36,6 +36,7 @@ from deckcheck.card.name import (
     edit_rank,
     normalize_name,
 )
+from deckcheck.card.release import parse_releases
 from deckcheck.error import AmbiguousCardError, DataError, UnknownCardError
 
 
@@ -173,7 +174,7 @@ class CardIndex:
 
     def _make(self, row: list[Any]) -> Card:
         (pid, alias, alias_kind, name, ja, zh, typ, race, attr, level, scale, flags, konami,
-         ocg, tcg, arch) = row  # fmt: skip
+         ocg, tcg, arch, release) = row  # fmt: skip
         canonical = pid
         treated_as = base_name = None
         treated_pc = None
@@ -187,7 +188,7 @@ class CardIndex:
                     base_name = self._row(alias)[3]
         return Card(pid, canonical, name, ja, zh, typ, race, attr, level, scale, flags, konami,
                     _parse_date(ocg), _parse_date(tcg), tuple(arch), treated_as, treated_pc,
-                    alias_kind, base_name)  # fmt: skip
+                    alias_kind, base_name, parse_releases(release))  # fmt: skip
 
     def canonical(self, passcode: int) -> Card:
         """The original card a passcode counts as (the card itself if it is original)."""

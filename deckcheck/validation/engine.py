@@ -20,10 +20,12 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from deckcheck.card import FLAG_PRERELEASE, FLAG_UNOFFICIAL, Card, CardKind, DeckZone, ExtraKind
+from deckcheck.card.release import Region
 from deckcheck.data.dataset import Dataset as _Dataset
 from deckcheck.deck.io.builder import MAX_CARDS
 from deckcheck.deck.model import Deck, DeckCard, FindingCode, Section
 from deckcheck.rule.banlist.model import DEFAULT_POINT_CAP, status_word
+from deckcheck.rule.pool import master_duel_problem, region_problem, region_unknown, tcg_region
 from deckcheck.validation.report import BanlistRef, Code, Report, Severity, Violation
 
 if TYPE_CHECKING:
@@ -271,52 +273,43 @@ def _pool_problem(rs: Ruleset, card: Card) -> str | None:
         return "a Rush Duel card, not legal in this format"
     if card.is_goat_variant and fmt.id != "goat":
         return "a GOAT-format version of a card, legal only in GOAT"
+    if pool is Pool.MASTER_DUEL:
+        return master_duel_problem(card, cutoff)
+    region = tcg_region(fmt.tcg_region)
     if pool is Pool.TCG:
         if not card.in_tcg:
             return "not released in the TCG (OCG-only)"
-        return _region_problem("TCG", card.tcg_date, "OCG", card.ocg_date, cutoff)
+        return region_problem(card, region, cutoff)
     if pool is Pool.OCG:
         if not card.in_ocg:
             return "not released in the OCG (TCG-only)"
-        return _region_problem("OCG", card.ocg_date, "TCG", card.tcg_date, cutoff)
+        return region_problem(card, Region.OCG, cutoff)
     if pool is Pool.BOTH:  # Worlds: released in both regions
         if not (card.in_tcg and card.in_ocg):
             return "not released in both the OCG and the TCG"
-        return _region_problem(
-            "TCG", card.tcg_date, "OCG", card.ocg_date, cutoff
-        ) or _region_problem("OCG", card.ocg_date, "TCG", card.tcg_date, cutoff)
-    return None
-
-
-def _region_problem(
-    region: str, released: date | None, other: str, other_date: date | None, cutoff: date
-) -> str | None:
-    """Why a card of ``region`` is not in its dated pool at ``cutoff`` (None: it may be).
-
-    With no release date in the region, the card is out of the pool before its release in the
-    other region (it cannot have come out earlier there); after that it passes with a
-    ``release-date-unknown`` warning (see :func:`_date_unknown`).
-    """
-    if released is not None:
-        return f"not released in the {region} until {released}" if released > cutoff else None
-    if other_date is not None and other_date > cutoff:
-        return f"not released in the {region} by then (first released in the {other} {other_date})"
+        return region_problem(card, region, cutoff) or region_problem(card, Region.OCG, cutoff)
     return None
 
 
 def _date_unknown(rs: Ruleset, card: Card) -> str | None:
-    """The region whose release date of ``card`` is unknown for a dated pool check, if any."""
+    """Why the release date of ``card`` is unsure for a dated pool check, if it is."""
     from deckcheck.rule.format import Pool
 
-    pool = rs.format.pool
+    pool, fmt = rs.format.pool, rs.format
     if card.is_unofficial or card.is_prerelease or card.is_token:
         return None
     if card.is_rush:
-        return "Rush Duel" if pool is Pool.RUSH and card.ocg_date is None else None
-    if pool in (Pool.TCG, Pool.BOTH) and card.in_tcg and card.tcg_date is None:
-        return "TCG"
-    if pool in (Pool.OCG, Pool.BOTH) and card.in_ocg and card.ocg_date is None:
-        return "OCG"
+        if pool is Pool.RUSH and card.ocg_date is None:
+            return "no source dates its Rush Duel release; it is assumed released by the date"
+        return None
+    cutoff = min(rs.date, fmt.pool_date) if fmt.pool_date is not None else rs.date
+    regions = {Pool.TCG: (tcg_region(fmt.tcg_region),), Pool.OCG: (Region.OCG,),
+               Pool.BOTH: (tcg_region(fmt.tcg_region), Region.OCG),
+               Pool.MASTER_DUEL: (Region.MD,)}.get(pool, ())  # fmt: skip
+    for region in regions:
+        why = region_unknown(card, region, cutoff)
+        if why is not None:
+            return why
     return None
 
 
@@ -426,8 +419,7 @@ def _pool_finding(
     if problem:
         return Code.NOT_IN_POOL, Severity.ERROR, f"{card.name} is {problem}: remove it"
     if unknown is not None:
-        return (Code.RELEASE_DATE_UNKNOWN, Severity.WARNING, f"{card.name}: no source dates its "
-                f"{unknown} release; it is assumed released by the date: check it")  # fmt: skip
+        return Code.RELEASE_DATE_UNKNOWN, Severity.WARNING, f"{card.name}: {unknown}: check it"
     return None
 
 
