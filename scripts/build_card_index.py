@@ -84,7 +84,8 @@ from deckcheck.card import (  # noqa: E402
     build_name_table,
     normalize_name,
 )
-from deckcheck.card.release import SOURCES  # noqa: E402
+from deckcheck.card.release import SOURCES, describe_source  # noqa: E402
+from deckcheck.data.bundle import snapshot_date  # noqa: E402
 
 # EDOPro `ot` scope bits.
 OT_OCG, OT_TCG, OT_ANIME, OT_ILLEGAL, OT_VIDEO, OT_CUSTOM = 0x1, 0x2, 0x4, 0x8, 0x10, 0x20
@@ -220,7 +221,8 @@ def build(data: Path) -> dict[str, Any]:
     # --- ygojson sets (product dates per locale), TimeWizard pools (TCG bounds) --------------
     sets = SetDates(load_jsonl(cards_dir / "ygojson" / "sets.min.jsonl"))
     pools = tw_pools(data / "lflists" / "timewizard" / "curated-lflist")
-    evidence = Evidence(sets, pools)
+    snapshot = snapshot_date(data)
+    evidence = Evidence(sets, pools, snapshot.isoformat() if snapshot else "9999-12-31")
     yj: dict[int, dict[str, Any]] = {}
     for rec in load_jsonl(cards_dir / "ygojson" / "cards.min.jsonl"):
         for pw in rec.get("passwords") or []:
@@ -536,9 +538,10 @@ def dated_release(
         return {}
     out = evidence.entries(y, j, konami, codes, regions)
     paper = sorted(e[0] for e in out.values() if e[0])
-    md = md_entry(y, j, konami, paper, md_first)
+    md = md_entry(y, j, konami, paper, md_first, evidence.as_of)
     if md is not None:
         out["md"] = md
+        evidence.counts[f"MD {md[1]}: {describe_source(md[2])}"] += 1
     return dict(sorted(out.items()))
 
 
@@ -560,13 +563,13 @@ def record_open(
         status = lr.get("ocg" if region == "ocg" else "tcg")
         why = f"Konami status {status!r}" if status else "no Konami status"
         if entry[1] == "w":
-            bound = f"window {entry[0]} .. {entry[3]}: {SOURCES[entry[2]]}"
+            bound = f"window {entry[0]} .. {entry[3]}: {describe_source(entry[2])}"
         else:
-            bound = f"not before {entry[0]}: {SOURCES[entry[2]]}"
+            bound = f"not before {entry[0]}: {describe_source(entry[2])}"
         report["open"].append((pid, name, region.upper(), f"{why}; {bound}"))
     na, eu = release.get("na"), release.get("eu")
     if na and eu and na[1] == eu[1] == "e" and na[0] != eu[0]:
-        why = f"North America: {SOURCES[na[2]]}; Europe: {SOURCES[eu[2]]}"
+        why = f"North America: {describe_source(na[2])}; Europe: {describe_source(eu[2])}"
         report["na_eu"].append((pid, name, na[0], eu[0], why))
 
 

@@ -40,7 +40,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from deckcheck.card.release import SOURCES
+from deckcheck.card.release import describe_source
 
 OCG_LOCALES = ("jp", "kr", "ae", "sc", "tc")
 NA_LOCALES = ("na", "en", "fc")
@@ -70,6 +70,8 @@ NAMED_SETS = {
 """Print prefixes of products YGOJSON's sets hold without a prefix (matched by hand, by name;
 the dates still come from the data)."""
 
+LEGAL = ("Unlimited", "Semi-Limited", "Limited", "Forbidden")
+"""Konami statuses of a card released in a region (yaml-yugi ``limit_regulation``)."""
 MD_LAUNCH = "2022-01-19"
 """Master Duel's worldwide launch."""
 KID_NEIGHBOURS = 40
@@ -149,9 +151,11 @@ def tw_window(pools: list[tuple[str, set[int]]], codes: Iterable[int]) -> tuple[
 class Evidence:
     """Works out every card's per-region release entries (see the module docstring)."""
 
-    def __init__(self, sets: SetDates, pools: list[tuple[str, set[int]]]) -> None:
+    def __init__(self, sets: SetDates, pools: list[tuple[str, set[int]]], as_of: str) -> None:
         self.sets = sets
         self.pools = pools
+        self.as_of = as_of
+        """The date of yaml-yugi's snapshot: its Konami statuses and Master Duel rarities hold."""
         self.counts: Counter[str] = Counter()
         self.series: dict[tuple[str, str], list[tuple[int, str]]] = {}
         self.kids: list[tuple[int, str]] = []
@@ -253,11 +257,15 @@ class Evidence:
                 got[2] = "tw-confirmed" if got[2] == "ygojson" else got[2]
             else:
                 out["na"] = [lower, "w", "tw", upper]
+        legal = (y or {}).get("limit_regulation") or {}
         for region in regions:
             if region not in out:
                 out[region] = self._bound(y, j, kid, region, out, best)
+                status = legal.get("ocg" if region == "ocg" else "tcg")
+                if status in LEGAL and out[region][0] and out[region][0] <= self.as_of:
+                    out[region] = [out[region][0], "w", out[region][2] + "+status", self.as_of]
         for region, entry in out.items():
-            self.counts[f"{region.upper()} {entry[1]}: {SOURCES[entry[2]]}"] += 1
+            self.counts[f"{region.upper()} {entry[1]}: {describe_source(entry[2])}"] += 1
         return out
 
     def _bound(
@@ -293,6 +301,7 @@ def md_entry(
     kid: int | None,
     paper: list[str],
     md_first: dict[int, str],
+    as_of: str,
 ) -> list[Any] | None:
     """The Master Duel entry of a card, or None when it is not in Master Duel.
 
@@ -311,12 +320,15 @@ def md_entry(
             lower = max(lower, _next_day(row["date"]))
     later = [r["date"] for r in history if r.get("legality") != "unreleased"]
     later += [listed] if listed else []
+    rarity = bool((y or {}).get("master_duel_rarity"))
+    later += [as_of] if rarity else []
     later = [d for d in later if d >= lower]
     upper = min(later) if later else None
     if lower == MD_LAUNCH:
         return [lower, "a", "md-launch", upper]
     if upper is not None:
-        return [lower, "w", "md-list" if upper == listed else "md-after", upper]
+        src = "md-list" if upper == listed else "md-rarity" if upper == as_of else "md-after"
+        return [lower, "w", src, upper]
     return [lower, "b", "md-after", None]
 
 

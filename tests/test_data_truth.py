@@ -160,7 +160,8 @@ def test_build_report_counts_what_each_source_decided() -> None:
     assert "## North American and European dates that differ" in text
     # every undated card is listed with the bound used
     assert (
-        "| 433377 | Blitzclique - Steppleader | NA | Konami status 'Unlimited'; not before " in text
+        "| 433377 | Blitzclique - Steppleader | NA | Konami status 'Unlimited'; window 2025-12-20 .. "
+        in text
     )
 
 
@@ -494,3 +495,184 @@ def test_rush_card_without_a_date_warns(index: CardIndex) -> None:
 def test_rush_dates_are_never_before_the_launch(index: CardIndex) -> None:
     dated = [c.ocg_date for c in index if c.is_rush and c.ocg_date is not None]
     assert len(dated) > 3000 and min(dated) == date(2020, 4, 4)
+
+
+# --- issue 20: release dates from evidence, per region ------------------------------------------
+
+
+def pool_codes(name: str, fmt: str, on: date, *, extra: bool = False, **kw: object) -> set[str]:
+    """Pool codes (not-in-pool, release-date-unknown) of a deck holding one copy of ``name``."""
+    text = deck() + f"#extra\n1 {name}\n" if extra else deck(f"1 {name}")
+    found = codes(text, fmt, on, **kw)
+    return found & {"not-in-pool", "release-date-unknown"}
+
+
+@pytest.mark.parametrize(
+    ("name", "on"),
+    [
+        # no dated print in any region; Konami ids 23001 / 22000s: the newest products (CORI,
+        # yaml-yugi print codes CORI-EN052, ...); YGOJSON has no date for them
+        ("Blitzclique - Steppleader", date(2013, 6, 1)),
+        ("Over Tuning", date(2020, 1, 1)),
+        ("Darkuriboh", date(2024, 6, 1)),
+    ],
+)
+def test_undated_new_cards_are_not_in_old_pools(name: str, on: date) -> None:
+    assert pool_codes(name, "tcg", on) == {"not-in-pool"}
+    assert pool_codes(name, "ocg", on) == {"not-in-pool"} or name == "Over Tuning"
+
+
+def test_undated_card_message_says_why_and_how_sure() -> None:
+    report = deckcheck.validate(
+        deckcheck.read_deck(deck("1 Blitzclique - Steppleader")), "tcg", date(2013, 6, 1)
+    )
+    (v,) = [v for v in report.violations if v.code.value == "not-in-pool"]
+    assert "no dated release" in v.message and "confidence L" in v.message
+    assert "Konami ids" in v.message
+
+
+@pytest.mark.parametrize(
+    "name",
+    # OCG 2020-12-05 (Selection 10), TCG 2021-04-15 (Ghosts From the Past: YGOJSON holds the
+    # product without a print prefix; yaml-yugi prints GFTP-EN034, GFTP-EN013, GFTP-EN035)
+    ["Starry Knight Arrival", "Time Thief Double Barrel", "Starry Knight Balefire"],
+)
+def test_tcg_card_without_tcg_date_is_not_in_the_pool_from_its_ocg_date(name: str) -> None:
+    assert pool_codes(name, "tcg", date(2021, 1, 15)) == {"not-in-pool"}
+    assert pool_codes(name, "tcg", date(2021, 4, 20)) == set()
+    assert pool_codes(name, "ocg", date(2021, 1, 15)) == set()
+
+
+@pytest.mark.parametrize(
+    ("name", "inside", "before", "extra"),
+    [
+        # YZ02-EN001 (Yu-Gi-Oh! ZEXAL Volume 2, December 2012; YGOJSON has no English date):
+        # TimeWizard's 2012-11-09 pool lacks it, its 2013-05-12 pool holds it
+        ("Number 50: Blackship of Corn", date(2013, 1, 15), date(2012, 10, 1), True),
+        # JUMP-EN037 (Shonen Jump promo, 2009/10): pools 2009-08-15 without, 2010-02-27 with
+        ("Obelisk the Tormentor", date(2010, 1, 20), date(2009, 6, 1), False),
+        # a Worldwide Edition game promo: pools 2004-06-26 without, 2005-02-13 with
+        ("Archfiend of Gilfer", date(2004, 12, 1), date(2004, 5, 1), False),
+    ],
+)
+def test_promo_first_cards_are_in_their_window_not_refused(
+    name: str, inside: date, before: date, extra: bool
+) -> None:
+    assert pool_codes(name, "tcg", inside, extra=extra) == {"release-date-unknown"}
+    assert pool_codes(name, "tcg", before, extra=extra) == {"not-in-pool"}
+
+
+@pytest.mark.parametrize(
+    "name",
+    # V Jump promos VJMP-JP289 (Ilios) and the newest VJMP numbers: the series is shared by
+    # every V Jump issue; each number came out after every dated lower number (2025-2026)
+    ["Ilios the Black Sun Dragon", "Guivre", "Capsule Monster Chess"],
+)
+def test_promo_series_prefix_does_not_date_new_promos_early(name: str) -> None:
+    assert pool_codes(name, "ocg", date(2010, 6, 1)) == {"not-in-pool"}
+    assert pool_codes(name, "ocg", date(2025, 6, 1)) == {"not-in-pool"}
+
+
+@pytest.mark.parametrize(
+    ("name", "released"),
+    [
+        # 307 = Invader of Darkness (2003-07-17), 308 = The Sanctuary in the Sky (2003-11-20):
+        # YGOJSON has both products without a prefix, and dated the cards by their Asian-English
+        # release (IOC-AE, 2004); yaml-yugi's Japanese print codes 307-010, 307-..., 308-...
+        ("Dark Magician of Chaos", date(2003, 7, 17)),
+        ("Skull-Mark Ladybug", date(2003, 7, 17)),
+        ("Hyper Hammerhead", date(2003, 7, 17)),
+        ("Stone Statue of the Aztecs", date(2003, 11, 20)),
+        ("Amplifier", date(2003, 11, 20)),
+    ],
+)
+def test_2003_japanese_sets_date_their_cards(name: str, released: date) -> None:
+    assert pool_codes(name, "ocg", released) == set()
+    assert pool_codes(name, "ocg", date(2003, 7, 1)) == {"not-in-pool"}
+
+
+@pytest.mark.parametrize(
+    ("name", "on", "na", "eu"),
+    [
+        # Cybernetic Revolution: English (NA) 2005-08-17, German/Portuguese 2005-08-01
+        ("Cyber End Dragon", date(2005, 8, 10), {"not-in-pool"}, set()),
+        # Starlight Road, Duelist Pack Collection Tin 2009: English 2009-03-10, French 2009-03-03
+        ("Starlight Road", date(2009, 3, 5), {"not-in-pool"}, set()),
+        # Black Luster Soldier - Envoy of the Beginning: Invasion of Chaos NA 2004-03-01;
+        # the first European-language print is dated 2005-10-01
+        ("Black Luster Soldier - Envoy of the Beginning", date(2005, 1, 1), set(), {"not-in-pool"}),
+    ],
+)
+def test_region_picks_release_dates(name: str, on: date, na: set[str], eu: set[str]) -> None:
+    extra = name == "Cyber End Dragon"
+    assert pool_codes(name, "tcg", on, extra=extra, region="na") == na
+    assert pool_codes(name, "tcg", on, extra=extra) == na  # North America by default
+    assert pool_codes(name, "tcg", on, extra=extra, region="eu") == eu
+
+
+def test_format_file_region_picks_release_dates(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "deck.txt"
+    path.write_text(deck("1 Kuriboh") + "#extra\n1 Cyber End Dragon\n", encoding="utf-8")
+    club = tmp_path / "club.toml"
+    club.write_text('base = "tcg"\ntcg_region = "eu"\n', encoding="utf-8")
+    assert cli("validate", str(path), "-d", "2005-08-10").code == 1
+    assert cli("validate", str(path), "-d", "2005-08-10", "--format-file", str(club)).code == 0
+
+
+def test_card_show_lists_releases_with_sources(cli) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    shown = json.loads(cli("cards", "show", "Number 50: Blackship of Corn", "-o", "json").stdout)
+    na = shown["releases"]["na"]
+    assert (na["kind"], na["date"], na["upper"]) == ("window", "2012-11-10", "2013-05-12")
+    assert (
+        shown["releases"]["ocg"]["kind"] == "dated"
+        and "YGOJSON" in shown["releases"]["ocg"]["source"]
+    )
+
+
+# --- issue 20: the Master Duel pool -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "absent", "present"),
+    [
+        # Fiendsmith Engraver: OCG 2024-04-27; YGOJSON's Master Duel history: 'unreleased' on
+        # the 2025-02-06 list, Semi-Limited on 2025-03-06
+        ("Fiendsmith Engraver", date(2022, 1, 20), date(2025, 3, 6)),
+        # Tearlaments Scheiren: 'unreleased' on 2023-04-10, restricted on 2023-05-01
+        ("Tearlaments Scheiren", date(2023, 1, 1), date(2023, 5, 1)),
+        # Bystial Druiswurm: 'unreleased' on the 2023-06-08 list, restricted on 2023-07-01
+        ("Bystial Druiswurm", date(2023, 6, 1), date(2023, 7, 1)),
+    ],
+)
+def test_master_duel_pool_follows_master_duel_releases(
+    name: str, absent: date, present: date
+) -> None:
+    assert pool_codes(name, "master-duel", absent) == {"not-in-pool"}
+    assert pool_codes(name, "master-duel", present) == set()
+
+
+@pytest.mark.parametrize(
+    "name",
+    # OCG-only cards of 2025-2026 without a Master Duel rarity, legality or list entry
+    ["Ilios the Black Sun Dragon", "Guivre"],
+)
+def test_cards_not_in_master_duel_are_refused(name: str) -> None:
+    found = codes(deck(f"1 {name}"), "master-duel", date(2026, 11, 1))
+    assert "not-in-pool" in found
+
+
+def test_master_duel_holds_older_cards_from_its_launch() -> None:
+    # Ash Blossom (paper 2017, Master Duel rarity UR): in the game from its launch, no warning
+    assert pool_codes("Ash Blossom & Joyous Spring", "master-duel", date(2022, 1, 19)) == set()
+
+
+def test_master_duel_unknown_date_is_bounded_and_warned() -> None:
+    # Labrynth Cooclock: OCG 2022-03-19, in Master Duel (yaml-yugi rarity R) by 2026-08-22;
+    # no source says when it was added
+    assert pool_codes("Labrynth Cooclock", "master-duel", date(2022, 2, 1)) == {"not-in-pool"}
+    assert pool_codes("Labrynth Cooclock", "master-duel", date(2023, 2, 1)) == {
+        "release-date-unknown"
+    }
+    assert pool_codes("Labrynth Cooclock", "master-duel", date(2026, 9, 1)) == set()

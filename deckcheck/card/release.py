@@ -68,9 +68,19 @@ SOURCES = {
     "md-launch": "in Master Duel; paper release before the game's launch",
     "md-after": "in Master Duel; not before its paper release or an 'unreleased' list entry",
     "md-list": "in Master Duel by the first Master Duel list naming the card",
+    "md-rarity": "in Master Duel by the data's date (yaml-yugi gives it a Master Duel rarity)",
+    "status": "listed as legal there by Konami on the data's date (yaml-yugi)",
     "speed": "Speed Duel: first EDOPro Speed list holding the card",
 }
 """Source key -> what it means (the build report and validation messages use these)."""
+
+
+_BOUND_KEYS = {"series", "as-of", "kid", "other-region"}
+
+
+def describe_source(key: str) -> str:
+    """A source key (or keys joined by ``+``) in words."""
+    return "; ".join(SOURCES.get(k, k) for k in key.split("+"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +97,16 @@ class Release:
     """For a WINDOW: the day by which it was certainly out."""
 
     @property
+    def from_bound(self) -> bool:
+        """True when no dated print backs the date (a bound, maybe closed by Konami's status)."""
+        return self.kind is ReleaseKind.BOUND or bool(_BOUND_KEYS & set(self.source.split("+")))
+
+    @property
+    def confidence(self) -> str:
+        """H a dated print, M a window between dated evidence, L a bound only."""
+        return "L" if self.from_bound else self.kind.confidence
+
+    @property
     def certain(self) -> bool:
         """True when a dated print gives the day."""
         return self.kind is ReleaseKind.EVIDENCE
@@ -94,32 +114,31 @@ class Release:
     @property
     def why(self) -> str:
         """The source in words."""
-        return SOURCES.get(self.source, self.source)
+        return describe_source(self.source)
 
     def describe(self) -> str:
         """One phrase: the date and how sure it is."""
+        where, why, sure = self.region.label, self.why, self.confidence
         if self.date is None:
-            return f"no dated release in {self.region.label}"
+            return f"no dated release in {where}"
         if self.kind is ReleaseKind.EVIDENCE:
-            return f"released in {self.region.label} {self.date} ({self.why})"
-        if self.kind is ReleaseKind.WINDOW:
+            return f"released in {where} {self.date} ({why})"
+        if self.from_bound:
+            upper = f", out by {self.upper}" if self.upper else ""
             return (
-                f"released in {self.region.label} between {self.date} and {self.upper} "
-                f"({self.why}; confidence M)"
+                f"no dated release in {where}; not before {self.date}{upper} "
+                f"({why}; confidence {sure})"
             )
-        if self.kind is ReleaseKind.ASSUMED:
-            return f"in {self.region.label} from {self.date} ({self.why}; confidence M)"
-        return (
-            f"no dated release in {self.region.label}; not before {self.date} "
-            f"({self.why}; confidence L)"
-        )
+        if self.kind is ReleaseKind.WINDOW:
+            return f"released in {where} between {self.date} and {self.upper} ({why}; confidence M)"
+        return f"in {where} from {self.date} ({why}; confidence M)"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
             "date": self.date.isoformat() if self.date else None,
             "kind": {"e": "dated", "w": "window", "b": "bound", "a": "assumed"}[self.kind.value],
-            "confidence": self.kind.confidence,
+            "confidence": self.confidence,
             "source": self.why,
             "upper": self.upper.isoformat() if self.upper else None,
         }

@@ -51,17 +51,17 @@ def region_problem(card: Card, region: Region, cutoff: date) -> str | None:
         return None
     if rel.kind is ReleaseKind.EVIDENCE:
         return f"not released in {rel.region.label} until {rel.date} ({rel.why})"
+    if rel.from_bound:
+        return (
+            f"not in the pool of {rel.region.label} on {cutoff}: the data has no dated release "
+            f"there, and it cannot be out before {rel.date} ({rel.why}; confidence L)"
+        )
     if rel.kind is ReleaseKind.WINDOW:
         return (
             f"not released in {rel.region.label} by {cutoff}: it came out between {rel.date} "
             f"and {rel.upper} ({rel.why}; confidence M)"
         )
-    if rel.kind is ReleaseKind.ASSUMED:
-        return f"not in {rel.region.label} before {rel.date} ({rel.why})"
-    return (
-        f"not in the pool of {rel.region.label} on {cutoff}: the data has no dated release there, "
-        f"and it cannot be out before {rel.date} ({rel.why}; confidence L)"
-    )
+    return f"not in {rel.region.label} before {rel.date} ({rel.why})"
 
 
 def region_unknown(card: Card, region: Region, cutoff: date) -> str | None:
@@ -73,18 +73,18 @@ def region_unknown(card: Card, region: Region, cutoff: date) -> str | None:
     rel = release_in(card, region)
     if rel is None or rel.kind in (ReleaseKind.EVIDENCE, ReleaseKind.ASSUMED):
         return None
-    if rel.kind is ReleaseKind.WINDOW:
-        if rel.upper is not None and rel.upper <= cutoff:
-            return None
-        return (
-            f"its {_LABEL[region]} release is dated only as between {rel.date} and {rel.upper} "
-            f"({rel.why}; confidence M), so it may not have been out on {cutoff}"
-        )
+    if rel.upper is not None and rel.upper <= cutoff:
+        return None  # certainly out by then
     if rel.date is None:
-        return f"no source dates its {rel.region.label} release; it is assumed released"
+        return f"no source dates its release in {rel.region.label}; it is assumed released"
+    if rel.from_bound:
+        return (
+            f"no source dates its release in {rel.region.label} (not before {rel.date}: "
+            f"{rel.why}; confidence L); it is assumed released by {cutoff}"
+        )
     return (
-        f"no source dates its release in {rel.region.label} (not before {rel.date}: "
-        f"{rel.why}; confidence L); it is assumed released by {cutoff}"
+        f"its {_LABEL[region]} release is dated only as between {rel.date} and {rel.upper} "
+        f"({rel.why}; confidence M), so it may not have been out on {cutoff}"
     )
 
 
