@@ -84,7 +84,7 @@ from deckcheck.card import (  # noqa: E402
     build_name_table,
     normalize_name,
 )
-from deckcheck.card.release import SOURCES, describe_source  # noqa: E402
+from deckcheck.card.release import describe_source  # noqa: E402
 from deckcheck.data.bundle import snapshot_date  # noqa: E402
 
 # EDOPro `ot` scope bits.

@@ -160,8 +160,8 @@ def test_build_report_counts_what_each_source_decided() -> None:
     assert "## North American and European dates that differ" in text
     # every undated card is listed with the bound used
     assert (
-        "| 433377 | Blitzclique - Steppleader | NA | Konami status 'Unlimited'; window 2025-12-20 .. "
-        in text
+        "| 433377 | Blitzclique - Steppleader | NA | Konami status 'Unlimited'; "
+        "window 2025-12-20 .. " in text
     )
 
 
