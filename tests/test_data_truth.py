@@ -676,3 +676,40 @@ def test_master_duel_unknown_date_is_bounded_and_warned() -> None:
         "release-date-unknown"
     }
     assert pool_codes("Labrynth Cooclock", "master-duel", date(2026, 9, 1)) == set()
+
+
+# --- issue 20: text lists -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["デッキ名:ふわんだりぃず", "デッキ名：ふわんだりぃず", "Deck Name: ふわんだりぃず",
+     "卡组名：ふわんだりぃず", "デッキネーム: ふわんだりぃず"],
+)  # fmt: skip
+def test_deck_name_headers_name_the_deck(header: str) -> None:
+    got = deckcheck.read_deck(f"{header}\n3 Ash Blossom & Joyous Spring\n")
+    assert got.name == "ふわんだりぃず"
+    assert [c.name for c in got.main] == ["Ash Blossom & Joyous Spring"] * 3
+    assert not got.findings
+
+
+@pytest.mark.parametrize(
+    ("line", "name", "count"),
+    [
+        ("3 Ash Blossom & Joyous Spring [MACR-EN036]", "Ash Blossom & Joyous Spring", 3),
+        ("1 Accesscode Talker (RA01-EN008)", "Accesscode Talker", 1),
+        ("2x Pot of Greed (LOB-119)", "Pot of Greed", 2),
+        ("Effect Veiler x2 [DREV-EN002]", "Effect Veiler", 2),
+        ("Effect Veiler [DREV-EN002] x2", "Effect Veiler", 2),
+        ("1 Number 50: Blackship of Corn (YZ02-EN001)", "Number 50: Blackship of Corn", 1),
+    ],
+)
+def test_set_codes_after_a_name_are_ignored(line: str, name: str, count: int) -> None:
+    got = deckcheck.read_deck(line + "\n")
+    cards = got.main + got.extra
+    assert [c.name for c in cards] == [name] * count and not got.findings
+
+
+def test_a_name_in_brackets_that_is_not_a_set_code_stays_unknown() -> None:
+    got = deckcheck.read_deck("1 Ash Blossom & Joyous Spring [best card]\n")
+    assert [f.code.value for f in got.findings] == ["unknown-card"]

@@ -7,8 +7,10 @@ artworks). Headings switch section: ``Main Deck:``, ``Extra Deck (15)``, ``Side:
 ``额外卡组``, ``副卡组``, ``メインデッキ``, ``エクストラデッキ``, ``サイドデッキ``, and the
 ``Monster``/``Spell``/``Trap`` groupings of YGOPRODeck, Duelingbook and the Konami registration
 form (Main Deck, or the Side Deck when under a Side heading). ``Name: ...`` or ``Title: ...``
-names the deck (so do ``!name ...`` and ``#created by ...``); ``Player: ...`` and similar form
-fields, ``#`` and ``//`` comments are skipped.
+names the deck, as do ``Deck Name:``, ``デッキ名:``/``デッキ名：``, ``卡组名:`` and ``덱 이름:``
+(so do ``!name ...`` and ``#created by ...``); ``Player: ...`` and similar form fields, ``#``
+and ``//`` comments are skipped. A set code after a name (``3 Ash Blossom & Joyous Spring
+[MACR-EN036]``, ``1 Name (RA01-EN008)``) is ignored; the line as written is kept.
 
 Names are matched exactly on the index's normalised key (case, punctuation, width, spaces do not
 matter). A name that does not match is reported with its line and ranked suggestions; a name
@@ -52,7 +54,10 @@ for _kind, _words in (
 ):
     for _word in _words.split():
         _HEADINGS[_word] = _kind
-_NAME_FIELDS = {"name", "deckname", "title", "deck"}
+_NAME_FIELDS = {
+    "name", "deckname", "title", "deck", "decktitle", "デッキ名", "デッキネーム", "デッキ",
+    "卡组名", "卡组名称", "卡组", "卡組名", "卡組名稱", "牌组名", "套牌名", "덱이름", "덱",
+}  # fmt: skip
 _OTHER_FIELDS = {
     "player", "playername", "firstname", "lastname", "konamiid", "cossyid", "cardgameid",
     "event", "eventname", "eventdate", "date", "author", "createdby", "format", "country",
@@ -67,6 +72,11 @@ _QTY_LAST = re.compile(
 )
 _FIELD_VALUE = re.compile(r"[^:：]*[:：](.*)")
 _CODE_SUFFIX = re.compile(r"(.*?)\s*\[(\d{1,10})\]")
+_SET_CODE = re.compile(
+    r"\s*[\[(]\s*[A-Z0-9]{2,5}-(?:[A-Z]{1,2})?[0-9A-Z]{2,4}\s*[\])]"
+    r"(?=\s*(?:$|[xX×*(]|\d{1,4}\s*[枚张張]|\[\d))"
+)
+"""A set code after a name (``[MACR-EN036]``, ``(RA01-EN008)``, ``(LOB-001)``): not part of it."""
 
 
 def _heading(line: str) -> str | None:
@@ -90,6 +100,7 @@ def _name_known(index: CardIndex, name: str) -> bool:
 
 def _card_line(index: CardIndex, line: str) -> bool:
     """Whether one stripped line reads as a card: a passcode, or a known name with a quantity."""
+    line = _SET_CODE.sub("", line).strip() or line
     if is_code(line):
         return True
     names = [line]
@@ -188,6 +199,7 @@ class _TextReader:
             self.deck.name = line[len("#created by") :].strip() or None
 
     def card(self, number: int | None, raw: str, line: str, section: Section) -> None:
+        line = _SET_CODE.sub("", line).strip() or line
         count, name, whole = 1, line, None
         m = _QTY_FIRST.fullmatch(line)
         if m is not None:
