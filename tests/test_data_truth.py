@@ -713,3 +713,46 @@ def test_set_codes_after_a_name_are_ignored(line: str, name: str, count: int) ->
 def test_a_name_in_brackets_that_is_not_a_set_code_stays_unknown() -> None:
     got = deckcheck.read_deck("1 Ash Blossom & Joyous Spring [best card]\n")
     assert [f.code.value for f in got.findings] == ["unknown-card"]
+
+
+# --- issue 20: Genesys point totals show their cards ------------------------------------------
+
+GENESYS = (
+    '3 Maxx "C"\n3 Ash Blossom & Joyous Spring\n3 Big Welcome Labrynth\n1 Pot of Extravagance\n'
+)
+
+
+def genesys_deck() -> str:
+    """A 40-card Genesys deck: four cards with points (2026-06-08 list) and vanilla filler."""
+    return deck(*GENESYS.strip().splitlines())
+
+
+def test_genesys_points_list_the_cards_largest_first(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    # points on the 2026-06-08 list: Maxx "C" 50, Ash Blossom 20, Big Welcome Labrynth 15,
+    # Pot of Extravagance 10 (EDOPro "2026.06.08 Genesys", yaml-yugi-limit-regulation genesys)
+    report = deckcheck.validate(deckcheck.read_deck(genesys_deck()), "genesys", date(2026, 6, 10))
+    made = [(c.name, c.copies, c.each, c.points) for c in report.point_cards]
+    assert made == [
+        ('Maxx "C"', 3, 50, 150),
+        ("Ash Blossom & Joyous Spring", 3, 20, 60),
+        ("Big Welcome Labrynth", 3, 15, 45),
+        ("Pot of Extravagance", 1, 10, 10),
+    ]
+    assert report.points == sum(c.points for c in report.point_cards) == 265
+    path = tmp_path / "deck.txt"
+    path.write_text(genesys_deck(), encoding="utf-8")
+    text = cli("validate", str(path), "-f", "genesys", "-d", "2026-06-10").stdout
+    assert 'points: 3x Maxx "C" 50 = 150, 3x Ash Blossom & Joyous Spring 20 = 60' in text
+    doc = json.loads(cli("validate", str(path), "-f", "genesys", "-d", "2026-06-10",
+                         "-o", "json").stdout)  # fmt: skip
+    got = doc["results"][0]["points"] if "results" in doc else doc["points"]
+    assert got["cards"][0] == {
+        "name": 'Maxx "C"', "passcode": 23434538, "copies": 3, "each": 50, "points": 150
+    }  # fmt: skip
+    out = tmp_path / "out"
+    assert cli("batch", str(path), "--out", str(out), "-f", "genesys", "-d", "2026-06-10",
+               "-q").code == 1  # fmt: skip
+    html = next(out.glob("*.html")).read_text(encoding="utf-8")
+    assert "265/100 points: 3x Maxx &quot;C&quot; 50 = 150" in html

@@ -52,11 +52,24 @@ class CountsDoc(_Doc):
     side: int
 
 
+class PointCardDoc(_Doc):
+    """A card that adds points: copies x points of one copy."""
+
+    name: str
+    passcode: int
+    copies: int
+    each: int
+    points: int
+
+
 class PointsDoc(_Doc):
     """Point total and cap (point formats only)."""
 
     total: int | None
     cap: int
+    cards: list[PointCardDoc] = Field(
+        default_factory=list, description="The cards that make the total, largest first."
+    )
 
 
 class RegistrationDoc(_Doc):

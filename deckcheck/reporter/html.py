@@ -108,6 +108,11 @@ def _card(row: Report | Unreadable) -> str:
              f"{status.upper()}</span> {head}</h3>"]  # fmt: skip
     if isinstance(row, Report) and row.name and row.path:
         lines.append(f'<div class="meta">{_e(row.path)}</div>')
+    if isinstance(row, Report) and row.point_cap is not None:
+        made = ", ".join(c.label() for c in row.point_cards) or "no card with points"
+        lines.append(
+            f'<div class="meta points">{row.points}/{row.point_cap} points: {_e(made)}</div>'
+        )
     items: list[str] = []
     reg = row.registration
     if reg is not None and reg.duplicate_of is not None:

@@ -26,7 +26,15 @@ from deckcheck.deck.io.builder import MAX_CARDS
 from deckcheck.deck.model import Deck, DeckCard, FindingCode, Section
 from deckcheck.rule.banlist.model import DEFAULT_POINT_CAP, status_word
 from deckcheck.rule.pool import master_duel_problem, region_problem, region_unknown, tcg_region
-from deckcheck.validation.report import BanlistRef, Code, Report, Severity, Violation
+from deckcheck.validation.points import points_by_card
+from deckcheck.validation.report import (
+    BanlistRef,
+    Code,
+    PointCard,
+    Report,
+    Severity,
+    Violation,
+)
 
 if TYPE_CHECKING:
     from deckcheck.card import CardIndex
@@ -1204,10 +1212,12 @@ def validate(
         # a line naming no card still asked for copies: count them, so one typo is one problem
         if f.passcode is None and f.section is not None and f.code is not FindingCode.PARSE:
             sizes[f.section] += f.count
-    points = None
+    points: int | None = None
+    point_cards: tuple[PointCard, ...] = ()
     if rs.point_cap is not None:
         every = map(_PASSCODE, chain(main, extra, side))
         points = sum(map(rs.points.get, every, repeat(0))) if rs.points else 0
+        point_cards = points_by_card(chain(main, extra, side), rs.points) if points else ()
     ctx = Context(deck, rs, sizes, unknown, flagged, listed, crowded, changing, skills, points)
     allowed = rs.sizes_allowed
     flags = (
@@ -1245,6 +1255,7 @@ def validate(
         point_cap=cap,
         name=deck.name,
         data_fingerprint=ds.fingerprint,
+        point_cards=point_cards,
     )
 
 

@@ -230,6 +230,32 @@ class BanlistRef:
         return {"name": self.name, "effective": self.effective.isoformat()}
 
 
+@dataclass(frozen=True, slots=True)
+class PointCard:
+    """A card that adds Genesys points to a deck: copies x points of one copy."""
+
+    name: str
+    passcode: int
+    copies: int
+    each: int
+
+    @property
+    def points(self) -> int:
+        """The points the copies add."""
+        return self.copies * self.each
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"name": self.name, "passcode": self.passcode, "copies": self.copies,
+                "each": self.each, "points": self.points}  # fmt: skip
+
+    def label(self) -> str:
+        """``3x Name 20 = 60`` (one copy: ``Name 20``)."""
+        if self.copies == 1:
+            return f"{self.name} {self.each}"
+        return f"{self.copies}x {self.name} {self.each} = {self.points}"
+
+
 @dataclass(frozen=True, init=False)
 class Report:
     """Every violation of one deck against one format at one date."""
@@ -251,6 +277,8 @@ class Report:
     """The deck's own fingerprint (``fingerprint_deck``); batches set it."""
     registration: Registration | None = None
     """The registration (CSV row) the deck belongs to, set by batches."""
+    point_cards: tuple[PointCard, ...] = ()
+    """Point formats: the cards that make the total, largest first."""
 
     def __init__(
         self,
@@ -267,12 +295,13 @@ class Report:
         data_fingerprint: str | None = None,
         fingerprint: str | None = None,
         registration: Registration | None = None,
+        point_cards: tuple[PointCard, ...] = (),
     ) -> None:
         _SET(self, "__dict__", {
             "format": format, "era": era, "date": date, "banlist": banlist, "counts": counts,
             "violations": violations, "path": path, "points": points, "point_cap": point_cap,
             "name": name, "data_fingerprint": data_fingerprint, "fingerprint": fingerprint,
-            "registration": registration,
+            "registration": registration, "point_cards": point_cards,
         })  # fmt: skip
 
     @property
@@ -303,7 +332,11 @@ class Report:
             "violations": [v.to_dict() for v in self.violations],
         }
         if self.point_cap is not None:
-            out["points"] = {"total": self.points, "cap": self.point_cap}
+            out["points"] = {
+                "total": self.points,
+                "cap": self.point_cap,
+                "cards": [c.to_dict() for c in self.point_cards],
+            }
         out["name"] = self.name
         out["data_fingerprint"] = self.data_fingerprint
         if self.fingerprint is not None:
