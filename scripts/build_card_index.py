@@ -418,6 +418,17 @@ def build(data: Path) -> dict[str, Any]:
         else:
             first_rush[rec["name"]] = pid
 
+    # Rush cards EDOPro names differently from Konami: matched by name and stats; Konami's
+    # English name wins (the EDOPro name stays a search alias), so Konami ids and lists map.
+    for pid, y_rec in match_rush_names(rows, yy_rush, babel / "cards-rush.cdb").items():
+        old, new = rows[pid]["name"], y_rec["name"]["en"]
+        for other in rows.values():
+            if other["flags"] & FLAG_RUSH and other["name"] == old:
+                other["name"] = new
+        search_aliases.setdefault(pid, []).append(old)
+        report["renamed"].append((pid, old, new))
+        report["counts"]["names: Konami's Rush name (yaml-yugi, matched by name and stats)"] += 1
+
     # --- names, konami ids, dates -----------------------------------------------------------
     yy_kid = {str((r.get("name") or {}).get("en")): r["konami_id"] for r in yy.values()
               if r.get("konami_id")}  # fmt: skip
@@ -491,6 +502,56 @@ def build(data: Path) -> dict[str, Any]:
         "search_aliases": aliases,
         "report": report,
     }
+
+
+RUSH_MATCH_SCORE = 50
+"""Lowest name similarity (rapidfuzz token-set ratio, 0-100) of a Rush name match."""
+
+
+def match_rush_names(
+    rows: dict[int, dict[str, Any]], yy_rush: dict[str, dict[str, Any]], cdb: Path
+) -> dict[int, dict[str, Any]]:
+    """EDOPro Rush records without a yaml-yugi record of their name -> Konami's record.
+
+    A pair must be the same kind of card (and, for monsters, have the same Level, ATK and DEF);
+    the most similar names pair first, each record at most once.
+    """
+    from rapidfuzz import fuzz
+
+    con = sqlite3.connect(f"file:{cdb}?mode=ro", uri=True)
+    try:
+        stats = {r[0]: (r[1], r[2]) for r in con.execute("SELECT id, atk, def FROM datas")}
+    finally:
+        con.close()
+    names = {rec["name"] for rec in rows.values() if rec["flags"] & FLAG_RUSH}
+    free = [y for n, y in yy_rush.items() if n not in names]
+    lone = [pid for pid, rec in rows.items() if rec["flags"] & FLAG_RUSH and not rec["alias"]
+            and not rec["flags"] & (FLAG_UNOFFICIAL | FLAG_PRERELEASE)
+            and rec["name"] not in yy_rush]  # fmt: skip
+
+    def same_card(pid: int, y: dict[str, Any]) -> bool:
+        typ = rows[pid]["type"]
+        kind = "Monster" if typ & 0x1 else "Spell" if typ & 0x2 else "Trap"
+        if y.get("card_type") != kind:
+            return False
+        if kind != "Monster":
+            return True
+        atk, dfn = stats.get(pid, (None, None))
+        return (y.get("level"), y.get("atk"), y.get("def")) == (rows[pid]["level"], atk, dfn)
+
+    pairs = sorted(
+        ((fuzz.token_set_ratio(rows[pid]["name"].lower(), y["name"]["en"].lower()), pid, i)
+         for pid in lone for i, y in enumerate(free) if same_card(pid, y)),
+        reverse=True,
+    )  # fmt: skip
+    out: dict[int, dict[str, Any]] = {}
+    used: set[int] = set()
+    for score, pid, i in pairs:
+        if score < RUSH_MATCH_SCORE or pid in out or i in used:
+            continue
+        out[pid] = free[i]
+        used.add(i)
+    return out
 
 
 NOT_DATED = FLAG_UNOFFICIAL | FLAG_PRERELEASE | FLAG_GOAT | FLAG_RUSH | FLAG_TOKEN | FLAG_SKILL

@@ -485,11 +485,9 @@ def test_rush_lists_are_limits_not_the_pool() -> None:
 
 
 def test_rush_card_without_a_date_warns(index: CardIndex) -> None:
-    undated = index.get(160026008)  # The Sound of Piano Heard After School: no Konami id, no list
+    undated = index.get(160022200)  # OuTerverSe: no Konami id (no yaml-yugi record), no list
     assert undated.is_rush and undated.ocg_date is None
-    assert rush_codes([160026008], date(2026, 8, 1)) == {
-        "release-date-unknown": ["The Sound of Piano Heard After School"]
-    }
+    assert rush_codes([160022200], date(2026, 8, 1)) == {"release-date-unknown": ["OuTerverSe"]}
 
 
 def test_rush_dates_are_never_before_the_launch(index: CardIndex) -> None:
@@ -756,3 +754,55 @@ def test_genesys_points_list_the_cards_largest_first(cli, tmp_path) -> None:  # 
                "-q").code == 1  # fmt: skip
     html = next(out.glob("*.html")).read_text(encoding="utf-8")
     assert "265/100 points: 3x Maxx &quot;C&quot; 50 = 150" in html
+
+
+# --- issue 20: Rush Duel Legend rule, Konami's lists -----------------------------------------
+
+
+def rush_deck(main: list[int], side: list[int] = (), on: date = date(2023, 6, 1)) -> set[str]:  # type: ignore[assignment]
+    """Error codes of a Rush deck of launch cards plus ``main`` (and a Side Deck ``side``)."""
+    launch = [160001001 + i for i in range(14)]
+    cards = [c for c in launch for _ in range(3)][: 40 - len(main)] + main
+    text = "#main\n" + "".join(f"{c}\n" for c in cards) + "#extra\n!side\n"
+    text += "".join(f"{c}\n" for c in side)
+    report = deckcheck.validate(deckcheck.read_deck(text, fmt="ydk", rush=True), "rush", on)
+    return {v.code.value for v in report.violations if v.severity.value == "error"}
+
+
+# Konami announced in 2022-11 that from 2023-01-01 a Rush deck may hold 1 Legend Monster,
+# 1 Legend Spell and 1 Legend Trap (before: 1 Legend card in total).
+@pytest.mark.parametrize(
+    ("on", "expected"),
+    [("2022-12-15", {"legend-limit"}), ("2022-12-31", {"legend-limit"}), ("2023-01-01", set())],
+)
+def test_rush_legend_rule_changes_on_2023_01_01(on: str, expected: set[str]) -> None:
+    # Blue-Eyes White Dragon (Legend Monster) + Shield & Sword (Legend Spell) + Trap Hole (Trap)
+    got = rush_deck([160001000, 160201009, 160202019], on=date.fromisoformat(on))
+    assert got == expected
+
+
+def test_rush_side_deck_legends_are_not_counted() -> None:
+    # Rush tournament rules: the Side Deck may hold several Legend cards of a kind; the limit
+    # is for the Main + Extra Deck (dic.pixiv.net "レジェンドカード", citing the 大会規定)
+    assert rush_deck([160001000], side=[160002000, 160003000]) == set()
+    assert rush_deck([160001000, 160002000]) == {"legend-limit"}
+
+
+def test_rush_2024_01_01_list_is_konamis() -> None:
+    from deckcheck.rule.banlist import read_banlist_file
+
+    # Konami's list of 2024-01-01 (yaml-yugi-limit-regulation rush/2024-01-01.vector.json):
+    # 12 entries; The Magical Grace Spear (EDOPro: "Magical Lance - Grace Spear") Limited 1;
+    # Legend Strike and Obsidian Magical Soldier only came on the 2024-04-01 list
+    bl = read_banlist_file(ROOT / "banlists" / "rush" / "2024-01-01.toml")
+    assert len(bl.entries) == 12
+    assert bl.entries[160013055] == 1  # The Magical Grace Spear
+    assert 160014057 not in bl.entries and 160209081 not in bl.entries
+    assert 160208018 not in bl.entries  # Divinebreath the Orchestral Music Fiend
+
+
+def test_rush_cards_take_konamis_names(index: CardIndex) -> None:
+    # yaml-yugi's Rush names (Konami) for EDOPro's: matched by name and stats
+    assert index.get(160013055).name == "The Magical Grace Spear"
+    assert index.lookup_name("Magical Lance - Grace Spear", rush=True).card.passcode == 160013055
+    assert index.get(160013055).konami_id is not None

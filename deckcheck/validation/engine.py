@@ -1010,14 +1010,16 @@ def check_forbidden_types(ctx: Context) -> Iterator[Violation]:
 
 
 def check_legends(ctx: Context) -> Iterator[Violation]:
-    """Rush Duel: Legend cards, 1 in total before 2022-12, then 1 Monster + 1 Spell + 1 Trap."""
+    """Rush Duel: Legend cards in Main + Extra, 1 in total before 2023, then 1 of each kind."""
     fmt = ctx.rules.format
     limits = fmt.legend_limits_at(ctx.rules.date)
     if not limits:
         return
     if not any(f.legend for _, f in ctx.distinct):
         return
-    legends = [dc for dc in ctx.deck if dc.card is not None and dc.card.is_legend]
+    # Main + Extra only: the Side Deck may hold any Legend cards (Rush tournament rules)
+    legends = [dc for dc in ctx.deck if dc.card is not None and dc.card.is_legend
+               and dc.section is not Section.SIDE]  # fmt: skip
     if "total" in limits:
         if len(legends) > limits["total"]:
             yield _v(
