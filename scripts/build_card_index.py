@@ -93,6 +93,7 @@ OT_SPEED, OT_PRERELEASE, OT_RUSH, OT_LEGEND = 0x40, 0x100, 0x200, 0x400
 TYPE_TOKEN, TYPE_SKILL = 0x4000, 0x8000000
 
 RUBY_RE = re.compile(r"<ruby>(.*?)<rt>.*?</rt></ruby>")
+SKILL_SUFFIX = re.compile(r"\s*\(Skill Card\)$")
 SUFFIX_RE = re.compile(r"\s*\((Rush|GOAT|Skill Card|Pre-Errata|Anime|Manga|VG|Legend)\)$")
 
 TCG_LOCALES = ("en", "de", "fr", "it", "es", "pt")
@@ -433,6 +434,11 @@ def build(data: Path) -> dict[str, Any]:
     yy_kid = {str((r.get("name") or {}).get("en")): r["konami_id"] for r in yy.values()
               if r.get("konami_id")}  # fmt: skip
     md_first = md_lists(data / "lflists" / "yaml-yugi-limit-regulation" / "master-duel", yy_kid)
+    yj_skills = {
+        SKILL_SUFFIX.sub("", str((r.get("name") or {}).get("en"))): r
+        for r in load_jsonl(cards_dir / "ygojson" / "cards.min.jsonl")
+        if r.get("cardType") == "skill"
+    }
     found: dict[int, tuple[Any, Any, int | None, dict[str, Any]]] = {}
     for pid in sorted(rows):
         rec = rows[pid]
@@ -442,6 +448,8 @@ def build(data: Path) -> dict[str, Any]:
         if rec["flags"] & FLAG_RUSH:
             y, j = yy_rush.get(rec["name"]), None
         konami = (y or {}).get("konami_id") or ((j or {}).get("externalIDs") or {}).get("dbID")
+        if rec["flags"] & FLAG_SKILL and not rec["flags"] & FLAG_UNOFFICIAL:
+            j = yj_skills.get(rec["name"])
         best = {} if rec["flags"] & FLAG_RUSH else evidence.dated(y, j)
         found[pid] = (y, j, konami, best)
         rec["tw"] = tw_window(pools, (pid, base)) is not None
@@ -463,6 +471,13 @@ def build(data: Path) -> dict[str, Any]:
             ja = ja or strip_ruby(jn.get("ja"))
             zh = zh or jn.get("zh-CN") or None
         release: dict[str, list[Any]] = {}
+        if rec["flags"] & FLAG_SKILL and best:  # Speed Duel Skills: their product's date
+            release = {k: [best[k][0], "e", best[k][1], None] for k in ("na", "eu") if k in best}
+            for k, o in (("na", "eu"), ("eu", "na")):
+                if k not in release and o in release:
+                    release[k] = [release[o][0], "e", "speed-same", None]
+            evidence.counts.update(f"Skill {k.upper()} e: {describe_source(e[2])}"
+                                   for k, e in release.items())  # fmt: skip
         if not rec["flags"] & NOT_DATED:
             rec["flags"] = region_flags(rec, pid == base, best, y, report)
             release = dated_release(evidence, rec, y, j, konami, (pid, base), best, md_first)

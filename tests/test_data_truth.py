@@ -806,3 +806,62 @@ def test_rush_cards_take_konamis_names(index: CardIndex) -> None:
     assert index.get(160013055).name == "The Magical Grace Spear"
     assert index.lookup_name("Magical Lance - Grace Spear", rush=True).card.passcode == 160013055
     assert index.get(160013055).konami_id is not None
+
+
+# --- issue 20: Speed Duel Skills ------------------------------------------------------------------
+
+SPEED_NAMES = "3 Uraby\n3 Slot Machine\n3 Battle Ox\n3 Bokoichi the Freightening Car\n"
+SPEED_NAMES += "3 Great White\n3 Mystical Elf\n2 Luster Dragon #2\n"  # 20 cards, in every list
+
+
+@pytest.mark.parametrize(
+    ("skill", "off", "on"),
+    [
+        # Sky God Revelation (300309001): first on the 2025-07-11 Speed list; its product came
+        # out 2024-12-13 (YGOJSON)
+        (300309001, date(2024, 7, 20), date(2025, 7, 11)),
+        # Ectoplasmic Fortification! (300101001): listed from the first list on
+        (300101001, None, date(2020, 3, 1)),
+    ],
+)
+def test_speed_skills_are_checked_against_the_list_in_force(
+    skill: int, off: date | None, on: date
+) -> None:
+    def skill_deck(on: date) -> set[str]:
+        main = [c for c in SPEED_MAIN for _ in range(3)][:20]
+        text = "#main\n" + "".join(f"{c}\n" for c in [*main, skill]) + "#extra\n!side\n"
+        report = deckcheck.validate(deckcheck.read_deck(text, fmt="ydk"), "speed", on)
+        return {v.code.value for v in report.violations if v.severity.value == "error"}
+
+    if off is not None:
+        assert skill_deck(off) == {"not-in-pool"}
+    assert skill_deck(on) == set()
+
+
+def test_speed_skill_message_names_the_list() -> None:
+    main = [c for c in SPEED_MAIN for _ in range(3)][:20]
+    text = "#main\n" + "".join(f"{c}\n" for c in [*main, 300309001]) + "#extra\n!side\n"
+    report = deckcheck.validate(deckcheck.read_deck(text, fmt="ydk"), "speed", date(2023, 6, 1))
+    (v,) = [v for v in report.violations if v.code.value == "not-in-pool"]
+    assert "Sky God Revelation" in v.message and "2023-04-22 Speed Duel" in v.message
+
+
+@pytest.mark.parametrize("line", ["1 Destiny Draw", "Skill: Destiny Draw", "スキル：Destiny Draw"])
+def test_speed_names_resolve_to_skills(line: str) -> None:
+    text = SPEED_NAMES + line + "\n"
+    report = deckcheck.validate(deckcheck.read_deck(text), "speed", date(2024, 2, 1))
+    assert report.legal and report.counts["main"] == 20, report.violations
+    # in the OCG/TCG the plain name is still the Spell Card
+    assert deckcheck.read_deck("1 Destiny Draw\n").main[0].card.is_skill is False  # type: ignore[union-attr]
+
+
+def test_simulate_does_not_draw_the_skill(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "speed.txt"
+    path.write_text(SPEED_NAMES + "1 Destiny Draw\n", encoding="utf-8")
+    res = cli("simulate", str(path), "-f", "speed", "-d", "2024-02-01", "--trials", "500")
+    assert res.code == 0, res.stderr
+    assert "deck: 20 Main Deck cards" in res.stdout and "Destiny Draw" not in res.stdout
+    # Uraby x3 of 20 cards in a 4-card hand: 1 - C(17,4)/C(20,4)
+    from math import comb
+
+    assert f"{100 * (1 - comb(17, 4) / comb(20, 4)):.1f}%" in res.stdout

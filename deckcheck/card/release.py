@@ -70,7 +70,8 @@ SOURCES = {
     "md-list": "in Master Duel by the first Master Duel list naming the card",
     "md-rarity": "in Master Duel by the data's date (yaml-yugi gives it a Master Duel rarity)",
     "status": "listed as legal there by Konami on the data's date (yaml-yugi)",
-    "speed": "Speed Duel: first EDOPro Speed list holding the card",
+    "speed-same": "the Skill's product in the other TCG region (Speed Duel products come out "
+    "in both on one day)",
 }
 """Source key -> what it means (the build report and validation messages use these)."""
 

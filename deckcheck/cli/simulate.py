@@ -100,8 +100,10 @@ def simulate_command(
     Exact (multivariate hypergeometric) where possible; simulated with 95% intervals when card
     effects or a huge state space need it. Exit 2 on a bad deck, spec or option.
     """
+    from deckcheck.card import CardIndex
     from deckcheck.deck.io import read_path
     from deckcheck.deck.model import FindingCode
+    from deckcheck.deck.skills import prefer_skills, uses_skills
     from deckcheck.error import DeckcheckError
     from deckcheck.goldfish import DrawRules, load_spec, simulate
     from deckcheck.reporter import render
@@ -121,6 +123,8 @@ def simulate_command(
         deck = read_path(deck_path, rush=rush)
     except DeckcheckError as exc:
         fail(str(exc))
+    if uses_skills(fmt):  # Speed Duel, Duel Links: a name that is a Skill's means the Skill
+        deck = prefer_skills(deck, CardIndex.load())
     for finding in deck.findings:
         at = f"{deck.source or deck_path}:{finding.line}" if finding.line else deck_path
         if finding.code is FindingCode.MISSING_SECTIONS:  # a note about the file, no card

@@ -14,6 +14,7 @@ from datetime import date
 
 from deckcheck.card.model import Card
 from deckcheck.card.release import Region, Release, ReleaseKind
+from deckcheck.rule.banlist import Banlist
 
 _LABEL = {Region.OCG: "OCG", Region.NA: "TCG", Region.EU: "TCG", Region.MD: "Master Duel"}
 
@@ -96,3 +97,19 @@ def master_duel_problem(card: Card, cutoff: date) -> str | None:
     if rel is None:
         return "not in Master Duel (no Master Duel rarity, legality or list entry in the data)"
     return region_problem(card, Region.MD, cutoff)
+
+
+def skill_problem(card: Card, banlist: Banlist | None, cutoff: date, region: Region) -> str | None:
+    """Why a Skill card is not legal in a Speed Duel deck at ``cutoff`` (None: it is).
+
+    A Skill must be on the Speed Duel list in force (a whitelist of cards and Skills) and out
+    by the date: its product's release (YGOJSON), where the data dates it.
+    """
+    if card.is_unofficial:
+        return f"{card.name} is not an official Skill card"
+    if banlist is not None and banlist.whitelist and banlist.limit(card.passcode) is None:
+        return f"the Skill {card.name} is not on the {banlist.name} card list"
+    rel = release_in(card, region) if card.releases else None
+    if rel is not None and rel.date is not None and rel.date > cutoff:
+        return f"the Skill {card.name} is not released until {rel.date} ({rel.why})"
+    return None

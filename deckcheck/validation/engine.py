@@ -24,8 +24,15 @@ from deckcheck.card.release import Region
 from deckcheck.data.dataset import Dataset as _Dataset
 from deckcheck.deck.io.builder import MAX_CARDS
 from deckcheck.deck.model import Deck, DeckCard, FindingCode, Section
+from deckcheck.deck.skills import prefer_skills, uses_skills
 from deckcheck.rule.banlist.model import DEFAULT_POINT_CAP, status_word
-from deckcheck.rule.pool import master_duel_problem, region_problem, region_unknown, tcg_region
+from deckcheck.rule.pool import (
+    master_duel_problem,
+    region_problem,
+    region_unknown,
+    skill_problem,
+    tcg_region,
+)
 from deckcheck.validation.points import points_by_card
 from deckcheck.validation.report import (
     BanlistRef,
@@ -1047,11 +1054,25 @@ def check_legends(ctx: Context) -> Iterator[Violation]:
             )
 
 
+def _skill_pool(ctx: Context) -> Iterator[Violation]:
+    """Each Skill of a Speed Duel deck: on the list in force, and released by the date."""
+    rs = ctx.rules
+    seen: set[int] = set()
+    for dc in ctx.deck:
+        if dc.card is None or not dc.card.is_skill or dc.passcode in seen:
+            continue
+        seen.add(dc.passcode)
+        why = skill_problem(dc.card, rs.banlist, rs.date, tcg_region(rs.format.tcg_region))
+        if why is not None:
+            yield _v(Code.NOT_IN_POOL, f"{why}: remove it", dc, name=dc.card.name)
+
+
 def check_skills(ctx: Context) -> Iterator[Violation]:
     """Speed Duel: exactly the format's number of Skill cards (one)."""
     need = ctx.rules.format.skill_cards
     if not need:
         return
+    yield from _skill_pool(ctx)
     n = ctx.skills
     if n != need:
         fix = "add one" if n < need else f"keep {need}, remove {n - need}"
@@ -1166,6 +1187,8 @@ def validate(
         fmt = fmt.in_region(region)
     when = date if date is not None else _today()
     rs = ruleset(fmt, when, allow_prerelease, ds)
+    if uses_skills(fmt):  # Speed Duel, Duel Links: a name that is a Skill's means the Skill
+        deck = prefer_skills(deck, ds.cards)
     main, extra, side = deck.main, deck.extra, deck.side
     sections = (main, extra, side)
     # The one pass over the cards: copies counted per limit name (one dict lookup and one count

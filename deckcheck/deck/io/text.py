@@ -64,6 +64,9 @@ _OTHER_FIELDS = {
     "residency", "store", "archetype", "by",
 }  # fmt: skip
 
+_SKILL_FIELDS = {"skill", "skills", "skillcard", "スキル", "技能"}
+"""``Skill: Destiny Draw``: the line names a Speed Duel / Duel Links Skill card."""
+
 _HEADING_JUNK = re.compile(r"[\W\d_]+")
 _QTY_FIRST = re.compile(r"(\d{1,4})(?:[xX×*]\s*|\s*[xX×*]\s+|\s+)(.+)")
 _QTY_LAST = re.compile(
@@ -185,6 +188,9 @@ class _TextReader:
                 return section
             if key in _OTHER_FIELDS:
                 return section
+            if key in _SKILL_FIELDS and value.strip():  # "Skill: Destiny Draw" (Speed Duel)
+                self.card(number, raw, value.strip(), section, skill=True)
+                return section
         self.card(number, raw, line, section)
         return section
 
@@ -198,7 +204,9 @@ class _TextReader:
         elif low.startswith("#created by") and self.deck.name is None:
             self.deck.name = line[len("#created by") :].strip() or None
 
-    def card(self, number: int | None, raw: str, line: str, section: Section) -> None:
+    def card(
+        self, number: int | None, raw: str, line: str, section: Section, skill: bool = False
+    ) -> None:
         line = _SET_CODE.sub("", line).strip() or line
         count, name, whole = 1, line, None
         m = _QTY_FIRST.fullmatch(line)
@@ -225,7 +233,7 @@ class _TextReader:
                 self.unknown(number, raw, name, section, count)
                 return
         try:
-            found = index.lookup_name(name, rush=self.rush)
+            found = index.lookup_name(name, rush=self.rush, skill=skill)
         except AmbiguousCardError as exc:
             self.deck.finding(
                 FindingCode.AMBIGUOUS_CARD,
