@@ -9,8 +9,9 @@ artworks). Headings switch section: ``Main Deck:``, ``Extra Deck (15)``, ``Side:
 form (Main Deck, or the Side Deck when under a Side heading). ``Name: ...`` or ``Title: ...``
 names the deck, as do ``Deck Name:``, ``デッキ名:``/``デッキ名：``, ``卡组名:`` and ``덱 이름:``
 (so do ``!name ...`` and ``#created by ...``); ``Player: ...`` and similar form fields, ``#``
-and ``//`` comments are skipped. A set code after a name (``3 Ash Blossom & Joyous Spring
-[MACR-EN036]``, ``1 Name (RA01-EN008)``) is ignored; the line as written is kept.
+and ``//`` comments are skipped; ``Skill: Name`` names a Skill card. A set code after a name
+(``3 Ash Blossom & Joyous Spring [MACR-EN036]``, ``1 Name (RA01-EN008)``) is ignored; the line
+as written is kept.
 
 Names are matched exactly on the index's normalised key (case, punctuation, width, spaces do not
 matter). A name that does not match is reported with its line and ranked suggestions; a name
