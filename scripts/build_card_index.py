@@ -9,7 +9,8 @@ Reads (relative to ``--data``, default ``../shared/data``):
 * ``cards/projectignis/strings/strings.conf``          archetype (setcode) names
 * ``cards/yaml-yugi/{cards,rush}.min.jsonl``           Japanese / Chinese names, Konami ids
 * ``cards/ygojson/{cards,sets}.min.jsonl``             first OCG / TCG release dates
-* ``lflists/timewizard/curated-lflist/*.conf``          TCG card pools at dates (promo releases)
+* ``lflists/timewizard/curated-lflist/*.conf``          TCG card pools at dates (bounds)
+* ``lflists/yaml-yugi-limit-regulation/master-duel``    Master Duel lists (Master Duel pool)
 * ``lflists/projectignis/history/*Rush Duel*.conf``      Rush Duel pools at dates (Rush dates)
 
 and writes ``deckcheck/data/cards.json``: facts only (passcodes, names, types, dates,
@@ -22,17 +23,18 @@ Rules (each one is counted in the report):
 
 * **Names.** Konami's English name (yaml-yugi) wins over the card database's name (which may
   be a pre-release or fan translation); the database name stays a search alias.
-* **Dates.** A card's first TCG (OCG) release is the *earliest* date any source gives: YGOJSON's
-  first release over all sets, the set date of the card's first print code in each TCG (OCG)
-  language (yaml-yugi), and, for the TCG, the date of the first TimeWizard curated pool that
-  holds the card (an upper bound that catches promo releases the set data misses).
-* **Rush dates.** Rush Duel cards (released in Japan: ``ocg_date``) are dated by the earlier
-  of a Konami-id estimate and the first EDOPro Rush list holding them (see
-  :func:`date_rush_cards`).
+* **Dates.** A card's first release per region (OCG, TCG North America, TCG Europe, Master
+  Duel) comes from dated prints only (``scripts/release_dates.py``): YGOJSON's first release of
+  each locale and the product of a yaml-yugi print code whose prefix names one product. The
+  TimeWizard curated pools only bound the North American date (a window); a region without a
+  dated print gets a lower bound (promo-series numbering, the data's as-of date, the cards with
+  the nearest Konami ids). Each entry names its source.
+* **Rush names.** EDOPro Rush cards without a yaml-yugi record of their name are matched to
+  Konami's records by name and stats (:func:`match_rush_names`); Konami's name wins.
 * **Flags.** A release date in a region is evidence that outranks a stale region flag: a card
   with a TCG (OCG) date is in the TCG (OCG). Konami's "Not yet released" status clears a
-  region flag that no date supports. A region flag without a date is kept and reported
-  (validation then treats the date as unknown).
+  region flag that no date supports. A region flag without a dated print is kept and reported
+  with the bound used (validation refuses the card before it and warns after it).
 
 Usage::
 
