@@ -442,6 +442,7 @@ def build(data: Path) -> dict[str, Any]:
         if r.get("cardType") == "skill"
     }
     found: dict[int, tuple[Any, Any, int | None, dict[str, Any]]] = {}
+    speed_print: dict[int, str | None] = {}
     for pid in sorted(rows):
         rec = rows[pid]
         base = rec["alias"] if rec["alias_kind"] in (ALIAS_ALT_ART, ALIAS_VARIANT) else pid
@@ -454,6 +455,7 @@ def build(data: Path) -> dict[str, Any]:
             j = yj_skills.get(rec["name"])
         best = {} if rec["flags"] & FLAG_RUSH else evidence.dated(y, j)
         found[pid] = (y, j, konami, best)
+        speed_print[pid] = sets.speed_print(y)
         rec["tw"] = tw_window(pools, (pid, base)) is not None
         if base == pid and not rec["flags"] & NOT_DATED:
             evidence.learn(y, konami, best)
@@ -511,6 +513,7 @@ def build(data: Path) -> dict[str, Any]:
     report["counts"].update(evidence.counts)
 
     date_rush_cards(out_rows, rush_lists(data), report)
+    date_speed_cards(out_rows, speed_lists(data), speed_print, report)
     aliases = {pid: names for pid, names in search_aliases.items()}
     return {
         "format": INDEX_FORMAT,
@@ -657,6 +660,89 @@ RUSH_SPREAD_DAYS = 120
 """Widest spread (between the neighbours' first and third quartile dates) of a usable estimate."""
 RUSH_LIST_FRESH_DAYS = 45
 """An EDOPro Rush list last changed within this many days of its date describes that date."""
+
+
+SPEED_LABEL_SLACK_DAYS = 31
+"""EDOPro's Speed list labels can be a month after the list's publication ("2022.10" was
+published 2022-09-10): a card's first label, less this, bounds its Speed release from below."""
+
+
+def speed_lists(data: Path) -> list[tuple[str, str, set[int]]]:
+    """EDOPro's Speed Duel lists as (label date, last change date, passcodes), oldest first."""
+    hist = data / "lflists" / "projectignis" / "history"
+    index_path = hist / "_index.json"
+    if not index_path.exists():
+        return []
+    out = []
+    for row in json.loads(index_path.read_text(encoding="utf-8")):
+        header = str(row.get("header", ""))
+        m = re.match(r"(\d{4})\.(\d{1,2})(?:\.(\d{1,2}))? Speed Duel", header)
+        if not m:
+            continue
+        named = f"{int(m[1]):04d}-{int(m[2]):02d}-{int(m[3] or 1):02d}"
+        codes = set()
+        for line in (hist / row["file"]).read_text(encoding="utf-8-sig").splitlines():
+            parts = line.split()
+            listed = len(parts) >= 2 and parts[0].isdigit() and parts[1].lstrip("-").isdigit()
+            if listed and int(parts[1]) >= 0:
+                codes.add(int(parts[0]))
+        out.append((named, str(row.get("commit_date", named))[:10], codes))
+    return sorted(out)
+
+
+def date_speed_cards(
+    rows: list[list[Any]],
+    lists: list[tuple[str, str, set[int]]],
+    printed: dict[int, str | None],
+    report: dict[str, Any],
+) -> None:
+    """Give the cards of EDOPro's Speed lists a Speed Duel release window (region ``sd``).
+
+    EDOPro edited every Speed list long after its date (the lists of 2022-2025 were last changed
+    5-12 months later), adding the cards released meanwhile, so a list holds cards newer than its
+    date. What the lists still tell: a card first appears in the list current when it came out
+    (not before its label, less :data:`SPEED_LABEL_SLACK_DAYS`); a list last changed within
+    :data:`RUSH_LIST_FRESH_DAYS` of its date (the "2022.10.07 Midterm Paradox Box" list) is a
+    snapshot, so a card missing from it came out later; and a card was out by the last change
+    of the first list holding it. A dated Speed Duel print among the card's first print codes
+    (yaml-yugi) was out on its date: it caps both ends. Cards of the first list are in the pool
+    from its date.
+    """
+    col = {f: i for i, f in enumerate(FIELDS)}
+    counts = report["counts"]
+    if not lists:
+        return
+    first_label = lists[0][0]
+    snapshots = [(named, codes) for named, changed, codes in lists
+                 if _day(changed) - _day(named) <= RUSH_LIST_FRESH_DAYS]  # fmt: skip
+    first: dict[int, tuple[str, str]] = {}
+    for named, changed, codes in lists:
+        for code in codes:
+            first.setdefault(code, (named, changed))
+    for r in rows:
+        flags = r[col["flags"]]
+        if flags & (FLAG_RUSH | FLAG_UNOFFICIAL | FLAG_PRERELEASE | FLAG_SKILL | FLAG_TOKEN):
+            continue
+        got = first.get(r[col["passcode"]]) or first.get(r[col["alias"]])
+        if got is None:
+            continue
+        named, changed = got
+        if named == first_label:
+            entry = [named, "a", "speed-first", None]
+        else:
+            lower = date.fromordinal(_day(named) - SPEED_LABEL_SLACK_DAYS).isoformat()
+            for snap, codes in snapshots:
+                if snap >= lower and r[col["passcode"]] not in codes:
+                    lower = max(lower, date.fromordinal(_day(snap) + 1).isoformat())
+            upper = max(changed, lower)
+            out = printed.get(r[col["passcode"]]) or printed.get(r[col["alias"]])
+            if out and out < upper:
+                upper, lower = out, min(lower, out)
+            entry = [lower, "w", "speed-lists", upper]
+        release = dict(r[col["release"]])
+        release["sd"] = entry
+        r[col["release"]] = dict(sorted(release.items()))
+        counts[f"SD {entry[1]}: {describe_source(entry[2])}"] += 1
 
 
 def rush_lists(data: Path) -> list[tuple[str, set[int]]]:

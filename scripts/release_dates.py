@@ -90,6 +90,8 @@ class SetDates:
     """Product dates by print prefix and locale, from YGOJSON's sets."""
 
     def __init__(self, sets: Iterable[dict[str, Any]]) -> None:
+        self.records = list(sets)
+        sets = self.records
         self.by_prefix: dict[tuple[str, str], list[str | None]] = {}
         self.by_name: dict[str, dict[str, str]] = {}
         for rec in sets:
@@ -104,11 +106,32 @@ class SetDates:
                     if loc not in cur or when < cur[loc]:
                         cur[loc] = when
         self.shared = {key for key, dates in self.by_prefix.items() if len(dates) > 1}
+        self.speed = {
+            info["prefix"].split("-")[0]
+            for rec in self.records
+            if str(rec.get("name_en") or "").startswith("Speed Duel")
+            for info in (rec.get("locales") or {}).values()
+            if info.get("prefix")
+        }
+        """Base print prefixes of the Speed Duel products (``SGX2``, ``SBCB``...)."""
+
+    def speed_print(self, y: dict[str, Any] | None) -> str | None:
+        """The earliest dated Speed Duel product among a card's first print codes."""
+        dates = []
+        for lang, number in ((y or {}).get("first_print_numbers") or {}).items():
+            loc = YAML_LOCALE.get(lang)
+            if loc and number.split("-")[0] in self.speed:
+                got = self.print_date(number, loc)
+                if got:
+                    dates.append(got[0])
+        return min(dates) if dates else None
 
     def print_date(self, number: str, loc: str) -> tuple[str, str] | None:
         """(date, source) of the one product a print code names in a locale, if dated."""
         pre = _prefix(number)
         dates = self.by_prefix.get((pre, loc))
+        if dates is None and re.search(r"-[A-Z]{3}$", pre):  # SGX3-PTB12: box letter B
+            dates = self.by_prefix.get((pre[:-1], loc))
         if dates and len(dates) == 1 and dates[0]:
             return dates[0], "print"
         named = NAMED_SETS.get(pre.split("-")[0])

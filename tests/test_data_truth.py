@@ -865,3 +865,30 @@ def test_simulate_does_not_draw_the_skill(cli, tmp_path) -> None:  # type: ignor
     from math import comb
 
     assert f"{100 * (1 - comb(17, 4) / comb(20, 4)):.1f}%" in res.stdout
+
+
+@pytest.mark.parametrize(
+    ("passcode", "before", "after"),
+    [
+        # Totem Dragon, D.D. Scout Plane: on EDOPro's "2022.10" Speed list (last changed
+        # 2023-08-03), not on its "2022.10.07 Midterm Paradox Box" snapshot (changed 2022-10-08);
+        # first Speed print Speed Duel GX: Duelists of Shadows (SGX3, 2023-03-30)
+        (564541, date(2022, 9, 20), date(2023, 3, 30)),
+        (3773196, date(2022, 9, 20), date(2023, 3, 30)),
+        # Scroll of Bewitchment: Speed Duel GX: Midterm Paradox (SGX2, 2022-10-06)
+        (10352095, date(2022, 9, 20), date(2022, 10, 6)),
+    ],
+)
+def test_speed_lists_hold_only_cards_released_in_speed(
+    passcode: int, before: date, after: date
+) -> None:
+    main = [c for c in SPEED_MAIN for _ in range(3)][:19]
+
+    def found(on: date) -> set[str]:
+        text = "#main\n" + "".join(f"{c}\n" for c in [*main, passcode, SPEED_SKILL])
+        report = deckcheck.validate(deckcheck.read_deck(text + "#extra\n!side\n", fmt="ydk"),
+                                    "speed", on)  # fmt: skip
+        return {v.code.value for v in report.violations if v.severity.value != "note"}
+
+    assert found(before) == {"not-in-pool"}
+    assert found(after) == set()

@@ -24,6 +24,8 @@ class Region(enum.StrEnum):
     """TCG, Europe."""
     MD = "md"
     """Master Duel."""
+    SPEED = "sd"
+    """Speed Duel (the TCG's Speed Duel products)."""
 
     @property
     def label(self) -> str:
@@ -33,6 +35,7 @@ class Region(enum.StrEnum):
             "na": "the TCG (North America)",
             "eu": "the TCG (Europe)",
             "md": "Master Duel",
+            "sd": "Speed Duel",
         }[self.value]
 
 
@@ -70,6 +73,9 @@ SOURCES = {
     "md-list": "in Master Duel by the first Master Duel list naming the card",
     "md-rarity": "in Master Duel by the data's date (yaml-yugi gives it a Master Duel rarity)",
     "status": "listed as legal there by Konami on the data's date (yaml-yugi)",
+    "speed-first": "on EDOPro's first Speed Duel list",
+    "speed-lists": "EDOPro's Speed lists (not before the first list holding it, nor the 2022-10-07 "
+    "snapshot lacking it; out by that list's last change or its first dated Speed Duel print)",
     "speed-same": "the Skill's product in the other TCG region (Speed Duel products come out "
     "in both on one day)",
 }

@@ -16,7 +16,13 @@ from deckcheck.card.model import Card
 from deckcheck.card.release import Region, Release, ReleaseKind
 from deckcheck.rule.banlist import Banlist
 
-_LABEL = {Region.OCG: "OCG", Region.NA: "TCG", Region.EU: "TCG", Region.MD: "Master Duel"}
+_LABEL = {
+    Region.OCG: "OCG",
+    Region.NA: "TCG",
+    Region.EU: "TCG",
+    Region.MD: "Master Duel",
+    Region.SPEED: "Speed Duel",
+}
 
 
 def tcg_region(region: object) -> Region:
@@ -29,9 +35,9 @@ def _fallback(card: Card, region: Region) -> Release | None:
     """A release from the plain date columns (an index without per-region entries)."""
     if card.releases:
         return None
-    when = card.ocg_date if region is Region.OCG else card.tcg_date
-    if region is Region.MD:
+    if region in (Region.MD, Region.SPEED):
         return None
+    when = card.ocg_date if region is Region.OCG else card.tcg_date
     flagged = card.in_ocg if region is Region.OCG else card.in_tcg
     if when is None:
         return Release(region, None, ReleaseKind.BOUND, "as-of") if flagged else None

@@ -290,6 +290,8 @@ def _pool_problem(rs: Ruleset, card: Card) -> str | None:
         return "a GOAT-format version of a card, legal only in GOAT"
     if pool is Pool.MASTER_DUEL:
         return master_duel_problem(card, cutoff)
+    if pool is Pool.SPEED:  # the Speed list (a whitelist) says which cards; this says since when
+        return region_problem(card, Region.SPEED, cutoff)
     region = tcg_region(fmt.tcg_region)
     if pool is Pool.TCG:
         if not card.in_tcg:
@@ -318,9 +320,14 @@ def _date_unknown(rs: Ruleset, card: Card) -> str | None:
             return "no source dates its Rush Duel release; it is assumed released by the date"
         return None
     cutoff = min(rs.date, fmt.pool_date) if fmt.pool_date is not None else rs.date
-    regions = {Pool.TCG: (tcg_region(fmt.tcg_region),), Pool.OCG: (Region.OCG,),
-               Pool.BOTH: (tcg_region(fmt.tcg_region), Region.OCG),
-               Pool.MASTER_DUEL: (Region.MD,)}.get(pool, ())  # fmt: skip
+    tcg = tcg_region(fmt.tcg_region)
+    regions = {
+        Pool.TCG: (tcg,),
+        Pool.OCG: (Region.OCG,),
+        Pool.BOTH: (tcg, Region.OCG),
+        Pool.MASTER_DUEL: (Region.MD,),
+        Pool.SPEED: (Region.SPEED,),
+    }.get(pool, ())
     for region in regions:
         why = region_unknown(card, region, cutoff)
         if why is not None:
