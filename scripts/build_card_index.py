@@ -727,6 +727,7 @@ def date_speed_cards(
         if got is None:
             continue
         named, changed = got
+        entry: list[Any]
         if named == first_label:
             entry = [named, "a", "speed-first", None]
         else:
@@ -742,7 +743,7 @@ def date_speed_cards(
         release = dict(r[col["release"]])
         release["sd"] = entry
         r[col["release"]] = dict(sorted(release.items()))
-        counts[f"SD {entry[1]}: {describe_source(entry[2])}"] += 1
+        counts[f"SD {entry[1]}: {describe_source(str(entry[2]))}"] += 1
 
 
 def rush_lists(data: Path) -> list[tuple[str, set[int]]]:
