@@ -154,7 +154,9 @@ class Release:
 def parse_releases(raw: dict[str, list[Any]] | None) -> tuple[Release, ...]:
     """Releases from the index's ``release`` column (``{region: [date, kind, source, upper]}``)."""
     out = []
-    for region, (when, kind, source, upper) in sorted((raw or {}).items()):
+    order = list(Region)
+    rows = sorted((raw or {}).items(), key=lambda kv: order.index(Region(kv[0])))
+    for region, (when, kind, source, upper) in rows:
         out.append(
             Release(
                 Region(region),
