@@ -59,6 +59,7 @@ from deckcheck.service.model import (
     ErrorDocument,
     HealthDocument,
     SimulateRequest,
+    SweepRequest,
     ValidateRequest,
 )
 
@@ -354,50 +355,119 @@ class Service:
         return self.cached(request, body, "application/json")
 
     def simulate(self, req: SimulateRequest) -> Any:
-        """Run a simulation within the trial cap and the time budget (pilot run, projected)."""
-        from deckcheck.goldfish import DrawRules, Method, parse_spec, simulate
+        """Run a goldfish request within the trial cap, the exact engine's budget (memory and
+        time) and the simulation's time budget (pilot run, projected)."""
+        from deckcheck.goldfish import DrawRules, ExactBudget, Method
 
         s = self.settings
         if req.trials > s.max_trials:
             raise LimitError(f"trials {req.trials} is over the limit of {s.max_trials}",
                              "max_trials", s.max_trials)  # fmt: skip
         fmt = self.format(req.format, req.format_file, req.region)
-        when = self.date(req.date)
+        rules = DrawRules.from_era(fmt.era_at(self.date(req.date)))
+        runner = self._goldfish_runner(req, fmt, rules)
+        budget = ExactBudget(max_bytes=s.exact_bytes, seconds=s.simulation_seconds)
+        pilot = min(req.trials, PILOT_TRIALS)
+        stats = runner(pilot, req.exact, budget)  # exact, or the exact engine said why not
+        if stats.method is Method.EXACT or pilot == req.trials:
+            return stats
+        start = time.monotonic()  # time a simulation alone (not the exact engine's attempt)
+        runner(pilot, "never", budget)
+        projected = (time.monotonic() - start) * req.trials / pilot
+        limit = s.simulation_seconds
+        if projected > limit:
+            fits = max(1, int(req.trials * limit / projected))
+            raise LimitError(
+                f"{req.trials} trials would take about {projected:.1f} s, over the "
+                f"{limit:g} s budget of a simulation; ask for at most about {fits} trials",
+                "simulation_seconds", limit,
+            )  # fmt: skip
+        # the pilot already found exact odds out of reach: simulate at once, keep its note
+        return replace(runner(req.trials, "never", budget), note=stats.note)
+
+    def sweep(self, req: SweepRequest) -> Any:
+        """Run a ratio sweep within the exact engine's budget (the whole sweep gets the time
+        budget) and, when it simulates, the simulation's time budget (pilot sweep, projected)."""
+        from deckcheck.goldfish import DrawRules, ExactBudget, Method, sweep, sweep_counts
+
+        s = self.settings
+        if req.trials > s.max_trials:
+            raise LimitError(f"trials {req.trials} is over the limit of {s.max_trials}",
+                             "max_trials", s.max_trials)  # fmt: skip
+        if req.distributions:
+            raise InputError("a sweep has no distributions (ask POST /v1/simulate)")
+        fmt = self.format(req.format, req.format_file, req.region)
+        rules = DrawRules.from_era(fmt.era_at(self.date(req.date)))
+        budget = ExactBudget(max_bytes=s.exact_bytes, seconds=s.simulation_seconds)
+        common: dict[str, Any] = dict(filler=req.filler, by=req.by, going=req.going,
+                                      turns=req.turns, rules=rules, exact=req.exact,
+                                      budget=budget)  # fmt: skip
+        if (req.deck is None) == (req.quick is None):
+            raise InputError("give either deck or quick (a deck size and category counts)")
+        if req.quick is not None:
+            q = req.quick
+            if req.vary is None:
+                raise InputError("a quick-mode sweep needs vary")
+            return sweep_counts(q.size, q.counts, req.vary, q.when, **common)
+        assert req.deck is not None
         deck = self.deck(req.deck, req.deck_format, "deck", rush=fmt.pool is Pool.RUSH)
-        spec = None
-        if req.spec is not None:
-            raw: Any = req.spec
-            if isinstance(raw, str):
-                try:
-                    raw = tomllib.loads(raw)
-                except tomllib.TOMLDecodeError as exc:
-                    raise SpecError(f"spec: invalid TOML: {exc}") from None
-                except RecursionError:
-                    raise SpecError("spec: invalid TOML: nested too deeply") from None
-            spec = parse_spec(raw, source="spec", data=self.data)
-        rules = DrawRules.from_era(fmt.era_at(when))
+        spec = self._spec(req)
 
         def run(trials: int) -> Any:
-            return simulate(
-                deck, spec, going=req.going, turns=req.turns, trials=trials, seed=req.seed,
-                rules=rules, exact=req.exact, data=self.data,
-            )  # fmt: skip
+            return sweep(deck, spec, req.vary, trials=trials, seed=req.seed, data=self.data,
+                         **common)  # fmt: skip
 
         start = time.monotonic()
-        pilot = min(req.trials, PILOT_TRIALS)
+        pilot = min(req.trials, PILOT_TRIALS // 4)
         stats = run(pilot)
         if stats.method is Method.EXACT or pilot == req.trials:
             return stats
         projected = (time.monotonic() - start) * req.trials / pilot
-        budget = s.simulation_seconds
-        if projected > budget:
-            fits = max(1, int(req.trials * budget / projected))
+        if projected > s.simulation_seconds:
+            fits = max(1, int(req.trials * s.simulation_seconds / projected))
             raise LimitError(
-                f"{req.trials} trials would take about {projected:.1f} s, over the "
-                f"{budget:g} s budget of a simulation; ask for at most about {fits} trials",
-                "simulation_seconds", budget,
+                f"{req.trials} trials per combination would take about {projected:.1f} s, over "
+                f"the {s.simulation_seconds:g} s budget; ask for at most about {fits} trials",
+                "simulation_seconds", s.simulation_seconds,
             )  # fmt: skip
         return run(req.trials)
+
+    def _spec(self, req: SimulateRequest) -> Any:
+        """The request's spec (an object or TOML text), or None."""
+        from deckcheck.goldfish import parse_spec
+
+        if req.spec is None:
+            return None
+        raw: Any = req.spec
+        if isinstance(raw, str):
+            try:
+                raw = tomllib.loads(raw)
+            except tomllib.TOMLDecodeError as exc:
+                raise SpecError(f"spec: invalid TOML: {exc}") from None
+            except RecursionError:
+                raise SpecError("spec: invalid TOML: nested too deeply") from None
+        return parse_spec(raw, source="spec", data=self.data)
+
+    def _goldfish_runner(self, req: SimulateRequest, fmt: Format, rules: Any) -> Any:
+        """A function (trials, exact, budget) -> HandStats for the request's deck or quick mode."""
+        from deckcheck.goldfish import simulate, simulate_counts
+
+        if (req.deck is None) == (req.quick is None):
+            raise InputError("give either deck or quick (a deck size and category counts)")
+        common = dict(going=req.going, turns=req.turns, seed=req.seed, rules=rules,
+                      distributions=req.distributions)  # fmt: skip
+        if req.quick is not None:
+            quick = req.quick
+            return lambda trials, exact, budget: simulate_counts(
+                quick.size, quick.counts, quick.when, trials=trials, exact=exact,
+                budget=budget, **common,
+            )  # fmt: skip
+        assert req.deck is not None
+        deck = self.deck(req.deck, req.deck_format, "deck", rush=fmt.pool is Pool.RUSH)
+        spec = self._spec(req)
+        return lambda trials, exact, budget: simulate(
+            deck, spec, trials=trials, exact=exact, budget=budget, data=self.data, **common
+        )
 
 
 BIG_DECK = 32 * 1024
@@ -552,6 +622,13 @@ def _routes(app: FastAPI, svc: Service) -> None:
         data = stats.to_dict(fractions=req.fractions)
         data["warnings"] = []
         return svc.answer(doc.GoldfishDocument, data)
+
+    @app.post(f"{API}/simulate/sweep", response_model=doc.SweepDocument, responses=ERRORS,
+              tags=["decks"])  # fmt: skip
+    def simulate_sweep(req: SweepRequest) -> Response:
+        """Ratio sweep: every combination of copies asked, ranked by a condition."""
+        stats = svc.sweep(req)
+        return svc.answer(doc.SweepDocument, stats.to_dict(fractions=req.fractions))
 
     @app.post(f"{API}/convert", response_model=ConvertDocument, responses=ERRORS,
               tags=["decks"])  # fmt: skip

@@ -59,9 +59,33 @@ class ValidateRequest(_RulesRequest):
     )
 
 
-class SimulateRequest(_RulesRequest):
-    """``POST /v1/simulate``: goldfish odds of a deck's Main Deck."""
+class QuickDeck(_Request):
+    """Quick mode: a deck size and disjoint category counts instead of a deck (the rest of the
+    deck is "other"), with conditions over those categories."""
 
+    size: int = Field(ge=1, le=200, description="Cards in the Main Deck.")
+    counts: dict[str, int] = Field(
+        description='Cards of each category, e.g. {"starter": 9, "brick": 6}.', max_length=60
+    )
+    when: list[str] | dict[str, str] | None = Field(
+        None,
+        description="Conditions (texts, or name -> text); default: at least 1 of each category.",
+        max_length=100,
+    )
+
+
+class SimulateRequest(_RulesRequest):
+    """``POST /v1/simulate``: goldfish odds of a deck's Main Deck, or of a quick-mode deck."""
+
+    deck: str | dict[str, Any] | None = Field(  # type: ignore[assignment]
+        None, description=_DECK + " Give `deck` or `quick`."
+    )
+    quick: QuickDeck | None = Field(
+        None, description="Quick mode instead of a deck: size, category counts, conditions."
+    )
+    distributions: bool = Field(
+        False, description="Also P(exactly k) of every category by turn (`distributions`)."
+    )
     spec: dict[str, Any] | str | None = Field(
         None,
         description="A goldfish spec (docs/goldfish.md): categories, conditions, effects, as an "
@@ -75,6 +99,27 @@ class SimulateRequest(_RulesRequest):
     seed: int | None = Field(None, ge=0, le=2**63 - 1, description="Seed of the simulation.")
     exact: Literal["auto", "always", "never"] = "auto"
     fractions: bool = Field(False, description="Exact probabilities also as 'n/d'.")
+
+
+class SweepRequest(SimulateRequest):
+    """``POST /v1/simulate/sweep``: a ratio sweep of a deck (and spec) or a quick-mode deck."""
+
+    vary: list[str] | dict[str, list[int]] | None = Field(
+        None,
+        description='What to vary: ["starter=6..10", "Ash Blossom & Joyous Spring=1..3"] or '
+        '{"starter": [6, 7, 8]}: cards of the deck or categories (whose cards are alike). '
+        "Default: the spec's [vary] table (with a deck).",
+        max_length=8,
+    )
+    filler: str | None = Field(
+        None,
+        description="The card or category adjusted to hold the deck size (default: other, the "
+        "cards of no category).",
+        max_length=200,
+    )
+    by: str | None = Field(
+        None, description="The condition to rank by (default: the first).", max_length=200
+    )
 
 
 class ConvertRequest(_DeckRequest):
