@@ -682,7 +682,8 @@ def test_master_duel_unknown_date_is_bounded_and_warned() -> None:
 @pytest.mark.parametrize(
     "header",
     ["デッキ名:ふわんだりぃず", "デッキ名：ふわんだりぃず", "Deck Name: ふわんだりぃず",
-     "卡组名：ふわんだりぃず", "デッキネーム: ふわんだりぃず"],
+     "卡组名：ふわんだりぃず", "デッキネーム: ふわんだりぃず", "Nom du deck: ふわんだりぃず",
+     "Nombre del mazo: ふわんだりぃず"],
 )  # fmt: skip
 def test_deck_name_headers_name_the_deck(header: str) -> None:
     got = deckcheck.read_deck(f"{header}\n3 Ash Blossom & Joyous Spring\n")

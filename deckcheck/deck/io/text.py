@@ -58,6 +58,8 @@ for _kind, _words in (
 _NAME_FIELDS = {
     "name", "deckname", "title", "deck", "decktitle", "デッキ名", "デッキネーム", "デッキ",
     "卡组名", "卡组名称", "卡组", "卡組名", "卡組名稱", "牌组名", "套牌名", "덱이름", "덱",
+    "nomdudeck", "nomdeck", "nomedelmazzo", "nombredelmazo", "nombredeldeck", "nomedodeck",
+    "decknaam", "decklistname",
 }  # fmt: skip
 _OTHER_FIELDS = {
     "player", "playername", "firstname", "lastname", "konamiid", "cossyid", "cardgameid",
