@@ -893,3 +893,18 @@ def test_speed_lists_hold_only_cards_released_in_speed(
 
     assert found(before) == {"not-in-pool"}
     assert found(after) == set()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "メインデッキ（40枚）\n3 灰流うらら\nエクストラデッキ（15枚）\n1 アクセスコード・トーカー\n"
+        "サイドデッキ(15枚)\n2 増殖するG\n",
+        "主卡组（40张）\n3 灰流丽\n额外卡组(15张)\n1 访问码语者\n副卡组 15张\n2 增殖的Z\n",
+    ],
+)
+def test_headings_with_card_counts_switch_sections(text: str) -> None:
+    got = deckcheck.read_deck(text)
+    assert not got.findings
+    assert [c.name for c in got.extra] == ["Accesscode Talker"]
+    assert [c.name for c in got.side] == ['Maxx "C"'] * 2

@@ -85,10 +85,14 @@ _SET_CODE = re.compile(
 """A set code after a name (``[MACR-EN036]``, ``(RA01-EN008)``, ``(LOB-001)``): not part of it."""
 
 
+_COUNT_WORD = re.compile(r"\d+\s*[枚张張장]")
+"""A card count in a heading: ``メインデッキ（40枚）``, ``主卡组（40张）``."""
+
+
 def _heading(line: str) -> str | None:
     if len(line) > 60:
         return None
-    key = _HEADING_JUNK.sub("", line.casefold())
+    key = _HEADING_JUNK.sub("", _COUNT_WORD.sub("", line.casefold()))
     found = _HEADINGS.get(key)
     if found is None and key.endswith("cards"):
         found = _HEADINGS.get(key[:-5])
