@@ -37,9 +37,12 @@ MAX_LINE = 200
 _MAIN, _EXTRA, _SIDE, _GROUP_MAIN, _GROUP = "main", "extra", "side", "group-main", "group"
 _HEADINGS: dict[str, str] = {}
 for _kind, _words in (
-    (_MAIN, "main maindeck deck decklist 主卡组 主卡組 主卡片组 主要卡组 メイン メインデッキ"),
-    (_EXTRA, "extra extradeck 额外卡组 額外卡組 额外 エクストラ エクストラデッキ"),
-    (_SIDE, "side sidedeck sideboard 副卡组 副卡組 副卡 サイド サイドデッキ"),
+    (
+        _MAIN,
+        "main maindeck deck decklist 主卡组 主卡組 主卡片组 主要卡组 メイン メインデッキ 메인덱",
+    ),
+    (_EXTRA, "extra extradeck 额外卡组 額外卡組 额外 エクストラ エクストラデッキ 엑스트라덱"),
+    (_SIDE, "side sidedeck sideboard 副卡组 副卡組 副卡 サイド サイドデッキ 사이드덱"),
     (
         _GROUP_MAIN,
         "monster monsters monstercard spell spells spellcard trap traps trapcard magic "
