@@ -908,3 +908,14 @@ def test_headings_with_card_counts_switch_sections(text: str) -> None:
     assert not got.findings
     assert [c.name for c in got.extra] == ["Accesscode Talker"]
     assert [c.name for c in got.side] == ['Maxx "C"'] * 2
+
+
+def test_build_report_lists_na_eu_differences_with_the_reason() -> None:
+    text = REPORT.read_text(encoding="utf-8")
+    # Cybernetic Revolution: English 2005-08-17 (North America), German 2005-08-01 (YGOJSON)
+    assert (
+        "| 1546123 | Cyber End Dragon | 2005-08-17 | 2005-08-01 | North America: dated print "
+        "confirmed by the TimeWizard TCG pools; Europe: YGOJSON first release of the locale |"
+    ) in text
+    m = re.search(r"^(\d+) cards, (\d+) of them a week or more apart", text, re.M)
+    assert m and int(m.group(1)) >= int(m.group(2)) > 0
