@@ -17,7 +17,8 @@ from deckcheck.goldfish.result import DistributionStats, Estimate, ExactMode, Ha
 from deckcheck.goldfish.rule import DrawRules, Going, draw_rules_for
 from deckcheck.goldfish.simulation import default_spec, simulate
 from deckcheck.goldfish.spec import Category, Effect, EffectKind, Spec, load_spec, parse_spec
-from deckcheck.goldfish.sweep import SweepRow, SweepStats, Vary, sweep, sweep_counts
+from deckcheck.goldfish.sweep import SweepRow, SweepStats, sweep, sweep_counts
+from deckcheck.goldfish.vary import Vary
 
 __all__ = [
     "Category",

@@ -355,7 +355,7 @@ def parse_spec(
 def _vary(raw: Any) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """``[vary]``: ``name = "a..b"`` (or ``"a,b,c"``) or ``name = [a, b, c]``."""
     from deckcheck.error import GoldfishError
-    from deckcheck.goldfish.sweep import parse_vary, sweep_request
+    from deckcheck.goldfish.vary import parse_vary, sweep_request
 
     if not isinstance(raw, Mapping):
         raise SpecError('[vary] must be a table of name = "a..b"')

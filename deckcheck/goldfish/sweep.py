@@ -9,7 +9,6 @@ its own (exact where possible; :func:`deckcheck.goldfish.engine.run`).
 from __future__ import annotations
 
 import itertools
-import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -27,6 +26,7 @@ from deckcheck.goldfish.engine import (
 from deckcheck.goldfish.exact import ExactBudget
 from deckcheck.goldfish.result import CardCount, Estimate, ExactMode, Method
 from deckcheck.goldfish.rule import DrawRules, Going
+from deckcheck.goldfish.vary import Vary, sweep_request
 
 if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
@@ -35,35 +35,6 @@ if TYPE_CHECKING:
 
 MAX_COMBINATIONS = 400
 """Most combinations one sweep computes."""
-MAX_COPIES = 60
-"""Most copies a varied card or category may take."""
-_VARY = re.compile(r"^(?P<name>.+?)\s*=\s*(?P<spec>[0-9 ,.]+)$")
-
-
-@dataclass(frozen=True, slots=True)
-class Vary:
-    """One varied card or category and the copies to try."""
-
-    name: str
-    values: tuple[int, ...]
-
-
-def parse_vary(text: str) -> Vary:
-    """``NAME=a..b``, ``NAME=a,b,c`` or ``NAME=a``; :class:`GoldfishError` otherwise."""
-    m = _VARY.match(text.strip())
-    hint = "expected NAME=a..b (or NAME=a,b,c), e.g. starter=6..10"
-    if m is None:
-        raise GoldfishError(f"vary {text!r}: {hint}")
-    values: list[int] = []
-    for part in m.group("spec").replace(" ", "").split(","):
-        low, sep, high = part.partition("..")
-        if not low.isdigit() or (sep and not high.isdigit()) or (not sep and high):
-            raise GoldfishError(f"vary {text!r}: {hint}")
-        a, b = int(low), int(high) if sep else int(low)
-        if a > b or b > MAX_COPIES:
-            raise GoldfishError(f"vary {text!r}: a range a..b needs a <= b <= {MAX_COPIES}")
-        values += [v for v in range(a, b + 1) if v not in values]
-    return Vary(m.group("name").strip(), tuple(values))
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,20 +244,6 @@ def sweep_pool(
         seed=opts.seed,
         note="; ".join(notes) or None,
     )
-
-
-def sweep_request(vary: Sequence[str] | Mapping[str, Sequence[int]]) -> tuple[Vary, ...]:
-    """``["starter=6..10", ...]`` or ``{"starter": [6, 7, 8]}`` as :class:`Vary` values."""
-    if isinstance(vary, Mapping):
-        out = []
-        for name, values in vary.items():
-            vals = tuple(values)
-            if not vals or any(isinstance(v, bool) or not isinstance(v, int) or not
-                               0 <= v <= MAX_COPIES for v in vals):  # fmt: skip
-                raise GoldfishError(f"vary {name!r}: expected copies from 0 to {MAX_COPIES}")
-            out.append(Vary(str(name), vals))
-        return tuple(out)
-    return tuple(parse_vary(t) for t in vary)
 
 
 def sweep(

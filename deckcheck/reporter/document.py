@@ -156,9 +156,6 @@ class ValidationDocument(_Doc):
     format: str | None = None
     date: str | None = None
     data: DataDoc | None = None
-    errors: list[UnreadableDoc] | None = Field(
-        None, description="Deprecated alias of 'unreadable' (present only when it is not empty)."
-    )
 
 
 # -- upcoming -----------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from deckcheck.goldfish import HandStats, SweepStats
     from deckcheck.goldfish.compare import Comparison
     from deckcheck.goldfish.rule import Going
-    from deckcheck.reporter import RenderOptions
+    from deckcheck.reporter.options import RenderOptions
     from deckcheck.run.batch import Batch, Skipped
     from deckcheck.validation.report import Report
 

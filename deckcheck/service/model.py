@@ -11,25 +11,34 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from deckcheck.deck.model import FindingCode
 from deckcheck.reporter.document import CountsDoc
 
 DeckFormatName = Literal["ydk", "ydke", "text", "omega", "json"]
-Region = Literal["tcg", "ocg"]
+Timeline = Literal["tcg", "ocg"]
+TcgRegion = Literal["na", "eu"]
+Region = Timeline
+"""The old name of :data:`Timeline` (kept for one release)."""
 
 _DECK = (
     "The deck: .ydk text, a ydke:// URL, a text list (English, Japanese or Simplified Chinese "
     "names), an Omega code, or deckcheck's JSON deck form (as a string or an object)."
 )
-_FORMAT = "Game format or era id/alias (default: the region's format, else tcg); see /v1/formats."
+_FORMAT = "Game format or era id/alias (default: the timeline's format, else tcg); see /v1/formats."
 _FORMAT_FILE = (
     "An organiser's format instead of `format`: a format-file table (docs/formats.md) as an "
     "object, or the TOML text of a format file. `banlist` paths are not allowed here."
 )
 _DATE = "Event date YYYY-MM-DD or 'today' (default: today)."
-_REGION = (
-    "tcg or ocg. Without `format`, picks that region's format; with one whose era goes by "
-    "date, the region whose era dates apply."
+_TIMELINE = (
+    "tcg or ocg: the card-release timeline. Without `format`, picks that timeline's format; "
+    "with one whose era goes by date, the timeline whose era dates apply."
 )
+_TCG_REGION = (
+    "na or eu: the TCG event region, whose dates pick a TCG list where North America and "
+    "Europe differ (e.g. April 2024: na 2024-04-15, eu 2024-04-22). Default: the format's, na."
+)
+_OLD_REGION = "Deprecated (one release): tcg/ocg here is `timeline`; na/eu is `tcg_region`."
 
 
 class _Request(BaseModel):
@@ -47,7 +56,22 @@ class _RulesRequest(_DeckRequest):
     format: str | None = Field(None, description=_FORMAT, max_length=200)
     format_file: dict[str, Any] | str | None = Field(None, description=_FORMAT_FILE)
     date: str | None = Field(None, description=_DATE, max_length=40)
-    region: Region | None = Field(None, description=_REGION)
+    timeline: Timeline | None = Field(None, description=_TIMELINE)
+    tcg_region: TcgRegion | None = Field(None, description=_TCG_REGION)
+    region: Literal["tcg", "ocg", "na", "eu"] | None = Field(
+        None, description=_OLD_REGION, json_schema_extra={"deprecated": True}
+    )
+
+
+def rules_of(req: Any) -> tuple[str | None, str | None]:
+    """A request's (timeline, tcg_region), the deprecated ``region`` read as whichever it
+    names (tcg/ocg: the timeline, na/eu: the TCG region)."""
+    timeline, tcg_region, old = req.timeline, req.tcg_region, req.region
+    if old in ("tcg", "ocg") and timeline is None:
+        timeline = old
+    elif old in ("na", "eu") and tcg_region is None:
+        tcg_region = old
+    return timeline, tcg_region
 
 
 class ValidateRequest(_RulesRequest):
@@ -143,7 +167,11 @@ class BatchRequest(_Request):
     format: str | None = Field(None, description=_FORMAT, max_length=200)
     format_file: dict[str, Any] | str | None = Field(None, description=_FORMAT_FILE)
     date: str | None = Field(None, description=_DATE, max_length=40)
-    region: Region | None = Field(None, description=_REGION)
+    timeline: Timeline | None = Field(None, description=_TIMELINE)
+    tcg_region: TcgRegion | None = Field(None, description=_TCG_REGION)
+    region: Literal["tcg", "ocg", "na", "eu"] | None = Field(
+        None, description=_OLD_REGION, json_schema_extra={"deprecated": True}
+    )
     allow_prerelease: bool = False
 
 
@@ -152,7 +180,7 @@ class FindingDoc(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    code: Literal["unknown-card", "ambiguous-card", "parse"]
+    code: FindingCode = Field(description="What the reader found (every reader finding code).")
     message: str
     line: int | None
     text: str | None
