@@ -919,3 +919,12 @@ def test_build_report_lists_na_eu_differences_with_the_reason() -> None:
     ) in text
     m = re.search(r"^(\d+) cards, (\d+) of them a week or more apart", text, re.M)
     assert m and int(m.group(1)) >= int(m.group(2)) > 0
+
+
+def test_duel_links_lists_hold_their_skill() -> None:
+    text = SPEED_NAMES + "Skill: Destiny Draw\n"
+    report = deckcheck.validate(deckcheck.read_deck(text), "duel-links", date(2024, 2, 1))
+    assert report.legal and report.counts["main"] == 20, report.violations
+    # outside Speed Duel and Duel Links a Skill is still no deck card
+    tcg = deckcheck.validate(deckcheck.read_deck(text), "tcg", date(2024, 2, 1))
+    assert "not-a-deck-card" in {v.code.value for v in tcg.violations}

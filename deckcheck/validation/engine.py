@@ -419,10 +419,10 @@ def _placement(
 ) -> tuple[Code, str] | None:
     """What :func:`check_placement` says about the card in ``section``, if anything."""
     if zone is DeckZone.NONE:
-        if card.is_skill and rs.format.skill_cards:
+        if card.is_skill and uses_skills(rs.format):  # Speed Duel, Duel Links
             return None
         what = "a Token" if card.kind is CardKind.TOKEN else "a Skill card"
-        where = "" if card.kind is CardKind.TOKEN else " outside Speed Duel"
+        where = "" if card.kind is CardKind.TOKEN else " outside Speed Duel and Duel Links"
         return Code.NOT_A_DECK_CARD, f"{card.name} is {what}, never a deck card{where}: remove it"
     if zone is DeckZone.EXTRA and section is Section.MAIN:
         kind = card.extra_kind.value if card.extra_kind else "Extra Deck"
@@ -1310,7 +1310,7 @@ def _looks(
             tally[look.name] = tally.get(look.name, 0) + copies
         elif facts_of[look.passcode].skill:  # Skill cards are no deck cards: all are looks
             skills += copies
-            if rs.format.skill_cards:  # Speed Duel: Skills do not count toward the Main Deck
+            if uses_skills(rs.format):  # Speed Duel, Duel Links: Skills are not Main Deck cards
                 sizes[_SECTIONS[look.section]] -= copies
     for cards, wanted in zip(sections, need, strict=True):
         if wanted:  # the first copy of each, found in C, in deck order
