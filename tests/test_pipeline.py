@@ -434,3 +434,23 @@ def test_validate_with_jobs_gives_one_process_answers(tmp_path: Path, cli: Any) 
     assert {r["format"] for r in doc["results"]} == {"goat", "tcg"}
     assert not [v for r in doc["results"] if r["format"] == "tcg" for v in r["violations"]
                 if v["code"] == "copies"]  # fmt: skip
+
+
+def test_batch_upload_takes_tcg_region_and_timeline_as_form_fields(app: Any) -> None:
+    raw = zip_of({"a.ydk": LEGAL})
+    on = "2024-04-18"  # April 2024: na 2024-04-15, eu 2024-04-22
+
+    def banlist(**fields: str) -> Any:
+        resp = post(app, "/v1/batch", data={"date": on, **fields},
+                    files={"file": ("decks.zip", raw, "application/zip")})  # fmt: skip
+        assert resp.status_code == 200, resp.text
+        return resp.json()["results"][0]["banlist"]["effective"]
+
+    assert banlist() == banlist(tcg_region="na") == "2024-04-15"
+    assert banlist(tcg_region="eu") == banlist(region="eu") == "2024-01-01"
+    ocg = post(app, "/v1/batch", data={"date": on, "timeline": "ocg"},
+               files={"file": ("decks.zip", raw, "application/zip")}).json()  # fmt: skip
+    assert ocg["format"] == "ocg"
+    bad = post(app, "/v1/batch", data={"date": on, "tcg_region": "mars"},
+               files={"file": ("decks.zip", raw, "application/zip")})  # fmt: skip
+    assert bad.status_code == 422 and "unknown TCG region" in bad.json()["error"]["message"]
