@@ -48,6 +48,7 @@ _EXPORTS: dict[str, str] = {
     "OutputFormat": "deckcheck.reporter",
     "RenderOptions": "deckcheck.reporter",
     "InputError": "deckcheck.error",
+    "ArgumentError": "deckcheck.error",
     "NotFoundError": "deckcheck.error",
     "DeckWriteError": "deckcheck.error",
     "FormatFileError": "deckcheck.error",
@@ -111,7 +112,94 @@ _EXPORTS: dict[str, str] = {
     "load_format_file": "deckcheck.rule.format",
 }
 
-__all__ = sorted(_EXPORTS)
+# a literal list, so type checkers see the exports (a test keeps it equal to sorted(_EXPORTS))
+__all__ = [
+    "AmbiguousCardError",
+    "ArgumentError",
+    "Banlist",
+    "BanlistCatalog",
+    "BanlistRef",
+    "Batch",
+    "Card",
+    "CardIndex",
+    "CardKind",
+    "Checked",
+    "Code",
+    "ConditionError",
+    "ConfigError",
+    "DataError",
+    "Dataset",
+    "Deck",
+    "DeckCard",
+    "DeckDiff",
+    "DeckFormat",
+    "DeckReadError",
+    "DeckTooLargeError",
+    "DeckWriteError",
+    "DeckZone",
+    "DeckcheckError",
+    "DrawRules",
+    "Era",
+    "ExitCode",
+    "ExtraKind",
+    "FindingCode",
+    "Format",
+    "FormatFileError",
+    "FormatRegistry",
+    "GoldfishError",
+    "HandStats",
+    "InputError",
+    "Lookup",
+    "Match",
+    "NotFoundError",
+    "OutputFormat",
+    "Pool",
+    "ReadFinding",
+    "Registration",
+    "RenderOptions",
+    "Report",
+    "Section",
+    "Severity",
+    "SidePlan",
+    "SideResult",
+    "SizeRule",
+    "Source",
+    "Spec",
+    "SpecError",
+    "Summary",
+    "TcgRegion",
+    "UnknownCardError",
+    "UnknownFormatError",
+    "Unreadable",
+    "Violation",
+    "apply_side_plan",
+    "check",
+    "compare_decks",
+    "detect_format",
+    "dump_lflist",
+    "fingerprint_deck",
+    "get_format",
+    "list_eras",
+    "list_formats",
+    "load_catalog",
+    "load_format_file",
+    "load_index",
+    "load_spec",
+    "normalize_name",
+    "parse_card_list",
+    "parse_condition",
+    "parse_side_plan",
+    "read_banlist_file",
+    "read_deck",
+    "read_lflist",
+    "read_path",
+    "read_registrations",
+    "render",
+    "simulate",
+    "sources",
+    "validate",
+    "write_deck",
+]
 
 if TYPE_CHECKING:
     from deckcheck.card import (
@@ -138,6 +226,7 @@ if TYPE_CHECKING:
     )
     from deckcheck.error import (
         AmbiguousCardError,
+        ArgumentError,
         ConditionError,
         ConfigError,
         DataError,
@@ -197,11 +286,16 @@ if TYPE_CHECKING:
     from deckcheck.validation.report import BanlistRef, Code, Report, Severity, Violation
 
 
+_FUNCTION = type(importlib.import_module)
+
+
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'deckcheck' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
+    if isinstance(value, _FUNCTION):  # checked arguments, documented errors (deckcheck.boundary)
+        value = importlib.import_module("deckcheck.boundary").guard(value)
     globals()[name] = value
     return value
 

@@ -162,6 +162,13 @@ def update(
         int,
         typer.Option("--max-size", min=1, metavar="MB", help="Size cap of one downloaded file."),
     ] = 64,
+    redirects_anywhere: Annotated[
+        bool,
+        typer.Option(
+            "--allow-redirects-anywhere",
+            help="Follow redirects to other sites too (default: only within the source's site).",
+        ),
+    ] = False,
 ) -> None:
     """Install newer card and ban-list data: fetch, verify every checksum, load, then switch.
 
@@ -171,7 +178,10 @@ def update(
     from deckcheck.data.update import update as run_update
     from deckcheck.error import DeckcheckError
 
-    opts = FetchOptions(timeout=timeout, retries=retries, max_bytes=max_size << 20)
+    opts = FetchOptions(
+        timeout=timeout, retries=retries, max_bytes=max_size << 20,
+        redirects_anywhere=redirects_anywhere,
+    )  # fmt: skip
     bar = _Bar()
     _interrupt_on_sigterm()
     try:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from deckcheck.boundary import is_regular_file, read_capped
 from deckcheck.data.dataset import Dataset
 from deckcheck.data.store import data_home, install, locked, new_staging, require_network
 from deckcheck.data.update import (
@@ -41,6 +42,8 @@ from deckcheck.data.update import (
     Progress,
     UpdateResult,
     UpdateStatus,
+    check_as_of,
+    check_source,
     client,
     fetch,
     is_url,
@@ -81,13 +84,14 @@ def parse_source_list(raw: bytes, where: str) -> tuple[dict[str, Any], list[Sour
         if not isinstance(doc, dict) or not isinstance(rows, list) or not rows:
             raise ValueError("'files' must be a non-empty list")
         if "as_of" in doc:
-            date.fromisoformat(str(doc["as_of"]))
+            check_as_of(doc["as_of"], where)
         files: list[SourceFile] = []
         for row in rows:
-            path = str(row["path"])
+            path = row["path"]
             parts = path.split("/")
             if (
-                parts[0] not in ("cards", "lflists")
+                any(ord(c) < 32 or c == "\x7f" for c in path)
+                or parts[0] not in ("cards", "lflists")
                 or len(parts) < 2
                 or "\\" in path
                 or any(p in ("..", ".", "") for p in parts)
@@ -103,7 +107,7 @@ def parse_source_list(raw: bytes, where: str) -> tuple[dict[str, Any], list[Sour
                     int(size) if size is not None else None,
                 )
             )
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise DataError(f"{where}: not a usable source list: {exc}") from exc
     return doc, files
 
@@ -180,6 +184,7 @@ def update_from_upstream(
             "no upstream source list: give --source URL|PATH of a sources.json (see "
             f"docs/data.md) or set {UPSTREAM_ENV}"
         )
+    check_source(src)
     if is_url(src):
         require_network(src)
     previous = Dataset.active()
@@ -196,6 +201,8 @@ def update_from_upstream(
         except OSError as exc:
             where = exc.filename or work
             raise UpdateError(f"{where}: {exc.strerror or exc} (nothing was installed)") from exc
+        except (ValueError, TypeError, KeyError) as exc:  # a hostile list no check foresaw
+            raise UpdateError(f"{src}: unusable sources: {exc} (nothing was installed)") from exc
         finally:
             shutil.rmtree(work, ignore_errors=True)
             shutil.rmtree(staging, ignore_errors=True)
@@ -223,7 +230,9 @@ def _fetch_sources(
             raw = json.dumps(source_list(folder)).encode()
         else:
             try:
-                raw = Path(loc).read_bytes()
+                raw = read_capped(
+                    loc, MAX_LIST_BYTES, refuse=lambda why: UpdateError(f"{loc}: {why}")
+                )
             except OSError as exc:
                 raise UpdateError(f"{loc}: cannot read: {exc.strerror or exc}") from exc
         doc, files = parse_source_list(raw, loc)
@@ -254,6 +263,8 @@ def _fetch_sources(
 
 def _copy(path: Path, dest: Path, opts: FetchOptions, sha256: str | None) -> None:
     try:
+        if path.exists() and not is_regular_file(path):
+            raise UpdateError(f"{path}: not a regular file (a FIFO, device...)")
         if path.stat().st_size > opts.max_bytes:
             raise UpdateError(f"{path}: over the {opts.max_bytes:,}-byte cap")
         shutil.copyfile(path, dest)
