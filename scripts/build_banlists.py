@@ -685,6 +685,30 @@ def build_groups(
     return groups
 
 
+def konami_only(b: Builder, groups: list[Group], official: str) -> list[Group]:
+    """Groups with Konami's official list: the other sources' entries Konami lacks go.
+
+    EDOPro kept editing its Rush lists after their dates, so they hold entries of later lists
+    (its "2024.01.01" list has Legend Strike, Obsidian Magical Soldier and Divinebreath, which
+    Konami's list of that date does not). The official list is the list; the others only
+    confirm it.
+    """
+    for g in groups:
+        konami = [m for m in [g.spine, *g.members] if m.source == official]
+        if not konami:
+            continue
+        keep = set(konami[0].entries)
+        for m in [g.spine, *g.members]:
+            extra = sorted(set(m.entries) - keep)
+            if m.source == official or not extra:
+                continue
+            names = ", ".join(b.name(c) for c in extra)
+            b.log.append(f"- `{m.ref}`: {len(extra)} entr(y/ies) not on Konami's list of "
+                         f"{konami[0].when} dropped: {names}.")  # fmt: skip
+            m.entries = {c: v for c, v in m.entries.items() if c in keep}
+    return groups
+
+
 def build_all(b: Builder) -> list[Banlist]:
     """Every family's lists, reconciled; the log fills as it goes."""
     out: list[Banlist] = []
@@ -851,7 +875,7 @@ def build_all(b: Builder) -> list[Banlist]:
     family(md_fam, md_groups)
     family(gen_fam, gen_groups, b.ygojson_dates("genesys"))
     family(ogen_fam, [Group(s) for s in ogen_v])
-    family(rush_fam, build_groups(b, rush_pi, [rush_yy], rush_fam))
+    family(rush_fam, konami_only(b, build_groups(b, rush_pi, [rush_yy], rush_fam), "yaml-yugi"))
     out.extend(build_speed(b, speed_fam, sorted(speed_pi, key=lambda s: s.when)))
 
     # ---- whitelist formats

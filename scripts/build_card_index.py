@@ -9,7 +9,8 @@ Reads (relative to ``--data``, default ``../shared/data``):
 * ``cards/projectignis/strings/strings.conf``          archetype (setcode) names
 * ``cards/yaml-yugi/{cards,rush}.min.jsonl``           Japanese / Chinese names, Konami ids
 * ``cards/ygojson/{cards,sets}.min.jsonl``             first OCG / TCG release dates
-* ``lflists/timewizard/curated-lflist/*.conf``          TCG card pools at dates (promo releases)
+* ``lflists/timewizard/curated-lflist/*.conf``          TCG card pools at dates (bounds)
+* ``lflists/yaml-yugi-limit-regulation/master-duel``    Master Duel lists (Master Duel pool)
 * ``lflists/projectignis/history/*Rush Duel*.conf``      Rush Duel pools at dates (Rush dates)
 
 and writes ``deckcheck/data/cards.json``: facts only (passcodes, names, types, dates,
@@ -22,17 +23,18 @@ Rules (each one is counted in the report):
 
 * **Names.** Konami's English name (yaml-yugi) wins over the card database's name (which may
   be a pre-release or fan translation); the database name stays a search alias.
-* **Dates.** A card's first TCG (OCG) release is the *earliest* date any source gives: YGOJSON's
-  first release over all sets, the set date of the card's first print code in each TCG (OCG)
-  language (yaml-yugi), and, for the TCG, the date of the first TimeWizard curated pool that
-  holds the card (an upper bound that catches promo releases the set data misses).
-* **Rush dates.** Rush Duel cards (released in Japan: ``ocg_date``) are dated by the earlier
-  of a Konami-id estimate and the first EDOPro Rush list holding them (see
-  :func:`date_rush_cards`).
+* **Dates.** A card's first release per region (OCG, TCG North America, TCG Europe, Master
+  Duel) comes from dated prints only (``scripts/release_dates.py``): YGOJSON's first release of
+  each locale and the product of a yaml-yugi print code whose prefix names one product. The
+  TimeWizard curated pools only bound the North American date (a window); a region without a
+  dated print gets a lower bound (promo-series numbering, the data's as-of date, the cards with
+  the nearest Konami ids). Each entry names its source.
+* **Rush names.** EDOPro Rush cards without a yaml-yugi record of their name are matched to
+  Konami's records by name and stats (:func:`match_rush_names`); Konami's name wins.
 * **Flags.** A release date in a region is evidence that outranks a stale region flag: a card
   with a TCG (OCG) date is in the TCG (OCG). Konami's "Not yet released" status clears a
-  region flag that no date supports. A region flag without a date is kept and reported
-  (validation then treats the date as unknown).
+  region flag that no date supports. A region flag without a dated print is kept and reported
+  with the bound used (validation refuses the card before it and warns after it).
 
 Usage::
 
@@ -59,6 +61,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from release_dates import Evidence, SetDates, md_entry, md_lists, tw_pools, tw_window  # noqa: E402
+
 from deckcheck.card import (  # noqa: E402
     ALIAS_ALT_ART,
     ALIAS_NONE,
@@ -82,6 +86,8 @@ from deckcheck.card import (  # noqa: E402
     build_name_table,
     normalize_name,
 )
+from deckcheck.card.release import describe_source  # noqa: E402
+from deckcheck.data.bundle import snapshot_date  # noqa: E402
 
 # EDOPro `ot` scope bits.
 OT_OCG, OT_TCG, OT_ANIME, OT_ILLEGAL, OT_VIDEO, OT_CUSTOM = 0x1, 0x2, 0x4, 0x8, 0x10, 0x20
@@ -89,6 +95,7 @@ OT_SPEED, OT_PRERELEASE, OT_RUSH, OT_LEGEND = 0x40, 0x100, 0x200, 0x400
 TYPE_TOKEN, TYPE_SKILL = 0x4000, 0x8000000
 
 RUBY_RE = re.compile(r"<ruby>(.*?)<rt>.*?</rt></ruby>")
+SKILL_SUFFIX = re.compile(r"\s*\(Skill Card\)$")
 SUFFIX_RE = re.compile(r"\s*\((Rush|GOAT|Skill Card|Pre-Errata|Anime|Manga|VG|Legend)\)$")
 
 TCG_LOCALES = ("en", "de", "fr", "it", "es", "pt")
@@ -214,40 +221,11 @@ def build(data: Path) -> dict[str, Any]:
         if en and en not in yy_rush:
             yy_rush[en] = rec
 
-    # --- ygojson: release dates, konami ids, extra names -------------------------------
-    set_dates: dict[str, dict[str, str]] = {}  # set prefix ("DUAD") -> {"ocg"/"tcg": date}
-    print_dates: dict[str, dict[str, str]] = {}  # print prefix ("DUAD-EN") -> {fmt: date}
-    print_sets: dict[str, set[str]] = {}  # print prefix -> ids of the sets that use it
-    for rec in load_jsonl(cards_dir / "ygojson" / "sets.min.jsonl"):
-        for loc in (rec.get("locales") or {}).values():
-            full = (loc.get("prefix") or "").rstrip("-")
-            print_sets.setdefault(full, set()).add(rec.get("id") or "")
-    for rec in load_jsonl(cards_dir / "ygojson" / "sets.min.jsonl"):
-        for loc in (rec.get("locales") or {}).values():
-            full = (loc.get("prefix") or "").rstrip("-")
-            prefix = full.split("-")[0]
-            date = loc.get("date")
-            if not prefix or not date:
-                continue
-            for fmt in loc.get("formats") or []:
-                for table, key in ((set_dates, prefix), (print_dates, full)):
-                    if table is print_dates and len(print_sets[full]) > 1:
-                        continue  # a prefix shared by several products (promo series) dates none
-                    cur = table.setdefault(key, {})
-                    if fmt in ("ocg", "tcg") and (fmt not in cur or date < cur[fmt]):
-                        cur[fmt] = date
-
-    # --- TimeWizard curated pools: "the TCG card pool at date X" (catches promo releases) ---
-    pool_first: dict[int, str] = {}  # passcode -> first pool date that holds it
-    curated = data / "lflists" / "timewizard" / "curated-lflist"
-    for pool_path in sorted(curated.glob("*.lflist.conf")):
-        when = pool_path.name[:10]
-        for line in pool_path.read_text(encoding="utf-8-sig", errors="replace").splitlines():
-            m = re.match(r"(\d+)\s+(-?\d+)", line)
-            if m and int(m.group(2)) >= 0:
-                code = int(m.group(1))
-                if code not in pool_first or when < pool_first[code]:
-                    pool_first[code] = when
+    # --- ygojson sets (product dates per locale), TimeWizard pools (TCG bounds) --------------
+    sets = SetDates(load_jsonl(cards_dir / "ygojson" / "sets.min.jsonl"))
+    pools = tw_pools(data / "lflists" / "timewizard" / "curated-lflist")
+    snapshot = snapshot_date(data)
+    evidence = Evidence(sets, pools, snapshot.isoformat() if snapshot else "9999-12-31")
     yj: dict[int, dict[str, Any]] = {}
     for rec in load_jsonl(cards_dir / "ygojson" / "cards.min.jsonl"):
         for pw in rec.get("passwords") or []:
@@ -310,7 +288,7 @@ def build(data: Path) -> dict[str, Any]:
     # Official cards first: they win any passcode clash. Konami's English name (yaml-yugi)
     # wins over the database's name, which may be a pre-release or fan translation; the
     # database name stays a search alias. Alternate artworks of a renamed card follow it.
-    report: dict[str, Any] = {"renamed": [], "counts": Counter(), "open": []}
+    report: dict[str, Any] = {"renamed": [], "counts": Counter(), "open": [], "na_eu": []}
     official = list(read_cdb(str(cards_dir / "derived" / "projectignis-cards.merged.cdb")))
     cdb_names = {r[0]: r[9] for r in official}
     search_aliases: dict[int, list[str]] = {}
@@ -443,100 +421,74 @@ def build(data: Path) -> dict[str, Any]:
         else:
             first_rush[rec["name"]] = pid
 
+    # Rush cards EDOPro names differently from Konami: matched by name and stats; Konami's
+    # English name wins (the EDOPro name stays a search alias), so Konami ids and lists map.
+    for pid, y_rec in match_rush_names(rows, yy_rush, babel / "cards-rush.cdb").items():
+        old, new = rows[pid]["name"], y_rec["name"]["en"]
+        for other in rows.values():
+            if other["flags"] & FLAG_RUSH and other["name"] == old:
+                other["name"] = new
+        search_aliases.setdefault(pid, []).append(old)
+        report["renamed"].append((pid, old, new))
+        report["counts"]["names: Konami's Rush name (yaml-yugi, matched by name and stats)"] += 1
+
     # --- names, konami ids, dates -----------------------------------------------------------
-    out_rows: list[list[Any]] = []
+    yy_kid = {str((r.get("name") or {}).get("en")): r["konami_id"] for r in yy.values()
+              if r.get("konami_id")}  # fmt: skip
+    md_first = md_lists(data / "lflists" / "yaml-yugi-limit-regulation" / "master-duel", yy_kid)
+    yj_skills = {
+        SKILL_SUFFIX.sub("", str((r.get("name") or {}).get("en"))): r
+        for r in load_jsonl(cards_dir / "ygojson" / "cards.min.jsonl")
+        if r.get("cardType") == "skill"
+    }
+    found: dict[int, tuple[Any, Any, int | None, dict[str, Any]]] = {}
+    speed_print: dict[int, str | None] = {}
     for pid in sorted(rows):
         rec = rows[pid]
         base = rec["alias"] if rec["alias_kind"] in (ALIAS_ALT_ART, ALIAS_VARIANT) else pid
         y = yy.get(pid) or yy.get(base)
         j = yj.get(pid) or yj.get(base)
-        ja = zh = None
-        konami: int | None = None
         if rec["flags"] & FLAG_RUSH:
-            y = yy_rush.get(rec["name"])
-            j = None
+            y, j = yy_rush.get(rec["name"]), None
+        konami = (y or {}).get("konami_id") or ((j or {}).get("externalIDs") or {}).get("dbID")
+        if rec["flags"] & FLAG_SKILL and not rec["flags"] & FLAG_UNOFFICIAL:
+            j = yj_skills.get(rec["name"])
+        best = {} if rec["flags"] & FLAG_RUSH else evidence.dated(y, j)
+        found[pid] = (y, j, konami, best)
+        speed_print[pid] = sets.speed_print(y)
+        rec["tw"] = tw_window(pools, (pid, base)) is not None
+        if base == pid and not rec["flags"] & NOT_DATED:
+            evidence.learn(y, konami, best)
+    evidence.freeze()
+    out_rows: list[list[Any]] = []
+    for pid in sorted(rows):
+        rec = rows[pid]
+        base = rec["alias"] if rec["alias_kind"] in (ALIAS_ALT_ART, ALIAS_VARIANT) else pid
+        y, j, konami, best = found[pid]
+        ja = zh = None
         if y is not None:
             names = y.get("name") or {}
             ja = strip_ruby(names.get("ja"))
             zh = names.get("zh-CN") or None
-            konami = y.get("konami_id")
         if j is not None:
             jn = j.get("name") or {}
             ja = ja or strip_ruby(jn.get("ja"))
             zh = zh or jn.get("zh-CN") or None
-            konami = konami or (j.get("externalIDs") or {}).get("dbID")
-        # Release dates: the earliest date any source gives (see the module docstring).
-        cands: dict[str, list[tuple[str, str]]] = {"ocg": [], "tcg": []}
-        if j is not None:
-            frs = j.get("firstReleaseFromSets") or {}
-            for fmt in ("ocg", "tcg"):
-                if frs.get(fmt):
-                    cands[fmt].append((frs[fmt], "ygojson first release over all sets"))
-        prints = (y.get("first_print_numbers") or {}) if y is not None else {}
-        by_region: tuple[tuple[str, tuple[str, ...]], ...] = (
-            ("tcg", TCG_LOCALES),
-            ("ocg", OCG_LOCALES),
-        )
-        for fmt, locales in by_region:
-            for loc in locales:
-                number = prints.get(loc)
-                if number:
-                    d = print_dates.get(re.sub(r"[0-9]+$", "", number).rstrip("-"), {})
-                    if d.get(fmt):
-                        cands[fmt].append((d[fmt], "yaml-yugi first print code's set date"))
-        if pid in pool_first or base in pool_first:
-            first = min(pool_first.get(c, "9999") for c in (pid, base))
-            cands["tcg"].append((first, "TimeWizard curated TCG pool holding the card"))
-        if y is not None:  # last resort: the set code alone (several products may share it)
-            fallback: tuple[tuple[str, tuple[str, ...]], ...] = (
-                ("tcg", ("en",)),
-                ("ocg", ("ja", "zh-CN", "ko")),
-            )
-            for fmt, locales in fallback:
-                if cands[fmt]:
-                    continue
-                for loc in locales:
-                    printed = prints.get(loc)
-                    d = set_dates.get(printed.split("-")[0], {}) if printed else {}
-                    if d.get(fmt):
-                        cands[fmt].append((d[fmt], "set code's earliest date (fallback)"))
-                        break
-        dated = {fmt: min(c, key=lambda t: t[0]) if c else None for fmt, c in cands.items()}
-        ocg_got, tcg_got = dated["ocg"], dated["tcg"]
-        ocg_date: str | None = ocg_got[0] if ocg_got else None
-        tcg_date: str | None = tcg_got[0] if tcg_got else None
-        flags = rec["flags"]
-        if flags & (FLAG_UNOFFICIAL | FLAG_PRERELEASE | FLAG_GOAT):
-            ocg_date = tcg_date = None
-        elif base == pid and not flags & (FLAG_RUSH | FLAG_SKILL | FLAG_TOKEN):
-            counts = report["counts"]
-            for fmt, got in dated.items():
-                if got is not None:
-                    counts[f"{fmt.upper()} dates: {got[1]}"] += 1
-            lr = (y.get("limit_regulation") or {}) if y is not None else {}
-            for fmt, flag, released in (
-                ("tcg", FLAG_TCG, tcg_date),
-                ("ocg", FLAG_OCG, ocg_date),
-            ):
-                other = FLAG_OCG if flag == FLAG_TCG else FLAG_TCG
-                if released and not flags & flag:
-                    flags |= flag  # a release is evidence that outranks a stale flag
-                    counts[f"{fmt.upper()} flags: set by a {fmt.upper()} release date"] += 1
-                elif (
-                    not released
-                    and flags & flag
-                    and flags & other
-                    and (lr.get(fmt) == NOT_RELEASED)
-                ):
-                    flags &= ~flag
-                    counts[f"{fmt.upper()} flags: cleared by Konami's 'Not yet released'"] += 1
-                elif not released and flags & flag:
-                    why = f"Konami status {lr[fmt]!r}" if lr.get(fmt) else "no Konami status"
-                    other_date = ocg_date if fmt == "tcg" else tcg_date
-                    if other_date:
-                        why += f"; {('OCG' if fmt == 'tcg' else 'TCG')} release {other_date}"
-                    report["open"].append((pid, rec["name"], fmt.upper(), why))
-            rec["flags"] = flags
+        release: dict[str, list[Any]] = {}
+        if rec["flags"] & FLAG_SKILL and best:  # Speed Duel Skills: their product's date
+            release = {k: [best[k][0], "e", best[k][1], None] for k in ("na", "eu") if k in best}
+            for k, o in (("na", "eu"), ("eu", "na")):
+                if k not in release and o in release:
+                    release[k] = [release[o][0], "e", "speed-same", None]
+            evidence.counts.update(f"Skill {k.upper()} e: {describe_source(e[2])}"
+                                   for k, e in release.items())  # fmt: skip
+        if not rec["flags"] & NOT_DATED:
+            rec["flags"] = region_flags(rec, pid == base, best, y, report)
+            release = dated_release(evidence, rec, y, j, konami, (pid, base), best, md_first)
+            if pid == base:
+                record_open(report, pid, rec["name"], release, best, y)
+        ocg_date = (release.get("ocg") or [None])[0]
+        tcg_date = (release.get("na") or [None])[0]
         archetypes = sorted({setnames[c] for c in rec["setcodes"] if c in setnames})
         row = {
             "passcode": pid,
@@ -555,10 +507,13 @@ def build(data: Path) -> dict[str, Any]:
             "ocg_date": ocg_date,
             "tcg_date": tcg_date,
             "archetypes": archetypes,
+            "release": release,
         }
         out_rows.append([row[f] for f in FIELDS])
+    report["counts"].update(evidence.counts)
 
     date_rush_cards(out_rows, rush_lists(data), report)
+    date_speed_cards(out_rows, speed_lists(data), speed_print, report)
     aliases = {pid: names for pid, names in search_aliases.items()}
     return {
         "format": INDEX_FORMAT,
@@ -569,12 +524,226 @@ def build(data: Path) -> dict[str, Any]:
     }
 
 
+RUSH_MATCH_SCORE = 50
+"""Lowest name similarity (rapidfuzz token-set ratio, 0-100) of a Rush name match."""
+
+
+def match_rush_names(
+    rows: dict[int, dict[str, Any]], yy_rush: dict[str, dict[str, Any]], cdb: Path
+) -> dict[int, dict[str, Any]]:
+    """EDOPro Rush records without a yaml-yugi record of their name -> Konami's record.
+
+    A pair must be the same kind of card (and, for monsters, have the same Level, ATK and DEF);
+    the most similar names pair first, each record at most once.
+    """
+    from rapidfuzz import fuzz
+
+    con = sqlite3.connect(f"file:{cdb}?mode=ro", uri=True)
+    try:
+        stats = {r[0]: (r[1], r[2]) for r in con.execute("SELECT id, atk, def FROM datas")}
+    finally:
+        con.close()
+    names = {rec["name"] for rec in rows.values() if rec["flags"] & FLAG_RUSH}
+    free = [y for n, y in yy_rush.items() if n not in names]
+    lone = [pid for pid, rec in rows.items() if rec["flags"] & FLAG_RUSH and not rec["alias"]
+            and not rec["flags"] & (FLAG_UNOFFICIAL | FLAG_PRERELEASE)
+            and rec["name"] not in yy_rush]  # fmt: skip
+
+    def same_card(pid: int, y: dict[str, Any]) -> bool:
+        typ = rows[pid]["type"]
+        kind = "Monster" if typ & 0x1 else "Spell" if typ & 0x2 else "Trap"
+        if y.get("card_type") != kind:
+            return False
+        if kind != "Monster":
+            return True
+        atk, dfn = stats.get(pid, (None, None))
+        return (y.get("level"), y.get("atk"), y.get("def")) == (rows[pid]["level"], atk, dfn)
+
+    pairs = sorted(
+        ((fuzz.token_set_ratio(rows[pid]["name"].lower(), y["name"]["en"].lower()), pid, i)
+         for pid in lone for i, y in enumerate(free) if same_card(pid, y)),
+        reverse=True,
+    )  # fmt: skip
+    out: dict[int, dict[str, Any]] = {}
+    used: set[int] = set()
+    for score, pid, i in pairs:
+        if score < RUSH_MATCH_SCORE or pid in out or i in used:
+            continue
+        out[pid] = free[i]
+        used.add(i)
+    return out
+
+
+NOT_DATED = FLAG_UNOFFICIAL | FLAG_PRERELEASE | FLAG_GOAT | FLAG_RUSH | FLAG_TOKEN | FLAG_SKILL
+"""Records without OCG/TCG release entries (Rush cards are dated by :func:`date_rush_cards`)."""
+
+
+def region_flags(
+    rec: dict[str, Any], counted: bool, best: dict[str, Any], y: Any, report: dict[str, Any]
+) -> int:
+    """A card's region flags after the evidence: a dated release sets its region's flag;
+    Konami's 'Not yet released' clears a flag no date supports (when the other region's is set).
+    """
+    flags = int(rec["flags"])
+    counts: Counter[str] = report["counts"] if counted else Counter()
+    lr = (y.get("limit_regulation") or {}) if y is not None else {}
+    tcg_known = "na" in best or "eu" in best or bool(rec.get("tw"))
+    for fmt, flag, released in (("tcg", FLAG_TCG, tcg_known), ("ocg", FLAG_OCG, "ocg" in best)):
+        other = FLAG_OCG if flag == FLAG_TCG else FLAG_TCG
+        if released and not flags & flag:
+            flags |= flag
+            counts[f"{fmt.upper()} flags: set by a {fmt.upper()} release date"] += 1
+        elif not released and flags & flag and flags & other and lr.get(fmt) == NOT_RELEASED:
+            flags &= ~flag
+            counts[f"{fmt.upper()} flags: cleared by Konami's 'Not yet released'"] += 1
+    return flags
+
+
+def dated_release(
+    evidence: Evidence,
+    rec: dict[str, Any],
+    y: Any,
+    j: Any,
+    konami: int | None,
+    codes: tuple[int, int],
+    best: dict[str, Any],
+    md_first: dict[int, str],
+) -> dict[str, list[Any]]:
+    """The card's release entries per region it is flagged for (and Master Duel)."""
+    regions: tuple[str, ...] = ()
+    if rec["flags"] & FLAG_OCG:
+        regions += ("ocg",)
+    if rec["flags"] & FLAG_TCG:
+        regions += ("na", "eu")
+    if not regions:
+        return {}
+    out = evidence.entries(y, j, konami, codes, regions)
+    paper = sorted(e[0] for e in out.values() if e[0])
+    md = md_entry(y, j, konami, paper, md_first, evidence.as_of)
+    if md is not None:
+        out["md"] = md
+        evidence.counts[f"MD {md[1]}: {describe_source(md[2])}"] += 1
+    return dict(sorted(out.items()))
+
+
+def record_open(
+    report: dict[str, Any],
+    pid: int,
+    name: str,
+    release: dict[str, list[Any]],
+    best: dict[str, Any],
+    y: Any,
+) -> None:
+    """Report every region a card is flagged for without a dated release, with the bound used,
+    and every card whose North American and European dates differ, with the reason."""
+    lr = (y.get("limit_regulation") or {}) if y is not None else {}
+    for region in ("ocg", "na", "eu"):
+        entry = release.get(region)
+        if entry is None or entry[1] == "e":
+            continue
+        status = lr.get("ocg" if region == "ocg" else "tcg")
+        why = f"Konami status {status!r}" if status else "no Konami status"
+        if entry[1] == "w":
+            bound = f"window {entry[0]} .. {entry[3]}: {describe_source(entry[2])}"
+        else:
+            bound = f"not before {entry[0]}: {describe_source(entry[2])}"
+        report["open"].append((pid, name, region.upper(), f"{why}; {bound}"))
+    na, eu = release.get("na"), release.get("eu")
+    if na and eu and na[1] == eu[1] == "e" and na[0] != eu[0]:
+        why = f"North America: {describe_source(na[2])}; Europe: {describe_source(eu[2])}"
+        report["na_eu"].append((pid, name, na[0], eu[0], why))
+
+
 RUSH_NEIGHBOURS = 40
 """OCG cards with the nearest Konami ids that date a Rush card."""
 RUSH_SPREAD_DAYS = 120
 """Widest spread (between the neighbours' first and third quartile dates) of a usable estimate."""
 RUSH_LIST_FRESH_DAYS = 45
 """An EDOPro Rush list last changed within this many days of its date describes that date."""
+
+
+SPEED_LABEL_SLACK_DAYS = 31
+"""EDOPro's Speed list labels can be a month after the list's publication ("2022.10" was
+published 2022-09-10): a card's first label, less this, bounds its Speed release from below."""
+
+
+def speed_lists(data: Path) -> list[tuple[str, str, set[int]]]:
+    """EDOPro's Speed Duel lists as (label date, last change date, passcodes), oldest first."""
+    hist = data / "lflists" / "projectignis" / "history"
+    index_path = hist / "_index.json"
+    if not index_path.exists():
+        return []
+    out = []
+    for row in json.loads(index_path.read_text(encoding="utf-8")):
+        header = str(row.get("header", ""))
+        m = re.match(r"(\d{4})\.(\d{1,2})(?:\.(\d{1,2}))? Speed Duel", header)
+        if not m:
+            continue
+        named = f"{int(m[1]):04d}-{int(m[2]):02d}-{int(m[3] or 1):02d}"
+        codes = set()
+        for line in (hist / row["file"]).read_text(encoding="utf-8-sig").splitlines():
+            parts = line.split()
+            listed = len(parts) >= 2 and parts[0].isdigit() and parts[1].lstrip("-").isdigit()
+            if listed and int(parts[1]) >= 0:
+                codes.add(int(parts[0]))
+        out.append((named, str(row.get("commit_date", named))[:10], codes))
+    return sorted(out)
+
+
+def date_speed_cards(
+    rows: list[list[Any]],
+    lists: list[tuple[str, str, set[int]]],
+    printed: dict[int, str | None],
+    report: dict[str, Any],
+) -> None:
+    """Give the cards of EDOPro's Speed lists a Speed Duel release window (region ``sd``).
+
+    EDOPro edited every Speed list long after its date (the lists of 2022-2025 were last changed
+    5-12 months later), adding the cards released meanwhile, so a list holds cards newer than its
+    date. What the lists still tell: a card first appears in the list current when it came out
+    (not before its label, less :data:`SPEED_LABEL_SLACK_DAYS`); a list last changed within
+    :data:`RUSH_LIST_FRESH_DAYS` of its date (the "2022.10.07 Midterm Paradox Box" list) is a
+    snapshot, so a card missing from it came out later; and a card was out by the last change
+    of the first list holding it. A dated Speed Duel print among the card's first print codes
+    (yaml-yugi) was out on its date: it caps both ends. Cards of the first list are in the pool
+    from its date.
+    """
+    col = {f: i for i, f in enumerate(FIELDS)}
+    counts = report["counts"]
+    if not lists:
+        return
+    first_label = lists[0][0]
+    snapshots = [(named, codes) for named, changed, codes in lists
+                 if _day(changed) - _day(named) <= RUSH_LIST_FRESH_DAYS]  # fmt: skip
+    first: dict[int, tuple[str, str]] = {}
+    for named, changed, codes in lists:
+        for code in codes:
+            first.setdefault(code, (named, changed))
+    for r in rows:
+        flags = r[col["flags"]]
+        if flags & (FLAG_RUSH | FLAG_UNOFFICIAL | FLAG_PRERELEASE | FLAG_SKILL | FLAG_TOKEN):
+            continue
+        got = first.get(r[col["passcode"]]) or first.get(r[col["alias"]])
+        if got is None:
+            continue
+        named, changed = got
+        entry: list[Any]
+        if named == first_label:
+            entry = [named, "a", "speed-first", None]
+        else:
+            lower = date.fromordinal(_day(named) - SPEED_LABEL_SLACK_DAYS).isoformat()
+            for snap, codes in snapshots:
+                if snap >= lower and r[col["passcode"]] not in codes:
+                    lower = max(lower, date.fromordinal(_day(snap) + 1).isoformat())
+            upper = max(changed, lower)
+            out = printed.get(r[col["passcode"]]) or printed.get(r[col["alias"]])
+            if out and out < upper:
+                upper, lower = out, min(lower, out)
+            entry = [lower, "w", "speed-lists", upper]
+        release = dict(r[col["release"]])
+        release["sd"] = entry
+        r[col["release"]] = dict(sorted(release.items()))
+        counts[f"SD {entry[1]}: {describe_source(str(entry[2]))}"] += 1
 
 
 def rush_lists(data: Path) -> list[tuple[str, set[int]]]:
@@ -634,10 +803,14 @@ def date_rush_cards(
     """
     col = {f: i for i, f in enumerate(FIELDS)}
     counts = report["counts"]
+
+    def printed(r: list[Any]) -> list[str]:  # dated prints only, no bounds
+        return [e[0] for k, e in r[col["release"]].items() if k != "md" and e[1] == "e"]
+
     ocg = sorted(
-        (r[col["konami_id"]], min(d for d in (r[col["ocg_date"]], r[col["tcg_date"]]) if d))
+        (r[col["konami_id"]], min(printed(r)))
         for r in rows
-        if r[col["konami_id"]] and (r[col["ocg_date"]] or r[col["tcg_date"]])
+        if r[col["konami_id"]] and printed(r)
         and not r[col["alias"]]
         and not r[col["flags"]] & (FLAG_RUSH | FLAG_UNOFFICIAL | FLAG_PRERELEASE | FLAG_GOAT)
     )  # fmt: skip
@@ -662,6 +835,7 @@ def date_rush_cards(
             if len(near) >= RUSH_NEIGHBOURS // 2 and _day(q3) - _day(q1) <= RUSH_SPREAD_DAYS:
                 estimate = q1
         listed = first_listed.get(r[col["passcode"]])
+        got: str | None
         if estimate and listed:
             got = min(estimate, listed)
             key = "Konami-id estimate" if got == estimate else "EDOPro Rush list (upper bound)"
@@ -709,20 +883,28 @@ def render_report(doc: dict[str, Any]) -> str:
         "# Card index build report",
         "",
         "Generated by `scripts/build_card_index.py` from `../shared/data`; do not edit. The",
-        "rules are in the script's docstring: Konami's English name wins (the database name",
-        "stays a search alias); a card's first release in a region is the earliest date any",
-        "source gives; a release date outranks a stale region flag; Konami's 'Not yet",
-        "released' clears a region flag that no date supports. No source dates Rush Duel cards:",
-        "each is dated by the earlier of an estimate from Konami's card ids (the first-quartile",
-        "first release of the 40 OCG/TCG cards with the nearest ids, when they agree within 120",
-        "days) and the first EDOPro Rush list holding it, never before Rush Duel's launch",
-        "(2020-04-04); these dates are estimates (validation says 'about').",
+        "rules are in the docstrings of the script and of `scripts/release_dates.py`: Konami's",
+        "English name wins (the database name stays a search alias); a card's first release per",
+        "region (OCG, TCG North America `NA`, TCG Europe `EU`, Master Duel `MD`, Speed Duel",
+        "`SD`) is the earliest dated print of that region (Speed Duel and Master Duel: windows,",
+        "see `docs/data.md`); TimeWizard's TCG pools only bound a North American date",
+        "(a window between the last pool without the card and the first with it); a region with",
+        "no dated print gets a lower bound (promo-series numbering, the data's as-of date, the",
+        "first releases of the cards with the nearest Konami ids): validation refuses the card",
+        "before it and warns `release-date-unknown` after it. A release date outranks a stale",
+        "region flag; Konami's 'Not yet released' clears a region flag that no date supports. No",
+        "source dates Rush Duel cards: each is dated by the earlier of an estimate from Konami's",
+        "card ids (the first-quartile first release of the 40 OCG/TCG cards with the nearest",
+        "ids, when they agree within 120 days) and the first EDOPro Rush list holding it, never",
+        "before Rush Duel's launch (2020-04-04); these dates are estimates (validation says",
+        "'about').",
         "",
         "## What each source decided",
         "",
-        "Counts over original official cards (no alternate artworks, tokens, Skills; Rush",
-        "cards only in the 'Rush dates' rows). A date is credited to the source that gave the",
-        "earliest date.",
+        "Counts over official cards (alternate artworks included; no tokens, Skills; Rush",
+        "cards only in the 'Rush dates' rows), per region and kind: `e` a dated print (credited",
+        "to the source of the earliest one), `w` a window, `b` a bound only, `a` assumed from",
+        "Master Duel's launch.",
         "",
         "| decision | cards |",
         "|---|---|",
@@ -736,19 +918,32 @@ def render_report(doc: dict[str, Any]) -> str:
     by_region = Counter(r[2] for r in opened)
     out += [
         "",
-        "## Region flag without a release date (recorded reasons)",
+        "## Region flag without a dated release (the bound used)",
         "",
-        "No source dates these releases. Validation keeps such a card out of a dated pool",
-        "before its release in the other region (when known) and then warns",
-        "`release-date-unknown` instead of passing it silently.",
+        "No dated print of these regions is in the data. Validation keeps such a card out of",
+        "the region's pool before the bound (a window's first day) and then warns",
+        "`release-date-unknown` (for a window: until its last day).",
         "",
-        f"TCG: {by_region.get('TCG', 0)}, OCG: {by_region.get('OCG', 0)}. "
-        "Cards with a release date but no flag of that region: 0 (the date sets the flag).",
+        f"OCG: {by_region.get('OCG', 0)}, NA: {by_region.get('NA', 0)}, "
+        f"EU: {by_region.get('EU', 0)}. Cards with a release date but no flag of that region: 0 "
+        "(the date sets the flag).",
         "",
-        "| passcode | card | region | reason |",
+        "| passcode | card | region | reason and bound |",
         "|---|---|---|---|",
     ]
     out += [f"| {pid} | {name} | {region} | {why} |" for pid, name, region, why in opened]
+    na_eu = sorted(rep["na_eu"])
+    out += [
+        "",
+        "## North American and European dates that differ",
+        "",
+        f"{len(na_eu)} cards, {sum(1 for r in na_eu if abs(_day(r[2]) - _day(r[3])) >= 7)} "
+        "of them a week or more apart. `--region` / `tcg_region` picks which one applies.",
+        "",
+        "| passcode | card | NA | EU | reason |",
+        "|---|---|---|---|---|",
+    ]
+    out += [f"| {pid} | {name} | {na} | {eu} | {why} |" for pid, name, na, eu, why in na_eu]
     return "\n".join(out) + "\n"
 
 

@@ -262,7 +262,7 @@ def build() -> None:
     # a real current TCG deck (the README example), and Speed Duel and Genesys decks
     example = (ROOT / "examples" / "tcg-legal.ydk").read_text(encoding="utf-8")
     case("legal", "tcg-cyber-dragon-2026.ydk", example, "tcg", "2026-06-01", [])
-    speed_main = [1784619, 2468169, 3797883, 5053103, 5434080, 5464695, 5818798]
+    speed_main = [1784619, 8715625, 3797883, 5053103, 5434080, 5464695, 5818798]  # in every pool
     sm = [c for c in speed_main for _ in range(3)][:20]
     speed_skill = 300101001  # a Skill card on the Speed Duel list
     case("legal", "speed-20-one-skill.ydk", ydk([*sm, speed_skill]), "speed", "2024-01-01", [])

@@ -31,11 +31,13 @@ from deckcheck.card.name import (
     PRIORITY_OFFICIAL,
     PRIORITY_OTHER,
     PRIORITY_RUSH,
+    PRIORITY_SKILL,
     NameIndex,
     build_name_table,
     edit_rank,
     normalize_name,
 )
+from deckcheck.card.release import parse_releases
 from deckcheck.error import AmbiguousCardError, DataError, UnknownCardError
 
 
@@ -172,7 +174,7 @@ class CardIndex:
 
     def _make(self, row: list[Any]) -> Card:
         (pid, alias, alias_kind, name, ja, zh, typ, race, attr, level, scale, flags, konami,
-         ocg, tcg, arch) = row  # fmt: skip
+         ocg, tcg, arch, release) = row  # fmt: skip
         canonical = pid
         treated_as = base_name = None
         treated_pc = None
@@ -186,7 +188,7 @@ class CardIndex:
                     base_name = self._row(alias)[3]
         return Card(pid, canonical, name, ja, zh, typ, race, attr, level, scale, flags, konami,
                     _parse_date(ocg), _parse_date(tcg), tuple(arch), treated_as, treated_pc,
-                    alias_kind, base_name)  # fmt: skip
+                    alias_kind, base_name, parse_releases(release))  # fmt: skip
 
     def canonical(self, passcode: int) -> Card:
         """The original card a passcode counts as (the card itself if it is original)."""
@@ -243,11 +245,12 @@ class CardIndex:
         key = normalize_name(name)
         return bool(key) and key in self._names
 
-    def lookup_name(self, name: str, *, rush: bool = False) -> Lookup:
+    def lookup_name(self, name: str, *, rush: bool = False, skill: bool = False) -> Lookup:
         """Resolve a card name (English, Japanese or Simplified Chinese).
 
         Official OCG/TCG cards win over Skills, Rush cards and unofficial records of the same name;
-        with ``rush=True`` Rush Duel cards win. Raises :class:`UnknownCardError` (with ranked
+        with ``rush=True`` Rush Duel cards win, with ``skill=True`` Skill cards (Speed Duel,
+        Duel Links). Raises :class:`UnknownCardError` (with ranked
         suggestions) when nothing matches and :class:`AmbiguousCardError` when several different
         cards of the same rank match.
         """
@@ -260,6 +263,8 @@ class CardIndex:
             prio = entry[0]
             if rush:
                 return {PRIORITY_RUSH: 0, PRIORITY_OFFICIAL: 1}.get(prio, prio)
+            if skill:
+                return {PRIORITY_SKILL: 0, PRIORITY_OFFICIAL: 1}.get(prio, prio)
             return prio
 
         best = min(rank(e) for e in entries)
@@ -275,6 +280,16 @@ class CardIndex:
         _, pid, lang = top[0]
         card = self.get(pid)
         return Lookup(card, card, LANG_MATCH[lang], name)
+
+    def skill_named(self, name: str) -> Card | None:
+        """The official Skill card of exactly this name (any language), if there is one."""
+        key = normalize_name(name)
+        for prio, pid, _ in self._names.get(key, []) if key else []:
+            if prio == PRIORITY_SKILL:
+                card = self.get(pid)
+                if card.is_skill and not card.is_unofficial:
+                    return card
+        return None
 
     def _local_name(self, passcode: int, lang: int) -> str:
         card = self.get(passcode)

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-INDEX_FORMAT = 1
+from deckcheck.card.release import Region, Release
+
+INDEX_FORMAT = 2
 """Version of the bundled index file layout."""
 
 FIELDS = (
@@ -29,6 +31,7 @@ FIELDS = (
     "ocg_date",
     "tcg_date",
     "archetypes",
+    "release",
 )
 """Column order of a card row in the index file."""
 
@@ -178,6 +181,15 @@ class Card:
     alias_kind: int = ALIAS_NONE
     base_name: str | None = None
     """For a variant (pre-errata, GOAT or pre-release version): the original card's name."""
+    releases: tuple[Release, ...] = ()
+    """First release per region (OCG, TCG North America / Europe, Master Duel), with sources."""
+
+    def release(self, region: Region) -> Release | None:
+        """The card's first release in ``region`` (None: not released there, per the data)."""
+        for rel in self.releases:
+            if rel.region is region:
+                return rel
+        return None
 
     @property
     def limit_name(self) -> str:
@@ -346,6 +358,7 @@ class Card:
             "tcg_date": self.tcg_date.isoformat() if self.tcg_date else None,
             "konami_id": self.konami_id,
             "archetypes": list(self.archetypes),
+            "releases": {r.region.value: r.to_dict() for r in self.releases},
         }
 
 

@@ -76,6 +76,7 @@ def show(
             f"  released:   OCG {card.ocg_date or '-'}, TCG {card.tcg_date or '-'}"
             f"  (in: {', '.join(avail) or 'none'})"
         )
+        lines.extend(f"              {clean(rel.describe())}" for rel in card.releases)
     flags = [n for n, ok in (("Rush", card.is_rush), ("Legend", card.is_legend),
                              ("Skill", card.is_skill), ("Token", card.is_token),
                              ("unofficial", card.is_unofficial),

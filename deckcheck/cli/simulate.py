@@ -56,8 +56,11 @@ def _check_plot(plot: Path | None) -> None:
             fail("--plot needs matplotlib", ["install with: pip install 'deckcheck[plot]'"])
 
 
-def read_deck_warning(deck_path: str, rush: bool) -> Deck:
-    """Read the deck (exit 2 when unreadable) and warn about each line it could not use."""
+def read_deck_warning(deck_path: str, rush: bool, skills: bool = False) -> Deck:
+    """Read the deck (exit 2 when unreadable) and warn about each line it could not use.
+
+    ``skills`` (Speed Duel, Duel Links): a name that is also a Skill's means the Skill.
+    """
     from deckcheck.deck.io import read_path
     from deckcheck.deck.model import FindingCode, Section
     from deckcheck.error import DeckcheckError
@@ -66,6 +69,11 @@ def read_deck_warning(deck_path: str, rush: bool) -> Deck:
         deck = read_path(deck_path, rush=rush)
     except DeckcheckError as exc:
         fail(str(exc))
+    if skills:
+        from deckcheck.card import CardIndex
+        from deckcheck.deck.skills import prefer_skills
+
+        deck = prefer_skills(deck, CardIndex.load())
     for finding in deck.findings:
         at = f"{deck.source or deck_path}:{finding.line}" if finding.line else deck_path
         if finding.code is FindingCode.MISSING_SECTIONS:  # a note about the file, no card
@@ -112,6 +120,7 @@ def run_goldfish(
     kw: dict[str, Any],
 ) -> HandStats:
     """One goldfish run of a deck (and spec) or a quick-mode deck; exit 2 on bad input."""
+    from deckcheck.deck.skills import uses_skills
     from deckcheck.error import DeckcheckError
     from deckcheck.goldfish import simulate, simulate_counts
     from deckcheck.rule.format import Pool
@@ -121,7 +130,7 @@ def run_goldfish(
         if quick is not None:
             return simulate_counts(quick[0], quick[1], when or None, **kw)
         assert deck_path is not None
-        deck = read_deck_warning(deck_path, rush)
+        deck = read_deck_warning(deck_path, rush, uses_skills(fmt))
         return simulate(deck, load_spec_with(spec_path, when, rush), **kw)
     except DeckcheckError as exc:
         fail(str(exc))
@@ -156,6 +165,7 @@ def run_sweep(
     plot: Path | None,
 ) -> None:
     """``--vary``: the ranked sweep as text or JSON (and a plot)."""
+    from deckcheck.deck.skills import uses_skills
     from deckcheck.error import DeckcheckError
     from deckcheck.goldfish import sweep, sweep_counts
     from deckcheck.reporter import document as doc
@@ -169,7 +179,7 @@ def run_sweep(
             stats = sweep_counts(quick[0], quick[1], kw.pop("vary"), when or None, **kw)
         else:
             assert deck_path is not None
-            deck = read_deck_warning(deck_path, fmt.pool is Pool.RUSH)
+            deck = read_deck_warning(deck_path, fmt.pool is Pool.RUSH, uses_skills(fmt))
             spec = load_spec_with(spec_path, when, fmt.pool is Pool.RUSH)
             stats = sweep(deck, spec, kw.pop("vary") or None, **kw)
         if plot is not None:

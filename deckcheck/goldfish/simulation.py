@@ -50,6 +50,8 @@ class _Distinct:
 def _distinct(deck: Deck) -> list[_Distinct]:
     by: dict[int, _Distinct] = {}
     for dc in deck.main:
+        if dc.card is not None and dc.card.is_skill:
+            continue  # a Speed Duel Skill starts face-down on the field: never drawn
         key = dc.card.canonical if dc.card is not None else dc.passcode
         by.setdefault(key, _Distinct(dc)).copies += 1
     # lines naming no card (a typo in a text list) still hold a place in the deck: cards of no

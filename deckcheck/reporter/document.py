@@ -62,11 +62,24 @@ class CountsDoc(_Doc):
     side: int
 
 
+class PointCardDoc(_Doc):
+    """A card that adds points: copies x points of one copy."""
+
+    name: str
+    passcode: int
+    copies: int
+    each: int
+    points: int
+
+
 class PointsDoc(_Doc):
     """Point total and cap (point formats only)."""
 
     total: int | None
     cap: int
+    cards: list[PointCardDoc] = Field(
+        default_factory=list, description="The cards that make the total, largest first."
+    )
 
 
 class RegistrationDoc(_Doc):
@@ -573,6 +586,16 @@ class NamesDoc(_Doc):
     zh_CN: str | None = Field(alias="zh-CN")
 
 
+class ReleaseDoc(_Doc):
+    """A card's first release in one region, and how sure the data is."""
+
+    date: str | None = Field(description="The first release, or the earliest possible day.")
+    kind: str = Field(description="dated (a dated print), window, bound (no dated print), assumed")
+    confidence: str = Field(description="H, M or L")
+    source: str
+    upper: str | None = Field(None, description="For a window: the day it was certainly out by.")
+
+
 class CardDocument(_Doc):
     """``deckcheck cards show --output json``: one card's facts (and how the query matched)."""
 
@@ -610,6 +633,10 @@ class CardDocument(_Doc):
     )
     konami_id: int | None
     archetypes: list[str]
+    releases: dict[str, ReleaseDoc] = Field(
+        default_factory=dict,
+        description="First release per region (ocg, na, eu, md) with its source and confidence.",
+    )
     query: str | None = None
     match: str | None = None
     requested_passcode: int | None = None

@@ -135,6 +135,12 @@ def _card(row: Row, loc: Localizer) -> str:
              f"{_e(_status(status, loc))}</span> {head}</h3>"]  # fmt: skip
     if not isinstance(row, Unreadable) and row.name and row.path:
         lines.append(f'<div class="meta">{_e(row.path)}</div>')
+    rep = row.report if isinstance(row, Checked) else row
+    if not isinstance(rep, Unreadable) and rep.point_cap is not None:  # Genesys
+        made = ", ".join(c.label() for c in rep.point_cards) or "no card with points"
+        lines.append(
+            f'<div class="meta points">{rep.points}/{rep.point_cap} points: {_e(made)}</div>'
+        )
     items: list[str] = []
     reg = registration_of(row)
     if reg is not None and reg.duplicate_of is not None:

@@ -101,6 +101,9 @@ def report_text(report: Report, options: RenderOptions) -> str:
     if report.point_cap is not None:
         head += "  " + loc.t("report.points", points=report.points, cap=report.point_cap)
     lines = [head]
+    if report.point_cards:
+        made = ", ".join(clean(c.label()) for c in report.point_cards)
+        lines.append(f"  points: {made}")
     width = max((len(v.code.value) for v in report.violations), default=0)
     width = max(width, 17)
     for v in report.violations:

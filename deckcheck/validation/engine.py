@@ -22,11 +22,28 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from deckcheck.card import FLAG_PRERELEASE, FLAG_UNOFFICIAL, Card, CardKind, DeckZone, ExtraKind
+from deckcheck.card.release import Region
 from deckcheck.data.dataset import Dataset as _Dataset
 from deckcheck.deck.io.builder import MAX_CARDS
 from deckcheck.deck.model import Deck, DeckCard, FindingCode, Section
+from deckcheck.deck.skills import prefer_skills, uses_skills
 from deckcheck.rule.banlist.model import DEFAULT_POINT_CAP, status_word
-from deckcheck.validation.report import BanlistRef, Code, Report, Severity, Violation
+from deckcheck.rule.pool import (
+    master_duel_problem,
+    region_problem,
+    region_unknown,
+    skill_problem,
+    tcg_region,
+)
+from deckcheck.validation.points import points_by_card
+from deckcheck.validation.report import (
+    BanlistRef,
+    Code,
+    PointCard,
+    Report,
+    Severity,
+    Violation,
+)
 
 if TYPE_CHECKING:
     from deckcheck.card import CardIndex
@@ -285,52 +302,50 @@ def _pool_problem(rs: Ruleset, card: Card) -> str | None:
         return "a Rush Duel card, not legal in this format"
     if card.is_goat_variant and fmt.id != "goat":
         return "a GOAT-format version of a card, legal only in GOAT"
+    if pool is Pool.MASTER_DUEL:
+        return master_duel_problem(card, cutoff)
+    if pool is Pool.SPEED:  # the Speed list (a whitelist) says which cards; this says since when
+        return region_problem(card, Region.SPEED, cutoff)
+    region = tcg_region(fmt.tcg_region)
     if pool is Pool.TCG:
         if not card.in_tcg:
             return "not released in the TCG (OCG-only)"
-        return _region_problem("TCG", card.tcg_date, "OCG", card.ocg_date, cutoff)
+        return region_problem(card, region, cutoff)
     if pool is Pool.OCG:
         if not card.in_ocg:
             return "not released in the OCG (TCG-only)"
-        return _region_problem("OCG", card.ocg_date, "TCG", card.tcg_date, cutoff)
+        return region_problem(card, Region.OCG, cutoff)
     if pool is Pool.BOTH:  # Worlds: released in both regions
         if not (card.in_tcg and card.in_ocg):
             return "not released in both the OCG and the TCG"
-        return _region_problem(
-            "TCG", card.tcg_date, "OCG", card.ocg_date, cutoff
-        ) or _region_problem("OCG", card.ocg_date, "TCG", card.tcg_date, cutoff)
-    return None
-
-
-def _region_problem(
-    region: str, released: date | None, other: str, other_date: date | None, cutoff: date
-) -> str | None:
-    """Why a card of ``region`` is not in its dated pool at ``cutoff`` (None: it may be).
-
-    With no release date in the region, the card is out of the pool before its release in the
-    other region (it cannot have come out earlier there); after that it passes with a
-    ``release-date-unknown`` warning (see :func:`_date_unknown`).
-    """
-    if released is not None:
-        return f"not released in the {region} until {released}" if released > cutoff else None
-    if other_date is not None and other_date > cutoff:
-        return f"not released in the {region} by then (first released in the {other} {other_date})"
+        return region_problem(card, region, cutoff) or region_problem(card, Region.OCG, cutoff)
     return None
 
 
 def _date_unknown(rs: Ruleset, card: Card) -> str | None:
-    """The region whose release date of ``card`` is unknown for a dated pool check, if any."""
+    """Why the release date of ``card`` is unsure for a dated pool check, if it is."""
     from deckcheck.rule.format import Pool
 
-    pool = rs.format.pool
+    pool, fmt = rs.format.pool, rs.format
     if card.is_unofficial or card.is_prerelease or card.is_token:
         return None
     if card.is_rush:
-        return "Rush Duel" if pool is Pool.RUSH and card.ocg_date is None else None
-    if pool in (Pool.TCG, Pool.BOTH) and card.in_tcg and card.tcg_date is None:
-        return "TCG"
-    if pool in (Pool.OCG, Pool.BOTH) and card.in_ocg and card.ocg_date is None:
-        return "OCG"
+        if pool is Pool.RUSH and card.ocg_date is None:
+            return "no source dates its Rush Duel release; it is assumed released by the date"
+        return None
+    cutoff = min(rs.date, fmt.pool_date) if fmt.pool_date is not None else rs.date
+    tcg = tcg_region(fmt.tcg_region)
+    regions = {
+        Pool.TCG: (tcg,),
+        Pool.OCG: (Region.OCG,),
+        Pool.BOTH: (tcg, Region.OCG),
+        Pool.MASTER_DUEL: (Region.MD,),
+        Pool.SPEED: (Region.SPEED,),
+    }.get(pool, ())
+    for region in regions:
+        why = region_unknown(card, region, cutoff)
+        if why is not None:
+            return why
     return None
 
 
@@ -404,10 +419,10 @@ def _placement(
 ) -> tuple[Code, str] | None:
     """What :func:`check_placement` says about the card in ``section``, if anything."""
     if zone is DeckZone.NONE:
-        if card.is_skill and rs.format.skill_cards:
+        if card.is_skill and uses_skills(rs.format):  # Speed Duel, Duel Links
             return None
         what = "a Token" if card.kind is CardKind.TOKEN else "a Skill card"
-        where = "" if card.kind is CardKind.TOKEN else " outside Speed Duel"
+        where = "" if card.kind is CardKind.TOKEN else " outside Speed Duel and Duel Links"
         return Code.NOT_A_DECK_CARD, f"{card.name} is {what}, never a deck card{where}: remove it"
     if zone is DeckZone.EXTRA and section is Section.MAIN:
         kind = card.extra_kind.value if card.extra_kind else "Extra Deck"
@@ -440,8 +455,7 @@ def _pool_finding(
     if problem:
         return Code.NOT_IN_POOL, Severity.ERROR, f"{card.name} is {problem}: remove it"
     if unknown is not None:
-        return (Code.RELEASE_DATE_UNKNOWN, Severity.WARNING, f"{card.name}: no source dates its "
-                f"{unknown} release; it is assumed released by the date: check it")  # fmt: skip
+        return Code.RELEASE_DATE_UNKNOWN, Severity.WARNING, f"{card.name}: {unknown}: check it"
     return None
 
 
@@ -1044,14 +1058,16 @@ def check_forbidden_types(ctx: Context) -> Iterator[Violation]:
 
 
 def check_legends(ctx: Context) -> Iterator[Violation]:
-    """Rush Duel: Legend cards, 1 in total before 2022-12, then 1 Monster + 1 Spell + 1 Trap."""
+    """Rush Duel: Legend cards in Main + Extra, 1 in total before 2023, then 1 of each kind."""
     fmt = ctx.rules.format
     limits = fmt.legend_limits_at(ctx.rules.date)
     if not limits:
         return
     if not any(f.legend for _, f in ctx.distinct):
         return
-    legends = [dc for dc in ctx.deck if dc.card is not None and dc.card.is_legend]
+    # Main + Extra only: the Side Deck may hold any Legend cards (Rush tournament rules)
+    legends = [dc for dc in ctx.deck if dc.card is not None and dc.card.is_legend
+               and dc.section is not Section.SIDE]  # fmt: skip
     if "total" in limits:
         if len(legends) > limits["total"]:
             yield _v(
@@ -1079,11 +1095,25 @@ def check_legends(ctx: Context) -> Iterator[Violation]:
             )
 
 
+def _skill_pool(ctx: Context) -> Iterator[Violation]:
+    """Each Skill of a Speed Duel deck: on the list in force, and released by the date."""
+    rs = ctx.rules
+    seen: set[int] = set()
+    for dc in ctx.deck:
+        if dc.card is None or not dc.card.is_skill or dc.passcode in seen:
+            continue
+        seen.add(dc.passcode)
+        why = skill_problem(dc.card, rs.banlist, rs.date, tcg_region(rs.format.tcg_region))
+        if why is not None:
+            yield _v(Code.NOT_IN_POOL, f"{why}: remove it", dc, name=dc.card.name)
+
+
 def check_skills(ctx: Context) -> Iterator[Violation]:
     """Speed Duel: exactly the format's number of Skill cards (one)."""
     need = ctx.rules.format.skill_cards
     if not need:
         return
+    yield from _skill_pool(ctx)
     n = ctx.skills
     if n != need:
         fix = "add one" if n < need else f"keep {need}, remove {n - need}"
@@ -1208,6 +1238,8 @@ def validate(
         fmt = fmt.in_region(region)
     when = date if date is not None else _today()
     rs = ruleset(fmt, when, allow_prerelease, ds)
+    if uses_skills(fmt):  # Speed Duel, Duel Links: a name that is a Skill's means the Skill
+        deck = prefer_skills(deck, ds.cards)
     sections = (deck.main, deck.extra, deck.side)
     tally, unknown = _count(rs, sections, ds)
     sizes = {Section.MAIN: len(deck.main), Section.EXTRA: len(deck.extra),
@@ -1219,10 +1251,12 @@ def validate(
         # a line naming no card still asked for copies: count them, so one typo is one problem
         if f.passcode is None and f.section is not None and f.code is not FindingCode.PARSE:
             sizes[f.section] += f.count
-    points = None
+    points: int | None = None
+    point_cards: tuple[PointCard, ...] = ()
     if rs.point_cap is not None:
         every = map(_PASSCODE, chain(*sections))
         points = sum(map(rs.points.get, every, repeat(0))) if rs.points else 0
+        point_cards = points_by_card(chain(*sections), rs.points) if points else ()
     ctx = Context(deck, rs, sizes, unknown, flagged, listed, crowded, changing, skills, points)
     allowed = rs.sizes_allowed
     bad_size = not (sizes[Section.MAIN] in allowed[0] and sizes[Section.EXTRA] in allowed[1]
@@ -1233,7 +1267,7 @@ def validate(
     # deck-wide findings first (sizes, dates), then the rest in file-line order
     if len(violations) > 1:
         violations.sort(key=_file_order)
-    return _report(deck, rs, sizes, violations, path, points, ds)
+    return _report(deck, rs, sizes, violations, path, points, ds, point_cards)
 
 
 def _count(
@@ -1276,7 +1310,7 @@ def _looks(
             tally[look.name] = tally.get(look.name, 0) + copies
         elif facts_of[look.passcode].skill:  # Skill cards are no deck cards: all are looks
             skills += copies
-            if rs.format.skill_cards:  # Speed Duel: Skills do not count toward the Main Deck
+            if uses_skills(rs.format):  # Speed Duel, Duel Links: Skills are not Main Deck cards
                 sizes[_SECTIONS[look.section]] -= copies
     for cards, wanted in zip(sections, need, strict=True):
         if wanted:  # the first copy of each, found in C, in deck order
@@ -1304,7 +1338,7 @@ def _over_limits(rs: Ruleset, per_name: dict[str, int]) -> tuple[list[str], set[
 
 def _report(
     deck: Deck, rs: Ruleset, sizes: dict[Section, int], violations: list[Violation],
-    path: str | None, points: int | None, ds: Dataset,
+    path: str | None, points: int | None, ds: Dataset, point_cards: tuple[PointCard, ...] = (),
 ) -> Report:  # fmt: skip
     """The report of a validated deck."""
     return Report(
@@ -1323,6 +1357,7 @@ def _report(
         point_cap=rs.point_cap,
         name=deck.name,
         data_fingerprint=ds.fingerprint,
+        point_cards=point_cards,
     )
 
 

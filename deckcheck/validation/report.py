@@ -227,6 +227,32 @@ class BanlistRef:
         return {"name": self.name, "effective": self.effective.isoformat()}
 
 
+@dataclass(frozen=True, slots=True)
+class PointCard:
+    """A card that adds Genesys points to a deck: copies x points of one copy."""
+
+    name: str
+    passcode: int
+    copies: int
+    each: int
+
+    @property
+    def points(self) -> int:
+        """The points the copies add."""
+        return self.copies * self.each
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"name": self.name, "passcode": self.passcode, "copies": self.copies,
+                "each": self.each, "points": self.points}  # fmt: skip
+
+    def label(self) -> str:
+        """``3x Name 20 = 60`` (one copy: ``Name 20``)."""
+        if self.copies == 1:
+            return f"{self.name} {self.each}"
+        return f"{self.copies}x {self.name} {self.each} = {self.points}"
+
+
 @dataclass(frozen=True, init=False)
 class Report:
     """Every violation of one deck against one format at one date."""
@@ -244,6 +270,8 @@ class Report:
     """The deck's own name (``#created by`` / ``!name`` / JSON ``name``), if it has one."""
     data_fingerprint: str | None = None
     """Fingerprint of the dataset the deck was checked against."""
+    point_cards: tuple[PointCard, ...] = ()
+    """Point formats: the cards that make the total, largest first."""
 
     def __init__(
         self,
@@ -258,11 +286,12 @@ class Report:
         point_cap: int | None = None,
         name: str | None = None,
         data_fingerprint: str | None = None,
+        point_cards: tuple[PointCard, ...] = (),
     ) -> None:
         _SET(self, "__dict__", {
             "format": format, "era": era, "date": date, "banlist": banlist, "counts": counts,
             "violations": violations, "path": path, "points": points, "point_cap": point_cap,
-            "name": name, "data_fingerprint": data_fingerprint,
+            "name": name, "data_fingerprint": data_fingerprint, "point_cards": point_cards,
         })  # fmt: skip
 
     @property
@@ -293,7 +322,11 @@ class Report:
             "violations": [v.to_dict() for v in self.violations],
         }
         if self.point_cap is not None:
-            out["points"] = {"total": self.points, "cap": self.point_cap}
+            out["points"] = {
+                "total": self.points,
+                "cap": self.point_cap,
+                "cards": [c.to_dict() for c in self.point_cards],
+            }
         out["name"] = self.name
         out["data_fingerprint"] = self.data_fingerprint
         return out

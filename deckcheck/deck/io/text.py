@@ -7,8 +7,11 @@ artworks). Headings switch section: ``Main Deck:``, ``Extra Deck (15)``, ``Side:
 ``额外卡组``, ``副卡组``, ``メインデッキ``, ``エクストラデッキ``, ``サイドデッキ``, and the
 ``Monster``/``Spell``/``Trap`` groupings of YGOPRODeck, Duelingbook and the Konami registration
 form (Main Deck, or the Side Deck when under a Side heading). ``Name: ...`` or ``Title: ...``
-names the deck (so do ``!name ...`` and ``#created by ...``); ``Player: ...`` and similar form
-fields, ``#`` and ``//`` comments are skipped.
+names the deck, as do ``Deck Name:``, ``デッキ名:``/``デッキ名：``, ``卡组名:`` and ``덱 이름:``
+(so do ``!name ...`` and ``#created by ...``); ``Player: ...`` and similar form fields, ``#``
+and ``//`` comments are skipped; ``Skill: Name`` names a Skill card. A set code after a name
+(``3 Ash Blossom & Joyous Spring [MACR-EN036]``, ``1 Name (RA01-EN008)``) is ignored; the line
+as written is kept.
 
 Names are matched exactly on the index's normalised key (case, punctuation, width, spaces do not
 matter). A name that does not match is reported with its line and ranked suggestions; a name
@@ -34,9 +37,12 @@ MAX_LINE = 200
 _MAIN, _EXTRA, _SIDE, _GROUP_MAIN, _GROUP = "main", "extra", "side", "group-main", "group"
 _HEADINGS: dict[str, str] = {}
 for _kind, _words in (
-    (_MAIN, "main maindeck deck decklist 主卡组 主卡組 主卡片组 主要卡组 メイン メインデッキ"),
-    (_EXTRA, "extra extradeck 额外卡组 額外卡組 额外 エクストラ エクストラデッキ"),
-    (_SIDE, "side sidedeck sideboard 副卡组 副卡組 副卡 サイド サイドデッキ"),
+    (
+        _MAIN,
+        "main maindeck deck decklist 主卡组 主卡組 主卡片组 主要卡组 メイン メインデッキ 메인덱",
+    ),
+    (_EXTRA, "extra extradeck 额外卡组 額外卡組 额外 エクストラ エクストラデッキ 엑스트라덱"),
+    (_SIDE, "side sidedeck sideboard 副卡组 副卡組 副卡 サイド サイドデッキ 사이드덱"),
     (
         _GROUP_MAIN,
         "monster monsters monstercard spell spells spellcard trap traps trapcard magic "
@@ -52,12 +58,20 @@ for _kind, _words in (
 ):
     for _word in _words.split():
         _HEADINGS[_word] = _kind
-_NAME_FIELDS = {"name", "deckname", "title", "deck"}
+_NAME_FIELDS = {
+    "name", "deckname", "title", "deck", "decktitle", "デッキ名", "デッキネーム", "デッキ",
+    "卡组名", "卡组名称", "卡组", "卡組名", "卡組名稱", "牌组名", "套牌名", "덱이름", "덱",
+    "nomdudeck", "nomdeck", "nomedelmazzo", "nombredelmazo", "nombredeldeck", "nomedodeck",
+    "decknaam", "decklistname",
+}  # fmt: skip
 _OTHER_FIELDS = {
     "player", "playername", "firstname", "lastname", "konamiid", "cossyid", "cardgameid",
     "event", "eventname", "eventdate", "date", "author", "createdby", "format", "country",
     "residency", "store", "archetype", "by",
 }  # fmt: skip
+
+_SKILL_FIELDS = {"skill", "skills", "skillcard", "スキル", "技能"}
+"""``Skill: Destiny Draw``: the line names a Speed Duel / Duel Links Skill card."""
 
 _HEADING_JUNK = re.compile(r"[\W\d_]+")
 _QTY_FIRST = re.compile(r"(\d{1,4})(?:[xX×*]\s*|\s*[xX×*]\s+|\s+)(.+)")
@@ -67,12 +81,21 @@ _QTY_LAST = re.compile(
 )
 _FIELD_VALUE = re.compile(r"[^:：]*[:：](.*)")
 _CODE_SUFFIX = re.compile(r"(.*?)\s*\[(\d{1,10})\]")
+_SET_CODE = re.compile(
+    r"\s*[\[(]\s*[A-Z0-9]{2,5}-(?:[A-Z]{1,2})?[0-9A-Z]{2,4}\s*[\])]"
+    r"(?=\s*(?:$|[xX×*(]|\d{1,4}\s*[枚张張]|\[\d))"
+)
+"""A set code after a name (``[MACR-EN036]``, ``(RA01-EN008)``, ``(LOB-001)``): not part of it."""
+
+
+_COUNT_WORD = re.compile(r"\d+\s*[枚张張장]")
+"""A card count in a heading: ``メインデッキ（40枚）``, ``主卡组（40张）``."""
 
 
 def _heading(line: str) -> str | None:
     if len(line) > 60:
         return None
-    key = _HEADING_JUNK.sub("", line.casefold())
+    key = _HEADING_JUNK.sub("", _COUNT_WORD.sub("", line.casefold()))
     found = _HEADINGS.get(key)
     if found is None and key.endswith("cards"):
         found = _HEADINGS.get(key[:-5])
@@ -90,6 +113,7 @@ def _name_known(index: CardIndex, name: str) -> bool:
 
 def _card_line(index: CardIndex, line: str) -> bool:
     """Whether one stripped line reads as a card: a passcode, or a known name with a quantity."""
+    line = _SET_CODE.sub("", line).strip() or line
     if is_code(line):
         return True
     names = [line]
@@ -174,6 +198,9 @@ class _TextReader:
                 return section
             if key in _OTHER_FIELDS:
                 return section
+            if key in _SKILL_FIELDS and value.strip():  # "Skill: Destiny Draw" (Speed Duel)
+                self.card(number, raw, value.strip(), section, skill=True)
+                return section
         self.card(number, raw, line, section)
         return section
 
@@ -189,7 +216,10 @@ class _TextReader:
 
             self.deck.name = created_by_name(line[len("#created by") :])
 
-    def card(self, number: int | None, raw: str, line: str, section: Section) -> None:
+    def card(
+        self, number: int | None, raw: str, line: str, section: Section, skill: bool = False
+    ) -> None:
+        line = _SET_CODE.sub("", line).strip() or line
         count, name, whole = 1, line, None
         m = _QTY_FIRST.fullmatch(line)
         if m is not None:
@@ -215,7 +245,7 @@ class _TextReader:
                 self.unknown(number, raw, name, section, count)
                 return
         try:
-            found = index.lookup_name(name, rush=self.rush)
+            found = index.lookup_name(name, rush=self.rush, skill=skill)
         except AmbiguousCardError as exc:
             self.deck.finding(
                 FindingCode.AMBIGUOUS_CARD,

@@ -143,7 +143,9 @@ class Derivation(enum.StrEnum):
     """Per card the stricter of the TCG and OCG lists."""
 
 
-RUSH_LEGEND_SPLIT = date(2022, 12, 1)
+RUSH_LEGEND_SPLIT = date(2023, 1, 1)
+"""Rush Duel: 1 Legend in total until 2022-12-31, then 1 Monster + 1 Spell + 1 Trap (Konami,
+announced 2022-11; in force 2023-01-01)."""
 """From this date Rush allows 1 Legend Monster + 1 Legend Spell + 1 Legend Trap (before: 1)."""
 
 
@@ -244,7 +246,7 @@ class Format:
         return current
 
     def legend_limits_at(self, d: date) -> dict[str, int]:
-        """Rush Legend limits on ``d``: ``{"total": 1}`` before 2022-12, else per card kind."""
+        """Rush Legend limits on ``d``: ``{"total": 1}`` before 2023-01-01, else per card kind."""
         if not self.legend_rule:
             return {}
         if d < RUSH_LEGEND_SPLIT:

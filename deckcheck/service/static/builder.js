@@ -435,6 +435,12 @@ const validate = debounce(async () => {
     ? report.violations.map((v) => el("li", { class: v.severity, dataset: { code: v.code } },
         el("code", {}, v.code), v.message_local || v.message))
     : [el("li", { class: "none" }, `No problem: legal in ${report.format} on ${report.date}.`)];
+  if (report.points && report.points.cards.length) {  // Genesys: the cards that make the total
+    const made = report.points.cards.map((c) =>
+      c.copies > 1 ? `${c.copies}x ${c.name} ${c.each} = ${c.points}` : `${c.name} ${c.each}`);
+    list.push(el("li", { class: "note points" },
+      `${report.points.total}/${report.points.cap} points: ${made.join(", ")}`));
+  }
   $("violations").replaceChildren(...list);
   renderDeck();
 }, 150);
