@@ -249,8 +249,15 @@ def write_mirror(data: Path, out: Path, sources: SourceList | None = None) -> in
         target = out / unquote(urlsplit(entry.url(sources)).path).lstrip("/")
         target.parent.mkdir(parents=True, exist_ok=True)
         if entry.kind is Kind.FOLLOW:
-            target.write_text(links[entry.path], encoding="utf-8")
+            target.write_text(_link_target(data / entry.dest, links[entry.path]), "utf-8")
         else:
             shutil.copyfile(data / entry.dest, target)
         count += 1
     return count
+
+
+def _link_target(folder: Path, name: str) -> str:
+    """The symlink's target, or the newest list of the folder when the data left it out."""
+    if (folder / name).is_file():
+        return name
+    return sorted(p.name for p in folder.glob("*.vector.json"))[-1]

@@ -137,8 +137,8 @@ def source_list(data: Path, base_url: str | None = None) -> dict[str, Any]:
     return out
 
 
-def _guard(new: Dataset, old: Dataset) -> None:
-    """Refuse a rebuilt bundle that lost lists or cards the data in use has."""
+def guard(new: Dataset, old: Dataset) -> None:
+    """Refuse a rebuilt bundle that lost lists or cards the data in use has (UpdateError)."""
     old_lists = {(b.family, b.effective) for b in old.banlists.lists()}
     new_lists = {(b.family, b.effective) for b in new.banlists.lists()}
     lost = sorted(old_lists - new_lists)
@@ -175,10 +175,11 @@ def update_from_upstream(
     home = home or data_home()
     opts = options or FetchOptions()
     src = str(source) if source is not None else os.environ.get(UPSTREAM_ENV, "").strip()
-    if not src:
-        raise UpdateError(
-            "no upstream source list: give --source URL|PATH of a sources.json (see "
-            f"docs/data.md) or set {UPSTREAM_ENV}"
+    if not src or _is_mirror(src):
+        from deckcheck.data.rebuild import update_builtin
+
+        return update_builtin(
+            src or None, home=home, options=opts, progress=progress, force=force, notify=notify
         )
     if is_url(src):
         require_network(src)
@@ -199,6 +200,20 @@ def update_from_upstream(
         finally:
             shutil.rmtree(work, ignore_errors=True)
             shutil.rmtree(staging, ignore_errors=True)
+
+
+def _is_mirror(src: str) -> bool:
+    """True for a mirror of the upstream layout (not a source list, nor a source-data folder).
+
+    A URL names a source list when it ends in ``.json``; a folder holds one (or is a source-data
+    folder, with ``cards/``).
+    """
+    if is_url(src):
+        return not src.split("?", 1)[0].rstrip("/").endswith(".json")
+    folder = Path(src)
+    if folder.name == SOURCE_LIST or not folder.is_dir():
+        return False
+    return not ((folder / SOURCE_LIST).exists() or (folder / "cards").is_dir())
 
 
 def _list_location(src: str) -> tuple[str, str]:
@@ -298,7 +313,7 @@ def _build_and_install(
                 f"{src}: the sources are as of {staged.as_of.isoformat()}, older than the data "
                 f"in use ({previous.as_of.isoformat()}); --force installs them anyway"
             )
-        _guard(staged, previous)
+        guard(staged, previous)
     del staged
     data = install(staging, "upstream:" + src, home)
     Dataset.reload_active()
