@@ -26,6 +26,7 @@ from deckcheck.data.fetch import (
     gather,
     load_state,
 )
+from deckcheck.data.freshness import ANNOUNCED
 from deckcheck.data.source_list import RAW_BASE, SourceList, load
 from deckcheck.data.store import data_home, install, locked, new_staging, require_network
 from deckcheck.data.update import FetchOptions, Progress, UpdateResult, UpdateStatus, is_url
@@ -33,8 +34,6 @@ from deckcheck.error import DataError, UpdateError
 
 BUILTIN = "builtin"
 """The ``upstream:`` source recorded for the built-in list fetched from the repositories."""
-ANNOUNCED = "announced.json"
-"""In the data folder: the newest list date the last fetch saw (``data status`` reads it)."""
 
 
 def update_builtin(
