@@ -194,7 +194,7 @@ def _dates(old: Dataset, new: Dataset) -> list[DateChange]:
 
 
 def _summary(d: DataDiff) -> str:
-    count = sum(len(v) for v in d.new_cards.values())
+    count = len({code for cards in d.new_cards.values() for code, _ in cards})
     news = sum(1 for c in d.lists if c.new)
     return (
         f"{news} new lists, {len(d.lists) - news} changed, {count} new cards, "
