@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write deckcheck's built-in source list (``deckcheck/data/source_list.json``) from a source-data folder.
+"""Write the built-in source list (``deckcheck/data/source_list.json``) from a source-data folder.
 
 Every file the build reads is named by its upstream repository and path (the raw-file URL on
 the default branch, ``HEAD``; a ProjectIgnis history version by its commit), see
