@@ -13,7 +13,8 @@ faults per path in ``faults``; each request to that path takes the next one:
 * ``huge``: claim a ``Content-Length`` of 10 GiB;
 * a status code such as ``"404"`` or ``"503"``: answer with that status.
 
-Every request is logged in ``requests`` as ``(path, headers)``.
+Every request is logged in ``requests`` as ``(path, headers)``, and every answer's status in
+``answers`` as ``(path, status)``.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class BundleServer:
         self.root = root
         self.faults: dict[str, list[str]] = {}
         self.requests: list[tuple[str, dict[str, str]]] = []
+        self.answers: list[tuple[str, int]] = []
         self.slow_seconds = 2.0
         self.url = ""
         self._lock = threading.Lock()
@@ -68,6 +70,10 @@ def _handler(state: BundleServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, format: str, *args: object) -> None:
             pass
+
+        def send_response(self, code: int, message: str | None = None) -> None:
+            state.answers.append((unquote(self.path.split("?", 1)[0]), code))
+            super().send_response(code, message)
 
         def do_GET(self) -> None:
             path = unquote(self.path.split("?", 1)[0])

@@ -98,9 +98,7 @@ def _new_card(cdb: Path) -> None:
     con = sqlite3.connect(cdb)
     try:
         row = con.execute("SELECT * FROM datas WHERE id = 55144522").fetchone()
-        con.execute(
-            f"INSERT INTO datas VALUES ({','.join('?' * len(row))})", (NEW_CARD, *row[1:])
-        )
+        con.execute(f"INSERT INTO datas VALUES ({','.join('?' * len(row))})", (NEW_CARD, *row[1:]))
         text = con.execute("SELECT * FROM texts WHERE id = 55144522").fetchone()
         con.execute(
             f"INSERT INTO texts VALUES ({','.join('?' * len(text))})",

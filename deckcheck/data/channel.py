@@ -3,7 +3,8 @@
 ``deckcheck data update`` with no source (and no ``DECKCHECK_UPDATE_URL``, no earlier source)
 tries the bundle the project publishes as a release asset (:data:`DEFAULT_BUNDLE_URL`, or
 ``DECKCHECK_BUNDLE_URL``), and when that fails builds the data here from the upstream
-repositories with the built-in source list (:func:`deckcheck.data.rebuild.update_builtin`).
+repositories with the built-in source list (or ``DECKCHECK_UPSTREAM_URL``:
+:func:`deckcheck.data.upstream.update_from_upstream`).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def update_default(
     Raises :class:`UpdateError` when both fail (naming both reasons); the data in use is then
     unchanged. An offline machine fails at once (no fallback can help).
     """
-    from deckcheck.data.rebuild import update_builtin
+    from deckcheck.data.upstream import update_from_upstream
 
     say = notify or (lambda line: None)
     url = bundle_url()
@@ -54,8 +55,8 @@ def update_default(
     except UpdateError as first:
         say(f"the published bundle failed ({first}); building from upstream instead")
         try:
-            return update_builtin(
-                home=home, options=options, progress=progress, force=force, notify=notify
+            return update_from_upstream(
+                None, home=home, options=options, progress=progress, force=force, notify=notify
             )
         except UpdateError as second:
             raise UpdateError(
