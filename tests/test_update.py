@@ -321,10 +321,14 @@ def test_unreachable_server(cli: Callable[..., Any], with_a: Dataset) -> None:
     assert snapshot(home) == before
 
 
-def test_no_source_says_what_to_do(cli: Callable[..., Any], home: Path) -> None:
+def test_no_source_tries_the_published_bundle(
+    cli: Callable[..., Any], home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DECKCHECK_OFFLINE", "1")
     res = cli("data", "update")
     assert res.code == 2
-    assert "--source" in res.stderr and "--from-upstream" in res.stderr
+    url = "https://github.com/deckcheck/deckcheck/releases/latest/download/deckcheck-data.zip"
+    assert url in res.stderr and "network access is disabled" in res.stderr
 
 
 def test_trickling_server_hits_the_deadline(home: Path, server: BundleServer) -> None:
