@@ -8,6 +8,7 @@ file half the size, a file gone, a process killed mid-way). Nothing touches the 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -362,3 +363,76 @@ def test_default_channel_installs_the_published_bundle(
 def test_state_file_is_where_the_docs_say(first_home: Path) -> None:
     assert (first_home / CACHE / STATE).is_file()
     assert (first_home / CACHE / "files" / "lflists" / "projectignis" / "current").is_dir()
+
+
+WORKFLOW = Path(__file__).resolve().parent.parent / ".github" / "workflows" / "data-release.yml"
+
+
+def _workflow() -> dict[Any, Any]:
+    import yaml
+
+    doc = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+    assert isinstance(doc, dict)
+    return doc
+
+
+def test_workflow_is_weekly_on_demand_and_publishes_the_bundle() -> None:
+    doc = _workflow()
+    triggers = doc[True]  # YAML 1.1 reads the key "on" as true
+    assert "workflow_dispatch" in triggers
+    (cron,) = [t["cron"] for t in triggers["schedule"]]
+    minute, hour, day, month, weekday = cron.split()
+    assert minute.isdigit() and hour.isdigit()
+    assert day == month == "*" and weekday.isdigit()  # once a week
+    assert doc["permissions"] == {"contents": "write"}
+    steps = doc["jobs"]["publish"]["steps"]
+    names = [s.get("name") for s in steps]
+    build = steps[names.index("Build the bundle from upstream")]["run"]
+    assert build.startswith("python scripts/publish_data.py --out dist")
+    release = steps[names.index("Publish the release")]["run"]
+    for part in ("gh release create", "dist/deckcheck-data.zip", "dist/manifest.json",
+                 "--notes-file dist/notes.md", "--latest"):  # fmt: skip
+        assert part in release
+    cache = steps[names.index("Cache of the last upstream fetch")]["with"]["path"]
+    assert cache == ".deckcheck-home/upstream"
+
+
+def test_workflow_build_step_runs_here(
+    home: Path, server: BundleServer, mirrors: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The workflow's build step, as written, against the mirror (the changed one)."""
+    steps = _workflow()["jobs"]["publish"]["steps"]
+    (build,) = [s["run"] for s in steps if s.get("name") == "Build the bundle from upstream"]
+    server.root = mirrors[1]
+    work = tmp_path / "checkout"
+    work.mkdir()
+    (work / "scripts").symlink_to(Path(__file__).resolve().parent.parent / "scripts")
+    env = dict(os.environ, DECKCHECK_HOME=str(home), DECKCHECK_UPSTREAM_URL=server.url + "/")
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env["PATH"]
+    done = subprocess.run(
+        ["bash", "-c", build], cwd=work, env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr + done.stdout
+    dist = work / "dist"
+    assert sorted(p.name for p in dist.iterdir()) == [
+        "deckcheck-data.zip", "manifest.json", "notes.md", "tag",
+    ]  # fmt: skip
+    manifest = json.loads((dist / "manifest.json").read_text())
+    assert (dist / "tag").read_text().strip() == manifest["as_of"]
+    notes = (dist / "notes.md").read_text()
+    assert "### New list: tcg 2026-11-01" in notes and NEW_CARD_NAME in notes
+    # the bundle published installs like any: what `data update` gets by default
+    other = tmp_path / "other-home"
+    from deckcheck.data.update import update
+
+    got = update(str(dist / "deckcheck-data.zip"), home=other)
+    assert got.data.fingerprint == hashlib.sha256((dist / "manifest.json").read_bytes()).hexdigest()
+    # run again with that bundle as the previous one: nothing new, nothing written
+    shutil.move(dist / "deckcheck-data.zip", work / "previous.zip")
+    shutil.rmtree(dist)
+    again = subprocess.run(
+        ["bash", "-c", build.replace("previous/deckcheck-data.zip", "previous.zip")],
+        cwd=work, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert again.returncode == 0 and "nothing new" in again.stdout, again.stderr
+    assert not dist.exists()
