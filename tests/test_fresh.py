@@ -436,3 +436,94 @@ def test_workflow_build_step_runs_here(
     )  # fmt: skip
     assert again.returncode == 0 and "nothing new" in again.stdout, again.stderr
     assert not dist.exists()
+
+
+def _wheel_venv(tmp: Path) -> Path:
+    """deckcheck built as a wheel and installed into a new venv (its deps: this environment's).
+
+    No network: the wheel is built without build isolation, installed with ``--no-index
+    --no-deps``, and the venv reaches the already-installed dependencies through a ``.pth``
+    file (which does not make the source checkout importable).
+    """
+    import sysconfig
+
+    repo = Path(__file__).resolve().parent.parent
+    src = tmp / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copyfile(repo / name, src / name)
+    shutil.copytree(
+        repo / "deckcheck", src / "deckcheck", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    pip = [sys.executable, "-m", "pip", "-q", "--disable-pip-version-check"]
+    subprocess.run(
+        [*pip, "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", str(tmp / "dist"),
+         str(src)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    (wheel,) = (tmp / "dist").glob("deckcheck-*.whl")
+    venv = tmp / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    subprocess.run(
+        [*pip, "--python", str(py), "install", "--no-deps", "--no-index", str(wheel)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    site = subprocess.run(
+        [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip()  # fmt: skip
+    (Path(site) / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    return venv
+
+
+@pytest.mark.slow
+def test_installed_wheel_builds_from_upstream(
+    server: BundleServer, mirrors: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """An installed wheel (no scripts/ beside it) fetches, builds in-process, installs."""
+    venv = _wheel_venv(tmp_path)
+    home = tmp_path / "home"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DECKCHECK_", "PYTHON"))}
+    env |= {"DECKCHECK_HOME": str(home), "PATH": f"{venv / 'bin'}{os.pathsep}{env['PATH']}"}
+
+    def deckcheck(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(venv / "bin" / "deckcheck"), *args],
+            cwd=tmp_path, env=env, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+
+    where = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "import deckcheck; print(deckcheck.__file__)"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert where.startswith(str(venv)), where
+    server.root = mirrors[1]
+    try:
+        first = deckcheck("data", "update", "--from-upstream", "--source", server.url + "/")
+        assert first.returncode == 0, first.stderr
+        assert "building the card index" in first.stderr  # progress, from this process
+        assert "updated:" in first.stdout
+        server.answers.clear()
+        second = deckcheck("data", "update", "--from-upstream", "--source", server.url + "/")
+        assert second.returncode == 0 and "up to date" in second.stdout, second.stderr
+        assert {code for _, code in server.answers} == {304}
+    finally:
+        server.root = mirrors[0]
+    # data diff: the bundled data (what the plain mirror builds) against the data in use
+    out = json.loads(deckcheck("data", "diff", "-o", "json").stdout)
+    assert [(c["family"], c["effective"]) for c in out["lists"]] == [("tcg", NEW_LIST_DATE)]
+    assert [(c["passcode"], c["old"], c["new"]) for c in out["lists"][0]["changes"]] == [
+        (80181649, "Limited", "Forbidden")
+    ]
+    assert out["new_cards"] == {
+        region: [{"passcode": NEW_CARD, "name": NEW_CARD_NAME}] for region in ("ocg", "tcg")
+    }
+    assert [(d["passcode"], d["new"]) for d in out["release_dates"]] == [(DATED_CARD, NEW_TCG_DATE)]
+    # a deck checked against the new list
+    deck = tmp_path / "deck.ydk"
+    legal = (Path(__file__).parent.parent / "examples" / "tcg-legal.ydk").read_text()
+    deck.write_text(legal.replace("#main\n", "#main\n80181649\n", 1))
+    res = deckcheck("validate", str(deck), "-f", "tcg", "-d", "2026-11-02", "-o", "json")
+    found = [v for v in _violations(json.loads(res.stdout)) if v.get("passcode") == 80181649]
+    assert [v["severity"] for v in found] == ["error"], found
