@@ -527,3 +527,36 @@ def test_installed_wheel_builds_from_upstream(
     res = deckcheck("validate", str(deck), "-f", "tcg", "-d", "2026-11-02", "-o", "json")
     found = [v for v in _violations(json.loads(res.stdout)) if v.get("passcode") == 80181649]
     assert [v["severity"] for v in found] == ["error"], found
+
+
+def test_built_in_source_list_is_the_one_the_shared_data_gives() -> None:
+    from deckcheck.data.source_list import BUILTIN_FILE, generate, generate_text
+
+    assert BUILTIN_FILE.read_text(encoding="utf-8") == generate_text(generate(SHARED_DATA))
+    sources = load()
+    for e in sources.entries:
+        url = e.url(sources)
+        if e.kind.value == "asset":
+            assert url.startswith("https://github.com/deckcheck/deckcheck/releases/download/")
+        else:
+            assert url.startswith(f"https://raw.githubusercontent.com/{e.repo}/{e.ref}/"), url
+        on_mirror = "http://m.example/up/" + url.split("/", 3)[3]
+        assert e.url(sources, "http://m.example/up/") == on_mirror
+    assert {e.repo for e in sources.entries if e.ref == "HEAD"} >= {
+        "ProjectIgnis/LFLists",
+        "ProjectIgnis/BabelCDB",
+        "DawnbrandBots/yaml-yugi-limit-regulation",
+        "Fluorohydride/ygopro",
+    }
+
+
+def test_a_source_list_url_or_folder_is_not_a_mirror(tmp_path: Path) -> None:
+    from deckcheck.data.upstream import _is_mirror
+
+    assert _is_mirror("https://mirror.example.org/up/")
+    assert not _is_mirror("https://mirror.example.org/up/sources.json")
+    assert not _is_mirror(str(SHARED_DATA))  # a source-data folder: taken whole
+    (tmp_path / "sources.json").write_text("{}")
+    assert not _is_mirror(str(tmp_path))
+    (tmp_path / "sources.json").unlink()
+    assert _is_mirror(str(tmp_path))
