@@ -182,9 +182,13 @@ class _Fetcher:
             self._all(entries)
 
     def _all(self, entries: list[Entry]) -> None:
-        with ThreadPoolExecutor(WORKERS) as pool:
+        """Fetch every entry, a few at once; the first failure cancels the ones not started."""
+        pool = ThreadPoolExecutor(WORKERS)
+        try:
             for _ in pool.map(self.one, entries):
                 pass
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def url(self, entry: Entry) -> str:
         return entry.url(self.sources, self.mirror if self.mirror and is_url(self.mirror) else None)
