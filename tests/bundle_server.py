@@ -11,6 +11,7 @@ faults per path in ``faults``; each request to that path takes the next one:
 * ``corrupt``: send the body with some bytes changed (same length);
 * ``unsized``: send the body without ``Content-Length`` (framed by closing the connection);
 * ``huge``: claim a ``Content-Length`` of 10 GiB;
+* ``unconditional``: answer ``200`` with the body even to a matching conditional request;
 * a status code such as ``"404"`` or ``"503"``: answer with that status.
 
 Every request is logged in ``requests`` as ``(path, headers)``, and every answer's status in
@@ -93,7 +94,7 @@ def _handler(state: BundleServer) -> type[BaseHTTPRequestHandler]:
                 self._status(404)
                 return
             etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
-            if self.headers.get("If-None-Match") == etag:
+            if fault != "unconditional" and self.headers.get("If-None-Match") == etag:
                 self.send_response(304)
                 self.send_header("ETag", etag)
                 self.end_headers()

@@ -140,6 +140,19 @@ def test_second_run_fetches_nothing(
     assert all(h.get("if-none-match") for _, h in server.requests)
 
 
+def test_same_bytes_again_are_no_change(
+    cli: Callable[..., Any], home: Path, server: BundleServer
+) -> None:
+    """A server that ignores the conditional request sends the same bytes: nothing to build."""
+    before = _fingerprint(home)
+    server.faults["/" + CDB] = ["unconditional"]
+    res = cli("data", "update", "--from-upstream", "--source", server.url + "/")
+    assert res.code == 0, res.stderr
+    assert "up to date" in res.stdout and "0 files changed" in res.stderr
+    assert ("/" + CDB, 200) in server.answers
+    assert _fingerprint(home) == before
+
+
 def test_published_changes_are_installed_and_named(
     cli: Callable[..., Any],
     home: Path,
