@@ -1,22 +1,28 @@
-"""Goldfish odds: exact engine vs scipy enumeration, Monte Carlo vs a random.sample loop.
+"""Goldfish odds: exact engine vs scipy enumeration, Monte Carlo vs plain Python loops.
 
 Figures: the exact engine against ``scipy.stats.multivariate_hypergeom`` enumeration of the
-same question (identical answer asserted); simulated hands per second against a plain
-``random.sample`` loop; the wall time of 1,000,000 simulated hands with 5 categories.
+same question (answers compared); big exact questions (10 categories x 3 copies and 13 x 2,
+20 turns) with their peak memory; a 5 x 5 ratio sweep; simulated hands per second against a
+plain ``random.sample`` loop, without and with effects; the service's memory with three big
+requests at once.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
+import subprocess
+import sys
 import time
+import tracemalloc
+from collections.abc import Callable
 from typing import Any
 
 from common import Figure, best_of
 
 from deckcheck.card import CardIndex
 from deckcheck.deck.model import Deck, DeckCard, Section
-from deckcheck.goldfish import Condition, Going, Spec, parse_spec, simulate
+from deckcheck.goldfish import Condition, Going, Spec, parse_condition, parse_spec, simulate
 from deckcheck.goldfish.exact import ExactEngine, atoms_of
 
 CODES = [
@@ -126,6 +132,280 @@ def _sample_loop(deck: Deck, spec: Spec, cond: Condition, hands: int, seen: int)
     return hits / hands
 
 
+def _peak(fn: Callable[[], object]) -> tuple[float, float]:
+    """(seconds, peak MB traced) of one call."""
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    fn()
+    dt = time.perf_counter() - t0
+    peak = tracemalloc.get_traced_memory()[1] / 1e6
+    tracemalloc.stop()
+    return dt, peak
+
+
+def _big_when(names: list[str]) -> dict[str, str]:
+    """Two conditions reading every category: a mix of sums and tests, and a chain."""
+    third = len(names) // 3
+    a, b, c = names[:third], names[third : 2 * third], names[2 * third :]
+    return {
+        "mix": f"{' + '.join(a)} >= 2 and {b[0]} == 0 and ({' or '.join(b[1:])}) "
+        f"and {' + '.join(c)} <= 3",
+        "chain": " and ".join(f"{x} != {y}" for x, y in itertools.pairwise(names)),
+    }
+
+
+def _scipy_one_turn(sizes: list[int], other: int, names: list[str], conds: list[Condition],
+                    seen: int) -> list[float]:  # fmt: skip
+    """The obvious vectorised script for one turn: every hand shape, scipy's pmf, the
+    conditions evaluated on the shapes."""
+    import numpy as np
+    from scipy.stats import multivariate_hypergeom
+
+    shape = [n + 1 for n in sizes]
+    total = [0.0] * len(conds)
+    space = int(np.prod(shape))
+    for lo in range(0, space, 200_000):  # in chunks, so the baseline's memory stays sane
+        vec = np.stack(np.unravel_index(np.arange(lo, min(space, lo + 200_000)), shape), axis=1)
+        rest = seen - vec.sum(axis=1)
+        ok = (rest >= 0) & (rest <= other)
+        vec, rest = vec[ok], rest[ok]
+        x = np.column_stack([vec, rest])
+        pmf = multivariate_hypergeom.pmf(x=x, m=[*sizes, other], n=seen)
+        counts = {n: vec[:, i] for i, n in enumerate(names)}
+        for i, c in enumerate(conds):
+            total[i] += float(pmf[np.asarray(c.evaluate(counts), dtype=bool)].sum())
+    return total
+
+
+def _big_exact(categories: int, copies: int) -> Figure:
+    from deckcheck.goldfish import DrawRules, simulate_counts
+
+    names = [f"k{i}" for i in range(categories)]
+    when = _big_when(names)
+    counts = dict.fromkeys(names, copies)
+    result: list[Any] = []
+
+    def dp() -> None:
+        result.append(simulate_counts(40, counts, when, turns=20, rules=DrawRules()))
+
+    t_dp, mb_dp = _peak(dp)
+    t_dp = min(t_dp, best_of(dp, repeat=3))
+    stats = result[0]
+    assert stats.method.value == "exact", stats.note
+    deepest = stats.seen[Going.SECOND][-1]
+    conds = [parse_condition(t, set(names)) for t in when.values()]
+    ref: list[float] = []
+    t_sp, mb_sp = _peak(
+        lambda: ref.extend(
+            _scipy_one_turn([copies] * categories, 40 - categories * copies, names, conds, deepest)
+        )
+    )
+    got = [c.by_going[Going.SECOND][-1].probability for c in stats.conditions]
+    assert all(abs(x - y) < 1e-9 for x, y in zip(got, ref, strict=True)), (got, ref)
+    print(
+        f"    {categories}x{copies}: peak {mb_dp:.1f} MB traced (scipy, one turn: {mb_sp:.0f} MB)"
+    )
+    return Figure(
+        f"exact {categories} categories x {copies} copies, 2 conditions x 20 turns x 2 goings",
+        t_dp * 1e3,
+        "scipy pmf over every hand shape, 1 turn only",
+        t_sp * 1e3,
+        "ms",
+        limit=500,
+    )
+
+
+def _memory_figure(categories: int, copies: int) -> Figure:
+    from deckcheck.goldfish import DrawRules, simulate_counts
+
+    names = [f"k{i}" for i in range(categories)]
+    counts = dict.fromkeys(names, copies)
+    _, mb = _peak(lambda: simulate_counts(40, counts, _big_when(names), turns=20,
+                                          rules=DrawRules()))  # fmt: skip
+    conds = [parse_condition(t, set(names)) for t in _big_when(names).values()]
+    _, mb_sp = _peak(lambda: _scipy_one_turn([copies] * categories, 40 - categories * copies,
+                                             names, conds, 25))  # fmt: skip
+    return Figure(f"peak memory, exact {categories} x {copies} x 20 turns", mb,
+                  "scipy pmf over every hand shape, 1 turn", mb_sp, "MB", limit=200)  # fmt: skip
+
+
+def _sweep_figure() -> Figure:
+    from scipy.stats import multivariate_hypergeom
+
+    from deckcheck.goldfish import DrawRules, sweep_counts
+
+    good = "starter >= 1 and brick == 0"
+    rules = DrawRules()
+
+    def dp() -> Any:
+        return sweep_counts(40, {"starter": 8, "brick": 4, "handtrap": 9},
+                            ["starter=6..10", "brick=0..4"], [good, "handtrap >= 1"],
+                            turns=10, rules=rules)  # fmt: skip
+
+    stats = dp()
+    t_dp = best_of(dp, repeat=3)
+
+    def loop() -> list[float]:
+        out = []
+        for s_, b in itertools.product(range(6, 11), range(5)):
+            other = 40 - s_ - b - 9
+            for g in (Going.FIRST, Going.SECOND):
+                for d in rules.seen(g, 10):
+                    total = 0.0
+                    for x, y, z in itertools.product(range(s_ + 1), range(b + 1), range(10)):
+                        w = d - x - y - z
+                        if 0 <= w <= other and x >= 1 and y == 0:
+                            total += float(
+                                multivariate_hypergeom.pmf([x, y, z, w], [s_, b, 9, other], d)
+                            )
+                    out.append(total)
+        return out
+
+    t0 = time.perf_counter()
+    ref = loop()
+    t_loop = time.perf_counter() - t0
+    best = stats.rows[0]
+    s_, b = dict(best.values)["starter"], dict(best.values)["brick"]
+    index = ((s_ - 6) * 5 + b) * 20 + 9  # going first, turn 10
+    assert abs(best.figures[good][Going.FIRST].probability - ref[index]) < 1e-9
+    return Figure("5 x 5 ratio sweep, 2 conditions, 10 turns, both goings", t_dp * 1e3,
+                  "scipy pmf loop over the hand shapes (1 condition)", t_loop * 1e3, "ms",
+                  limit=1000)  # fmt: skip
+
+
+POTS = {"g": 1, "u": 3, "d": 2, "p": 1, "a": 3, "f": 30}
+"""The pots deck: Pot of Greed, Upstart Goblin, Pot of Desires, Pot of Prosperity, Ash, filler."""
+
+
+def _policy_loop(games: int) -> float:
+    """The documented policy in plain Python, turn 1 going first: P(Ash reached)."""
+    rng = random.Random(3)
+    cards = [c for c, n in POTS.items() for _ in range(n)]
+    hits = 0
+    for _ in range(games):
+        deck = cards[:]
+        rng.shuffle(deck)
+        hand, deck = deck[:5], deck[5:]
+        played = dict.fromkeys("gudp", 0)
+        drew = lock = desires = False
+        while True:
+            free = {c: hand.count(c) - played[c] for c in "gudp"}
+            if free["g"] and not lock:
+                played["g"] += 1
+                hand += deck[:2]
+                deck = deck[2:]
+                drew = True
+            elif free["u"] and not lock:
+                played["u"] += 1
+                hand += deck[:1]
+                deck = deck[1:]
+                drew = True
+            elif free["d"] and not lock and not desires and len(deck) >= 10:
+                played["d"] += 1
+                desires = drew = True
+                hand += deck[10:12]
+                deck = deck[12:]
+            elif free["p"] and not played["p"] and not drew and len(deck) >= 6:
+                played["p"] += 1
+                lock = True
+                dug, deck = deck[:6], deck[6:]
+                hand.append(dug.pop(dug.index("a") if "a" in dug else 0))
+                deck += dug
+            else:
+                break
+        hits += "a" in hand
+    return hits / games
+
+
+def _effects_figure() -> Figure:
+    from deckcheck.goldfish import simulate
+
+    codes = [55144522, 70368879, 35261759, 84211599, 14558127]
+    filler = [c for c in CODES if c not in codes][:15]
+    index = CardIndex.load()
+    copies = [1, 3, 2, 1, 3] + [2] * 15
+    main = [
+        DeckCard(c, Section.MAIN, index.get(c))
+        for c, n in zip([*codes, *filler], copies, strict=True)
+        for _ in range(n)
+    ]
+    deck = Deck(tuple(main), name="pots")
+    spec = parse_spec({"categories": {"ash": {"passcodes": ["14558127"]}},
+                       "effects": [{"card": "Pot of Greed"}, {"card": "Upstart Goblin"},
+                                   {"card": "Pot of Desires"},
+                                   {"card": "Pot of Prosperity", "prefer": ["ash"]}]})  # fmt: skip
+    n = 200_000
+
+    def mc() -> float:
+        stats = simulate(deck, spec, going="first", trials=n, seed=2)
+        return stats.conditions[0].by_going[Going.FIRST][0].probability
+
+    p_mc = mc()
+    t_mc = best_of(mc, repeat=3)
+    n_loop = 20_000
+    p_loop = _policy_loop(n_loop)
+    t_loop = best_of(lambda: _policy_loop(n_loop), repeat=3)  # best of 3, as for the engine
+    se = (p_loop * (1 - p_loop) / n_loop) ** 0.5
+    assert abs(p_mc - p_loop) < 5 * se, (p_mc, p_loop)
+    return Figure("Monte Carlo games/s with effects (4 pots, turn 1)", n / t_mc,
+                  "plain Python loop of the same policy", n_loop / t_loop, "games/s",
+                  target=20, higher_is_better=True)  # fmt: skip
+
+
+SERVICE_SCRIPT = """
+import json, resource, sys, threading
+from deckcheck.data.dataset import Dataset
+from deckcheck.service import Settings
+from deckcheck.service.app import Service
+from deckcheck.service.model import SimulateRequest
+svc = Service(Settings(), Dataset.active())
+svc.warm()
+body = json.loads(sys.stdin.read())
+import time
+if body:
+    start = time.perf_counter()
+    req = SimulateRequest.model_validate(body)
+    out = []
+    threads = [threading.Thread(target=lambda: out.append(svc.simulate(req))) for _ in range(3)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    assert len(out) == 3 and all(s.method.value == "exact" for s in out), out
+    print(f"{time.perf_counter() - start:.3f}")
+for line in open("/proc/self/status"):  # VmHWM: this process's peak (ru_maxrss keeps the parent's)
+    if line.startswith("VmHWM:"):
+        print(int(line.split()[1]) / 1024)
+        break
+else:
+    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+"""
+
+
+def _service_memory() -> Figure:
+    import json
+
+    names = [f"c{i}" for i in range(15)]
+    main = CODES[:15] + [c for c, n in zip(CODES[15:], [3] * 5 + [2] * 5, strict=True)
+                         for _ in range(n)]  # fmt: skip
+    spec = {
+        "categories": {n: {"passcodes": [str(c)]} for n, c in zip(names, CODES, strict=False)},
+        "conditions": _big_when(names) | {"any3": " + ".join(names) + " >= 3"},
+    }
+    body = {"deck": "#main\n" + "".join(f"{c}\n" for c in main) + "#extra\n!side\n",
+            "spec": spec, "turns": 20}  # fmt: skip
+
+    def rss(payload: object) -> list[float]:
+        proc = subprocess.run([sys.executable, "-c", SERVICE_SCRIPT], input=json.dumps(payload),
+                              capture_output=True, text=True, check=True)  # fmt: skip
+        return [float(x) for x in proc.stdout.split()]
+
+    seconds, busy = rss(body)
+    (idle,) = rss({})
+    print(f"    three big /v1/simulate requests ({len(json.dumps(body)):,} bytes) at once: "
+          f"{seconds:.2f} s in all")  # fmt: skip
+    return Figure("service peak RSS, three 15-category 20-turn requests at once", busy,
+                  "the same process idle", idle, "MB", limit=300)  # fmt: skip
+
+
 def run() -> list[Figure]:
     """Measure and return the figures."""
     deck, spec = _deck(), _spec()
@@ -180,4 +460,11 @@ def run() -> list[Figure]:
             "s",
             limit=0.5,
         ),
+        _big_exact(10, 3),
+        _memory_figure(10, 3),
+        _big_exact(13, 2),
+        _memory_figure(13, 2),
+        _sweep_figure(),
+        _effects_figure(),
+        _service_memory(),
     ]

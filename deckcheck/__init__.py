@@ -20,6 +20,9 @@ __version__ = "0.1.0"
 
 _legacy.install()  # the flat layout's module paths, kept for one release
 
+# the data stage installs the active-data resolver that cards and rules ask when given no dataset
+from deckcheck.data import dataset as _dataset  # noqa: E402
+
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
     "Dataset": "deckcheck.data.dataset",
@@ -72,7 +75,6 @@ _EXPORTS: dict[str, str] = {
     "AmbiguousCardError": "deckcheck.error",
     "UnknownFormatError": "deckcheck.error",
     "validate": "deckcheck.validation.engine",
-    "summarize": "deckcheck.validation.engine",
     "Report": "deckcheck.validation.report",
     "Violation": "deckcheck.validation.report",
     "Code": "deckcheck.validation.report",
@@ -189,7 +191,7 @@ if TYPE_CHECKING:
         parse_side_plan,
     )
     from deckcheck.source.registration import Registration, read_registrations
-    from deckcheck.validation.engine import summarize, validate
+    from deckcheck.validation.engine import validate
     from deckcheck.validation.report import BanlistRef, Code, Report, Severity, Violation
 
 

@@ -148,3 +148,10 @@ def live_server() -> Iterator[str]:
         yield url
     finally:
         stop_server(proc)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test of a ``*_browser.py`` file is a ``browser`` test (``-m 'not browser'``)."""
+    for item in items:
+        if item.path.name.endswith("_browser.py"):
+            item.add_marker(pytest.mark.browser)

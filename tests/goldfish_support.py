@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -44,3 +45,43 @@ def brute_force(deck: Deck, spec: Spec, condition: Condition, seen: int) -> Frac
         total += 1
         hits += bool(condition.evaluate(counts))
     return Fraction(hits, total)
+
+
+# --- the previous exact engine, kept as a reference: it enumerates every count vector ---------
+
+
+def reference_probability(
+    groups: Sequence[tuple[int, frozenset[str]]], condition: Condition, seen: int
+) -> Fraction:
+    """P(condition) by enumerating every count vector over the atoms (the engine deckcheck
+    used before its dynamic programme): ``prod C(n_i, x_i) * C(n_other, d - sum x)`` each."""
+    import numpy as np
+
+    merged: dict[frozenset[str], int] = {}
+    for copies, member in groups:
+        key = member & condition.names
+        merged[key] = merged.get(key, 0) + copies
+    other = merged.pop(frozenset(), 0)
+    members = sorted(merged, key=lambda k: sorted(k))
+    sizes = [merged[k] for k in members]
+    deck = sum(sizes) + other
+    seen = min(seen, deck)
+    vectors = [
+        x
+        for x in itertools.product(*(range(min(n, seen) + 1) for n in sizes))
+        if 0 <= seen - sum(x) <= other
+    ]
+    vec = np.array(vectors, dtype=np.int64).reshape(len(vectors), len(sizes))
+    counts = {
+        name: vec[:, [i for i, m in enumerate(members) if name in m]].sum(axis=1)
+        for name in condition.names
+    }
+    mask = np.broadcast_to(np.asarray(condition.evaluate(counts), dtype=bool), (len(vec),))
+    hits = 0
+    for x, ok in zip(vectors, mask.tolist(), strict=True):
+        if ok:
+            w = math.comb(other, seen - sum(x))
+            for n, k in zip(sizes, x, strict=True):
+                w *= math.comb(n, k)
+            hits += w
+    return Fraction(hits, math.comb(deck, seen))

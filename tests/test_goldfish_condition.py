@@ -116,3 +116,20 @@ def test_fuzz_any_text(text: str) -> None:
 @given(st.lists(ALPHABET, max_size=25).map(" ".join))
 def test_fuzz_token_soup(text: str) -> None:
     _check(text)
+
+
+def test_deck_function_counts_cards_left_and_deck_stays_a_name() -> None:
+    from deckcheck.goldfish.condition import deck_key
+
+    cond = parse_condition("deck(starter) >= 1 and deck > 0", {"starter", "deck"})
+    assert cond.reads_deck and cond.names == {"starter", "deck"}
+    assert str(cond) == "deck(starter) >= 1 and deck > 0"
+    counts = {"starter": 2, "deck": 1, deck_key("starter"): 0}
+    assert not cond.evaluate(counts)
+    assert cond.evaluate(counts | {deck_key("starter"): 3})
+    assert not parse_condition("deck >= 1", {"deck"}).reads_deck
+    for bad, where in (("deck(", 6), ("deck(1)", 6), ("deck(a", 6)):
+        with pytest.raises(ConditionError, match=f"position {where}: expected deck"):
+            parse_condition(bad, {"a"})
+    with pytest.raises(ConditionError, match="unknown category 'x'"):
+        parse_condition("deck(x) >= 1", {"a"})

@@ -10,6 +10,7 @@ import pytest
 
 from deckcheck.goldfish import (
     DrawRules,
+    ExactBudget,
     Going,
     GoldfishError,
     Method,
@@ -18,7 +19,6 @@ from deckcheck.goldfish import (
     parse_spec,
     simulate,
 )
-from deckcheck.goldfish.exact import enumerate_vectors, vector_count
 
 from .goldfish_support import CODES, brute_force, make_deck
 
@@ -87,20 +87,6 @@ def test_overlapping_categories_match_brute_force(seed: int) -> None:
                 assert est.fraction == brute_force(deck, spec, cond, seen), (name, g, t)
 
 
-def test_vector_enumeration_counts_all_hands() -> None:
-    sizes, other, seen = [3, 2, 4, 1], 5, 6
-    vec, weights = enumerate_vectors(sizes, seen, other)
-    assert len(vec) == vector_count(sizes, seen, other)
-    assert int(weights.sum()) == comb(sum(sizes) + other, seen)
-    assert (vec.sum(axis=1) <= seen).all()
-
-
-def test_large_decks_use_exact_python_ints() -> None:
-    # 70 cards, 35 seen: C(70, 35) > 2**62, so weights are Python ints
-    _, weights = enumerate_vectors([10, 10], 35, 50)
-    assert int(sum(weights)) == comb(70, 35)
-
-
 def test_draw_rules_by_era() -> None:
     modern = DrawRules()
     assert modern.seen(Going.FIRST, 3) == [5, 6, 7]
@@ -147,16 +133,17 @@ def test_default_report_and_composition() -> None:
     assert set(data["composition"]["first"]) == {"Monster", "Spell", "Trap"}
 
 
-def test_too_large_state_space_switches_to_simulation(monkeypatch: pytest.MonkeyPatch) -> None:
-    import deckcheck.goldfish.exact as exact
-
-    monkeypatch.setattr(exact, "MAX_VECTORS", 3)
+def test_over_the_exact_budget_switches_to_simulation() -> None:
     deck = make_deck([3] * 13 + [1])
-    spec = spec_of({"a": CODES[:2], "b": CODES[2:4]}, {"x": "a + b >= 2"})
-    stats = simulate(deck, spec, trials=2000, seed=1)
-    assert stats.method is Method.SIMULATION and "exceed" in (stats.note or "")
-    with pytest.raises(GoldfishError):
-        simulate(deck, spec, exact="always")
+    spec = spec_of({"a": CODES[:2], "b": CODES[2:4]}, {"x": "a - b >= 2"})
+    tiny = ExactBudget(max_bytes=1000)
+    stats = simulate(deck, spec, trials=2000, seed=1, budget=tiny)
+    assert stats.method is Method.SIMULATION and "MB of states" in (stats.note or "")
+    with pytest.raises(GoldfishError, match="exact odds impractical"):
+        simulate(deck, spec, exact="always", budget=tiny)
+    with pytest.raises(GoldfishError, match="s budget"):
+        simulate(deck, spec, exact="always", budget=ExactBudget(seconds=0.0))
+    assert simulate(deck, spec).method is Method.EXACT
 
 
 def test_bad_arguments() -> None:

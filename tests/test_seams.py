@@ -207,7 +207,7 @@ def test_missing_path_is_an_unreadable_source_not_an_abort(cli: Any, tmp_path: P
                               ["errors"], "warnings": 0, "notes": 0, "unreadable": 1,
                               "skipped": 0, "duplicates": 0}  # fmt: skip
     assert doc["unreadable"][0]["path"] == str(missing)
-    assert doc["errors"] == doc["unreadable"]  # the deprecated alias, for one release
+    assert "errors" not in doc  # the deprecated alias of "unreadable" is gone
     assert "no such file" in res.stderr
 
 

@@ -203,6 +203,35 @@ def test_validate_formats_dates_and_regions(api: Api) -> None:
     assert ocg["banlist"] == library_report(LEGAL, "ocg")["banlist"]
     today = api.post("/v1/validate", json={"deck": LEGAL, "date": "today"}).json()
     assert today["date"] == date.today().isoformat()
+    # the timeline has its own name now; the old field still works for one release
+    line = api.post("/v1/validate", json={"deck": LEGAL, "timeline": "ocg", "date": ON}).json()
+    assert line["format"] == "ocg" and line["banlist"] == ocg["banlist"]
+
+
+def test_tcg_region_picks_the_european_list_dates(api: Api) -> None:
+    # April 2024: the list took effect on 2024-04-15 in North America, 2024-04-22 in Europe
+    on = "2024-04-18"
+    lists = {}
+    for region in ("na", "eu"):
+        lib = deckcheck.validate(
+            deckcheck.read_deck(LEGAL),
+            deckcheck.get_format("tcg").in_region(region),
+            date.fromisoformat(on),
+        )
+        body = {"deck": LEGAL, "date": on, "tcg_region": region}
+        got = api.post("/v1/validate", json=body).json()
+        assert got["banlist"] == lib.to_dict()["banlist"]
+        lists[region] = got["banlist"]["effective"]
+        shown = api.get(f"/v1/formats/tcg?date={on}&tcg_region={region}").json()
+        assert shown["banlist_at_date"]["name"] == got["banlist"]["name"]
+        assert shown["tcg_region"] == region
+        batch = api.post(f"/v1/batch?date={on}&tcg_region={region}",
+                         content=zip_of({"a.ydk": LEGAL.encode()}),
+                         headers={"Content-Type": "application/zip"}).json()  # fmt: skip
+        assert batch["results"][0]["banlist"] == got["banlist"]
+        old = api.post("/v1/validate", json={"deck": LEGAL, "date": on, "region": region}).json()
+        assert old["banlist"] == got["banlist"]  # the deprecated field, read as tcg_region
+    assert lists == {"na": "2024-04-15", "eu": "2024-01-01"}
 
 
 def test_validate_inline_format(api: Api) -> None:
@@ -236,7 +265,9 @@ BAD_VALIDATE = [
     ({"deck": "ydke://!!!notbase64!!!"}, 422, "unreadable-deck"),
     ({"deck": "\x00\x01\x02binary"}, 422, "unreadable-deck"),
     ({"deck": LEGAL, "from": "pdf"}, 422, "bad-request"),
-    ({"deck": LEGAL, "region": "eu"}, 422, "bad-request"),
+    ({"deck": LEGAL, "region": "europe"}, 422, "bad-request"),
+    ({"deck": LEGAL, "tcg_region": "ocg"}, 422, "bad-request"),
+    ({"deck": LEGAL, "timeline": "eu"}, 422, "bad-request"),
     ({"deck": LEGAL, "bogus": True}, 422, "bad-request"),
     ({"deck": 12}, 422, "bad-request"),
     ({}, 422, "bad-request"),
@@ -458,7 +489,12 @@ def test_batch_zip_upload_raw_and_multipart(api: Api, tmp_path: Path, monkeypatc
     assert set(why) == {"../../evil.ydk", "/abs.ydk", "bomb.txt"}
     assert "climbs out" in why["../../evil.ydk"] and "absolute path" in why["/abs.ydk"]
     assert "limit" in why["bomb.txt"] or "ratio" in why["bomb.txt"]
-    assert {s["path"] for s in doc["skipped"]} == {"notes.md", "__MACOSX/._legal.ydk", "other.json"}
+    # the folder scan's rule: a file that is not a deck by its name is not mentioned, the
+    # resource folder is skipped once, a JSON file that is not a deck is skipped with a reason
+    assert {s["path"]: s["reason"] for s in doc["skipped"]} == {
+        "__MACOSX": "macOS resource folder",
+        "other.json": "not a deckcheck deck JSON file",
+    }
     assert list(tmp_path.iterdir()) == []  # nothing was extracted
     assert not (tmp_path.parent.parent / "evil.ydk").exists()
     multi = api.post(

@@ -703,31 +703,3 @@ def test_zip_bomb_hits_the_size_cap(home: Path, bundles: dict[str, Path], tmp_pa
     with pytest.raises(UpdateError, match="over the 4,194,304-byte cap"):
         update(archive, home=home, options=opts)
     assert read_pointer(home) is None
-
-
-def test_sighup_reloads_the_active_data(home: Path, bundles: dict[str, Path]) -> None:
-    """A long-running process (the service) picks up an update on SIGHUP."""
-    script = (
-        "import signal, sys, time\n"
-        "from deckcheck.data.dataset import Dataset\n"
-        "from deckcheck.data.store import reload_on_sighup\n"
-        "assert reload_on_sighup()\n"
-        "print(Dataset.active().fingerprint, flush=True)\n"
-        "sys.stdin.readline()\n"  # the test updates the data meanwhile, then sends SIGHUP
-        "deadline = time.monotonic() + 20\n"
-        "first = Dataset.active().fingerprint\n"
-        "while Dataset.active().fingerprint == first and time.monotonic() < deadline:\n"
-        "    time.sleep(0.01)\n"
-        "print(Dataset.active().fingerprint, flush=True)\n"
-    )
-    env = os.environ | {"DECKCHECK_HOME": str(home)}
-    proc = subprocess.Popen([sys.executable, "-c", script], env=env, text=True,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)  # fmt: skip
-    assert proc.stdout is not None and proc.stdin is not None
-    assert proc.stdout.readline().strip() == Dataset.bundled().fingerprint
-    update(bundles["b"], home=home)
-    proc.send_signal(signal.SIGHUP)
-    proc.stdin.write("go\n")
-    proc.stdin.flush()
-    assert proc.stdout.readline().strip() == fingerprint_of(bundles["b"])
-    assert proc.wait(20) == 0

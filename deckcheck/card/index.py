@@ -68,7 +68,6 @@ class CardIndex:
         self._data = data
         self._cards: dict[int, Card] = {}
         self._names_path = names_path
-        self._misses = 0
         self.token_lookups: dict[str, Lookup | None] = {}
         """Passcode lookups by the token as written, reused across readings (deck readers)."""
 
@@ -113,9 +112,9 @@ class CardIndex:
     @classmethod
     def load(cls) -> CardIndex:
         """The card index of the active dataset (:meth:`deckcheck.Dataset.active`)."""
-        from deckcheck.data.dataset import Dataset
+        from deckcheck.card.active import resolve
 
-        return Dataset.active().cards
+        return resolve(None).cards
 
     @classmethod
     def from_dir(cls, folder: str | Path) -> CardIndex:

@@ -155,11 +155,6 @@ class NameIndex:
                     names.append(k)
         return idx, names
 
-    def shortlist(self, key: str) -> list[int]:
-        """Indices of the names worth a fuzzy score against ``key``: the length window and the
-        names sharing its first two characters."""
-        return self.window(key)[0] + self._by_head.get(key[:2], [])
-
     def fuzzy(self, key: str, limit: int) -> list[tuple[int, float]]:
         """The ``limit`` best fuzzy matches of ``key`` as (index, WRatio score), best first."""
         from rapidfuzz import fuzz, process

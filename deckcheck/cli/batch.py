@@ -25,6 +25,7 @@ from deckcheck.cli.options import (
     DateOpt,
     FormatFileOpt,
     FormatOpt,
+    JobsOpt,
     RegionOpt,
     parse_date,
     resolve_format,
@@ -164,12 +165,7 @@ def register(app: typer.Typer) -> None:
         on: DateOpt = None,
         region: RegionOpt = None,
         allow_prerelease: AllowPrereleaseOpt = False,
-        jobs: Annotated[
-            int,
-            typer.Option(
-                "--jobs", "-j", min=0, help="Worker processes (0: one per CPU).", show_default=True
-            ),
-        ] = 0,
+        jobs: JobsOpt = 0,
         exclude: Annotated[
             list[str] | None,
             typer.Option("--exclude", metavar="GLOB", help="Leave out folder files matching GLOB."),

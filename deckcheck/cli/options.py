@@ -75,6 +75,15 @@ def _text_or_json(value: Output) -> Output:
     return value
 
 
+JobsOpt = Annotated[
+    int,
+    typer.Option(
+        "--jobs", "-j", min=0, help="Worker processes (0: one per CPU).", show_default=True
+    ),
+]
+"""``--jobs N``: worker processes for many decks (``batch`` defaults to every CPU, ``validate``
+and ``upcoming`` to one)."""
+
 AllowPrereleaseOpt = Annotated[
     bool,
     typer.Option("--allow-prerelease", help="Pre-release codes are warnings, not errors."),
@@ -137,13 +146,15 @@ def load_repo_config(path: Path | None, no_config: bool) -> Config | None:
 
 
 def parse_date(text: str | None) -> date:
-    """``YYYY-MM-DD``, ``today`` or nothing (today); exit 2 with an example on a bad date."""
-    if text is None or text.strip().lower() == "today":
-        return date.today()
+    """``YYYY-MM-DD``, ``today`` or nothing (today); exit 2 with an example on a bad date
+    (:func:`deckcheck.run.vocab.parse_date`, shared with the configuration and the service)."""
+    from deckcheck.error import InputError
+    from deckcheck.run.vocab import event_date
+
     try:
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        fail(f"bad date {text!r}: use YYYY-MM-DD (e.g. 2025-04-07) or 'today'")
+        return event_date(text)
+    except InputError as exc:
+        fail(str(exc))
 
 
 def resolve_format(
@@ -170,18 +181,14 @@ def resolve_format(
 
 def _resolve_format(name: str | None, file: Path | str | None, *, default: str) -> Format:
     from deckcheck.error import DeckcheckError, UnknownFormatError
-    from deckcheck.rule.format import get_format, load_format_file
+    from deckcheck.run.vocab import resolve_format as resolve
 
     if name is not None and file is not None:
         fail("give --format or --format-file, not both")
+    if name is not None and not name.strip():
+        fail("--format is empty; see 'deckcheck formats' for the valid names")
     try:
-        if file is not None:
-            return load_format_file(file)
-        if name is not None and name.endswith(".toml"):
-            return load_format_file(name)
-        if name is not None and not name.strip():
-            fail("--format is empty; see 'deckcheck formats' for the valid names")
-        return get_format(name if name is not None else default)
+        return resolve(name, file=file, default=default)
     except UnknownFormatError as exc:
         fail(f"unknown format {exc.name!r}", ["valid formats: " + ", ".join(exc.valid)])
     except DeckcheckError as exc:

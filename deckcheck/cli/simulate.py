@@ -1,11 +1,15 @@
-"""``deckcheck simulate``: goldfish opening-hand odds, exact or simulated."""
+"""``deckcheck simulate``: goldfish opening-hand odds, exact or simulated.
+
+A deck file (with an optional spec), or quick mode (``--size 40 --count starter=9 --when ...``)
+without one; ``--distribution`` adds P(exactly k) per category.
+"""
 
 from __future__ import annotations
 
 import enum
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -13,7 +17,9 @@ from deckcheck.cli.common import Output, clean, fail
 from deckcheck.cli.options import DateOpt, FormatFileOpt, OutputOpt, parse_date, resolve_format
 
 if TYPE_CHECKING:
-    pass
+    from deckcheck.deck.model import Deck
+    from deckcheck.goldfish import HandStats, Spec
+    from deckcheck.rule.format import Format
 
 
 class GoingChoice(enum.StrEnum):
@@ -32,10 +38,216 @@ class ExactChoice(enum.StrEnum):
     NEVER = "never"
 
 
+def parse_count(text: str, option: str = "--count") -> tuple[str, int]:
+    """``NAME=N`` -> (name, n); exit 2 on anything else."""
+    name, sep, value = text.rpartition("=")
+    if not sep or not name.strip() or not value.strip().isdigit():
+        fail(f"{option} {text!r}: expected NAME=N, e.g. starter=9")
+    return name.strip(), int(value)
+
+
+def _check_plot(plot: Path | None) -> None:
+    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
+        fail(f"{plot}: the plot file must end in .png or .svg")
+    if plot is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            fail("--plot needs matplotlib", ["install with: pip install 'deckcheck[plot]'"])
+
+
+def read_deck_warning(deck_path: str, rush: bool) -> Deck:
+    """Read the deck (exit 2 when unreadable) and warn about each line it could not use."""
+    from deckcheck.deck.io import read_path
+    from deckcheck.deck.model import FindingCode, Section
+    from deckcheck.error import DeckcheckError
+
+    try:
+        deck = read_path(deck_path, rush=rush)
+    except DeckcheckError as exc:
+        fail(str(exc))
+    for finding in deck.findings:
+        at = f"{deck.source or deck_path}:{finding.line}" if finding.line else deck_path
+        if finding.code is FindingCode.MISSING_SECTIONS:  # a note about the file, no card
+            kept = ""
+        elif finding.name:
+            kept = " (counted as a card of no category)"
+        elif finding.passcode is not None and finding.section in (Section.MAIN, None):
+            kept = " (counted in the deck size, no card data)"
+        else:
+            kept = " (left out)"
+        sys.stderr.write(f"warning: {clean(at)}: {clean(finding.message)}{kept}\n")
+    return deck
+
+
+def load_spec_with(spec_path: Path | None, when: list[str], rush: bool) -> Spec | None:
+    """The spec file (if any), its conditions replaced by ``--when`` ones when given."""
+    from dataclasses import replace
+
+    from deckcheck.goldfish import load_spec
+    from deckcheck.goldfish.quick import quick_conditions
+
+    spec = load_spec(spec_path, rush=rush) if spec_path is not None else None
+    if when:
+        if spec is None:
+            fail("--when needs --spec (its categories), or quick mode (--size and --count)")
+        counts = {c.name: 0 for c in spec.categories}
+        conds = tuple((name, cond) for name, _, cond in quick_conditions(counts, when))
+        spec = replace(spec, conditions=conds)
+    return spec
+
+
+def _warn(stats: HandStats) -> None:
+    for warning in stats.warnings:
+        if "match no card" not in warning and "unknown passcodes" not in warning:  # named above
+            sys.stderr.write(f"warning: {clean(warning)}\n")
+
+
+def run_goldfish(
+    deck_path: str | None,
+    quick: tuple[int, dict[str, int]] | None,
+    spec_path: Path | None,
+    when: list[str],
+    fmt: Format,
+    kw: dict[str, Any],
+) -> HandStats:
+    """One goldfish run of a deck (and spec) or a quick-mode deck; exit 2 on bad input."""
+    from deckcheck.error import DeckcheckError
+    from deckcheck.goldfish import simulate, simulate_counts
+    from deckcheck.rule.format import Pool
+
+    rush = fmt.pool is Pool.RUSH
+    try:
+        if quick is not None:
+            return simulate_counts(quick[0], quick[1], when or None, **kw)
+        assert deck_path is not None
+        deck = read_deck_warning(deck_path, rush)
+        return simulate(deck, load_spec_with(spec_path, when, rush), **kw)
+    except DeckcheckError as exc:
+        fail(str(exc))
+
+
+def quick_of(deck_path: str | None, size: int | None, count: list[str]) -> Any:
+    """(size, counts) in quick mode, None with a deck; exit 2 on a mix or a missing part."""
+    if deck_path is not None:
+        if size is not None or count:
+            fail("give a DECK or quick mode (--size and --count), not both")
+        return None
+    if size is None or not count:
+        fail("give a DECK file, or quick mode: --size N and --count NAME=N (repeatable)")
+    counts: dict[str, int] = {}
+    for text in count:
+        name, n = parse_count(text)
+        if name in counts:
+            fail(f"--count {name!r} is given twice")
+        counts[name] = n
+    return size, counts
+
+
+def run_sweep(
+    deck_path: str | None,
+    quick: tuple[int, dict[str, int]] | None,
+    spec_path: Path | None,
+    when: list[str],
+    fmt: Format,
+    kw: dict[str, Any],
+    output: Output,
+    fractions: bool,
+    plot: Path | None,
+) -> None:
+    """``--vary``: the ranked sweep as text or JSON (and a plot)."""
+    from deckcheck.error import DeckcheckError
+    from deckcheck.goldfish import sweep, sweep_counts
+    from deckcheck.reporter import document as doc
+    from deckcheck.reporter import safe
+    from deckcheck.reporter.text import sweep_text
+    from deckcheck.rule.format import Pool
+
+    try:
+        if quick is not None:
+            kw = {k: v for k, v in kw.items() if k not in ("trials", "seed")}
+            stats = sweep_counts(quick[0], quick[1], kw.pop("vary"), when or None, **kw)
+        else:
+            assert deck_path is not None
+            deck = read_deck_warning(deck_path, fmt.pool is Pool.RUSH)
+            spec = load_spec_with(spec_path, when, fmt.pool is Pool.RUSH)
+            stats = sweep(deck, spec, kw.pop("vary") or None, **kw)
+        if plot is not None:
+            from deckcheck.reporter.plot import plot_sweep
+
+            plot_sweep(stats, plot)
+    except DeckcheckError as exc:
+        fail(str(exc))
+    if output is Output.JSON:
+        sys.stdout.write(doc.dump(doc.SweepDocument.model_validate(safe(stats.to_dict(fractions)))))
+    else:
+        sys.stdout.write(sweep_text(stats, fractions))
+
+
+def _spec_varies(spec_path: Path, fmt: Format) -> bool:
+    """Whether the spec file has a ``[vary]`` table (exit 2 on a bad spec)."""
+    from deckcheck.error import DeckcheckError
+    from deckcheck.goldfish import load_spec
+    from deckcheck.rule.format import Pool
+
+    try:
+        return bool(load_spec(spec_path, rush=fmt.pool is Pool.RUSH).vary)
+    except DeckcheckError as exc:
+        fail(str(exc))
+
+
+def _other_counts(quick: tuple[int, dict[str, int]], vs: str) -> tuple[int, dict[str, int]]:
+    counts = dict(quick[1])
+    for part in vs.split(","):
+        name, n = parse_count(part.strip(), "--vs")
+        counts[name] = n
+    return quick[0], counts
+
+
+def run_compare(
+    deck_path: str | None,
+    quick: tuple[int, dict[str, int]] | None,
+    spec_path: Path | None,
+    when: list[str],
+    fmt: Format,
+    kw: dict[str, Any],
+    vs: str,
+    output: Output,
+    fractions: bool,
+) -> None:
+    """``--vs``: both runs side by side, as text or JSON."""
+    from deckcheck.goldfish.compare import compare
+    from deckcheck.reporter import document as doc
+    from deckcheck.reporter import safe
+    from deckcheck.reporter.text import compare_text
+
+    a = run_goldfish(deck_path, quick, spec_path, when, fmt, kw)
+    if quick is not None:
+        b = run_goldfish(None, _other_counts(quick, vs), None, when, fmt, kw)
+        labels = (", ".join(f"{n}={c}" for n, c in quick[1].items()), vs)
+    elif vs.lower().endswith(".toml"):
+        b = run_goldfish(deck_path, None, Path(vs), when, fmt, kw)
+        labels = (str(spec_path or "default report"), vs)
+    else:
+        b = run_goldfish(vs, None, spec_path, when, fmt, kw)
+        labels = (str(deck_path), vs)
+    _warn(a)
+    _warn(b)
+    cmp = compare(a, b, *labels)
+    if output is Output.JSON:
+        sys.stdout.write(doc.dump(doc.CompareDocument.model_validate(safe(cmp.to_dict(fractions)))))
+    else:
+        sys.stdout.write(compare_text(cmp, fractions))
+
+
 def simulate_command(
     deck_path: Annotated[
-        str, typer.Argument(metavar="DECK", help="Deck file, '-' for stdin, or a ydke:// URL.")
-    ],
+        str | None,
+        typer.Argument(
+            metavar="[DECK]",
+            help="Deck file, '-' for stdin, or a ydke:// URL (none in quick mode).",
+        ),
+    ] = None,
     spec_path: Annotated[
         Path | None,
         typer.Option(
@@ -44,6 +256,61 @@ def simulate_command(
             metavar="FILE",
             help="TOML spec: categories, conditions, "
             "effects (default: P(at least 1) of every card).",
+        ),
+    ] = None,
+    size: Annotated[
+        int | None,
+        typer.Option("--size", min=1, max=200, help="Quick mode: cards in the deck (no DECK)."),
+    ] = None,
+    count: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--count", metavar="NAME=N", help="Quick mode: N cards of category NAME (repeatable)."
+        ),
+    ] = None,
+    when: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--when",
+            metavar="CONDITION",
+            help="A condition over the categories (repeatable; replaces the spec's conditions).",
+        ),
+    ] = None,
+    distribution: Annotated[
+        bool,
+        typer.Option("--distribution", help="Also P(exactly k) of every category, by turn."),
+    ] = False,
+    vary: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--vary",
+            metavar="NAME=a..b",
+            help="Ratio sweep: try these copies of a card or category (repeatable); every "
+            "combination, ranked (deck size held by adjusting --filler).",
+        ),
+    ] = None,
+    filler: Annotated[
+        str | None,
+        typer.Option(
+            "--filler",
+            metavar="NAME",
+            help="Sweep: the card or category adjusted to hold the deck size "
+            "(default: other, the cards of no category).",
+        ),
+    ] = None,
+    by: Annotated[
+        str | None,
+        typer.Option(
+            "--by", metavar="CONDITION", help="Sweep: the condition to rank by (default: first)."
+        ),
+    ] = None,
+    vs: Annotated[
+        str | None,
+        typer.Option(
+            "--vs",
+            metavar="OTHER",
+            help="Compare with OTHER: a deck file (same spec), a .toml spec (same deck), or in "
+            "quick mode counts NAME=N,NAME=N (same size).",
         ),
     ] = None,
     format_name: Annotated[
@@ -98,53 +365,48 @@ def simulate_command(
     """Goldfish odds: how often a hand meets each condition, going first and second, by turn.
 
     Exact (multivariate hypergeometric) where possible; simulated with 95% intervals when card
-    effects or a huge state space need it. Exit 2 on a bad deck, spec or option.
+    effects or the exact engine's budget need it. Quick mode needs no deck file: --size 40
+    --count starter=9 --count brick=6 --when "starter >= 1 and brick == 0". --vary NAME=a..b
+    ranks every ratio; --vs OTHER compares two decks or specs. Exit 2 on a bad deck, spec or
+    option.
     """
-    from deckcheck.deck.io import read_path
-    from deckcheck.deck.model import FindingCode
-    from deckcheck.error import DeckcheckError
-    from deckcheck.goldfish import DrawRules, load_spec, simulate
+    from deckcheck.goldfish import DrawRules
     from deckcheck.reporter import render
-    from deckcheck.rule.format import Pool
 
     fmt = resolve_format(format_name, format_file)
-    when = parse_date(on)
-    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
-        fail(f"{plot}: the plot file must end in .png or .svg")
+    rules = DrawRules.from_era(fmt.era_at(parse_date(on)))
+    _check_plot(plot)
+    quick = quick_of(deck_path, size, count or [])
+    kw: dict[str, Any] = dict(going=going.value, turns=turns, trials=trials, seed=seed,
+                              rules=rules, exact=exact.value)  # fmt: skip
+    # a sweep: --vary, or a spec with a [vary] table
+    spec_vary = (
+        not vary and quick is None and spec_path is not None and (_spec_varies(spec_path, fmt))
+    )
+    if vary or spec_vary:
+        if vs is not None or distribution:
+            fail("a sweep (--vary, or the spec's [vary]) does not combine with --vs or "
+                 "--distribution")  # fmt: skip
+        run_sweep(deck_path, quick, spec_path, when or [], fmt,
+                  dict(kw, vary=vary or [], filler=filler, by=by), output, fractions,
+                  plot)  # fmt: skip
+        return
+    if filler is not None or by is not None:
+        fail("--filler and --by are for a sweep (--vary NAME=a..b)")
+    kw["distributions"] = distribution
+    if vs is not None:
+        run_compare(deck_path, quick, spec_path, when or [], fmt, kw, vs, output, fractions)
+        return
+    stats = run_goldfish(deck_path, quick, spec_path, when or [], fmt, kw)
     if plot is not None:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            fail("--plot needs matplotlib", ["install with: pip install 'deckcheck[plot]'"])
-    rush = fmt.pool is Pool.RUSH
-    try:
-        deck = read_path(deck_path, rush=rush)
-    except DeckcheckError as exc:
-        fail(str(exc))
-    for finding in deck.findings:
-        at = f"{deck.source or deck_path}:{finding.line}" if finding.line else deck_path
-        if finding.code is FindingCode.MISSING_SECTIONS:  # a note about the file, no card
-            kept = ""
-        else:
-            kept = " (counted as a card of no category)" if finding.name else " (left out)"
-        sys.stderr.write(f"warning: {clean(at)}: {clean(finding.message)}{kept}\n")
-    try:
-        spec = load_spec(spec_path, rush=rush) if spec_path is not None else None
-        rules = DrawRules.from_era(fmt.era_at(when))
-        stats = simulate(deck, spec, going=going.value, turns=turns, trials=trials, seed=seed,
-                         rules=rules, exact=exact.value)  # fmt: skip
-    except DeckcheckError as exc:
-        fail(str(exc))
-    if plot is not None:
+        from deckcheck.error import DeckcheckError
         from deckcheck.reporter.plot import plot_stats
 
         try:
             plot_stats(stats, plot)
         except DeckcheckError as exc:
             fail(str(exc))
-    for warning in stats.warnings:
-        if "match no card" not in warning:  # the lines were named above, one by one
-            sys.stderr.write(f"warning: {clean(warning)}\n")
+    _warn(stats)
     sys.stdout.write(render(stats, output, fractions=fractions))
 
 

@@ -22,6 +22,7 @@ from deckcheck.cli.options import (
     DateOpt,
     FormatFileOpt,
     FormatOpt,
+    JobsOpt,
     NoConfigOpt,
     RegionOpt,
     ReportOutputOpt,
@@ -218,6 +219,7 @@ def register(app: typer.Typer) -> None:
         summary: SummaryOpt = None,
         out: OutOpt = None,
         progress: ProgressOpt = None,
+        jobs: JobsOpt = 1,
     ) -> None:
         """Check decks: report every problem with a stable code.
 
@@ -239,7 +241,7 @@ def register(app: typer.Typer) -> None:
         batch = run.check(progress, lambda shown: check_with_config(
             sources(default_paths(paths, run.config), exclude=exclude or ()), run.config,
             format=run.format, date=run.date, allow_prerelease=True if allow_prerelease else None,
-            progress=shown, region=region.value if region is not None else None,
+            progress=shown, region=region.value if region is not None else None, jobs=jobs,
         ))  # fmt: skip
         if batch.skipped:
             sys.stderr.write(f"note: {skipped_line(batch.skipped)}\n")

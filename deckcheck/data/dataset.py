@@ -8,7 +8,7 @@ file does; the service uses it as its ETag and every report is stamped with it.
 
 Every public entry point (``validate``, ``simulate``, the readers, lookups) takes
 ``data: Dataset | None = None``; None means :meth:`Dataset.active`: a dataset set with
-:meth:`Dataset.activate`, else the folder named by ``DECKCHECK_DATA``, else a valid bundle
+the folder named by ``DECKCHECK_DATA``, else a valid bundle
 installed by ``deckcheck data update`` (:mod:`deckcheck.data.store`), else the bundled data. No
 module loads data on its own: swapping data (an update, a test fixture) is passing another
 dataset. Parts load lazily (a cold ``cards show`` never reads the ban lists), and
@@ -30,6 +30,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from deckcheck.card import active as _active
 from deckcheck.error import DataError
 
 if TYPE_CHECKING:
@@ -113,8 +114,6 @@ def read_manifest(folder: Path) -> tuple[dict[str, Any], bytes]:
 class DataOrigin(enum.StrEnum):
     """Where the active dataset comes from (``deckcheck data status``)."""
 
-    ACTIVATED = "activated"
-    """Set by the program with :meth:`Dataset.activate`."""
     ENVIRONMENT = "environment"
     """The folder named by ``DECKCHECK_DATA``."""
     INSTALLED = "installed"
@@ -151,7 +150,6 @@ class Dataset:
         return cls(path, date.fromisoformat(doc["as_of"]), hashlib.sha256(raw).hexdigest(), doc)
 
     _bundled: ClassVar[Dataset | None] = None
-    _active: ClassVar[Dataset | None] = None
     _resolved: ClassVar[tuple[Dataset, DataOrigin, str | None] | None] = None
 
     @classmethod
@@ -166,15 +164,12 @@ class Dataset:
     def active(cls) -> Dataset:
         """The dataset entry points use when given none.
 
-        In order: a dataset set with :meth:`activate`; the folder named by ``DECKCHECK_DATA``;
+        In order: the folder named by ``DECKCHECK_DATA``;
         a valid bundle installed with ``deckcheck data update`` (unless the bundled data is
         newer); the bundled data. Resolved once per process; :meth:`reload_active` resolves
         again (the service does on SIGHUP). An installed bundle that fails its checks is
         skipped, never fatal: :meth:`active_origin` says why.
         """
-        got = Dataset._active
-        if got is not None:
-            return got
         resolved = Dataset._resolved
         if resolved is None:
             with _LOCK:
@@ -186,24 +181,17 @@ class Dataset:
     @classmethod
     def active_origin(cls) -> tuple[DataOrigin, str | None]:
         """Where :meth:`active` comes from, and why an installed bundle was skipped (or None)."""
-        if Dataset._active is not None:
-            return DataOrigin.ACTIVATED, None
         cls.active()
         resolved = Dataset._resolved
         assert resolved is not None
         return resolved[1], resolved[2]
 
     @classmethod
-    def activate(cls, data: Dataset | None) -> None:
-        """Make ``data`` the active dataset of this process (None: back to the default)."""
-        Dataset._active = data
-
-    @classmethod
     def reload_active(cls) -> Dataset:
         """Resolve the active dataset again (after an update, a reset, or on SIGHUP).
 
-        A dataset set with :meth:`activate` stays active. Datasets already handed out keep
-        working: an update keeps the previous bundle's files on disk.
+        Datasets already handed out keep working: an update keeps the previous bundle's files
+        on disk.
         """
         with _LOCK:
             Dataset._resolved = None
@@ -320,15 +308,26 @@ class Dataset:
         }
 
 
+_open_installed: Callable[[], tuple[Dataset | None, str | None]] | None = None
+"""The store's ``open_installed``, installed by :mod:`deckcheck.data.store` on import (the store
+opens datasets, so the dataset module does not import it back)."""
+
+
+def use_store(opener: Callable[[], tuple[Dataset | None, str | None]]) -> None:
+    """Install the store's opener of the installed bundle (called by the store on import)."""
+    global _open_installed
+    _open_installed = opener
+
+
 def _resolve() -> tuple[Dataset, DataOrigin, str | None]:
     """The default dataset, its origin and why an installed bundle was skipped (or None)."""
     env = os.environ.get(DATA_ENV)
     if env:
         return Dataset.open(env), DataOrigin.ENVIRONMENT, None
-    from deckcheck.data.store import open_installed
-
     bundled = Dataset.bundled()
-    installed, problem = open_installed()
+    if _open_installed is None:  # pragma: no cover - deckcheck.data imports the store
+        return bundled, DataOrigin.BUNDLED, None
+    installed, problem = _open_installed()
     if installed is None:
         return bundled, DataOrigin.BUNDLED, problem
     if installed.as_of < bundled.as_of:
@@ -343,3 +342,6 @@ def _resolve() -> tuple[Dataset, DataOrigin, str | None]:
 def resolve_data(data: Dataset | None) -> Dataset:
     """``data``, or the active dataset when None (the rule every entry point follows)."""
     return data if data is not None else Dataset.active()
+
+
+_active.install(resolve_data)  # cards and rules ask through this seam, never import this stage

@@ -27,6 +27,7 @@ from deckcheck.data.fetch import (
     load_state,
 )
 from deckcheck.data.freshness import ANNOUNCED
+from deckcheck.data.guard import guard
 from deckcheck.data.source_list import RAW_BASE, SourceList, load
 from deckcheck.data.store import data_home, install, locked, new_staging, require_network
 from deckcheck.data.update import FetchOptions, Progress, UpdateResult, UpdateStatus, is_url
@@ -99,7 +100,6 @@ def _build(
     say: Notify,
 ) -> UpdateResult:
     from deckcheck.data.bundle import build
-    from deckcheck.data.upstream import guard
 
     today = date.today()
     tree = file_history(got, sources, state, today)

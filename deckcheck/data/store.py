@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from deckcheck.data import dataset as _dataset
 from deckcheck.data.dataset import MANIFEST, DataOrigin, Dataset
 from deckcheck.error import DataError, NotFoundError, OfflineError, UpdateError
 
@@ -441,26 +442,4 @@ def status(home: Path | None = None) -> DataStatus:
     )
 
 
-def reload_on_sighup() -> bool:
-    """Make SIGHUP resolve the active dataset again (:meth:`Dataset.reload_active`).
-
-    For long-running processes (the service): after ``deckcheck data update`` in another
-    process, ``kill -HUP <pid>`` makes the next requests use the new data; requests already
-    running keep theirs. A handler already installed for SIGHUP is still called. Returns False
-    where that is not possible (no SIGHUP on Windows, or not the main thread).
-    """
-    import signal
-    import threading
-
-    hup = getattr(signal, "SIGHUP", None)
-    if hup is None or threading.current_thread() is not threading.main_thread():
-        return False
-    before = signal.getsignal(hup)
-
-    def reload(signum: int, frame: Any) -> None:
-        Dataset.reload_active()
-        if callable(before):
-            before(signum, frame)
-
-    signal.signal(hup, reload)
-    return True
+_dataset.use_store(open_installed)  # the active data consults the installed bundle through this

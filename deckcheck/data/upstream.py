@@ -35,6 +35,7 @@ from typing import Any
 from urllib.parse import quote
 
 from deckcheck.data.dataset import Dataset
+from deckcheck.data.guard import guard
 from deckcheck.data.store import data_home, install, locked, new_staging, require_network
 from deckcheck.data.update import (
     FetchOptions,
@@ -54,8 +55,6 @@ SOURCE_LIST = "sources.json"
 MAX_LIST_BYTES = 4 << 20
 """Size cap of a source list."""
 LISTED = "the source list"
-SHRINK_TOLERANCE = 0.01
-"""A rebuilt card index may hold at most this fraction fewer cards than the data in use."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,24 +134,6 @@ def source_list(data: Path, base_url: str | None = None) -> dict[str, Any]:
     if as_of is not None:
         out["as_of"] = as_of.isoformat()
     return out
-
-
-def guard(new: Dataset, old: Dataset) -> None:
-    """Refuse a rebuilt bundle that lost lists or cards the data in use has (UpdateError)."""
-    old_lists = {(b.family, b.effective) for b in old.banlists.lists()}
-    new_lists = {(b.family, b.effective) for b in new.banlists.lists()}
-    lost = sorted(old_lists - new_lists)
-    if lost:
-        sample = ", ".join(f"{f} {d.isoformat()}" for f, d in lost[:5])
-        raise UpdateError(
-            f"the rebuilt data lacks {len(lost)} ban lists the data in use has ({sample}...); "
-            "the sources are incomplete"
-        )
-    if len(new.cards) < len(old.cards) * (1 - SHRINK_TOLERANCE):
-        raise UpdateError(
-            f"the rebuilt card index holds {len(new.cards):,} cards, the data in use "
-            f"{len(old.cards):,}; the sources are incomplete"
-        )
 
 
 def update_from_upstream(

@@ -8,8 +8,11 @@ The grammar (keywords are case-insensitive; never ``eval``)::
     not_expr   := "not" not_expr | comparison
     comparison := sum (("==" | "!=" | "<" | "<=" | ">" | ">=") sum)*
     sum        := atom (("+" | "-") atom)*
-    atom       := INTEGER | NAME | "(" or_expr ")"
+    atom       := INTEGER | NAME | "deck" "(" NAME ")" | "(" or_expr ")"
     NAME       := [A-Za-z_][A-Za-z0-9_]*  |  `any text but a backtick`
+
+``deck(starter)`` is the number of ``starter`` cards still in the deck ("a starter left to
+search").
 
 A comparison chain means what it does in Python (``1 <= a <= 2``). A count used where a
 condition is expected means "at least one": ``starter and not brick`` is
@@ -171,6 +174,30 @@ class Ref(Node):
         return _show(self.name)
 
 
+def deck_key(name: str) -> str:
+    """The key under which the counts hold the copies of category ``name`` still in the deck."""
+    return f"deck`{name}"
+
+
+@dataclass(frozen=True, slots=True)
+class InDeck(Node):
+    """``deck(name)``: the cards of one category still in the deck (not drawn, added,
+    banished)."""
+
+    name: str
+
+    def evaluate(self, counts: Mapping[str, Value]) -> Value:
+        """The category's copies left in the deck."""
+        return counts[deck_key(self.name)]
+
+    def names(self) -> frozenset[str]:
+        """This category."""
+        return frozenset((self.name,))
+
+    def __str__(self) -> str:
+        return f"deck({_show(self.name)})"
+
+
 @dataclass(frozen=True, slots=True)
 class _Chain(Node):
     """``first (op operand)*``: the shape shared by sums and comparison chains."""
@@ -325,12 +352,29 @@ class Condition:
         """The category names the condition reads."""
         return self.root.names()
 
+    @property
+    def reads_deck(self) -> bool:
+        """Whether the condition counts cards still in the deck (``deck(name)``)."""
+        return _has_in_deck(self.root)
+
     def evaluate(self, counts: Mapping[str, Value]) -> Value:
         """True/False (or a boolean array) given each category's count (ints or arrays)."""
         return self.root.evaluate(counts)
 
     def __str__(self) -> str:
         return str(self.root)
+
+
+def _has_in_deck(node: Node) -> bool:
+    if isinstance(node, InDeck):
+        return True
+    if isinstance(node, _Chain):
+        return _has_in_deck(node.first) or any(_has_in_deck(n) for _, n in node.rest)
+    if isinstance(node, And | Or):
+        return any(_has_in_deck(n) for n in node.operands)
+    if isinstance(node, Not | AtLeastOne):
+        return _has_in_deck(node.operand)
+    return False
 
 
 # --- parser ----------------------------------------------------------------------------------
@@ -444,6 +488,14 @@ class _Parser:
             return Number(value)
         if tok.kind is TokenKind.NAME:
             self.i += 1
+            if _is_deck_call(self.tokens, self.i - 1):
+                name = self.tokens[self.i + 1]
+                if name.kind is not TokenKind.NAME or self.tokens[self.i + 2].kind is not (
+                    TokenKind.RPAREN
+                ):
+                    raise self.error("expected deck(category)", name)
+                self.i += 3
+                return InDeck(name.text)
             return Ref(tok.text)
         if tok.kind is TokenKind.LPAREN:
             self.i += 1
@@ -460,6 +512,17 @@ class _Parser:
         raise self.error(f"expected a category name, an integer or '('; found {self.found(tok)}")
 
 
+def _is_deck_call(tokens: list[Token], i: int) -> bool:
+    """Whether token ``i`` is the ``deck`` of ``deck(name)`` (a bare ``deck`` is a category)."""
+    tok = tokens[i]
+    return (
+        tok.kind is TokenKind.NAME
+        and tok.text.casefold() == "deck"
+        and i + 1 < len(tokens)
+        and tokens[i + 1].kind is TokenKind.LPAREN
+    )
+
+
 def parse_condition(text: str, categories: frozenset[str] | set[str] | None = None) -> Condition:
     """Parse a condition (see the module docstring for the grammar).
 
@@ -471,7 +534,10 @@ def parse_condition(text: str, categories: frozenset[str] | set[str] | None = No
     root = _Parser(text).parse()
     cond = Condition(text, root)
     if categories is not None:
-        for tok in tokenize(text):
+        tokens = tokenize(text)
+        for i, tok in enumerate(tokens):
+            if _is_deck_call(tokens, i):
+                continue
             if tok.kind is TokenKind.NAME and tok.text not in categories:
                 known = ", ".join(sorted(categories)) or "none"
                 raise ConditionError(

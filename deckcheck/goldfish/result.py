@@ -112,6 +112,16 @@ class ConditionStats:
 
 
 @dataclass(frozen=True, slots=True)
+class DistributionStats:
+    """A category's distribution: per going, per turn (index 0 = turn 1), P(exactly k) for
+    k = 0, 1, ... (up to the copies, or the cards seen if fewer)."""
+
+    name: str
+    copies: int
+    by_going: Mapping[Going, tuple[tuple[Estimate, ...], ...]]
+
+
+@dataclass(frozen=True, slots=True)
 class HandStats:
     """Everything one goldfish run found; :meth:`to_dict` gives the JSON shape."""
 
@@ -133,6 +143,8 @@ class HandStats:
     warnings: tuple[str, ...] = ()
     """What the run could not take into account as asked: a category matching no card, an
     effect card not in the deck, more cards seen than the deck holds, unknown cards."""
+    distributions: tuple[DistributionStats, ...] = ()
+    """Per category, P(exactly k) by turn (when asked for)."""
 
     def condition(self, name: str) -> ConditionStats:
         """The stats of the named condition (KeyError if absent)."""
@@ -192,5 +204,25 @@ class HandStats:
                 }
                 for g, kinds in self.composition.items()
             },
+            "distributions": [
+                {
+                    "name": d.name,
+                    "copies": d.copies,
+                    "results": {
+                        g.value: [
+                            {
+                                "turn": t + 1,
+                                "seen": self.seen[g][t],
+                                "counts": [
+                                    dict(count=k, **est.to_dict(fr)) for k, est in enumerate(ks)
+                                ],
+                            }
+                            for t, ks in enumerate(turns)
+                        ]
+                        for g, turns in d.by_going.items()
+                    },
+                }
+                for d in self.distributions
+            ],
             "warnings": list(self.warnings),
         }

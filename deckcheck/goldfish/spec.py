@@ -48,7 +48,11 @@ class EffectKind(enum.StrEnum):
     """Excavate the top ``count`` cards (3 or 6), add 1, the rest go to the bottom; once per
     turn; no more effect draws this turn (Pot of Prosperity)."""
     SEARCH = "search"
-    """Add one card of the ``target`` category from the deck to the hand; once per turn."""
+    """Add one card of the ``target`` category from the deck to the hand, then shuffle the deck;
+    once per turn."""
+    DRAW_LOCK = "draw-lock"
+    """Draw ``count`` cards, then no more draws by card effects this turn; played first in the
+    turn (Pot of Extravagance: "at the start of your Main Phase 1"); once per turn."""
 
 
 _PRESETS: dict[int, tuple[EffectKind, int]] = {
@@ -56,12 +60,14 @@ _PRESETS: dict[int, tuple[EffectKind, int]] = {
     70368879: (EffectKind.DRAW, 1),  # Upstart Goblin
     35261759: (EffectKind.DESIRES, 10),  # Pot of Desires
     84211599: (EffectKind.EXCAVATE, 6),  # Pot of Prosperity
+    49238328: (EffectKind.DRAW_LOCK, 2),  # Pot of Extravagance (6 banished: draw 2)
 }
 _DEFAULT_COUNT = {
     EffectKind.DRAW: 1,
     EffectKind.DESIRES: 10,
     EffectKind.EXCAVATE: 6,
     EffectKind.SEARCH: 1,
+    EffectKind.DRAW_LOCK: 2,
 }
 
 
@@ -145,6 +151,8 @@ class Spec:
     effects: tuple[Effect, ...] = ()
     source: str | None = None
     is_default: bool = field(default=False)
+    vary: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """The ``[vary]`` table: cards or categories and the copies a ratio sweep tries."""
 
     def category(self, name: str) -> Category:
         """The category of that name (KeyError if absent)."""
@@ -262,7 +270,7 @@ def _effect(
     opt = raw.get("once_per_turn", kind is not EffectKind.DRAW)
     if not isinstance(opt, bool):
         raise SpecError(f"{where}.once_per_turn: expected true or false")
-    if kind in (EffectKind.DESIRES, EffectKind.EXCAVATE):
+    if kind in (EffectKind.DESIRES, EffectKind.EXCAVATE, EffectKind.DRAW_LOCK):
         opt = True  # hard once per turn
     return Effect(
         name, passcode, kind, count, target if isinstance(target, str) else None, prefer, opt
@@ -291,12 +299,12 @@ def parse_spec(
     def err(exc: SpecError) -> SpecError:
         return SpecError(prefix + str(exc))
 
-    unknown = set(raw) - {"categories", "conditions", "effects"}
+    unknown = set(raw) - {"categories", "conditions", "effects", "vary"}
     if unknown:
         raise err(
             SpecError(
                 f"unknown table(s) {', '.join(sorted(unknown))}; "
-                "valid: categories, conditions, effects"
+                "valid: categories, conditions, effects, vary"
             )
         )
     raw_cats = raw.get("categories")
@@ -337,7 +345,33 @@ def parse_spec(
         if e.passcode in seen:
             raise err(SpecError(f"effects: {e.card} is listed twice"))
         seen.add(e.passcode)
-    return Spec(cats, tuple(conds), effects, source)
+    try:
+        vary = _vary(raw.get("vary", {}))
+    except SpecError as exc:
+        raise err(exc) from None
+    return Spec(cats, tuple(conds), effects, source, vary=vary)
+
+
+def _vary(raw: Any) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """``[vary]``: ``name = "a..b"`` (or ``"a,b,c"``) or ``name = [a, b, c]``."""
+    from deckcheck.error import GoldfishError
+    from deckcheck.goldfish.vary import parse_vary, sweep_request
+
+    if not isinstance(raw, Mapping):
+        raise SpecError('[vary] must be a table of name = "a..b"')
+    out = []
+    for name, value in raw.items():
+        try:
+            if isinstance(value, str):
+                v = parse_vary(f"{name}={value}")
+            elif isinstance(value, list):
+                (v,) = sweep_request({str(name): value})
+            else:
+                raise GoldfishError('expected "a..b" or a list of copies')
+        except GoldfishError as exc:
+            raise SpecError(f"vary.{name}: {exc}") from None
+        out.append((v.name, v.values))
+    return tuple(out)
 
 
 def load_spec(

@@ -16,8 +16,11 @@ and SARIF 2.1.0 (:mod:`~deckcheck.reporter.sarif`); file paths in them are made 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, assert_never
+
+from deckcheck.reporter.options import RenderOptions as RenderOptions
+from deckcheck.reporter.options import repo_path as repo_path
+from deckcheck.reporter.options import safe as safe
 
 if TYPE_CHECKING:
     from deckcheck.goldfish import HandStats
@@ -50,23 +53,6 @@ CI_OUTPUTS = frozenset({OutputFormat.JUNIT, OutputFormat.GITHUB, OutputFormat.SA
 """The CI report formats."""
 VALIDATION_OUTPUTS = CI_OUTPUTS | {OutputFormat.CSV, OutputFormat.HTML}
 """Report formats for validation results only (not for goldfish odds or card lookups)."""
-
-
-@dataclass(frozen=True, slots=True)
-class RenderOptions:
-    """How to render: display choices, never part of a result."""
-
-    colour: bool = False
-    """ANSI colours (the CLI turns them on for a terminal without ``NO_COLOR``)."""
-    fractions: bool = False
-    """Goldfish: exact probabilities also as fractions."""
-    warnings: tuple[str, ...] = ()
-    """Goldfish: warnings to carry in the JSON document."""
-    root: str | None = None
-    """CI reports: the folder (repository root) that file paths are made relative to; None:
-    the current folder."""
-    strict: bool = False
-    """CI reports: warnings fail too (JUnit failures instead of system-out)."""
 
 
 def render(
@@ -136,27 +122,6 @@ def _as_batch(value: Renderable, fmt: OutputFormat) -> Batch:
     raise InputError(f"--output {fmt.value} is for validation results only; use text or json")
 
 
-def repo_path(path: str, root: str | None) -> str | None:
-    """``path`` as a POSIX path relative to ``root`` (default: the current folder), for CI
-    reports; None for a source that is no file (``<stdin>``, ``<ydke URL>``).
-
-    A path outside ``root`` stays absolute.
-    """
-    import os
-
-    if path in ("<stdin>", "<ydke URL>", "<deck>", "-") or path.lower().startswith("ydke://"):
-        return None
-    base = os.path.abspath(root if root is not None else os.curdir)
-    full = os.path.abspath(path)
-    try:
-        rel = os.path.relpath(full, base)
-    except ValueError:  # another drive (Windows)
-        return full.replace(os.sep, "/")
-    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
-        return full.replace(os.sep, "/")
-    return rel.replace(os.sep, "/")
-
-
 def _text(value: Renderable, opts: RenderOptions) -> str:
     from deckcheck.reporter import outlook, text
     from deckcheck.run.batch import Batch
@@ -209,8 +174,6 @@ def batch_dict(batch: Batch) -> dict[str, Any]:
             "fingerprint": batch.data_fingerprint,
         },
     }  # fmt: skip
-    if unreadable:
-        out["errors"] = [dict(u) for u in unreadable]  # deprecated alias, one release
     return out
 
 
@@ -222,33 +185,3 @@ def unreadable_dict(u: Unreadable) -> dict[str, Any]:
 
         out["registration"] = {**u.registration.to_dict(), "status": status_of(u).value}
     return out
-
-
-def safe(value: Any) -> Any:
-    """``value`` with every string made valid for UTF-8 JSON (undecodable bytes as ``\\xNN``)."""
-    if isinstance(value, dict | list | tuple):
-        import json
-
-        try:  # the usual case, checked in C: nothing to change
-            json.dumps(value, ensure_ascii=False, default=str, skipkeys=True).encode("utf-8")
-        except UnicodeEncodeError:
-            pass
-        else:
-            return value
-    return _safe(value)
-
-
-def _safe(value: Any) -> Any:
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            from deckcheck.reporter.text import clean
-
-            return clean(value)
-        return value
-    if isinstance(value, dict):
-        return {k: _safe(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_safe(v) for v in value]
-    return value

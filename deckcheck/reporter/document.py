@@ -143,9 +143,6 @@ class ValidationDocument(_Doc):
     format: str | None = None
     date: str | None = None
     data: DataDoc | None = None
-    errors: list[UnreadableDoc] | None = Field(
-        None, description="Deprecated alias of 'unreadable' (present only when it is not empty)."
-    )
 
 
 # -- upcoming -----------------------------------------------------------------------------------
@@ -288,6 +285,22 @@ class ConditionDoc(_Doc):
     results: dict[str, list[TurnEstimateDoc]]
 
 
+class DistributionTurnDoc(_Doc):
+    """A category's distribution by one turn: P(exactly count) for count = 0, 1, ..."""
+
+    turn: int
+    seen: int
+    counts: list[CountEstimateDoc]
+
+
+class DistributionDoc(_Doc):
+    """A category's P(exactly k) by going and turn (``--distribution``)."""
+
+    name: str
+    copies: int
+    results: dict[str, list[DistributionTurnDoc]]
+
+
 class GoldfishDocument(_Doc):
     """``deckcheck simulate --output json``: odds by condition, going and turn."""
 
@@ -306,7 +319,81 @@ class GoldfishDocument(_Doc):
     effects: list[EffectDoc]
     conditions: list[ConditionDoc]
     composition: dict[str, dict[str, list[CountEstimateDoc]]]
+    distributions: list[DistributionDoc] = Field(
+        default_factory=list, description="Per category, P(exactly k) by turn (when asked for)."
+    )
     warnings: list[str] = Field(default_factory=list)
+    data_fingerprint: str | None = None
+
+
+class VaryDoc(_Doc):
+    """A varied card or category and the copies tried."""
+
+    name: str
+    values: list[int]
+
+
+class SweepRowDoc(_Doc):
+    """One combination of a sweep, ranked: copies, filler, every condition's figure by going."""
+
+    rank: int
+    values: dict[str, int]
+    filler: int
+    method: Literal["exact", "simulation"]
+    results: dict[str, dict[str, EstimateDoc]]
+
+
+class SweepDocument(_Doc):
+    """``deckcheck simulate --vary ... --output json`` and ``POST /v1/simulate/sweep``."""
+
+    vary: list[VaryDoc]
+    filler: str
+    deck: dict[str, int]
+    by: str
+    going: str
+    turn: int
+    seen: dict[str, int]
+    method: Literal["exact", "simulation"]
+    note: str | None
+    trials: int | None
+    seed: int | None
+    conditions: list[dict[str, str]]
+    rows: list[SweepRowDoc]
+    skipped: list[dict[str, int]]
+    data_fingerprint: str | None = None
+
+
+class DifferenceDoc(_Doc):
+    """One condition at one going and turn in both runs of a comparison."""
+
+    name: str
+    going: str
+    turn: int
+    a: float
+    b: float
+    diff: float = Field(description="B - A.")
+    ci: list[float] | None = Field(description="95% interval of B - A when simulated.")
+    fraction: str | None = Field(None, description="B - A exactly (with --fractions).")
+
+
+class CategorySizesDoc(_Doc):
+    """A category's copies in A and in B (null: not in that run)."""
+
+    name: str
+    a: int | None
+    b: int | None
+
+
+class CompareDocument(_Doc):
+    """``deckcheck simulate A --vs B --output json``: both runs and their differences."""
+
+    labels: dict[str, str]
+    a: GoldfishDocument
+    b: GoldfishDocument
+    categories: list[CategorySizesDoc]
+    differences: list[DifferenceDoc]
+    only_a: list[str]
+    only_b: list[str]
     data_fingerprint: str | None = None
 
 
@@ -593,6 +680,8 @@ DOCUMENTS: dict[str, type[BaseModel]] = {
     "validation": ValidationDocument,
     "upcoming": UpcomingDocument,
     "goldfish": GoldfishDocument,
+    "goldfish-sweep": SweepDocument,
+    "goldfish-compare": CompareDocument,
     "formats": FormatsDocument,
     "format": FormatDoc,
     "banlist": BanlistDocument,

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from deckcheck.reporter.text import clean
 
 if TYPE_CHECKING:
-    from deckcheck.reporter import RenderOptions
+    from deckcheck.reporter.options import RenderOptions
     from deckcheck.run.batch import Batch
 
 COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
@@ -64,7 +64,7 @@ def command(
 
 def workflow_commands(batch: Batch, options: RenderOptions) -> str:
     """Every finding of every deck as a workflow command, then one plain summary line."""
-    from deckcheck.reporter import repo_path
+    from deckcheck.reporter.options import repo_path
 
     lines: list[str] = []
     for report in batch.reports:
@@ -103,7 +103,7 @@ def summary_markdown(
 ) -> str:
     """The job summary in Markdown: a table of totals, the ``top`` most frequent codes and the
     illegal decks (paths relative to ``root``, default the current folder)."""
-    from deckcheck.reporter import repo_path
+    from deckcheck.reporter.options import repo_path
 
     s = batch.summary
     codes = Counter(v.code.value for r in batch.reports for v in r.violations)

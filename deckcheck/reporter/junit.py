@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from deckcheck.reporter.text import clean
 
 if TYPE_CHECKING:
-    from deckcheck.reporter import RenderOptions
+    from deckcheck.reporter.options import RenderOptions
     from deckcheck.run.batch import Batch
     from deckcheck.validation.report import Violation
 
@@ -52,7 +52,7 @@ def _where(path: str | None, v: Violation) -> str:
 
 def junit_xml(batch: Batch, options: RenderOptions) -> str:
     """The batch as a JUnit XML document (UTF-8, with an XML declaration)."""
-    from deckcheck.reporter import repo_path
+    from deckcheck.reporter.options import repo_path
 
     suite_name = f"deckcheck ({batch.format}, {batch.date})"
     root = ET.Element("testsuites", name="deckcheck")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from deckcheck.reporter.text import _colour, clean, plural
 
 if TYPE_CHECKING:
-    from deckcheck.reporter import RenderOptions
+    from deckcheck.reporter.options import RenderOptions
     from deckcheck.run.forecast import DeckForecast, Forecast
 
 _HEAD = {
@@ -70,8 +70,8 @@ def summary_line(fc: Forecast) -> str:
 def forecast_markdown(fc: Forecast, *, root: str | None = None) -> str:
     """The job summary of a forecast in Markdown: totals by outlook, then each affected deck
     with its format, the next list's date and what changes (paths relative to ``root``)."""
-    from deckcheck.reporter import repo_path
     from deckcheck.reporter.github import markdown_cell
+    from deckcheck.reporter.options import repo_path
     from deckcheck.run.forecast import Outlook
 
     failing = fc.count(Outlook.BECOMES_ILLEGAL) + fc.count(Outlook.NEW_ERRORS)
@@ -104,8 +104,8 @@ def forecast_markdown(fc: Forecast, *, root: str | None = None) -> str:
 
 def forecast_commands(fc: Forecast, options: RenderOptions) -> str:
     """GitHub workflow commands: one per new error and card change of each affected deck."""
-    from deckcheck.reporter import repo_path
     from deckcheck.reporter.github import command
+    from deckcheck.reporter.options import repo_path
 
     kind = "error" if options.strict else "warning"
     lines: list[str] = []

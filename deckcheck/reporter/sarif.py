@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 if TYPE_CHECKING:
-    from deckcheck.reporter import RenderOptions
+    from deckcheck.reporter.options import RenderOptions
     from deckcheck.run.batch import Batch
 
 SARIF_VERSION = "2.1.0"
@@ -87,7 +87,7 @@ def _location(path: str | None, line: int | None) -> list[dict[str, Any]]:
 def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
     """The SARIF log of a batch as plain data."""
     from deckcheck import __version__
-    from deckcheck.reporter import repo_path
+    from deckcheck.reporter.options import repo_path
     from deckcheck.validation.report import Code
 
     index = {code: i for i, code in enumerate(Code)}
@@ -166,6 +166,6 @@ def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
 
 def sarif_json(batch: Batch, options: RenderOptions) -> str:
     """The SARIF log of a batch as indented UTF-8 JSON."""
-    from deckcheck.reporter import safe
+    from deckcheck.reporter.options import safe
 
     return json.dumps(safe(sarif_document(batch, options)), ensure_ascii=False, indent=2) + "\n"

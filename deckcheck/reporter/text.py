@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from deckcheck.goldfish import HandStats
+    from deckcheck.goldfish import HandStats, SweepStats
+    from deckcheck.goldfish.compare import Comparison
     from deckcheck.goldfish.rule import Going
-    from deckcheck.reporter import RenderOptions
+    from deckcheck.reporter.options import RenderOptions
     from deckcheck.run.batch import Batch, Skipped
     from deckcheck.validation.report import Report
 
@@ -103,6 +104,33 @@ def _pct(p: float) -> str:
     return f"{100 * p:5.1f}%"
 
 
+def _one_in(p: float) -> str:
+    return "never" if p <= 0 else f"1 in {1 / p:,.1f}"
+
+
+def _distribution_lines(stats: HandStats) -> list[str]:
+    """Per category and going: P(exactly k) by turn (and "1 in X" for a single turn)."""
+    lines: list[str] = []
+    for d in stats.distributions:
+        for going, turns in d.by_going.items():
+            lines.append("")
+            what = f"{clean(d.name)} ({plural(d.copies, 'card')})"
+            lines.append(f"P(exactly k) of {what}, going {going.value}:")
+            heads = [f"T{t + 1} ({stats.seen[going][t]})" for t in range(len(turns))]
+            width = max([7, *map(len, heads)])
+            one = len(turns) == 1
+            lines.append(
+                "   k" + "".join(f"  {h:>{width}}" for h in heads) + ("  1 in X" if one else "")
+            )
+            for k in range(max(len(t) for t in turns)):
+                cells = [_pct(t[k].probability).strip() if k < len(t) else "" for t in turns]
+                row = f"{k:>4}" + "".join(f"  {c:>{width}}" for c in cells)
+                if one:
+                    row += f"  {_one_in(turns[0][k].probability)}"
+                lines.append(row)
+    return lines
+
+
 def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
     """The goldfish table: conditions by going and turn, then the hand composition."""
     fractions = options.fractions
@@ -163,14 +191,18 @@ def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
         lines.append(f"95% intervals within ±{100 * widest:.2f} points (seed {stats.seed})")
     if not stats.default:
         for c in stats.conditions:
-            lines.append(f"  {clean(c.name)}: {clean(c.expression)}")
+            if c.name != c.expression:
+                lines.append(f"  {clean(c.name)}: {clean(c.expression)}")
         lines.append("")
         lines.append(f"Categories (of {plural(stats.deck_size, 'Main Deck card')}):")
         cat_width = max(len(clean(k.name)) for k in stats.categories)
         for k in stats.categories:
             lines.append(f"  {clean(k.name):<{cat_width}}  {plural(k.copies, 'card')}")
+    lines += _distribution_lines(stats)
     for going in stats.goings:
-        kinds = stats.composition[going]
+        kinds = stats.composition.get(going, {})
+        if not kinds:  # quick mode: the cards' kinds are unknown
+            continue
         n = len(next(iter(kinds.values())))
         lines.append("")
         seen = stats.seen[going][0]
@@ -179,4 +211,87 @@ def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
         lines.append("         " + "".join(f"{k:>7}" for k in range(n)))
         for kind, ests in kinds.items():
             lines.append(f"{kind:<9}" + "".join(f"{_pct(e.probability):>7}" for e in ests))
+    return "\n".join(lines) + "\n"
+
+
+def sweep_text(stats: SweepStats, fractions: bool = False) -> str:
+    """A ratio sweep as a ranked table: the copies tried, the filler, the ranking condition
+    (per going), best first."""
+    names = [clean(v.name) for v in stats.vary]
+    how = stats.method.value + (f", {stats.trials:,} games/going" if stats.method.value ==
+                                "simulation" else "")  # fmt: skip
+    lines = [
+        f"Ratio sweep of {plural(stats.deck_size, 'Main Deck card')} ({clean(stats.filler)} "
+        f"adjusted to keep the size) · {how}",
+        f"ranked by {clean(stats.by)}, going {stats.going.value}, by turn {stats.turn}",
+    ]
+    if stats.note:
+        lines.append(f"note: {clean(stats.note)}")
+    lines.append("")
+    goings = list(stats.goings)
+    heads = ["#", *names, clean(stats.filler)] + [f"{g.value} ({stats.seen[g]})" for g in goings]
+    body = []
+    for i, row in enumerate(stats.rows, 1):
+        cells = [str(i), *(str(n) for _, n in row.values), str(row.filler)]
+        for g in goings:
+            est = row.figures[stats.by][g]
+            text = est.text(False)
+            if fractions and est.fraction is not None:
+                text += f" ({est.fraction.numerator}/{est.fraction.denominator})"
+            cells.append(text)
+        body.append(cells)
+    widths = [max(len(r[c]) for r in [heads, *body]) for c in range(len(heads))]
+    lines.append("  ".join(h.rjust(w) for h, w in zip(heads, widths, strict=True)))
+    lines.append("-" * len(lines[-1]))
+    for cells in body:
+        lines.append("  ".join(c.rjust(w) for c, w in zip(cells, widths, strict=True)))
+    if stats.skipped:
+        lines.append(f"{plural(len(stats.skipped), 'combination')} skipped: the filler would "
+                     "go below 0")  # fmt: skip
+    others = [n for n, _ in stats.conditions if n != stats.by]
+    if others:
+        lines.append(f"other conditions are in the JSON (-o json): {', '.join(map(clean, others))}")
+    return "\n".join(lines) + "\n"
+
+
+def _side(label: str, stats: HandStats) -> str:
+    how = "exact" if stats.method.value == "exact" else f"simulated, {stats.trials:,} games/going"
+    return f"{clean(label)}: {plural(stats.deck_size, 'Main Deck card')} · {how}"
+
+
+def compare_text(cmp: Comparison, fractions: bool = False) -> str:
+    """Two runs side by side: category sizes A -> B, then each condition's A, B and B − A."""
+    lines = [_side("A " + cmp.a_label, cmp.a), _side("B " + cmp.b_label, cmp.b)]
+    for stats, side in ((cmp.a, "A"), (cmp.b, "B")):
+        if stats.note:
+            lines.append(f"note ({side}): {clean(stats.note)}")
+    a_cats = {c.name: c.copies for c in cmp.a.categories}
+    b_cats = {c.name: c.copies for c in cmp.b.categories}
+    changed = [f"{clean(n)} {a_cats.get(n, 0)} -> {b_cats.get(n, 0)}"
+               for n in [*a_cats, *(n for n in b_cats if n not in a_cats)]
+               if a_cats.get(n) != b_cats.get(n)]  # fmt: skip
+    lines.append("categories: " + (", ".join(changed) if changed else "the same sizes"))
+    lines.append("")
+    heads = ["condition", "going", "turn", "A", "B", "B - A"]
+    body = []
+    for d in cmp.differences:
+        delta = f"{100 * d.diff:+.1f}"
+        if d.interval is not None:
+            delta += f" (±{100 * (d.interval[1] - d.diff):.1f})"
+        elif fractions and d.fraction is not None:
+            delta += f" ({d.fraction.numerator}/{d.fraction.denominator})"
+        body.append([clean(d.name)[:44], d.going.value, str(d.turn), d.a.text(False),
+                     d.b.text(False), delta])  # fmt: skip
+    widths = [max(len(r[c]) for r in [heads, *body]) for c in range(len(heads))]
+
+    def line(cells: list[str]) -> str:
+        pairs = enumerate(zip(cells, widths, strict=True))
+        return "  ".join(x.ljust(w) if c < 2 else x.rjust(w) for c, (x, w) in pairs)
+
+    lines.append(line(heads))
+    lines.append("-" * len(lines[-1]))
+    lines += [line(cells) for cells in body]
+    for side, names in (("A", cmp.only_a), ("B", cmp.only_b)):
+        if names:
+            lines.append(f"only in {side}: {', '.join(map(clean, names))}")
     return "\n".join(lines) + "\n"

@@ -41,7 +41,7 @@ import os
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
 from pathlib import Path
@@ -49,13 +49,17 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from deckcheck.error import ConfigError, DeckcheckError, UnknownFormatError
+from deckcheck.run.globs import glob_regex as glob_regex
+from deckcheck.run.globs import matches as matches
+from deckcheck.run.job import Planned as Planned
+from deckcheck.run.job import apply_ignores as apply_ignores
 
 if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
     from deckcheck.rule.format import Format
-    from deckcheck.run.batch import Batch, Skipped, Source, Unreadable
+    from deckcheck.run.batch import Batch
     from deckcheck.run.configfile import ConfigModel
-    from deckcheck.validation.report import Report
+    from deckcheck.source.record import Source
 
 CONFIG_FILE = "deckcheck.toml"
 """Name of the repository configuration file."""
@@ -63,69 +67,7 @@ PYPROJECT = "pyproject.toml"
 """A ``pyproject.toml`` with a ``[tool.deckcheck]`` table is a configuration too."""
 
 
-# -- globs ----------------------------------------------------------------------------------------
-
-
-def _segment(part: str) -> str:
-    out: list[str] = []
-    i = 0
-    while i < len(part):
-        ch = part[i]
-        if ch == "*":
-            out.append("[^/]*")
-        elif ch == "?":
-            out.append("[^/]")
-        elif ch == "[":
-            end = part.find("]", i + 2 if part[i + 1 : i + 2] in ("!", "^") else i + 1)
-            if end < 0:
-                out.append(re.escape(ch))
-            else:
-                body = part[i + 1 : end]
-                neg = body[:1] in ("!", "^")
-                body = body[1:] if neg else body
-                body = body.replace("\\", "\\\\")
-                out.append(f"[{'^' if neg else ''}{body}]")
-                i = end
-        else:
-            out.append(re.escape(ch))
-        i += 1
-    return "".join(out)
-
-
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """A path glob (see the module docstring) as a compiled regular expression.
-
-    Raises ValueError for an empty or unusable pattern.
-    """
-    pat = pattern.strip().replace("\\", "/")
-    if not pat or pat == "/":
-        raise ValueError(f"empty glob {pattern!r}")
-    anchored = "/" in pat.rstrip("/")
-    pat = pat.strip("/")
-    while pat.startswith("./"):
-        pat = pat[2:]
-    parts = [p for p in pat.split("/") if p not in ("", ".")]
-    if not parts:
-        raise ValueError(f"glob {pattern!r} names no path")
-    if any(p == ".." for p in parts):
-        raise ValueError(f"glob {pattern!r} leaves the repository ('..')")
-    body = ""
-    for i, part in enumerate(parts):
-        last = i == len(parts) - 1
-        if part == "**":
-            body += ".*" if last else "(?:[^/]+/)*"
-        else:
-            body += _segment(part) + ("" if last else "/")
-    lead = "" if anchored else "(?:.*/)?"
-    try:
-        return re.compile(f"^{lead}{body}(?:/.*)?$", re.DOTALL)
-    except re.error as exc:
-        raise ValueError(f"bad glob {pattern!r}: {exc}") from None
-
-
-def matches(pattern: str, path: str) -> bool:
-    """Whether a POSIX path relative to the repository root matches a glob."""
-    return glob_regex(pattern).match(path) is not None
+# -- globs: deckcheck.run.globs (imported by the configuration model too) ----------------------
 
 
 # -- the configuration -----------------------------------------------------------------------------
@@ -229,10 +171,9 @@ class Config:
 
     def event_date(self) -> date | None:
         """The configured date (None: today)."""
-        text = self.settings.date
-        if text is None or text.strip().lower() == "today":
-            return None
-        return date.fromisoformat(text)
+        from deckcheck.run.vocab import parse_date
+
+        return parse_date(self.settings.date)
 
     def default_format_name(self) -> str:
         """The default format's name: ``format``, else ``tcg``."""
@@ -241,14 +182,10 @@ class Config:
     def load_format(self, name: str, key: str, data: Dataset | None = None) -> Format:
         """A format named in the configuration (id, alias or format file relative to the root);
         :class:`ConfigError` naming ``key`` when it is unusable."""
-        from deckcheck.data.dataset import resolve_data
-        from deckcheck.rule.format import load_format_file
+        from deckcheck.run.vocab import resolve_format
 
-        ds = resolve_data(data)
         try:
-            if name.strip().lower().endswith(".toml"):
-                return load_format_file(self.root / name, ds)
-            fmt = ds.format(name.strip())
+            fmt = resolve_format(name, data=data, base=self.root)
         except UnknownFormatError as exc:
             raise ConfigError(
                 f"{self.where}: {key}: unknown format {name!r}; valid formats: "
@@ -357,20 +294,10 @@ def empty_config() -> Config:
     return Config()
 
 
-def apply_ignores(report: Report, codes: Iterable[str]) -> Report:
-    """``report`` without the violations whose code is in ``codes`` (its verdict follows)."""
-    drop = frozenset(codes)
-    if not drop:
-        return report
-    return replace(
-        report, violations=tuple(v for v in report.violations if v.code.value not in drop)
-    )
-
-
 def select(items: Iterable[Source], config: Config) -> Iterable[Source]:
     """The sources a configuration checks: files outside ``include`` or inside ``exclude`` (under
     the root) are left out, even when named explicitly; other sources pass unchanged."""
-    from deckcheck.run.batch import SourceKind
+    from deckcheck.source.record import SourceKind
 
     for src in items:
         if src.kind is SourceKind.FILE and src.error is None:
@@ -378,16 +305,6 @@ def select(items: Iterable[Source], config: Config) -> Iterable[Source]:
             if rel is not None and not config.selects(rel):
                 continue
         yield src
-
-
-@dataclass(frozen=True, slots=True)
-class Planned:
-    """A source a configuration checks, with the format it is checked in and the codes its
-    folder ignores."""
-
-    source: Source
-    format: Format
-    ignored: frozenset[str] = frozenset()
 
 
 def plan(
@@ -405,7 +322,8 @@ def plan(
     ``region`` (``na``/``eu``), else the configured one, picks whose TCG list dates apply.
     Unknown or broken format names are a :class:`~deckcheck.error.ConfigError`.
     """
-    from deckcheck.run.batch import SourceKind, expand_sources
+    from deckcheck.source.record import SourceKind
+    from deckcheck.source.scan import expand_sources
 
     region = region or config.settings.region
 
@@ -442,15 +360,17 @@ def check_with_config(
     data: Dataset | None = None,
     progress: Callable[[int, str], None] | None = None,
     region: str | None = None,
+    jobs: int | None = 1,
 ) -> Batch:
     """Read and validate every source with a configuration applied (see the module docstring).
 
     ``format`` (the command line's ``--format``) overrides the configured default *and* the
     folder formats; ``date``, ``allow_prerelease`` and ``region`` (``na``/``eu``) override the
-    configured ones. Without a configuration this is :func:`deckcheck.run.batch.check`.
+    configured ones; ``jobs`` as :func:`deckcheck.run.batch.check`. Rows keep source order.
+    Without a configuration this is :func:`deckcheck.run.batch.check`.
     """
     from deckcheck.data.dataset import resolve_data
-    from deckcheck.run.batch import Batch, check
+    from deckcheck.run.batch import check
     from deckcheck.validation.engine import _today
 
     ds = resolve_data(data)
@@ -458,18 +378,10 @@ def check_with_config(
     when = date or cfg.event_date() or _today()
     prerelease = cfg.settings.allow_prerelease if allow_prerelease is None else allow_prerelease
     default, planned = plan(items, cfg, format=format, data=ds, region=region)
-    reports: list[Report] = []
-    unreadable: list[Unreadable] = []
-    skipped: list[Skipped] = []
-    for done, one in enumerate(planned, 1):
-        got = check([one.source], one.format, when, allow_prerelease=prerelease, data=ds)
-        reports.extend(apply_ignores(r, one.ignored) for r in got.reports)
-        unreadable.extend(got.unreadable)
-        skipped.extend(got.skipped)
-        if progress is not None:
-            progress(done, one.source.label)
-    return Batch(default.id, when, tuple(reports), tuple(unreadable), tuple(skipped), ds.as_of,
-                 ds.fingerprint)  # fmt: skip
+    for fmt in {id(p.format): p.format for p in planned}.values():
+        fmt.require_date(when, ds)
+    return check((), default, when, allow_prerelease=prerelease, data=ds, progress=progress,
+                 jobs=jobs, plan=planned)  # fmt: skip
 
 
 def strict(config: Config | None, override: bool | None) -> bool:

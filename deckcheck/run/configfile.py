@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from deckcheck.run.config import glob_regex
+from deckcheck.run.globs import glob_regex
 
 
 class ConfigModel(BaseModel):
@@ -64,10 +64,9 @@ class ConfigModel(BaseModel):
             return value.isoformat()
         if value is None or value.strip().lower() == "today":
             return value
-        try:
-            dt.date.fromisoformat(value.strip())
-        except ValueError:
-            raise ValueError(f"bad date {value!r}: use YYYY-MM-DD or 'today'") from None
+        from deckcheck.run.vocab import parse_date
+
+        parse_date(value)  # the one date rule (an InputError is a ValueError)
         return value.strip()
 
     @field_validator("include", "exclude")

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from deckcheck.error import DeckcheckError, DeckReadError, ExitCode
-from deckcheck.run.batch import Skipped, Source, Unreadable
+from deckcheck.error import ExitCode
+from deckcheck.source.record import Skipped, Source, Unreadable
 from deckcheck.validation.report import Report, Severity, Violation
 
 if TYPE_CHECKING:
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from deckcheck.rule.banlist import Banlist
     from deckcheck.rule.format import Format
     from deckcheck.run.config import Config
+    from deckcheck.run.job import Planned, Step
 
 
 class Outlook(enum.StrEnum):
@@ -273,13 +274,13 @@ def forecast(
     As :func:`deckcheck.run.config.check_with_config`: ``format`` (the command line's) applies to
     every deck; without it each deck gets its folder's format, else the configured default
     (else ``tcg``); ``region`` (``na``/``eu``), else the configured one, picks whose TCG list
-    dates apply. The configuration's include/exclude globs and ignored codes apply too. One
-    bad source never stops the rest.
+    dates apply. The configuration's include/exclude globs and ignored codes apply too. Each
+    source is read by the same step as :func:`deckcheck.run.batch.check` (files, zip entries,
+    registration rows, inline lists); one bad source never stops the rest.
     """
     from deckcheck.data.dataset import resolve_data
-    from deckcheck.deck.io import read_path
-    from deckcheck.rule.format import Pool
     from deckcheck.run.config import empty_config, plan
+    from deckcheck.run.job import Step, run
     from deckcheck.validation.engine import _today
 
     ds = resolve_data(data)
@@ -288,33 +289,26 @@ def forecast(
     prerelease = cfg.settings.allow_prerelease if allow_prerelease is None else allow_prerelease
     fixed = ds.format(format) if isinstance(format, str) else format
     _, planned = plan(items, cfg, format=fixed, data=ds, region=region)
-    decks: list[DeckForecast] = []
-    unreadable: list[Unreadable] = []
-    skipped: list[Skipped] = []
-    for done, one in enumerate(planned, 1):
-        src, fmt = one.source, one.format
-        if src.skip is not None:
-            skipped.append(Skipped(src.path, src.skip))
-        elif src.error is not None:
-            unreadable.append(Unreadable(src.path, f"{src.path}: {src.error}"))
-        else:
-            try:
-                deck = read_path(src.path, rush=fmt.pool is Pool.RUSH, data=ds)
-            except DeckReadError as exc:
-                unreadable.append(Unreadable(src.label, str(exc), exc.line))
-            except DeckcheckError as exc:
-                unreadable.append(Unreadable(src.label, str(exc)))
-            else:
-                got = forecast_deck(deck, fmt, when, path=src.label,
-                                    allow_prerelease=prerelease, data=ds)  # fmt: skip
-                decks.append(_ignore(got, one.ignored) if one.ignored else got)
-        if progress is not None:
-            progress(done, src.label)
-    return Forecast(when, tuple(decks), tuple(unreadable), tuple(skipped), ds.as_of)
+    for fmt in {id(p.format): p.format for p in planned}.values():
+        fmt.require_date(when, ds)  # DateRangeError before reading anything, as check does
+    # in this process: a forecast holds the lists themselves, which do not cross processes
+    outcomes = run(planned, Step(when, prerelease, forecasted), ds, jobs=1, progress=progress)
+    decks = tuple(o for o in outcomes if isinstance(o, DeckForecast))
+    unreadable = tuple(o for o in outcomes if isinstance(o, Unreadable))
+    skipped = tuple(o for o in outcomes if isinstance(o, Skipped))
+    return Forecast(when, decks, unreadable, skipped, ds.as_of)
+
+
+def forecasted(deck: Deck, one: Planned, step: Step, ds: Dataset) -> DeckForecast:
+    """The forecast builder of :func:`deckcheck.run.job.run`: one deck's forecast, its
+    folder's ignored codes removed."""
+    got = forecast_deck(deck, one.format, step.date, path=one.source.label,
+                        allow_prerelease=step.allow_prerelease, data=ds)  # fmt: skip
+    return _ignore(got, one.ignored) if one.ignored else got
 
 
 def _ignore(d: DeckForecast, codes: frozenset[str]) -> DeckForecast:
-    from deckcheck.run.config import apply_ignores
+    from deckcheck.run.job import apply_ignores
 
     now = apply_ignores(d.now, codes)
     then = apply_ignores(d.then, codes) if d.then is not None else None

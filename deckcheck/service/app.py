@@ -51,6 +51,7 @@ from deckcheck.error import (
 from deckcheck.reporter import batch_dict, safe
 from deckcheck.reporter import document as doc
 from deckcheck.rule.format import Format, Pool
+from deckcheck.run.vocab import parse_region, parse_timeline
 from deckcheck.service.config import Settings
 from deckcheck.service.model import (
     BatchRequest,
@@ -59,6 +60,7 @@ from deckcheck.service.model import (
     ErrorDocument,
     HealthDocument,
     SimulateRequest,
+    SweepRequest,
     ValidateRequest,
 )
 
@@ -280,34 +282,38 @@ class Service:
     # -- helpers --------------------------------------------------------------------------
 
     def date(self, text: str | None) -> date:
-        """``YYYY-MM-DD``, ``today`` or None (today); :class:`InputError` otherwise."""
-        if text is None or text.strip().lower() in ("", "today"):
-            return date.today()
-        try:
-            return date.fromisoformat(text.strip())
-        except ValueError:
-            raise InputError(f"bad date {text!r}: use YYYY-MM-DD or 'today'") from None
+        """``YYYY-MM-DD``, ``today`` or None (today); :class:`InputError` otherwise (the one
+        date rule of :func:`deckcheck.run.vocab.parse_date`)."""
+        from deckcheck.run.vocab import event_date
+
+        return event_date(text)
 
     def format(
-        self, name: str | None, inline: dict[str, Any] | str | None, region: str | None
-    ) -> Format:
-        """The format a request names, defines inline, or implies by its region."""
-        from deckcheck.rule.format import format_from_document
+        self, name: str | None, inline: dict[str, Any] | str | None, timeline: str | None,
+        tcg_region: str | None = None,
+    ) -> Format:  # fmt: skip
+        """The format a request names, defines inline, or implies by its timeline (tcg/ocg),
+        in the TCG event region asked (na/eu), by the one resolver of
+        :func:`deckcheck.run.vocab.resolve_format`."""
+        from deckcheck.run.vocab import resolve_format
 
         ds = self.data
         if name is not None and inline is not None:
             raise InputError("give format or format_file, not both")
-        if inline is not None:
-            fmt = format_from_document(inline, "format_file", ds)
-        elif name is not None:
-            if not name.strip():
-                raise InputError("format is empty; see GET /v1/formats")
-            fmt = ds.format(name)
-        else:
-            fmt = ds.format(region or "tcg")
-        if region is not None and fmt.era is None and fmt.region != region:
-            fmt = replace(fmt, region=region, timeline=ds.formats.timeline(region))
+        if name is not None and not name.strip():
+            raise InputError("format is empty; see GET /v1/formats")
+        fmt = resolve_format(name, document=inline, data=ds, default=timeline or "tcg",
+                             region=tcg_region)  # fmt: skip
+        if timeline is not None and fmt.era is None and fmt.region != timeline:
+            fmt = replace(fmt, region=timeline, timeline=ds.formats.timeline(timeline))
         return fmt
+
+    def rules(self, req: Any) -> Format:
+        """The format of a request with ``format``, ``format_file``, ``timeline`` and
+        ``tcg_region`` fields (and the deprecated ``region``)."""
+        from deckcheck.service.model import rules_of
+
+        return self.format(req.format, req.format_file, *rules_of(req))
 
     def deck(
         self, content: str | dict[str, Any], fmt: str | None, source: str, *, rush: bool = False
@@ -354,50 +360,119 @@ class Service:
         return self.cached(request, body, "application/json")
 
     def simulate(self, req: SimulateRequest) -> Any:
-        """Run a simulation within the trial cap and the time budget (pilot run, projected)."""
-        from deckcheck.goldfish import DrawRules, Method, parse_spec, simulate
+        """Run a goldfish request within the trial cap, the exact engine's budget (memory and
+        time) and the simulation's time budget (pilot run, projected)."""
+        from deckcheck.goldfish import DrawRules, ExactBudget, Method
 
         s = self.settings
         if req.trials > s.max_trials:
             raise LimitError(f"trials {req.trials} is over the limit of {s.max_trials}",
                              "max_trials", s.max_trials)  # fmt: skip
-        fmt = self.format(req.format, req.format_file, req.region)
-        when = self.date(req.date)
+        fmt = self.rules(req)
+        rules = DrawRules.from_era(fmt.era_at(self.date(req.date)))
+        runner = self._goldfish_runner(req, fmt, rules)
+        budget = ExactBudget(max_bytes=s.exact_bytes, seconds=s.simulation_seconds)
+        pilot = min(req.trials, PILOT_TRIALS)
+        stats = runner(pilot, req.exact, budget)  # exact, or the exact engine said why not
+        if stats.method is Method.EXACT or pilot == req.trials:
+            return stats
+        start = time.monotonic()  # time a simulation alone (not the exact engine's attempt)
+        runner(pilot, "never", budget)
+        projected = (time.monotonic() - start) * req.trials / pilot
+        limit = s.simulation_seconds
+        if projected > limit:
+            fits = max(1, int(req.trials * limit / projected))
+            raise LimitError(
+                f"{req.trials} trials would take about {projected:.1f} s, over the "
+                f"{limit:g} s budget of a simulation; ask for at most about {fits} trials",
+                "simulation_seconds", limit,
+            )  # fmt: skip
+        # the pilot already found exact odds out of reach: simulate at once, keep its note
+        return replace(runner(req.trials, "never", budget), note=stats.note)
+
+    def sweep(self, req: SweepRequest) -> Any:
+        """Run a ratio sweep within the exact engine's budget (the whole sweep gets the time
+        budget) and, when it simulates, the simulation's time budget (pilot sweep, projected)."""
+        from deckcheck.goldfish import DrawRules, ExactBudget, Method, sweep, sweep_counts
+
+        s = self.settings
+        if req.trials > s.max_trials:
+            raise LimitError(f"trials {req.trials} is over the limit of {s.max_trials}",
+                             "max_trials", s.max_trials)  # fmt: skip
+        if req.distributions:
+            raise InputError("a sweep has no distributions (ask POST /v1/simulate)")
+        fmt = self.rules(req)
+        rules = DrawRules.from_era(fmt.era_at(self.date(req.date)))
+        budget = ExactBudget(max_bytes=s.exact_bytes, seconds=s.simulation_seconds)
+        common: dict[str, Any] = dict(filler=req.filler, by=req.by, going=req.going,
+                                      turns=req.turns, rules=rules, exact=req.exact,
+                                      budget=budget)  # fmt: skip
+        if (req.deck is None) == (req.quick is None):
+            raise InputError("give either deck or quick (a deck size and category counts)")
+        if req.quick is not None:
+            q = req.quick
+            if req.vary is None:
+                raise InputError("a quick-mode sweep needs vary")
+            return sweep_counts(q.size, q.counts, req.vary, q.when, **common)
+        assert req.deck is not None
         deck = self.deck(req.deck, req.deck_format, "deck", rush=fmt.pool is Pool.RUSH)
-        spec = None
-        if req.spec is not None:
-            raw: Any = req.spec
-            if isinstance(raw, str):
-                try:
-                    raw = tomllib.loads(raw)
-                except tomllib.TOMLDecodeError as exc:
-                    raise SpecError(f"spec: invalid TOML: {exc}") from None
-                except RecursionError:
-                    raise SpecError("spec: invalid TOML: nested too deeply") from None
-            spec = parse_spec(raw, source="spec", data=self.data)
-        rules = DrawRules.from_era(fmt.era_at(when))
+        spec = self._spec(req)
 
         def run(trials: int) -> Any:
-            return simulate(
-                deck, spec, going=req.going, turns=req.turns, trials=trials, seed=req.seed,
-                rules=rules, exact=req.exact, data=self.data,
-            )  # fmt: skip
+            return sweep(deck, spec, req.vary, trials=trials, seed=req.seed, data=self.data,
+                         **common)  # fmt: skip
 
         start = time.monotonic()
-        pilot = min(req.trials, PILOT_TRIALS)
+        pilot = min(req.trials, PILOT_TRIALS // 4)
         stats = run(pilot)
         if stats.method is Method.EXACT or pilot == req.trials:
             return stats
         projected = (time.monotonic() - start) * req.trials / pilot
-        budget = s.simulation_seconds
-        if projected > budget:
-            fits = max(1, int(req.trials * budget / projected))
+        if projected > s.simulation_seconds:
+            fits = max(1, int(req.trials * s.simulation_seconds / projected))
             raise LimitError(
-                f"{req.trials} trials would take about {projected:.1f} s, over the "
-                f"{budget:g} s budget of a simulation; ask for at most about {fits} trials",
-                "simulation_seconds", budget,
+                f"{req.trials} trials per combination would take about {projected:.1f} s, over "
+                f"the {s.simulation_seconds:g} s budget; ask for at most about {fits} trials",
+                "simulation_seconds", s.simulation_seconds,
             )  # fmt: skip
         return run(req.trials)
+
+    def _spec(self, req: SimulateRequest) -> Any:
+        """The request's spec (an object or TOML text), or None."""
+        from deckcheck.goldfish import parse_spec
+
+        if req.spec is None:
+            return None
+        raw: Any = req.spec
+        if isinstance(raw, str):
+            try:
+                raw = tomllib.loads(raw)
+            except tomllib.TOMLDecodeError as exc:
+                raise SpecError(f"spec: invalid TOML: {exc}") from None
+            except RecursionError:
+                raise SpecError("spec: invalid TOML: nested too deeply") from None
+        return parse_spec(raw, source="spec", data=self.data)
+
+    def _goldfish_runner(self, req: SimulateRequest, fmt: Format, rules: Any) -> Any:
+        """A function (trials, exact, budget) -> HandStats for the request's deck or quick mode."""
+        from deckcheck.goldfish import simulate, simulate_counts
+
+        if (req.deck is None) == (req.quick is None):
+            raise InputError("give either deck or quick (a deck size and category counts)")
+        common = dict(going=req.going, turns=req.turns, seed=req.seed, rules=rules,
+                      distributions=req.distributions)  # fmt: skip
+        if req.quick is not None:
+            quick = req.quick
+            return lambda trials, exact, budget: simulate_counts(
+                quick.size, quick.counts, quick.when, trials=trials, exact=exact,
+                budget=budget, **common,
+            )  # fmt: skip
+        assert req.deck is not None
+        deck = self.deck(req.deck, req.deck_format, "deck", rush=fmt.pool is Pool.RUSH)
+        spec = self._spec(req)
+        return lambda trials, exact, budget: simulate(
+            deck, spec, trials=trials, exact=exact, budget=budget, data=self.data, **common
+        )
 
 
 BIG_DECK = 32 * 1024
@@ -532,7 +607,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
         from deckcheck.validation.engine import validate
 
         def run() -> Response:
-            fmt = svc.format(req.format, req.format_file, req.region)
+            fmt = svc.rules(req)
             when = svc.date(req.date)
             name = req.name or "deck"
             deck = svc.deck(req.deck, req.deck_format, name, rush=fmt.pool is Pool.RUSH)
@@ -552,6 +627,13 @@ def _routes(app: FastAPI, svc: Service) -> None:
         data = stats.to_dict(fractions=req.fractions)
         data["warnings"] = []
         return svc.answer(doc.GoldfishDocument, data)
+
+    @app.post(f"{API}/simulate/sweep", response_model=doc.SweepDocument, responses=ERRORS,
+              tags=["decks"])  # fmt: skip
+    def simulate_sweep(req: SweepRequest) -> Response:
+        """Ratio sweep: every combination of copies asked, ranked by a condition."""
+        stats = svc.sweep(req)
+        return svc.answer(doc.SweepDocument, stats.to_dict(fractions=req.fractions))
 
     @app.post(f"{API}/convert", response_model=ConvertDocument, responses=ERRORS,
               tags=["decks"])  # fmt: skip
@@ -587,7 +669,12 @@ def _routes(app: FastAPI, svc: Service) -> None:
         date: Annotated[
             str | None, Query(description="Zip uploads: the date (or a form field).")
         ] = None,
-        region: Annotated[Literal["tcg", "ocg"] | None, Query()] = None,
+        timeline: Annotated[Literal["tcg", "ocg"] | None, Query()] = None,
+        tcg_region: Annotated[Literal["na", "eu"] | None, Query()] = None,
+        region: Annotated[
+            Literal["tcg", "ocg", "na", "eu"] | None,
+            Query(deprecated=True, description="Deprecated: timeline (tcg/ocg) or tcg_region."),
+        ] = None,
         allow_prerelease: Annotated[bool, Query()] = False,
     ) -> Response:
         """Many decks: a JSON list, or a zip of deck files (raw body or multipart ``file``).
@@ -609,7 +696,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
             if len(req.decks) > s.max_batch_decks:
                 raise LimitError(f"{len(req.decks)} decks; the limit is {s.max_batch_decks}",
                                  "max_batch_decks", s.max_batch_decks)  # fmt: skip
-            fmt = svc.format(req.format, req.format_file, req.region)
+            fmt = svc.rules(req)
             when = svc.date(req.date)
             prerelease = req.allow_prerelease
             sources = [
@@ -621,19 +708,22 @@ def _routes(app: FastAPI, svc: Service) -> None:
                 raw, fields = await _form_file(request)
                 format = format or fields.get("format")
                 date = date or fields.get("date")
+                line = timeline or parse_timeline(fields.get("timeline"))
+                where = tcg_region or parse_region(fields.get("tcg_region"))
                 region = region or _region(fields.get("region"))
                 allow_prerelease = allow_prerelease or fields.get("allow_prerelease") in TRUE
             elif ctype in ZIP_TYPES:
                 raw = await request.body()
+                line, where = timeline, tcg_region
             else:
                 raise InputError(
                     f"content type {ctype or 'none'!r}: send application/json, application/zip "
                     "or multipart/form-data with a 'file'"
                 )
-            fmt = svc.format(format, None, region)
+            fmt = svc.format(format, None, *_old_region(region, line, where))
             when = svc.date(date)
             prerelease = allow_prerelease
-            sources = await run_in_threadpool(_zip_sources, raw, s)
+            sources = await run_in_threadpool(_zip_sources, raw, s, svc.data)
         decks = sum(1 for x in sources if x.skip is None and x.error is None)
         if decks > s.max_batch_decks:
             raise LimitError(f"{decks} decks; the limit is {s.max_batch_decks}",
@@ -660,9 +750,10 @@ def _routes(app: FastAPI, svc: Service) -> None:
         request: Request,
         format_id: Annotated[str, Path(description="Format or era id or alias.")],
         date: Annotated[str | None, Query(description="YYYY-MM-DD or 'today'.")] = None,
+        tcg_region: Annotated[Literal["na", "eu"] | None, Query(description=TCG_REGION)] = None,
     ) -> Response:
         """A format's rules, and the era and ban list in force on the date."""
-        fmt = svc.data.format(format_id)
+        fmt = svc.format(format_id, None, None, tcg_region)
         when = svc.date(date)
         fmt.require_date(when, svc.data)  # the library's one rule: DateRangeError (422)
         return svc.cached_doc(request, doc.FormatDoc, fmt.to_dict(when, svc.data))
@@ -673,9 +764,10 @@ def _routes(app: FastAPI, svc: Service) -> None:
         request: Request,
         format_id: Annotated[str, Path(description="Format id or alias.")],
         date: Annotated[str | None, Query(description="YYYY-MM-DD or 'today'.")] = None,
+        tcg_region: Annotated[Literal["na", "eu"] | None, Query(description=TCG_REGION)] = None,
     ) -> Response:
         """The ban list (or whitelist, or points list) in force on the date."""
-        fmt = svc.data.format(format_id)
+        fmt = svc.format(format_id, None, None, tcg_region)
         when = svc.date(date)
         fmt.require_date(when, svc.data)  # the library's one rule: DateRangeError (422)
         current = fmt.banlist_at(when, svc.data)
@@ -719,18 +811,31 @@ def _routes(app: FastAPI, svc: Service) -> None:
         return svc.cached_doc(request, doc.CardDocument, found.to_dict())
 
 
+TCG_REGION = "na or eu: the TCG event region whose dates pick the list (default: the format's)."
+"""How the ``tcg_region`` query parameter is documented."""
 TRUE = ("1", "true", "yes", "on")
 """Form values read as true."""
 
 
-def _region(value: str | None) -> Literal["tcg", "ocg"] | None:
+def _region(value: str | None) -> Literal["tcg", "ocg", "na", "eu"] | None:
+    """The deprecated ``region`` form field: a timeline (tcg/ocg) or a TCG region (na/eu)."""
     if value is None or not value.strip():
         return None
-    if value.strip().lower() == "tcg":
-        return "tcg"
-    if value.strip().lower() == "ocg":
-        return "ocg"
-    raise InputError(f"region {value!r}: use tcg or ocg")
+    low = value.strip().lower()
+    if low in ("tcg", "ocg", "na", "eu"):
+        return low  # type: ignore[return-value]
+    raise InputError(f"region {value!r}: use timeline=tcg|ocg or tcg_region=na|eu")
+
+
+def _old_region(
+    region: str | None, timeline: str | None, tcg_region: str | None
+) -> tuple[str | None, str | None]:
+    """(timeline, tcg_region) with the deprecated ``region`` read as whichever it names."""
+    if region in ("tcg", "ocg") and timeline is None:
+        return region, tcg_region
+    if region in ("na", "eu") and tcg_region is None:
+        return timeline, region
+    return timeline, tcg_region
 
 
 async def _form_file(request: Request) -> tuple[bytes, dict[str, str]]:
@@ -748,11 +853,11 @@ async def _form_file(request: Request) -> tuple[bytes, dict[str, str]]:
     return data, fields
 
 
-def _zip_sources(raw: bytes, s: Settings) -> list[Any]:
-    from deckcheck.service.archive import read_zip
+def _zip_sources(raw: bytes, s: Settings, data: Dataset) -> list[Any]:
+    from deckcheck.source.archive import read_zip
 
     return read_zip(raw, max_entries=s.max_zip_entries, max_bytes=s.max_zip_bytes,
-                    max_ratio=s.max_zip_ratio)  # fmt: skip
+                    max_ratio=s.max_zip_ratio, data=data)  # fmt: skip
 
 
 def _openapi(app: FastAPI) -> None:

@@ -11,6 +11,7 @@ setting                         environment variable             default
 ``max_cards``                   ``DECKCHECK_MAX_CARDS``          200 cards per deck (422)
 ``max_trials``                  ``DECKCHECK_MAX_TRIALS``         1,000,000 per going (422)
 ``simulation_seconds``          ``DECKCHECK_SIMULATION_SECONDS`` 10 s per simulation (422)
+``exact_bytes``                 ``DECKCHECK_EXACT_BYTES``        64 MiB of exact-engine states
 ``max_batch_decks``             ``DECKCHECK_MAX_BATCH_DECKS``    1,000 decks per batch (422)
 ``max_zip_entries``             ``DECKCHECK_MAX_ZIP_ENTRIES``    2,000 entries per zip (422)
 ``max_zip_bytes``               ``DECKCHECK_MAX_ZIP_BYTES``      64 MiB uncompressed (422)
@@ -45,7 +46,10 @@ class Settings:
     max_trials: int = 1_000_000
     """Most simulated games per going (422 over it)."""
     simulation_seconds: float = 10.0
-    """Time budget of one simulation: a request projected to take longer gets 422."""
+    """Time budget of one simulation: a request projected to take longer gets 422. The exact
+    engine gets the same time; past it (or past ``exact_bytes``) ``exact="auto"`` simulates."""
+    exact_bytes: int = 64 * MIB
+    """Memory budget of the exact engine per request (estimated before allocating)."""
     max_batch_decks: int = 1000
     """Most decks in one batch (422 over it)."""
     max_zip_entries: int = 2000

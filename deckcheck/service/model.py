@@ -11,25 +11,34 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from deckcheck.deck.model import FindingCode
 from deckcheck.reporter.document import CountsDoc
 
 DeckFormatName = Literal["ydk", "ydke", "text", "omega", "json"]
-Region = Literal["tcg", "ocg"]
+Timeline = Literal["tcg", "ocg"]
+TcgRegion = Literal["na", "eu"]
+Region = Timeline
+"""The old name of :data:`Timeline` (kept for one release)."""
 
 _DECK = (
     "The deck: .ydk text, a ydke:// URL, a text list (English, Japanese or Simplified Chinese "
     "names), an Omega code, or deckcheck's JSON deck form (as a string or an object)."
 )
-_FORMAT = "Game format or era id/alias (default: the region's format, else tcg); see /v1/formats."
+_FORMAT = "Game format or era id/alias (default: the timeline's format, else tcg); see /v1/formats."
 _FORMAT_FILE = (
     "An organiser's format instead of `format`: a format-file table (docs/formats.md) as an "
     "object, or the TOML text of a format file. `banlist` paths are not allowed here."
 )
 _DATE = "Event date YYYY-MM-DD or 'today' (default: today)."
-_REGION = (
-    "tcg or ocg. Without `format`, picks that region's format; with one whose era goes by "
-    "date, the region whose era dates apply."
+_TIMELINE = (
+    "tcg or ocg: the card-release timeline. Without `format`, picks that timeline's format; "
+    "with one whose era goes by date, the timeline whose era dates apply."
 )
+_TCG_REGION = (
+    "na or eu: the TCG event region, whose dates pick a TCG list where North America and "
+    "Europe differ (e.g. April 2024: na 2024-04-15, eu 2024-04-22). Default: the format's, na."
+)
+_OLD_REGION = "Deprecated (one release): tcg/ocg here is `timeline`; na/eu is `tcg_region`."
 
 
 class _Request(BaseModel):
@@ -47,7 +56,22 @@ class _RulesRequest(_DeckRequest):
     format: str | None = Field(None, description=_FORMAT, max_length=200)
     format_file: dict[str, Any] | str | None = Field(None, description=_FORMAT_FILE)
     date: str | None = Field(None, description=_DATE, max_length=40)
-    region: Region | None = Field(None, description=_REGION)
+    timeline: Timeline | None = Field(None, description=_TIMELINE)
+    tcg_region: TcgRegion | None = Field(None, description=_TCG_REGION)
+    region: Literal["tcg", "ocg", "na", "eu"] | None = Field(
+        None, description=_OLD_REGION, json_schema_extra={"deprecated": True}
+    )
+
+
+def rules_of(req: Any) -> tuple[str | None, str | None]:
+    """A request's (timeline, tcg_region), the deprecated ``region`` read as whichever it
+    names (tcg/ocg: the timeline, na/eu: the TCG region)."""
+    timeline, tcg_region, old = req.timeline, req.tcg_region, req.region
+    if old in ("tcg", "ocg") and timeline is None:
+        timeline = old
+    elif old in ("na", "eu") and tcg_region is None:
+        tcg_region = old
+    return timeline, tcg_region
 
 
 class ValidateRequest(_RulesRequest):
@@ -59,9 +83,33 @@ class ValidateRequest(_RulesRequest):
     )
 
 
-class SimulateRequest(_RulesRequest):
-    """``POST /v1/simulate``: goldfish odds of a deck's Main Deck."""
+class QuickDeck(_Request):
+    """Quick mode: a deck size and disjoint category counts instead of a deck (the rest of the
+    deck is "other"), with conditions over those categories."""
 
+    size: int = Field(ge=1, le=200, description="Cards in the Main Deck.")
+    counts: dict[str, int] = Field(
+        description='Cards of each category, e.g. {"starter": 9, "brick": 6}.', max_length=60
+    )
+    when: list[str] | dict[str, str] | None = Field(
+        None,
+        description="Conditions (texts, or name -> text); default: at least 1 of each category.",
+        max_length=100,
+    )
+
+
+class SimulateRequest(_RulesRequest):
+    """``POST /v1/simulate``: goldfish odds of a deck's Main Deck, or of a quick-mode deck."""
+
+    deck: str | dict[str, Any] | None = Field(  # type: ignore[assignment]
+        None, description=_DECK + " Give `deck` or `quick`."
+    )
+    quick: QuickDeck | None = Field(
+        None, description="Quick mode instead of a deck: size, category counts, conditions."
+    )
+    distributions: bool = Field(
+        False, description="Also P(exactly k) of every category by turn (`distributions`)."
+    )
     spec: dict[str, Any] | str | None = Field(
         None,
         description="A goldfish spec (docs/goldfish.md): categories, conditions, effects, as an "
@@ -75,6 +123,27 @@ class SimulateRequest(_RulesRequest):
     seed: int | None = Field(None, ge=0, le=2**63 - 1, description="Seed of the simulation.")
     exact: Literal["auto", "always", "never"] = "auto"
     fractions: bool = Field(False, description="Exact probabilities also as 'n/d'.")
+
+
+class SweepRequest(SimulateRequest):
+    """``POST /v1/simulate/sweep``: a ratio sweep of a deck (and spec) or a quick-mode deck."""
+
+    vary: list[str] | dict[str, list[int]] | None = Field(
+        None,
+        description='What to vary: ["starter=6..10", "Ash Blossom & Joyous Spring=1..3"] or '
+        '{"starter": [6, 7, 8]}: cards of the deck or categories (whose cards are alike). '
+        "Default: the spec's [vary] table (with a deck).",
+        max_length=8,
+    )
+    filler: str | None = Field(
+        None,
+        description="The card or category adjusted to hold the deck size (default: other, the "
+        "cards of no category).",
+        max_length=200,
+    )
+    by: str | None = Field(
+        None, description="The condition to rank by (default: the first).", max_length=200
+    )
 
 
 class ConvertRequest(_DeckRequest):
@@ -98,7 +167,11 @@ class BatchRequest(_Request):
     format: str | None = Field(None, description=_FORMAT, max_length=200)
     format_file: dict[str, Any] | str | None = Field(None, description=_FORMAT_FILE)
     date: str | None = Field(None, description=_DATE, max_length=40)
-    region: Region | None = Field(None, description=_REGION)
+    timeline: Timeline | None = Field(None, description=_TIMELINE)
+    tcg_region: TcgRegion | None = Field(None, description=_TCG_REGION)
+    region: Literal["tcg", "ocg", "na", "eu"] | None = Field(
+        None, description=_OLD_REGION, json_schema_extra={"deprecated": True}
+    )
     allow_prerelease: bool = False
 
 
@@ -107,7 +180,7 @@ class FindingDoc(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    code: Literal["unknown-card", "ambiguous-card", "parse"]
+    code: FindingCode = Field(description="What the reader found (every reader finding code).")
     message: str
     line: int | None
     text: str | None

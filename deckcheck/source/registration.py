@@ -21,6 +21,8 @@ A deck cell is read as:
 
 * a ``ydke://`` URL;
 * an inline text list when it spans several lines;
+* an Omega deck code (even when its base64 holds a ``/``), read as a deck before it is tried as
+  a path;
 * otherwise a path **relative to the CSV's folder** (``/`` or ``\\``); it may not be absolute or
   lead outside that folder (through ``..`` or a symbolic link);
 * a single line that is not a path (no deck suffix, no separator, no such file) is read as a
@@ -47,9 +49,10 @@ from typing import TYPE_CHECKING, Any
 
 from deckcheck.deck.io.detect import DECK_SUFFIXES
 from deckcheck.error import InputError
+from deckcheck.source.record import Source, SourceKind
 
 if TYPE_CHECKING:
-    from deckcheck.run.batch import Source, Unreadable
+    from deckcheck.source.record import Unreadable
     from deckcheck.validation.report import Report
 
 MAX_CSV_BYTES = 64 << 20
@@ -110,20 +113,17 @@ class Registration:
 
 
 def status_of(row: Report | Unreadable, registration: Registration | None = None) -> Status:
-    """The status of a batch row: duplicate, unreadable, legal or illegal (in that order)."""
-    from deckcheck.validation.report import Report
+    """The status of a batch row: duplicate, unreadable, legal or illegal (in that order).
 
+    A row with a verdict (a report's ``legal``) is legal or illegal; one without is unreadable
+    (this stage reads reports' verdicts, it does not import them)."""
     reg = registration if registration is not None else getattr(row, "registration", None)
     if reg is not None and reg.duplicate_of is not None:
         return Status.DUPLICATE
-    if not isinstance(row, Report):
+    legal = getattr(row, "legal", None)
+    if legal is None:
         return Status.UNREADABLE
-    return Status.LEGAL if row.legal else Status.ILLEGAL
-
-
-def is_registrations(path: str) -> bool:
-    """True when ``path`` names a ``.csv`` file (by its suffix)."""
-    return path.lower().endswith(".csv")
+    return Status.LEGAL if legal else Status.ILLEGAL
 
 
 def _key(header: str) -> str:
@@ -191,8 +191,6 @@ def parse_registrations(
     ``deck_file(cell, registration)`` turns a deck cell into the source of a deck file, or
     returns None when the cell is not a path (it is then read as an inline list).
     """
-    from deckcheck.run.batch import Source, SourceKind
-
     if len(raw) > MAX_CSV_BYTES:
         raise RegistrationError(f"{name}: over the {MAX_CSV_BYTES} byte limit for a CSV")
     text = _decode(raw, name)
@@ -204,20 +202,7 @@ def parse_registrations(
         raise RegistrationError(f"{name}:1: {exc}") from exc
     if header is None or not any(h.strip() for h in header):
         raise RegistrationError(f"{name}: empty file; the first row must name the columns")
-    keys = [_key(h) for h in header]
-    deck_col = _column(keys, DECK_COLUMNS, "deck")
-    if deck_col is None:
-        raise RegistrationError(
-            f"{name}:1: no deck column; name one of: deck, decklist, deck_file, file, path, "
-            "ydke (player_id and player columns are optional)"
-        )
-    id_col = _column(keys, PLAYER_ID_COLUMNS)
-    if id_col is None:
-        id_col = next((i for i, k in enumerate(keys) if k.endswith("id") and i != deck_col), None)
-    taken = tuple(i for i in (deck_col, id_col) if i is not None)
-    player_col = _column(keys, PLAYER_COLUMNS, "player", taken)
-    known = {deck_col, id_col, player_col}
-    extra = [(i, h.strip() or f"column {i + 1}") for i, h in enumerate(header) if i not in known]
+    cols = _Columns.of(header, name)
     seen: dict[str, int] = {}
     out: list[Source] = []
     line = reader.line_num + 1
@@ -233,44 +218,97 @@ def parse_registrations(
             continue
         if len(out) >= MAX_ROWS:
             raise RegistrationError(f"{name}: more than {MAX_ROWS} registrations")
-
-        def cell(i: int | None, cells: list[str] = cells) -> str:
-            return cells[i] if i is not None and i < len(cells) else ""
-
-        pid = cell(id_col).strip()
-        dup = None
-        if pid:
-            k = pid.casefold()
-            dup = seen.get(k)
-            if dup is None:
-                seen[k] = row
-        reg = Registration(
-            name,
-            row,
-            pid,
-            cell(player_col).strip(),
-            cell(deck_col),
-            tuple((h, cell(i)) for i, h in extra),
-            dup,
-        )
-        label = f"{name}:{row}"
-        deck = reg.deck.strip()
-        if not deck:
-            out.append(Source(SourceKind.FILE, name, error="no deck given", display=label,
-                              registration=reg))  # fmt: skip
-        elif deck[:7].lower() == "ydke://":
-            out.append(Source(SourceKind.URL, deck, display=label, registration=reg))
-        else:
-            got = None if "\n" in deck or "\r" in deck else deck_file(deck, reg)
-            out.append(got or Source(SourceKind.INLINE, name, content=reg.deck, display=label,
-                                     registration=reg))  # fmt: skip
+        reg = cols.registration(name, row, cells, seen)
+        out.append(_deck_source(reg, f"{name}:{row}", deck_file))
     return out
 
 
-def _file_source(cell: str, base: Path, reg: Registration) -> Source | None:
-    from deckcheck.run.batch import Source, SourceKind
+@dataclass(frozen=True, slots=True)
+class _Columns:
+    """Where the deck, player id and player are in a CSV's rows, and the other columns."""
 
-    if not _looks_like_path(cell, base):
+    deck: int
+    player_id: int | None
+    player: int | None
+    extra: tuple[tuple[int, str], ...]
+
+    @classmethod
+    def of(cls, header: list[str], name: str) -> _Columns:
+        """The columns of a header row; RegistrationError without a deck column."""
+        keys = [_key(h) for h in header]
+        deck_col = _column(keys, DECK_COLUMNS, "deck")
+        if deck_col is None:
+            raise RegistrationError(
+                f"{name}:1: no deck column; name one of: deck, decklist, deck_file, file, path, "
+                "ydke (player_id and player columns are optional)"
+            )
+        id_col = _column(keys, PLAYER_ID_COLUMNS)
+        if id_col is None:
+            id_col = next((i for i, k in enumerate(keys) if k.endswith("id") and i != deck_col),
+                          None)  # fmt: skip
+        taken = tuple(i for i in (deck_col, id_col) if i is not None)
+        player_col = _column(keys, PLAYER_COLUMNS, "player", taken)
+        known = {deck_col, id_col, player_col}
+        extra = tuple((i, h.strip() or f"column {i + 1}") for i, h in enumerate(header)
+                      if i not in known)  # fmt: skip
+        return cls(deck_col, id_col, player_col, extra)
+
+    def registration(self, name: str, row: int, cells: list[str],
+                     seen: dict[str, int]) -> Registration:  # fmt: skip
+        """One row's registration (``seen``: the first row of each player id so far)."""
+
+        def cell(i: int | None) -> str:
+            return cells[i] if i is not None and i < len(cells) else ""
+
+        pid = cell(self.player_id).strip()
+        dup = None
+        if pid:
+            dup = seen.setdefault(pid.casefold(), row)
+            dup = None if dup == row else dup
+        return Registration(name, row, pid, cell(self.player).strip(), cell(self.deck),
+                            tuple((h, cell(i)) for i, h in self.extra), dup)  # fmt: skip
+
+
+def _deck_source(
+    reg: Registration, label: str, deck_file: Callable[[str, Registration], Source | None]
+) -> Source:
+    """The source of a registration's deck cell: none given, a URL, a file, or an inline deck."""
+    deck = reg.deck.strip()
+    if not deck:
+        return Source(SourceKind.FILE, reg.file, error="no deck given", display=label,
+                      registration=reg)  # fmt: skip
+    if deck[:7].lower() == "ydke://":
+        return Source(SourceKind.URL, deck, display=label, registration=reg)
+    got = None if "\n" in deck or "\r" in deck else deck_file(deck, reg)
+    return got or Source(SourceKind.INLINE, reg.file, content=reg.deck, display=label,
+                         registration=reg)  # fmt: skip
+
+
+def is_deck_code(cell: str) -> bool:
+    """Whether a one-line cell is a deck in a code form (a ``ydke://`` URL, an Omega code): such
+    a cell is read as a deck, never as a path, even when it holds a ``/``."""
+    text = cell.strip()
+    if text[:7].lower() == "ydke://":
+        return True
+    if sniff_suffix(text) or len(text) < 8 or any(c.isspace() for c in text):
+        return False
+    from deckcheck.deck.io.omega import inflate_counted
+    from deckcheck.error import DeckReadError
+
+    try:
+        inflate_counted(text, None)
+    except DeckReadError:
+        return False
+    return True
+
+
+def sniff_suffix(cell: str) -> bool:
+    """Whether a cell ends in a deck file suffix (``.ydk``...)."""
+    return cell.lower().endswith(DECK_SUFFIXES)
+
+
+def _file_source(cell: str, base: Path, reg: Registration) -> Source | None:
+    if is_deck_code(cell) or not _looks_like_path(cell, base):
         return None
     file, error = _deck_path(cell, base)
     return Source(SourceKind.FILE, file, error=error, display=file, registration=reg)

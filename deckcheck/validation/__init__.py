@@ -6,7 +6,7 @@ rules and ``validate()``.
 
 from __future__ import annotations
 
-from deckcheck.validation.engine import Ruleset, ruleset, summarize, validate
+from deckcheck.validation.engine import Ruleset, ruleset, validate
 from deckcheck.validation.report import BanlistRef, Code, Report, Severity, Violation
 
 __all__ = [
@@ -17,6 +17,5 @@ __all__ = [
     "Severity",
     "Violation",
     "ruleset",
-    "summarize",
     "validate",
 ]

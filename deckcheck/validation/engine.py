@@ -10,14 +10,16 @@ rules share a :class:`Context` (deck, era, list in force, format) and a per-form
 from __future__ import annotations
 
 import collections
+import enum
 import re
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from itertools import chain, repeat
 from operator import attrgetter
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from deckcheck.card import FLAG_PRERELEASE, FLAG_UNOFFICIAL, Card, CardKind, DeckZone, ExtraKind
 from deckcheck.data.dataset import Dataset as _Dataset
@@ -41,10 +43,6 @@ class CardFacts:
     """The name whose copy limit the card counts toward."""
     status: int | None
     """Copies the list allows (0-3); None when the card is not on the list."""
-    status_passcode: int
-    """The passcode whose list entry applied."""
-    pool_problem: str | None
-    """Why the card is outside the format's card pool, if it is."""
     points: int
     """Genesys points of one copy."""
     zone: DeckZone
@@ -53,8 +51,6 @@ class CardFacts:
     """Whether the card is a Skill card."""
     legend: bool
     """Whether the card is a Rush Legend card."""
-    date_unknown: str | None = None
-    """The region whose release date the pool check had to assume (``release-date-unknown``)."""
     attention: tuple[bool, bool, bool] = (True, True, True)
     """Per section (Main, Extra, Side): whether a per-card rule (placement, pool, treated-as,
     forbidden types) may have something to say about the card there; False lets validation
@@ -70,8 +66,31 @@ class CardFacts:
     listed there, or a points list)."""
 
 
-FINDINGS, UNKNOWN, BAD_SIZE, FLAGGED, CROWDED, LISTED, CHANGING = (1, 2, 4, 8, 16, 32, 64)
-_ALL_FLAGS = 127
+class Need(enum.IntEnum):
+    """What a deck must have for a rule to find anything (a :class:`Rule` declares one, or
+    none when it may always find something). The value is the place of the need in a deck's
+    :data:`Has` tuple."""
+
+    FINDINGS = 0
+    """Lines the reader could not resolve."""
+    UNKNOWN = 1
+    """Passcodes that name no card."""
+    BAD_SIZE = 2
+    """A section of a size the era does not allow."""
+    FLAGGED = 3
+    """Cards whose facts ask for a look in their section (:attr:`CardFacts.attention`)."""
+    CROWDED = 4
+    """A name with more copies than the copy limit."""
+    LISTED = 5
+    """A name the list in force limits, with more copies than it may allow."""
+    CHANGING = 6
+    """A name an upcoming list may cut."""
+
+
+Has = tuple[bool, bool, bool, bool, bool, bool, bool]
+"""What a deck has, one flag per :class:`Need` in order (the key of :meth:`Ruleset.rules`)."""
+HAS_ALL: Has = (True,) * 7
+"""A deck that has everything: every rule that applies runs."""
 
 
 class _Look(NamedTuple):
@@ -102,7 +121,7 @@ class Ruleset:
     date_warning: str | None = None
     variants: dict[str, tuple[int, int]] = field(default_factory=dict)
     """For whitelists: base name -> (status, passcode) of listed format versions of cards."""
-    _rules: dict[int, tuple[Rule, ...]] = field(default_factory=dict, repr=False)
+    _rules: dict[Has, tuple[Check, ...]] = field(default_factory=dict, repr=False)
     sizes_allowed: tuple[frozenset[int], ...] = ()
     """Per section (Main, Extra, Side): the sizes the era allows, up to the card limit."""
     banlist_ref: BanlistRef | None = None
@@ -137,36 +156,31 @@ class Ruleset:
         default_factory=dict, repr=False
     )
     """(section index, cards) -> what :func:`check_sizes` says (code, message, allowed)."""
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    """Held while a card's facts are learnt and indexed: two threads validating at once must
+    not interleave the read-compare-write of the floors (one would skip a list check)."""
 
-    def rules(self, deck_flags: int = _ALL_FLAGS) -> tuple[Rule, ...]:
-        """The rules that can find something under this ruleset, in report order, for a deck
-        with ``deck_flags`` (the :data:`_NEEDS` bits of what it has: read findings, unknown
-        cards, a section of a wrong size, cards that need a look, crowded or listed names, names an
-        upcoming list may cut)."""
-        got = self._rules.get(deck_flags)
+    def rules(self, has: Has = HAS_ALL) -> tuple[Check, ...]:
+        """The checks that can find something under this ruleset, in report order, for a deck
+        that ``has`` what each :class:`Rule` needs (every rule's :attr:`Rule.applies` asked
+        once per ruleset and deck shape)."""
+        got = self._rules.get(has)
         if got is None:
-            fmt, bl = self.format, self.banlist
-            idle: dict[Rule, bool] = {
-                check_banlist: bl is None or bl.points,
-                check_limit_groups: bl is None or not bl.groups,
-                check_forbidden_types: not fmt.forbidden_types,
-                check_points: self.point_cap is None,
-                check_legends: not fmt.legend_limits_at(self.date),
-                check_skills: not fmt.skill_cards,
-                check_upcoming: not self.upcoming,
-                check_date: not self.date_warning,
-            }
-            needs = _NEEDS
-            got = self._rules[deck_flags] = tuple(
-                r for r in RULES
-                if not idle.get(r, False) and (r not in needs or needs[r] & deck_flags)
+            got = self._rules[has] = tuple(
+                r.check for r in RULES
+                if (r.needs is None or has[r.needs]) and r.applies(self)
             )  # fmt: skip
         return got
 
     def card_facts(self, card: Card) -> CardFacts:
-        """The memoised facts of one card record."""
+        """The memoised facts of one card record (learnt under :attr:`lock`)."""
         got = self.facts.get(card.passcode)
-        if got is None:
+        if got is not None:
+            return got
+        with self.lock:
+            got = self.facts.get(card.passcode)
+            if got is not None:
+                return got  # another thread learnt it meanwhile
             got = _compute_facts(self, card)
             code = card.passcode
             # the indexes first, then the memo: whoever finds the facts finds them indexed
@@ -189,7 +203,7 @@ class Ruleset:
                 self.points[code] = got.points
             self.facts[code] = got
             self.index_keys(code, got)
-        return got
+            return got
 
     def index_keys(self, code: int, facts: CardFacts) -> None:
         """Enter ``code`` in :attr:`keys` (and :attr:`looks`); doing it twice does no harm."""
@@ -327,7 +341,7 @@ def _whitelisted(rs: Ruleset, card: Card) -> bool:
 
 
 def _compute_facts(rs: Ruleset, card: Card) -> CardFacts:
-    status, used = _list_status(rs.banlist, card, rs.variants)
+    status, _ = _list_status(rs.banlist, card, rs.variants)
     problem = None
     if not (card.is_unofficial or card.is_prerelease):
         problem = _pool_problem(rs, card)
@@ -348,8 +362,8 @@ def _compute_facts(rs: Ruleset, card: Card) -> CardFacts:
     )
     attention = (odd or zone is DeckZone.EXTRA, odd or zone is DeckZone.MAIN, odd)
     return CardFacts(
-        card.limit_name, status, used, problem, points, zone, card.is_skill, card.is_legend,
-        date_unknown=unknown, attention=attention,
+        card.limit_name, status, points, zone, card.is_skill, card.is_legend,
+        attention=attention,
         pool_finding=_pool_finding(rs, card, problem, unknown, zone),
         later=tuple(None if b.points else _list_status(b, card)[0] for b in rs.upcoming),
         group=_group_of(rs.banlist, card),
@@ -450,6 +464,20 @@ MAX_LEARNED = 200_000
 recently used rulesets are dropped, so a service asked about many dates stays bounded."""
 
 
+RulesetKey = tuple["Format", date, bool]
+"""What a ruleset is cached under on its dataset: (format, date, allow_prerelease) (a plain
+tuple: a batch of decks in many formats builds one per deck)."""
+RulesetCache = dict[RulesetKey, "Ruleset"]
+"""A dataset's rulesets, least recently used first (:meth:`Dataset.ruleset_cache`)."""
+_CACHE_LOCK = threading.Lock()
+"""Held while a ruleset cache is read and reordered (a pop and a put are one step)."""
+
+
+def _cache(data: Dataset) -> RulesetCache:
+    """The typed ruleset cache of a dataset (the data stage keeps it, untyped, for us)."""
+    return cast(RulesetCache, data.ruleset_cache())
+
+
 def ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> Ruleset:
     """The ruleset of a format at a date, cached on the dataset."""
     last = _LAST
@@ -461,15 +489,19 @@ def ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> R
         and (last.allow_prerelease is allow_prerelease)
     ):
         return last.rules  # the question of the previous deck (a batch asks it thousands of times)
-    cache = data.ruleset_cache()
-    key = (fmt, when, allow_prerelease)
-    got = cache.pop(key, None)
+    cache = _cache(data)
+    key: RulesetKey = (fmt, when, allow_prerelease)
+    with _CACHE_LOCK:
+        got = cache.pop(key, None)
+        if got is not None:
+            cache[key] = got  # the most recently used last
     if got is None:
-        while len(cache) >= MAX_RULESETS:
-            cache.pop(next(iter(cache)), None)  # the least recently used
-        got = _ruleset(fmt, when, allow_prerelease, data)
-    cache[key] = got  # the most recently used last
-    assert isinstance(got, Ruleset)
+        made = _ruleset(fmt, when, allow_prerelease, data)  # outside the lock: it may be slow
+        with _CACHE_LOCK:
+            got = cache.pop(key, None) or made  # another thread's, if it was first
+            while len(cache) >= MAX_RULESETS:
+                cache.pop(next(iter(cache)), None)  # the least recently used
+            cache[key] = got
     _remember(fmt, when, allow_prerelease, data, got)
     return got
 
@@ -477,14 +509,15 @@ def ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> R
 def _trim(data: Dataset, keep: Ruleset) -> None:
     """Drop the least recently used rulesets (never ``keep``) while their card facts together
     are over :data:`MAX_LEARNED`."""
-    cache = data.ruleset_cache()
-    learned = sum(len(rs.facts) for rs in list(cache.values()))
-    for key, rs in list(cache.items()):
-        if learned <= MAX_LEARNED:
-            break
-        if rs is not keep:
-            cache.pop(key, None)
-            learned -= len(rs.facts)
+    cache = _cache(data)
+    with _CACHE_LOCK:
+        learned = sum(len(rs.facts) for rs in cache.values())
+        for key, rs in list(cache.items()):
+            if learned <= MAX_LEARNED:
+                break
+            if rs is not keep:
+                cache.pop(key, None)
+                learned -= len(rs.facts)
 
 
 class _Answer(NamedTuple):
@@ -707,7 +740,8 @@ class Context:
         return self.groups_of()[1]
 
 
-Rule = Callable[[Context], Iterator[Violation]]
+Check = Callable[[Context], Iterator[Violation]]
+"""One rule's check: every violation it finds in a deck."""
 
 
 def _v(
@@ -1102,38 +1136,44 @@ _ODD_FLAGS = FLAG_UNOFFICIAL | FLAG_PRERELEASE
 _PASSCODE = attrgetter("passcode")
 
 
+def _always(rs: Ruleset) -> bool:
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One rule of validation: its check, what a deck must have for it to find anything, and
+    when it applies at all (a format and date without a list, say, has no list to check)."""
+
+    check: Check
+    needs: Need | None = None
+    """None: the check may find something in any deck."""
+    applies: Callable[[Ruleset], bool] = _always
+    """Asked once per ruleset (its answer is memoised with the rule selection)."""
+
+
+def _has_list(rs: Ruleset) -> bool:
+    return rs.banlist is not None and not rs.banlist.points
+
+
 RULES: tuple[Rule, ...] = (
-    check_read_findings,
-    check_unknown_cards,
-    check_sizes,
-    check_placement,
-    check_copies,
-    check_banlist,
-    check_limit_groups,
-    check_pool,
-    check_forbidden_types,
-    check_points,
-    check_legends,
-    check_skills,
-    check_upcoming,
-    check_treated_as,
-    check_date,
+    Rule(check_read_findings, Need.FINDINGS),
+    Rule(check_unknown_cards, Need.UNKNOWN),
+    Rule(check_sizes, Need.BAD_SIZE),
+    Rule(check_placement, Need.FLAGGED),
+    Rule(check_copies, Need.CROWDED),
+    Rule(check_banlist, Need.LISTED, _has_list),
+    Rule(check_limit_groups, None, lambda rs: rs.banlist is not None and bool(rs.banlist.groups)),
+    Rule(check_pool, Need.FLAGGED),
+    Rule(check_forbidden_types, Need.FLAGGED, lambda rs: bool(rs.format.forbidden_types)),
+    Rule(check_points, None, lambda rs: rs.point_cap is not None),
+    Rule(check_legends, None, lambda rs: bool(rs.format.legend_limits_at(rs.date))),
+    Rule(check_skills, None, lambda rs: bool(rs.format.skill_cards)),
+    Rule(check_upcoming, Need.CHANGING, lambda rs: bool(rs.upcoming)),
+    Rule(check_treated_as, Need.FLAGGED),
+    Rule(check_date, None, lambda rs: bool(rs.date_warning)),
 )
 """Every rule, in report order."""
-
-_NEEDS: dict[Rule, int] = {
-    check_read_findings: FINDINGS,
-    check_unknown_cards: UNKNOWN,
-    check_sizes: BAD_SIZE,
-    check_placement: FLAGGED,
-    check_copies: CROWDED,
-    check_banlist: LISTED,
-    check_pool: FLAGGED,
-    check_forbidden_types: FLAGGED,
-    check_treated_as: FLAGGED,
-    check_upcoming: CHANGING,
-}
-"""What a deck must have for a rule to find anything (rules not named may always find some)."""
 
 
 def validate(
@@ -1157,6 +1197,10 @@ def validate(
     Raises :class:`~deckcheck.error.DateRangeError` for a
     date before the format's first list (nothing could be checked); a date after the data ends
     is a ``date-out-of-range`` warning.
+
+    The steps: the ruleset of the format at the date (:func:`ruleset`), one counting pass over
+    the cards (:func:`_count`), the cards that need a look (:func:`_looks`), the names over a
+    limit (:func:`_over_limits`), then the rules the deck can trigger (:meth:`Ruleset.rules`).
     """
     ds = data if data is not None else _active()
     fmt = ds.format(format) if isinstance(format, str) else format
@@ -1164,11 +1208,41 @@ def validate(
         fmt = fmt.in_region(region)
     when = date if date is not None else _today()
     rs = ruleset(fmt, when, allow_prerelease, ds)
-    main, extra, side = deck.main, deck.extra, deck.side
-    sections = (main, extra, side)
-    # The one pass over the cards: copies counted per limit name (one dict lookup and one count
-    # per card, in C); a card that needs a look in its section counts under a _Look instead,
-    # and a passcode the ruleset has not met yet under None.
+    sections = (deck.main, deck.extra, deck.side)
+    tally, unknown = _count(rs, sections, ds)
+    sizes = {Section.MAIN: len(deck.main), Section.EXTRA: len(deck.extra),
+             Section.SIDE: len(deck.side)}  # fmt: skip
+    flagged, skills = _looks(rs, sections, tally, sizes)
+    per_name: dict[str, int] = tally  # type: ignore[assignment]  # every key is a name now
+    crowded, listed, changing = _over_limits(rs, per_name)
+    for f in deck.findings:
+        # a line naming no card still asked for copies: count them, so one typo is one problem
+        if f.passcode is None and f.section is not None and f.code is not FindingCode.PARSE:
+            sizes[f.section] += f.count
+    points = None
+    if rs.point_cap is not None:
+        every = map(_PASSCODE, chain(*sections))
+        points = sum(map(rs.points.get, every, repeat(0))) if rs.points else 0
+    ctx = Context(deck, rs, sizes, unknown, flagged, listed, crowded, changing, skills, points)
+    allowed = rs.sizes_allowed
+    bad_size = not (sizes[Section.MAIN] in allowed[0] and sizes[Section.EXTRA] in allowed[1]
+                    and sizes[Section.SIDE] in allowed[2])  # fmt: skip
+    has: Has = (bool(deck.findings), bool(unknown), bad_size, bool(flagged), bool(crowded),
+                bool(listed), bool(changing))  # fmt: skip
+    violations = [v for check in rs.rules(has) for v in check(ctx)]
+    # deck-wide findings first (sizes, dates), then the rest in file-line order
+    if len(violations) > 1:
+        violations.sort(key=_file_order)
+    return _report(deck, rs, sizes, violations, path, points, ds)
+
+
+def _count(
+    rs: Ruleset, sections: tuple[tuple[DeckCard, ...], ...], ds: Dataset
+) -> tuple[dict[_Key | None, int], list[DeckCard]]:
+    """The one pass over the cards: copies counted per limit name (one dict lookup and one
+    count per card, in C); a card that needs a look in its section counts under a _Look
+    instead. Cards new to the ruleset are learnt first; returns the tally and the first copy
+    of each unknown passcode per section."""
     tally = _tally(rs, sections)
     unknown: list[DeckCard] = []
     if None in tally:  # cards new to this ruleset, or unknown passcodes
@@ -1176,29 +1250,46 @@ def validate(
         _trim(ds, rs)
         tally = _tally(rs, sections)
         tally.pop(None, None)
-    facts_of = rs.facts
-    sizes = {Section.MAIN: len(main), Section.EXTRA: len(extra), Section.SIDE: len(side)}
+    return tally, unknown
+
+
+def _looks(
+    rs: Ruleset,
+    sections: tuple[tuple[DeckCard, ...], ...],
+    tally: dict[_Key | None, int],
+    sizes: dict[Section, int],
+) -> tuple[list[tuple[DeckCard, CardFacts]], int]:
+    """The first copy (and facts) of each card that needs a look, in deck order, and the Skill
+    cards counted; each look's copies go back to its name in ``tally`` (Speed Duel Skills out
+    of the section sizes)."""
     flagged: list[tuple[DeckCard, CardFacts]] = []
     skills = 0
     looks = rs.looks.intersection(tally) if rs.looks else None
-    if looks:
-        need: tuple[list[int], list[int], list[int]] = ([], [], [])
-        for look in looks:
-            need[look.section].append(look.passcode)
-            copies = tally.pop(look)
-            if look.name is not None:  # count it toward its name after all
-                tally[look.name] = tally.get(look.name, 0) + copies
-            elif facts_of[look.passcode].skill:  # Skill cards are no deck cards: all are looks
-                skills += copies
-                if fmt.skill_cards:  # Speed Duel: Skills do not count toward the Main Deck
-                    sizes[_SECTIONS[look.section]] -= copies
-        for cards, wanted in zip(sections, need, strict=True):
-            if wanted:  # the first copy of each, found in C, in deck order
-                codes = list(map(_PASSCODE, cards))
-                for pos in sorted(map(codes.index, wanted)):
-                    flagged.append((cards[pos], facts_of[codes[pos]]))
-    per_name: dict[str, int] = tally  # type: ignore[assignment]  # every key is a name now
-    limit = fmt.copy_limit
+    if not looks:
+        return flagged, skills
+    facts_of = rs.facts
+    need: tuple[list[int], list[int], list[int]] = ([], [], [])
+    for look in looks:
+        need[look.section].append(look.passcode)
+        copies = tally.pop(look)
+        if look.name is not None:  # count it toward its name after all
+            tally[look.name] = tally.get(look.name, 0) + copies
+        elif facts_of[look.passcode].skill:  # Skill cards are no deck cards: all are looks
+            skills += copies
+            if rs.format.skill_cards:  # Speed Duel: Skills do not count toward the Main Deck
+                sizes[_SECTIONS[look.section]] -= copies
+    for cards, wanted in zip(sections, need, strict=True):
+        if wanted:  # the first copy of each, found in C, in deck order
+            codes = list(map(_PASSCODE, cards))
+            for pos in sorted(map(codes.index, wanted)):
+                flagged.append((cards[pos], facts_of[codes[pos]]))
+    return flagged, skills
+
+
+def _over_limits(rs: Ruleset, per_name: dict[str, int]) -> tuple[list[str], set[str], set[str]]:
+    """Names over the copy limit, over what the list in force may allow, and that an upcoming
+    list may cut."""
+    limit = rs.format.copy_limit
     crowded: list[str] = []
     if per_name and max(per_name.values()) > limit:
         crowded = [n for n, k in per_name.items() if k > limit]
@@ -1208,39 +1299,18 @@ def validate(
     changing = (
         {n for n in later.keys() & per_name.keys() if per_name[n] > later[n]} if later else set()
     )
-    for f in deck.findings:
-        # a line naming no card still asked for copies: count them, so one typo is one problem
-        if f.passcode is None and f.section is not None and f.code is not FindingCode.PARSE:
-            sizes[f.section] += f.count
-    points = None
-    if rs.point_cap is not None:
-        every = map(_PASSCODE, chain(main, extra, side))
-        points = sum(map(rs.points.get, every, repeat(0))) if rs.points else 0
-    ctx = Context(deck, rs, sizes, unknown, flagged, listed, crowded, changing, skills, points)
-    allowed = rs.sizes_allowed
-    flags = (
-        (FINDINGS if deck.findings else 0)
-        | (UNKNOWN if unknown else 0)
-        | (FLAGGED if flagged else 0)
-        | (CROWDED if crowded else 0)
-        | (LISTED if listed else 0)
-        | (CHANGING if changing else 0)
-    )
-    if not (
-        sizes[Section.MAIN] in allowed[0]
-        and sizes[Section.EXTRA] in allowed[1]
-        and sizes[Section.SIDE] in allowed[2]
-    ):
-        flags |= BAD_SIZE
-    violations = [v for rule in rs.rules(flags) for v in rule(ctx)]
-    # deck-wide findings first (sizes, dates), then the rest in file-line order
-    if len(violations) > 1:
-        violations.sort(key=_file_order)
-    cap = rs.point_cap
+    return crowded, listed, changing
+
+
+def _report(
+    deck: Deck, rs: Ruleset, sizes: dict[Section, int], violations: list[Violation],
+    path: str | None, points: int | None, ds: Dataset,
+) -> Report:  # fmt: skip
+    """The report of a validated deck."""
     return Report(
-        format=fmt.id,
+        format=rs.format.id,
         era=rs.era.id,
-        date=when,
+        date=rs.date,
         banlist=rs.banlist_ref,
         counts={
             "main": sizes[Section.MAIN],
@@ -1250,7 +1320,7 @@ def validate(
         violations=tuple(violations),
         path=path if path is not None else deck.source,
         points=points,
-        point_cap=cap,
+        point_cap=rs.point_cap,
         name=deck.name,
         data_fingerprint=ds.fingerprint,
     )
@@ -1269,15 +1339,3 @@ def _today() -> date:
     from datetime import date as _date
 
     return _date.today()
-
-
-def summarize(reports: list[Report]) -> dict[str, int]:
-    """Totals over many reports: decks, legal, illegal, errors, warnings, notes.
-
-    (:func:`deckcheck.run.batch.summarize` gives the typed :class:`~deckcheck.run.batch.Summary`.)
-    """
-    from deckcheck.run.batch import summarize as typed
-
-    got = typed(reports)
-    return {k: getattr(got, k) for k in ("decks", "legal", "illegal", "errors", "warnings",
-                                         "notes")}  # fmt: skip

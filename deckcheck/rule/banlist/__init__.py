@@ -65,9 +65,9 @@ __all__ = [
 def load_catalog(path: str | Path | None = None) -> BanlistCatalog:
     """The catalog of the active dataset, or of a bundle file or a folder of TOML lists."""
     if path is None:
-        from deckcheck.data.dataset import Dataset
+        from deckcheck.card.active import resolve
 
-        return Dataset.active().banlists
+        return resolve(None).banlists
     p = Path(path)
     if p.is_dir():
         return BanlistCatalog(read_banlist_dir(p))

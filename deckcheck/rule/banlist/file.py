@@ -23,7 +23,7 @@ def _fail(where: str, key: str, message: str) -> DataError:
     return DataError(f"{where}: {key}: {message}")
 
 
-def banlist_from_mapping(data: Mapping[str, Any], where: str = "<banlist>") -> Banlist:
+def banlist_from_mapping(data: Mapping[str, Any], where: str = "<banlist>") -> Banlist:  # noqa: C901 (a schema check: one branch per key, read top to bottom)
     """Build a :class:`Banlist` from parsed file data, checking the schema.
 
     Raises :class:`DataError` naming ``where`` and the offending key.

@@ -126,15 +126,6 @@ class Banlist:
                 value = self.groups.get(canonical)
         return value
 
-    def copies_allowed(self, passcode: int) -> int:
-        """Copies allowed in a deck: 3 when unlisted (0 for a whitelist); points lists allow 3."""
-        if self.points:
-            return 3 if not self.whitelist or self.limit(passcode) is not None else 0
-        value = self.limit(passcode)
-        if value is None:
-            return 0 if self.whitelist else 3
-        return value
-
     def points_of(self, passcode: int) -> int:
         """Genesys points of a card (0 when unlisted or when this is not a points list)."""
         if not self.points:

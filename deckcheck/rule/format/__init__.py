@@ -58,9 +58,9 @@ __all__ = [
 
 
 def _registry(data: Dataset | None) -> FormatRegistry:
-    from deckcheck.data.dataset import resolve_data
+    from deckcheck.card.active import resolve
 
-    return resolve_data(data).formats
+    return resolve(data).formats
 
 
 def get_format(name: str, data: Dataset | None = None) -> Format:

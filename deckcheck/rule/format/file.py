@@ -229,7 +229,7 @@ def era_from_mapping(
 # formats
 
 
-def format_from_mapping(
+def format_from_mapping(  # noqa: C901 (a schema check: one branch per key, read top to bottom)
     data: Mapping[str, Any],
     where: _Where,
     *,
@@ -474,9 +474,9 @@ def load_format_file(path: str | Path, data: Dataset | None = None) -> Format:
 
     Raises :class:`~deckcheck.error.FormatFileError` naming the file and the offending key.
     """
-    from deckcheck.data.dataset import resolve_data
+    from deckcheck.card.active import resolve
 
-    ds = resolve_data(data)
+    ds = resolve(data)
     path = Path(path)
     doc = _read_toml(path, FormatFileError, "format file")
     return format_from_mapping(
@@ -495,9 +495,9 @@ def format_from_document(
     is not allowed: there is no folder to read it from. Raises
     :class:`~deckcheck.error.FormatFileError` naming ``source`` and the offending key.
     """
-    from deckcheck.data.dataset import resolve_data
+    from deckcheck.card.active import resolve
 
-    ds = resolve_data(data)
+    ds = resolve(data)
     if isinstance(doc, str):
         if len(doc.encode("utf-8", "surrogatepass")) > MAX_FORMAT_FILE_BYTES:
             raise FormatFileError(f"{source}: over {MAX_FORMAT_FILE_BYTES // 1024} KiB")

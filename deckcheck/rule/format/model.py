@@ -401,6 +401,6 @@ class Format:
 
 
 def _data(data: Dataset | None) -> Dataset:
-    from deckcheck.data.dataset import resolve_data
+    from deckcheck.card.active import resolve
 
-    return resolve_data(data)
+    return resolve(data)

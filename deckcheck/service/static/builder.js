@@ -59,7 +59,7 @@ function debounce(fn, ms) {
 // -- rules: region, format, date ----------------------------------------------------------
 
 function rules() {
-  const out = { region: $("region").value };
+  const out = { timeline: $("region").value };  // tcg/ocg: the card-release timeline
   const format = $("format").value;
   if (format) out.format = format;
   if ($("date").value) out.date = $("date").value;

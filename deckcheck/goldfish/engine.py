@@ -1,0 +1,316 @@
+"""The core of a goldfish run: a pool of cards, conditions, effects -> :class:`HandStats`.
+
+:func:`deckcheck.goldfish.simulate` (a deck and a spec) and
+:func:`deckcheck.goldfish.simulate_counts` (quick mode: a deck size and category counts) both
+build a :class:`Pool` and call :func:`run`, which picks the exact engine or the simulation,
+enforces the exact engine's budget, and assembles the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from deckcheck.error import GoldfishError
+from deckcheck.goldfish.condition import Compare, Condition, Number, Ref
+from deckcheck.goldfish.exact import ExactBudget, ExactBudgetExceeded
+from deckcheck.goldfish.result import (
+    CardCount,
+    CategoryStats,
+    ConditionStats,
+    DistributionStats,
+    Estimate,
+    ExactMode,
+    HandStats,
+    Method,
+)
+from deckcheck.goldfish.rule import DrawRules, Going
+from deckcheck.goldfish.spec import Effect
+
+DEFAULT_TRIALS = 100_000
+"""Simulated games per going when none is asked for."""
+MAX_TRIALS = 50_000_000
+"""Most simulated games per going accepted."""
+MAX_TURNS = 20
+"""Most turns accepted."""
+KIND_NAMES = ("Monster", "Spell", "Trap")
+"""Buckets of the hand-composition distribution."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """The Main Deck as the engines see it: one entry per distinct card (or stand-in).
+
+    ``kinds[i]``: 0 Monster, 1 Spell, 2 Trap, 3 unknown (in no composition bucket).
+    ``composition``: whether to report the Monster/Spell/Trap distribution at all.
+    """
+
+    copies: tuple[int, ...]
+    members: tuple[frozenset[str], ...]
+    kinds: tuple[int, ...]
+    cards: tuple[CardCount, ...]
+    composition: bool = True
+
+    @property
+    def size(self) -> int:
+        """Cards in the deck."""
+        return sum(self.copies)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """How to run: goings, turns, rules, exact mode and budget, simulation size and seed."""
+
+    goings: tuple[Going, ...]
+    turns: int
+    rules: DrawRules
+    mode: ExactMode = ExactMode.AUTO
+    trials: int = DEFAULT_TRIALS
+    seed: int | None = None
+    budget: ExactBudget = field(default_factory=ExactBudget)
+    distributions: bool = False
+
+
+def check_options(
+    going: str | Going | Sequence[Going],
+    turns: int,
+    trials: int,
+    seed: int | None,
+    exact: str | ExactMode,
+) -> tuple[tuple[Going, ...], ExactMode]:
+    """The goings and exact mode asked for; :class:`GoldfishError` on a bad argument."""
+    try:
+        mode = ExactMode(exact)
+    except ValueError:
+        valid = ", ".join(m.value for m in ExactMode)
+        raise GoldfishError(f"exact must be one of {valid}, not {exact!r}") from None
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise GoldfishError(f"seed must be a whole number >= 0, not {seed!r}")
+    if seed is not None and seed >= 1 << 128:
+        raise GoldfishError("seed must be below 2**128")
+    goings = goings_of(going)
+    if not goings:
+        raise GoldfishError("going must name first, second or both")
+    if not 1 <= turns <= MAX_TURNS:
+        raise GoldfishError(f"turns must be from 1 to {MAX_TURNS}")
+    if not 1 <= trials <= MAX_TRIALS:
+        raise GoldfishError(f"trials must be from 1 to {MAX_TRIALS:,}")
+    return goings, mode
+
+
+def goings_of(going: str | Going | Sequence[Going]) -> tuple[Going, ...]:
+    """``"both"``, ``"first"``, a :class:`Going` or a sequence of them, as a tuple."""
+    if isinstance(going, Going):
+        return (going,)
+    if isinstance(going, str):
+        if going == "both":
+            return (Going.FIRST, Going.SECOND)
+        try:
+            return (Going(going),)
+        except ValueError:
+            raise GoldfishError(f"going must be first, second or both, not {going!r}") from None
+    try:
+        return tuple(Going(g) for g in going)
+    except (ValueError, TypeError):
+        raise GoldfishError(f"going must be first, second or both, not {going!r}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What to report: category names (in order), named conditions with their shown
+    expression, and effects by pool index."""
+
+    categories: tuple[str, ...]
+    conditions: tuple[tuple[str, str, Condition], ...]
+    effects: Mapping[int, Effect] = field(default_factory=dict)
+
+
+def _distribution_conditions(pool: Pool, q: Question) -> list[tuple[str, int, Condition]]:
+    """``category == k`` for every category and k = 0..copies (distributions by turn)."""
+    out = []
+    for name in q.categories:
+        copies = sum(c for c, m in zip(pool.copies, pool.members, strict=True) if name in m)
+        out += [
+            (name, k, Condition(f"{name} == {k}", Compare(Ref(name), (("==", Number(k)),))))
+            for k in range(copies + 1)
+        ]
+    return out
+
+
+def _method(pool: Pool, q: Question, opts: Options) -> tuple[Method, str | None]:
+    """Exact or simulated before trying (effects, ``never``), and why."""
+    if opts.mode is ExactMode.NEVER:
+        return Method.SIMULATION, None
+    if q.effects:
+        names = ", ".join(sorted({e.card for e in q.effects.values()}))
+        if opts.mode is ExactMode.ALWAYS:
+            raise GoldfishError(f"exact odds cannot model card effects ({names})")
+        return Method.SIMULATION, f"simulated: card effects ({names}) make exact odds impractical"
+    return Method.EXACT, None
+
+
+Figures = list[dict[Going, tuple[Estimate, ...]]]
+"""Per condition, per going, the estimates by turn."""
+
+
+def _exact(pool: Pool, conds: Sequence[Condition], opts: Options) -> tuple[Figures, Any]:
+    """Exact figures of every condition and the composition; ExactBudgetExceeded over budget."""
+    from deckcheck.goldfish.exact import ExactEngine
+
+    engine = ExactEngine(list(zip(pool.copies, pool.members, strict=True)), opts.budget)
+    seen = {g: opts.rules.seen(g, opts.turns) for g in opts.goings}
+    figures: Figures = []
+    for cond in conds:
+        figures.append(
+            {g: tuple(Estimate.exact(p) for p in engine.probabilities(cond, seen[g])) for g in seen}
+        )
+    composition: dict[Going, dict[str, tuple[Estimate, ...]]] = {g: {} for g in seen}
+    if pool.composition:
+        kinds = ExactEngine(
+            [(c, frozenset(KIND_NAMES[k : k + 1])) for c, k in zip(pool.copies, pool.kinds,
+                                                                     strict=True)]
+        )  # fmt: skip
+        for g in seen:
+            composition[g] = {
+                kind: tuple(Estimate.exact(p) for p in kinds.distribution(kind, seen[g][0]))
+                for kind in KIND_NAMES
+            }
+    return figures, composition
+
+
+def run(pool: Pool, q: Question, opts: Options, *, deck_name: str | None, default: bool,
+        warnings: Sequence[str] = ()) -> HandStats:  # fmt: skip
+    """Odds of the question's conditions over the pool, exact or simulated as ``opts`` say."""
+    if pool.size == 0:
+        raise GoldfishError("the deck has no Main Deck cards")
+    dist = _distribution_conditions(pool, q) if opts.distributions else []
+    conds = [c for _, _, c in q.conditions] + [c for _, _, c in dist]
+    method, note = _method(pool, q, opts)
+    seed = opts.seed
+    if method is Method.EXACT:
+        try:
+            figures, composition = _exact(pool, conds, opts)
+        except ExactBudgetExceeded as exc:
+            if opts.mode is ExactMode.ALWAYS:
+                raise GoldfishError(f"exact odds impractical: {exc}") from None
+            method, note = Method.SIMULATION, f"simulated: exact odds need {exc}"
+    if method is Method.SIMULATION:
+        if seed is None:  # unseeded: pick one, and report it so the run can be repeated
+            import secrets
+
+            seed = secrets.randbits(32)
+        figures, composition = _simulate(pool, q, conds, opts, seed)
+    n = len(q.conditions)
+    return HandStats(
+        method=method,
+        note=note,
+        rules=opts.rules,
+        goings=opts.goings,
+        turns=opts.turns,
+        seen={g: tuple(opts.rules.seen(g, opts.turns)) for g in opts.goings},
+        deck_size=pool.size,
+        deck_name=deck_name,
+        categories=_categories(pool, q),
+        conditions=tuple(
+            ConditionStats(name, shown, figures[i])
+            for i, (name, shown, _) in enumerate(q.conditions)
+        ),
+        composition=composition,
+        effects=tuple(q.effects.values()),
+        trials=opts.trials if method is Method.SIMULATION else None,
+        seed=seed if method is Method.SIMULATION else None,
+        default=default,
+        warnings=tuple(warnings),
+        distributions=_distributions(pool, q, dist, figures[n:], opts),
+    )
+
+
+def _categories(pool: Pool, q: Question) -> tuple[CategoryStats, ...]:
+    return tuple(
+        CategoryStats(
+            name,
+            sum(c for c, m in zip(pool.copies, pool.members, strict=True) if name in m),
+            tuple(
+                card
+                for card, m in zip(pool.cards, pool.members, strict=True)
+                if name in m and card.copies
+            ),
+        )
+        for name in q.categories
+    )
+
+
+def _distributions(
+    pool: Pool,
+    q: Question,
+    dist: Sequence[tuple[str, int, Condition]],
+    figures: Figures,
+    opts: Options,
+) -> tuple[DistributionStats, ...]:
+    """Per category, per going, per turn: P(exactly k) for k = 0..min(copies, seen) (with
+    effects, more cards than seen can be reached: then k = 0..copies)."""
+    out = []
+    if not opts.distributions:
+        return ()
+    for name in q.categories:
+        rows = [(k, f) for (n, k, _), f in zip(dist, figures, strict=True) if n == name]
+        by_going: dict[Going, tuple[tuple[Estimate, ...], ...]] = {}
+        for g in opts.goings:
+            per_turn = []
+            for t, seen in enumerate(opts.rules.seen(g, opts.turns)):
+                top = len(rows) - 1 if q.effects else min(len(rows) - 1, seen)
+                per_turn.append(tuple(f[g][t] for k, f in rows if k <= top))
+            by_going[g] = tuple(per_turn)
+        out.append(DistributionStats(name, len(rows) - 1, by_going))
+    return tuple(out)
+
+
+def _simulate(
+    pool: Pool, q: Question, conds: Sequence[Condition], opts: Options, seed: int
+) -> tuple[Figures, dict[Going, dict[str, tuple[Estimate, ...]]]]:
+    import numpy as np
+
+    from deckcheck.goldfish.montecarlo import Deal, simulate_effects, simulate_plain
+
+    names = q.categories
+    member = np.array([[n in m for n in names] for m in pool.members], dtype=bool).reshape(
+        len(pool.members), len(names)
+    )
+    deal = Deal(
+        cards=np.repeat(np.arange(len(pool.copies)), list(pool.copies)),
+        member=member,
+        names=names,
+        kind=np.array(pool.kinds, dtype=np.int64),
+    )
+    rules, turns, goings = opts.rules, opts.turns, opts.goings
+    # one random stream per going, fixed by the seed and the going alone
+    rngs = {g: np.random.default_rng([seed, i]) for i, g in enumerate(Going) if g in goings}
+    if q.effects:
+        tallies = simulate_effects(
+            deal, conds, q.effects, rules.hand_size,
+            {g: rules.draws(g, turns) for g in goings}, opts.trials, rngs,
+        )  # fmt: skip
+    else:
+        tallies = {
+            g: simulate_plain(deal, conds, {g: rules.seen(g, turns)}, opts.trials, rngs[g])[g]
+            for g in goings
+        }
+    figures: Figures = [{} for _ in conds]
+    composition: dict[Going, dict[str, tuple[Estimate, ...]]] = {}
+    for g, tally in tallies.items():
+        for i in range(len(conds)):
+            figures[i][g] = tuple(Estimate.simulated(int(h), tally.trials) for h in tally.hits[i])
+        composition[g] = {}
+        if not pool.composition:
+            continue
+        top = min(rules.seen(g, 1)[0], len(deal.cards))
+        if q.effects:  # effects can bring more cards than were dealt
+            top = max([top, *(int(np.flatnonzero(row).max()) for row in tally.composition)])
+        composition[g] = {
+            kind: tuple(
+                Estimate.simulated(int(h), tally.trials) for h in tally.composition[k][: top + 1]
+            )
+            for k, kind in enumerate(KIND_NAMES)
+        }
+    return figures, composition

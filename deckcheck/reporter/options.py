@@ -1,0 +1,75 @@
+"""What every reporter shares: the render options, repository-relative paths, JSON-safe strings
+(a leaf of the reporter stage, so the reporters need not import the registry that calls them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class RenderOptions:
+    """How to render: display choices, never part of a result."""
+
+    colour: bool = False
+    """ANSI colours (the CLI turns them on for a terminal without ``NO_COLOR``)."""
+    fractions: bool = False
+    """Goldfish: exact probabilities also as fractions."""
+    warnings: tuple[str, ...] = ()
+    """Goldfish: warnings to carry in the JSON document."""
+    root: str | None = None
+    """CI reports: the folder (repository root) that file paths are made relative to; None:
+    the current folder."""
+    strict: bool = False
+    """CI reports: warnings fail too (JUnit failures instead of system-out)."""
+
+
+def repo_path(path: str, root: str | None) -> str | None:
+    """``path`` as a POSIX path relative to ``root`` (default: the current folder), for CI
+    reports; None for a source that is no file (``<stdin>``, ``<ydke URL>``).
+
+    A path outside ``root`` stays absolute.
+    """
+    import os
+
+    if path in ("<stdin>", "<ydke URL>", "<deck>", "-") or path.lower().startswith("ydke://"):
+        return None
+    base = os.path.abspath(root if root is not None else os.curdir)
+    full = os.path.abspath(path)
+    try:
+        rel = os.path.relpath(full, base)
+    except ValueError:  # another drive (Windows)
+        return full.replace(os.sep, "/")
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        return full.replace(os.sep, "/")
+    return rel.replace(os.sep, "/")
+
+
+def safe(value: Any) -> Any:
+    """``value`` with every string made valid for UTF-8 JSON (undecodable bytes as ``\\xNN``)."""
+    if isinstance(value, dict | list | tuple):
+        import json
+
+        try:  # the usual case, checked in C: nothing to change
+            json.dumps(value, ensure_ascii=False, default=str, skipkeys=True).encode("utf-8")
+        except UnicodeEncodeError:
+            pass
+        else:
+            return value
+    return _safe(value)
+
+
+def _safe(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            from deckcheck.reporter.text import clean
+
+            return clean(value)
+        return value
+    if isinstance(value, dict):
+        return {k: _safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_safe(v) for v in value]
+    return value

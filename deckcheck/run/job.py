@@ -1,0 +1,256 @@
+"""The one read-and-validate step, and the one loop that runs it over many sources.
+
+Every face of deckcheck (``validate``, ``batch``, ``upcoming``, a repository configuration, the
+service's ``POST /v1/batch``) is this road::
+
+    sources ──plan──▶ Planned (source, format, ignored codes) ──step──▶ outcome, in source order
+
+:func:`run` reads each planned source once (:func:`deckcheck.source.read.read_source`), hands the
+deck to a *builder* (:func:`checked`: a :class:`Checked` verdict; the forecast's builder: a deck
+on the date and under the next list) and turns every failure into an
+:class:`~deckcheck.source.record.Unreadable`: one bad source never stops the rest. With
+``jobs`` over 1 it runs chunks of sources in a process pool whose workers each open the same
+dataset once; the outcomes come back in source order, exactly as one process would give them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from deckcheck.error import DeckcheckError, DeckReadError
+from deckcheck.source.record import Skipped, Source, Unreadable
+from deckcheck.validation.report import Report
+
+if TYPE_CHECKING:
+    from deckcheck.data.dataset import Dataset
+    from deckcheck.deck.model import Deck
+    from deckcheck.rule.format import Format
+
+PARALLEL_MIN = 64
+"""Fewest sources worth starting worker processes for (fewer are checked in-process)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """A source to check, with the format it is checked in and the codes ignored for it."""
+
+    source: Source
+    format: Format
+    ignored: frozenset[str] = frozenset()
+
+
+Builder: TypeAlias = Callable[["Deck", "Planned", "Step", "Dataset"], Any]
+"""Turns a deck read from a planned source into the step's result (a module-level function,
+so a worker process can be sent it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What every source of a run is checked against (sent once to each worker)."""
+
+    date: date
+    allow_prerelease: bool
+    build: Builder
+
+
+def apply_ignores(report: Report, codes: frozenset[str] | Sequence[str]) -> Report:
+    """``report`` without the violations whose code is in ``codes`` (its verdict follows)."""
+    drop = frozenset(codes)
+    if not drop:
+        return report
+    return replace(
+        report, violations=tuple(v for v in report.violations if v.code.value not in drop)
+    )
+
+
+def checked(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Report:
+    """The batch builder: the deck's report (ignored codes removed), with its fingerprint and
+    registration."""
+    from deckcheck.deck.model import fingerprint_deck
+    from deckcheck.validation.engine import validate
+
+    src = one.source
+    report = validate(deck, one.format, step.date, allow_prerelease=step.allow_prerelease,
+                      path=src.label, data=ds)  # fmt: skip
+    report = apply_ignores(report, one.ignored)
+    return replace(report, fingerprint=fingerprint_deck(deck), registration=src.registration)
+
+
+def one_source(one: Planned, step: Step, ds: Dataset) -> Any:
+    """Read and build one planned source; every failure becomes an :class:`Unreadable`, a
+    skipped source a :class:`Skipped`."""
+    from deckcheck.rule.format import Pool
+    from deckcheck.source.read import read_source
+
+    src = one.source
+    known = src.outcome()
+    if known is not None:
+        return known
+    reg = src.registration
+    try:
+        deck = read_source(src, rush=one.format.pool is Pool.RUSH, data=ds)
+    except DeckReadError as exc:
+        return Unreadable(src.label, str(exc), exc.line, reg)
+    except DeckcheckError as exc:
+        return Unreadable(src.label, f"{src.label}: {exc}", None, reg)
+    except Exception as exc:  # a bug must not stop the other decks
+        return Unreadable(src.label, f"{src.label}: unexpected {type(exc).__name__}: {exc}",
+                          None, reg)  # fmt: skip
+    try:
+        return step.build(deck, one, step, ds)
+    except DeckcheckError as exc:  # a rule of the library said no (not a bug)
+        return Unreadable(src.label, f"{src.label}: could not be checked: {exc}", None, reg)
+    except Exception as exc:  # a bug must not stop the other decks either
+        return Unreadable(src.label, f"{src.label}: could not be checked: unexpected "
+                          f"{type(exc).__name__}: {exc} (please report it)", None, reg)  # fmt: skip
+
+
+def run(
+    planned: Sequence[Planned],
+    step: Step,
+    ds: Dataset,
+    *,
+    jobs: int | None = 1,
+    progress: Callable[[int, str], None] | None = None,
+) -> list[Any]:
+    """Every planned source through :func:`one_source`, in source order.
+
+    ``progress`` is called with the count of sources done and the last one's label, after each
+    source (after each chunk of sources when working in parallel). ``jobs`` is the number of
+    worker processes (None or 0: one per CPU).
+    """
+    workers = _jobs(jobs)
+    if workers > 1 and len(planned) >= PARALLEL_MIN:
+        return _parallel(list(planned), step, ds, workers, progress)
+    out = []
+    for done, one in enumerate(planned, 1):
+        out.append(one_source(one, step, ds))
+        if progress is not None:
+            progress(done, one.source.label)
+    return out
+
+
+def _jobs(jobs: int | None) -> int:
+    import os
+
+    if jobs is None or jobs <= 0:
+        return os.cpu_count() or 1
+    return jobs
+
+
+Outcome: TypeAlias = Report | Unreadable | Skipped
+"""What the batch builder's step gives for one source."""
+
+
+# -- the process pool ---------------------------------------------------------------------------
+
+_PARENT: Dataset | None = None
+"""The dataset of the run being started (a forked worker inherits it, already loaded)."""
+_WORKER: tuple[Step, Dataset] | None = None
+
+
+def _init_worker(folder: str, fingerprint: str, step: Step) -> None:
+    """Worker initializer: open the run's dataset once (or keep the forked parent's)."""
+    global _WORKER
+    from deckcheck.data.dataset import Dataset
+    from deckcheck.error import DataError
+
+    ds = _PARENT
+    if ds is None or str(ds.folder) != folder or ds.fingerprint != fingerprint:
+        ds = Dataset.open(folder)
+        if ds.fingerprint != fingerprint:
+            raise DataError(f"{folder}: the data changed while the batch was starting")
+    _WORKER = (step, ds)
+
+
+def _check_chunk(chunk: list[Planned]) -> list[Any]:
+    assert _WORKER is not None, "worker not initialised"
+    step, ds = _WORKER
+    return [one_source(one, step, ds) for one in chunk]
+
+
+def _warm(planned: list[Planned], step: Step, ds: Dataset) -> None:
+    """Load what every worker needs before forking, so forked workers inherit it."""
+    from deckcheck.validation.engine import ruleset
+
+    for fmt in {id(p.format): p.format for p in planned}.values():
+        ruleset(fmt, step.date, step.allow_prerelease, ds)
+
+
+def _parallel(
+    planned: list[Planned],
+    step: Step,
+    ds: Dataset,
+    workers: int,
+    progress: Callable[[int, str], None] | None,
+) -> list[Any]:
+    """Chunks of sources checked in a process pool; outcomes in source order."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    global _PARENT
+    size = max(16, min(500, -(-len(planned) // (workers * 8))))
+    chunks = [planned[i : i + size] for i in range(0, len(planned), size)]
+    _warm(planned, step, ds)
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    results: list[list[Any] | None] = [None] * len(chunks)
+    counter = _Counter(progress)
+    _PARENT = ds
+    try:
+        with ProcessPoolExecutor(
+            max_workers=min(workers, len(chunks)),
+            mp_context=ctx,
+            initializer=_init_worker,
+            initargs=(str(ds.folder), ds.fingerprint, step),
+        ) as pool:
+            _collect(pool, chunks, results, counter)
+    except BrokenProcessPool:
+        pass  # a worker died (out of memory, killed): finish the rest in this process
+    finally:
+        _PARENT = None
+    out: list[Any] = []
+    for i, got in enumerate(results):
+        if got is None:
+            got = [one_source(one, step, ds) for one in chunks[i]]
+            counter.add(chunks[i])
+        out.extend(got)
+    return out
+
+
+class _Counter:
+    """Progress over chunks."""
+
+    def __init__(self, progress: Callable[[int, str], None] | None) -> None:
+        self.progress = progress
+        self.done = 0
+
+    def add(self, chunk: list[Planned]) -> None:
+        """Count a chunk done."""
+        self.done += len(chunk)
+        if self.progress is not None:
+            self.progress(self.done, chunk[-1].source.label)
+
+
+def _collect(pool: Any, chunks: list[list[Planned]], results: list[list[Any] | None],
+             counter: _Counter) -> None:  # fmt: skip
+    """Submit every chunk and gather the results as they finish."""
+    from concurrent.futures import FIRST_COMPLETED, Future, wait
+
+    pending: dict[Future[list[Any]], int] = {
+        pool.submit(_check_chunk, chunk): i for i, chunk in enumerate(chunks)
+    }
+    try:
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                i = pending.pop(fut)
+                results[i] = fut.result()
+                counter.add(chunks[i])
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise

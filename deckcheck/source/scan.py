@@ -1,0 +1,347 @@
+"""Paths to sources: files, folders (scanned recursively), zips, registration CSVs, stdin and
+``ydke://`` URLs, as a stream of :class:`~deckcheck.source.record.Source` records that never
+raises for a bad path.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import stat
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from deckcheck.error import DeckcheckError
+from deckcheck.source import sniff
+from deckcheck.source.record import STDIN, Found, Skipped, Source, SourceKind, Unreadable, is_url
+
+if TYPE_CHECKING:
+    from deckcheck.data.dataset import Dataset
+
+
+def sources(
+    paths: Iterable[str], *, exclude: Sequence[str] = (), data: Dataset | None = None
+) -> Iterator[Source]:
+    """The deck sources named by ``paths``; never raises for a bad path.
+
+    ``-`` is standard input (once, however often given); a ``ydke://`` URL (any case) is read as
+    is; a missing path is an unreadable source. A folder is searched recursively, in path order,
+    for deck files (``.ydk .ydke .txt .json .omega``), with the one rule of
+    :mod:`deckcheck.source.sniff` (hidden, tool and resource folders and hidden files skipped,
+    ``.json``/``.txt`` files read to see whether they are decks) and these:
+
+    * ``exclude`` globs, matched against the path relative to the folder and each of its parts,
+      leave files and folders out (silently: the caller asked);
+    * paths ignored by the ``.gitignore`` files met on the way down are skipped;
+    * symbolic links are followed only to a file inside the folder; others are skipped, and a
+      broken link is unreadable; devices, FIFOs and sockets are skipped;
+    * a sub-folder that cannot be listed, and a folder with nothing to read, are unreadable.
+
+    Skipped paths come back as sources with ``skip`` set (a :class:`Skipped` record in the
+    batch), so a caller can say what was left out. A ``.zip`` gives its deck entries
+    (:mod:`deckcheck.source.archive`), a ``.csv`` its registrations
+    (:mod:`deckcheck.source.registration`).
+    """
+    stdin_seen = False
+    for p in paths:
+        if p == STDIN:
+            if not stdin_seen:
+                stdin_seen = True
+                yield Source(SourceKind.STDIN, p)
+            continue
+        if is_url(p):
+            yield Source(SourceKind.URL, p)
+            continue
+        yield from _path(p, exclude, data)
+
+
+def records(
+    paths: Iterable[str], *, exclude: Sequence[str] = (), data: Dataset | None = None
+) -> Iterator[Found | Skipped | Unreadable]:
+    """:func:`sources` as a stream of records: each a deck to read (:data:`Found`), a path
+    left out and why (:class:`Skipped`), or one that cannot be read and why
+    (:class:`Unreadable`)."""
+    for src in sources(paths, exclude=exclude, data=data):
+        yield src.outcome() or src
+
+
+def _path(p: str, exclude: Sequence[str], data: Dataset | None) -> Iterator[Source]:
+    path = Path(p)
+    try:
+        is_dir = path.is_dir()
+        exists = is_dir or path.exists()
+    except (OSError, ValueError) as exc:
+        yield Source(SourceKind.FILE, p, error=f"cannot read: {exc}")
+        return
+    if is_dir:
+        yield from _folder(path, exclude, data)
+    elif exists and p.lower().endswith((".zip", ".csv")):
+        yield from _bundle(p, data)
+    elif exists:
+        yield Source(SourceKind.FILE, p)
+    else:
+        yield Source(SourceKind.FILE, p, error="no such file or folder")
+
+
+def _bundle(path: str, data: Dataset | None) -> Iterator[Source]:
+    """The sources of a zip archive or a registrations CSV (one unreadable source if unusable)."""
+    from deckcheck.source.archive import archive_sources, is_archive
+    from deckcheck.source.registration import read_registrations
+
+    try:
+        if is_archive(path):
+            got, what = archive_sources(path, data=data)
+        else:
+            got = read_registrations(path)
+            what = "no registrations in this CSV (only a header?)"
+        if not got:
+            yield Source(SourceKind.FILE, path, error=what)
+        yield from got
+    except DeckcheckError as exc:
+        yield Source(SourceKind.FILE, path, error=str(exc).removeprefix(f"{path}: "))
+        # (a message naming a line, "regs.csv:3: ...", is kept whole)
+
+
+# -- globs (one small place, so the glob engine can be swapped) -------------------------------
+
+
+def excluded(rel: PurePosixPath, exclude: Sequence[str]) -> bool:
+    """Whether an ``exclude`` glob matches ``rel`` or one of its parts."""
+    text = rel.as_posix()
+    return any(
+        fnmatch.fnmatch(text, pat) or any(fnmatch.fnmatch(part, pat) for part in rel.parts)
+        for pat in exclude
+    )
+
+
+def gitignore_spec(lines: list[str]) -> Any:
+    """The rules of a ``.gitignore``; lines git would not understand either are left out.
+
+    The value answers ``check_file(relative_path).include`` (True, False or None: no rule)."""
+    import pathspec
+
+    def compiled(some: list[str]) -> Any:
+        spec = pathspec.GitIgnoreSpec.from_lines(some)
+        spec.check_file("x/y")  # some bad patterns fail only when first used
+        return spec
+
+    try:
+        return compiled(lines)
+    except (ValueError, re.error):  # a bad pattern: keep the good ones
+        good = []
+        for line in lines:
+            try:
+                compiled([line])
+            except (ValueError, re.error):
+                continue
+            good.append(line)
+        return compiled(good)
+
+
+class _Ignore:
+    """The ``.gitignore`` files met on the way down a folder scan (deepest decides)."""
+
+    def __init__(self, specs: tuple[tuple[PurePosixPath, Any], ...] = ()) -> None:
+        self.specs = specs
+
+    def enter(self, folder: Path, rel: PurePosixPath) -> _Ignore:
+        """The rules in force inside ``folder`` (its own ``.gitignore`` added, if any)."""
+        path = folder / ".gitignore"
+        try:
+            if not path.is_file():
+                return self
+            with open(path, "rb") as handle:
+                raw = handle.read(sniff.SNIFF_BYTES)
+        except OSError:
+            return self
+        lines = raw.decode("utf-8", "replace").splitlines()
+        return _Ignore((*self.specs, (rel, gitignore_spec(lines))))
+
+    def ignored(self, rel: PurePosixPath, is_dir: bool) -> bool:
+        """Whether ``rel`` (relative to the scanned folder) is ignored."""
+        for base, spec in reversed(self.specs):
+            sub = rel.relative_to(base).as_posix() + ("/" if is_dir else "")
+            include = spec.check_file(sub).include
+            if include is not None:
+                return bool(include)
+        return False
+
+
+# -- folders ------------------------------------------------------------------------------------
+
+
+def _is_venv(path: Path) -> bool:
+    try:
+        return (path / "pyvenv.cfg").is_file()
+    except OSError:
+        return False
+
+
+def _folder(folder: Path, exclude: Sequence[str], data: Dataset | None = None) -> Iterator[Source]:
+    """The deck sources under ``folder``, in path order (see :func:`sources` for the rules)."""
+    try:
+        root = folder.resolve()
+    except (OSError, RuntimeError) as exc:
+        yield Source(SourceKind.FILE, str(folder), error=f"cannot read folder: {exc}")
+        return
+    found = skipped = 0
+    for src in _Walk(root, exclude, data).walk(folder):
+        if src.skip is None:
+            found += 1
+        else:
+            skipped += 1
+        yield src
+    if not found:
+        also = f" ({skipped} skipped)" if skipped else ""
+        yield Source(
+            SourceKind.FILE,
+            str(folder),
+            error=f"no deck files ({', '.join(sniff.deck_suffixes())}) in this folder{also}",
+        )
+
+
+class _Walk:
+    """One folder scan: depth-first, in path order, without recursion (a hostile tree may be
+    thousands deep)."""
+
+    def __init__(self, root: Path, exclude: Sequence[str], data: Dataset | None) -> None:
+        self.root = root
+        self.exclude = exclude
+        self.data = data
+
+    def walk(self, top: Path) -> Iterator[Source]:
+        """Every source under ``top``."""
+        listing = _listing(top)
+        if isinstance(listing, Source):
+            yield listing
+            return
+        rel_top = PurePosixPath()
+        frames = [(top, rel_top, _Ignore().enter(top, rel_top), iter(listing))]
+        while frames:
+            folder, rel, ignore, entries = frames[-1]
+            entry = next(entries, None)
+            if entry is None:
+                frames.pop()
+                continue
+            sub = rel / entry.name
+            if self.exclude and excluded(sub, self.exclude):
+                continue
+            path = folder / entry.name
+            try:
+                is_link = entry.is_symlink()
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError as exc:
+                yield Source(SourceKind.FILE, str(path), error=f"cannot read: {_why(exc)}")
+                continue
+            if is_dir:
+                got = self.folder(path, sub, ignore)
+                if isinstance(got, Source):
+                    yield got
+                elif got is not None:
+                    frames.append(got)
+            elif sniff.is_deck_name(entry.name):
+                yield self.file(path, sub, entry, ignore, is_link)
+
+    def folder(
+        self, path: Path, sub: PurePosixPath, ignore: _Ignore
+    ) -> Source | tuple[Path, PurePosixPath, _Ignore, Iterator[os.DirEntry[str]]] | None:
+        """A sub-folder: a skip, an unreadable listing, a frame to descend into, or None."""
+        why = sniff.folder_skip(path.name, _is_venv(path))
+        if why == "":
+            return None
+        if why is None and ignore.ignored(sub, True):
+            why = "ignored by .gitignore"
+        if why is not None:
+            return Source(SourceKind.FILE, str(path), skip=why)
+        listing = _listing(path)
+        if isinstance(listing, Source):
+            return listing
+        return (path, sub, ignore.enter(path, sub), iter(listing))
+
+    def file(
+        self, path: Path, sub: PurePosixPath, entry: os.DirEntry[str], ignore: _Ignore,
+        is_link: bool,
+    ) -> Source:  # fmt: skip
+        """A file with a deck suffix."""
+        why = sniff.name_skip(entry.name)
+        if why is None and ignore.ignored(sub, False):
+            why = "ignored by .gitignore"
+        if why is not None:
+            return Source(SourceKind.FILE, str(path), skip=why)
+        if is_link:
+            return _link(path, self.root, self.data)
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError as exc:
+            return Source(SourceKind.FILE, str(path), error=f"cannot read: {_why(exc)}")
+        return _checked(path, st, self.data)
+
+
+def _why(exc: OSError) -> str:
+    return str(exc.strerror or exc)
+
+
+def _listing(folder: Path) -> list[os.DirEntry[str]] | Source:
+    """The entries of a folder by name, or the unreadable source saying why not."""
+    try:
+        with os.scandir(folder) as it:
+            return sorted(it, key=lambda e: e.name)
+    except OSError as exc:
+        return Source(SourceKind.FILE, str(folder), error=f"cannot list folder: {_why(exc)}")
+
+
+def _link(path: Path, root: Path, data: Dataset | None) -> Source:
+    """A symbolic link met in a folder scan: followed only to a file inside the folder."""
+    try:
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError) as exc:
+        reason = getattr(exc, "strerror", None) or "a loop"
+        return Source(SourceKind.FILE, str(path), error=f"broken symbolic link ({reason})")
+    if not target.is_relative_to(root):
+        return Source(SourceKind.FILE, str(path), skip="symbolic link out of the folder")
+    if target.is_dir():
+        return Source(SourceKind.FILE, str(path), skip="symbolic link to a folder")
+    try:
+        st = target.stat()
+    except OSError as exc:
+        return Source(SourceKind.FILE, str(path), error=f"cannot read: {_why(exc)}")
+    return _checked(path, st, data)
+
+
+def _checked(path: Path, st: os.stat_result, data: Dataset | None) -> Source:
+    if not stat.S_ISREG(st.st_mode):
+        return Source(SourceKind.FILE, str(path), skip="not a regular file")
+    return Source(SourceKind.FILE, str(path), skip=_not_a_deck(path, st.st_size, data))
+
+
+def _not_a_deck(path: Path, size: int, data: Dataset | None = None) -> str | None:
+    """Why a ``.json`` or ``.txt`` file is not taken for a deck (None: it is). A file that
+    cannot be read is taken (the reader then reports it as unreadable)."""
+    if not sniff.needs_sniff(path.name):
+        return None
+    if size > sniff.SNIFF_BYTES:
+        return sniff.TOO_BIG
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(sniff.SNIFF_BYTES + 1)
+    except OSError:
+        return None  # let the reader report it as unreadable
+    return sniff.content_skip(path.name, raw, data)
+
+
+def expand_sources(items: Iterable[Source | str], data: Dataset | None = None) -> Iterator[Source]:
+    """``items`` as sources: :class:`Source` values as they are, runs of plain paths expanded
+    with :func:`sources` (folder scans, zips, registration CSVs), in order."""
+    pending: list[str] = []
+    for item in items:
+        if isinstance(item, Source):
+            if pending:
+                yield from sources(pending, data=data)
+                pending = []
+            yield item
+        else:
+            pending.append(item)
+    if pending:
+        yield from sources(pending, data=data)

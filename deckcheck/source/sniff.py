@@ -1,0 +1,128 @@
+"""The one rule for "is this a deck file?", shared by folder scans, zips and uploads.
+
+Two questions, asked in this order:
+
+1. **By its place and name** (:func:`folder_skip`, :func:`name_skip`): version-control folders
+   are never entered nor mentioned; hidden folders (``.x/``), tool folders (:data:`TOOL_FOLDERS`,
+   virtual environments) and macOS resource folders (``__MACOSX/``) are skipped with a reason;
+   a name without a deck suffix (:data:`~deckcheck.deck.io.detect.DECK_SUFFIXES`) is not a deck
+   and is not mentioned; a hidden file (``.x.ydk``, the AppleDouble ``._x.ydk`` of macOS) is
+   skipped with a reason.
+2. **By its content** (:func:`content_skip`, only for ``.json`` and ``.txt``, which are often
+   not decks): a ``.json`` file is a deck only if it is deckcheck's JSON form, a ``.txt`` file
+   only if it reads like a deck (most lines a card or a heading). At most :data:`SNIFF_BYTES`
+   are looked at; a bigger file is skipped.
+
+A scan turns a reason into a :class:`~deckcheck.source.record.Skipped` record, so the same
+tree gives the same skips whether it is a folder, a zip on disk or an uploaded zip.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from deckcheck.error import DeckcheckError
+
+if TYPE_CHECKING:
+    from deckcheck.data.dataset import Dataset
+
+SNIFF_BYTES = 1 << 20
+"""Most bytes of a ``.json`` or ``.txt`` file read to decide whether it is a deck (the deck
+readers' own cap, :data:`deckcheck.deck.io.MAX_INPUT_BYTES`)."""
+VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".bzr"})
+"""Version-control folders: never scanned, never mentioned."""
+TOOL_FOLDERS = frozenset(
+    {"node_modules", "__pycache__", "site-packages", "bower_components", "venv", "virtualenv"}
+)
+"""Folders of tools a scan skips (as it skips hidden folders and virtual environments)."""
+SYSTEM_FOLDERS = frozenset({"__MACOSX"})
+"""Folders an archiver adds (macOS resource forks): skipped."""
+SNIFFED = (".json", ".txt")
+"""Suffixes whose files are read to decide whether they are decks."""
+HIDDEN_FOLDER = "hidden folder"
+HIDDEN_FILE = "hidden file"
+TOOL_FOLDER = "tool folder"
+SYSTEM_FOLDER = "macOS resource folder"
+TOO_BIG = f"over the {SNIFF_BYTES >> 20} MiB limit of a deck file"
+NOT_JSON_DECK = "not a deckcheck deck JSON file"
+NOT_A_LIST = "not a deck list"
+
+
+def deck_suffixes() -> tuple[str, ...]:
+    """The deck file suffixes (imported on use: the readers are not needed to start the CLI)."""
+    from deckcheck.deck.io.detect import DECK_SUFFIXES
+
+    return DECK_SUFFIXES
+
+
+def folder_skip(name: str, is_venv: bool = False) -> str | None:
+    """Why a folder named ``name`` is not entered ("" for a version-control folder, which is
+    not mentioned); None: enter it."""
+    if name in VCS_FOLDERS:
+        return ""
+    if name.startswith("."):
+        return HIDDEN_FOLDER
+    if name in SYSTEM_FOLDERS:
+        return SYSTEM_FOLDER
+    if name in TOOL_FOLDERS or is_venv:
+        return TOOL_FOLDER
+    return None
+
+
+def is_deck_name(name: str) -> bool:
+    """Whether a file name ends in a deck suffix (any case)."""
+    return name.lower().endswith(deck_suffixes())
+
+
+def name_skip(name: str) -> str | None:
+    """Why a file named ``name`` (with a deck suffix) is skipped by its name, or None."""
+    if name.startswith("."):
+        return HIDDEN_FILE  # also the AppleDouble "._x.ydk" files of macOS
+    return None
+
+
+def needs_sniff(name: str) -> bool:
+    """Whether a file's content decides if it is a deck (``.json``, ``.txt``)."""
+    return name.lower().endswith(SNIFFED)
+
+
+def content_skip(name: str, raw: bytes, data: Dataset | None = None) -> str | None:
+    """Why a ``.json`` or ``.txt`` file holding ``raw`` is not a deck, or None (it is, or it is
+    not a sniffed kind). ``raw`` over :data:`SNIFF_BYTES` is too big."""
+    lower = name.lower()
+    if not lower.endswith(SNIFFED):
+        return None
+    if len(raw) > SNIFF_BYTES:
+        return TOO_BIG
+    if lower.endswith(".json"):
+        return None if is_json_deck(raw) else NOT_JSON_DECK
+    return None if _text_deck(raw, data) else NOT_A_LIST
+
+
+def is_json_deck(raw: bytes) -> bool:
+    """Whether ``raw`` is deckcheck's JSON deck form (an object with a ``deckcheck`` key)."""
+    try:
+        doc = json.loads(raw)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(doc, dict) and "deckcheck" in doc
+
+
+def _text_deck(raw: bytes, data: Dataset | None) -> bool:
+    """Whether a ``.txt`` file reads like a deck (any deck format, or a text list)."""
+    from deckcheck.data.dataset import resolve_data
+    from deckcheck.deck.io.builder import decode_input
+    from deckcheck.deck.io.detect import DeckFormat, detect_text
+    from deckcheck.deck.io.text import looks_like_deck
+
+    try:
+        text = decode_input(raw)
+    except DeckcheckError:
+        return True  # the reader says why it cannot be read
+    kind = detect_text(text)
+    if kind is DeckFormat.JSON:
+        return is_json_deck(raw)
+    if kind is not DeckFormat.TEXT:
+        return True
+    return looks_like_deck(text, resolve_data(data).cards)
