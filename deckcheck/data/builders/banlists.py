@@ -42,8 +42,8 @@ from datetime import date
 from pathlib import Path
 from types import MappingProxyType
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parents[3]
+"""The source checkout (for the command-line defaults: ``../shared/data``, the bundled folder)."""
 
 from deckcheck.card import CardIndex  # noqa: E402
 from deckcheck.error import AmbiguousCardError, UnknownCardError  # noqa: E402
@@ -104,10 +104,10 @@ class Group:
 class Builder:
     """Holds the card index, name/id maps and the reconciliation log."""
 
-    def __init__(self, data: Path) -> None:
+    def __init__(self, data: Path, index: CardIndex | None = None) -> None:
         self.data = data
         self.lf = data / "lflists"
-        self.index = CardIndex.load()
+        self.index = index if index is not None else CardIndex.load()
         self.log: list[str] = []
         self.kid_main: dict[int, int] = {}
         self.kid_rush: dict[int, int] = {}

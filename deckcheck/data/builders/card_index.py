@@ -56,8 +56,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parents[3]
+"""The source checkout (for the command-line defaults: ``../shared/data``, the bundled folder)."""
 
 from deckcheck.card import (  # noqa: E402
     ALIAS_ALT_ART,
