@@ -483,8 +483,11 @@ def test_one_update_at_a_time(home: Path, bundles: dict[str, Path]) -> None:
 
 
 def _run_update(home: Path, source: str) -> subprocess.Popen[bytes]:
+    """The update in a process of its own (without the summary it prints after installing, so
+    the kill points spread over download, verify, load and install)."""
+    argv = [sys.executable, "-m", "deckcheck", "data", "update", "--no-summary"]
     return subprocess.Popen(
-        [sys.executable, "-m", "deckcheck", "data", "update", "--source", source],
+        [*argv, "--source", source],
         env=os.environ | {"DECKCHECK_HOME": str(home)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

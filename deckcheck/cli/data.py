@@ -183,6 +183,12 @@ def update(
         int,
         typer.Option("--max-size", min=1, metavar="MB", help="Size cap of one downloaded file."),
     ] = 64,
+    summary: Annotated[
+        bool,
+        typer.Option(
+            "--summary/--no-summary", help="After installing, print what changed (data diff)."
+        ),
+    ] = True,
 ) -> None:
     """Install newer card and ban-list data: fetch, verify every checksum, load, then switch.
 
@@ -222,7 +228,8 @@ def update(
             f"updated: data {_describe(result.data)} (was {_describe(result.previous)})\n"
             f"  from {where}\n"
         )
-        _print_changes(result.previous, result.data)
+        if summary:
+            _print_changes(result.previous, result.data)
         from deckcheck.data.dataset import Dataset
 
         if Dataset.active() is not result.data and Dataset.active().folder != result.data.folder:
