@@ -27,6 +27,7 @@ from deckcheck.data import dataset as _dataset  # noqa: E402
 _EXPORTS: dict[str, str] = {
     "Dataset": "deckcheck.data.dataset",
     "Batch": "deckcheck.run.batch",
+    "Checked": "deckcheck.run.row",
     "ExitCode": "deckcheck.error",
     "Source": "deckcheck.run.batch",
     "Summary": "deckcheck.run.batch",
@@ -183,6 +184,7 @@ if TYPE_CHECKING:
         load_format_file,
     )
     from deckcheck.run.batch import Batch, Source, Summary, Unreadable, check, sources
+    from deckcheck.run.row import Checked
     from deckcheck.run.siding import (
         SidePlan,
         SideResult,

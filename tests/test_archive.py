@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck import archive
 from deckcheck.run.batch import ExitCode, check
+from deckcheck.source import archive
 from deckcheck.source.archive import ArchiveError, list_entries
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -118,7 +118,7 @@ def _status(row: deckcheck.Report | deckcheck.Unreadable) -> str:
     return status_of(row).value
 
 
-def _by_name(batch: deckcheck.Batch) -> dict[str, deckcheck.Report | deckcheck.Unreadable]:
+def _by_name(batch: deckcheck.Batch) -> dict[str, deckcheck.Checked | deckcheck.Unreadable]:
     return {Path(r.path.split("!/")[-1]).name: r for r in batch.rows if r.path}
 
 
@@ -131,8 +131,8 @@ def test_folder_and_zip_give_every_deck_its_verdict(regset: RegSet, kind: str) -
     for name, want in regset.expected.items():
         row = rows[name]
         assert _status(row) == want, name
-        if isinstance(row, deckcheck.Report):
-            assert row.codes == regset.codes[name], name
+        if isinstance(row, deckcheck.Checked):
+            assert row.report.codes == regset.codes[name], name
             assert row.fingerprint == fingerprint_deck(read_path(regset.folder / name))
     assert batch.exit_code is ExitCode.ERROR  # two unreadable decks
     assert batch.summary.unreadable == 2
@@ -162,9 +162,9 @@ def test_registrations_csv(regset: RegSet) -> None:
     dup, url, escaper, empty = batch.rows[-4:]
     assert _status(dup) == "duplicate" and dup.registration is not None
     assert dup.registration.duplicate_of == 2  # the first registration of P000 (line 2)
-    assert isinstance(dup, deckcheck.Report) and dup.legal  # still checked
+    assert isinstance(dup, deckcheck.Checked) and dup.legal  # still checked
     assert dup.name == "deckcheck example: Cyber Dragon"  # the text list's own name line
-    assert isinstance(url, deckcheck.Report) and url.legal
+    assert isinstance(url, deckcheck.Checked) and url.legal
     assert url.fingerprint == dup.fingerprint  # same deck, as a URL and as a text list
     assert _status(escaper) == "unreadable" and "outside" in escaper.error  # type: ignore[union-attr]
     assert _status(empty) == "unreadable" and "no deck" in empty.error  # type: ignore[union-attr]
@@ -447,7 +447,7 @@ def test_reports_rendered_on_a_second_core_are_the_same(
 
 
 def test_enormous_csvs_are_refused_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from deckcheck import registration
+    from deckcheck.source import registration
 
     path = tmp_path / "regs.csv"
     path.write_text("deck\n" + "".join(f"d{i}.ydk\n" for i in range(50)), encoding="utf-8")

@@ -213,7 +213,7 @@ def test_report_types_are_immutable_values() -> None:
     assert dataclasses.replace(v, severity=Severity.WARNING).severity is Severity.WARNING
     again = pickle.loads(pickle.dumps(report))
     assert again == report and again.to_dict() == report.to_dict()
-    assert dataclasses.replace(report, fingerprint="abc").fingerprint == "abc"
+    assert dataclasses.replace(report, name="abc").name == "abc"
 
 
 def test_memory_stays_bounded_over_many_dates(monkeypatch: pytest.MonkeyPatch) -> None:

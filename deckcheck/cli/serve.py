@@ -45,6 +45,22 @@ def serve(
         float | None,
         typer.Option("--simulation-seconds", min=0.01, help="Time budget of a simulation (422)."),
     ] = None,
+    compute_seconds: Annotated[
+        float | None,
+        typer.Option(
+            "--compute-seconds",
+            min=0.01,
+            help="CPU seconds per simulate/batch request (422 over it).",
+        ),
+    ] = None,
+    max_computing: Annotated[
+        int | None,
+        typer.Option(
+            "--max-computing",
+            min=1,
+            help="simulate/batch requests at once per worker (429 beyond).",
+        ),
+    ] = None,
     log_level: Annotated[
         str, typer.Option("--log-level", help="uvicorn log level: info, warning, error...")
     ] = "info",
@@ -71,7 +87,8 @@ def serve(
         fail(str(exc))
     overrides: dict[str, Any] = {
         "max_body_bytes": max_body_bytes, "max_cards": max_cards, "max_trials": max_trials,
-        "simulation_seconds": simulation_seconds,
+        "simulation_seconds": simulation_seconds, "compute_seconds": compute_seconds,
+        "max_computing": max_computing,
         "cors_origins": tuple(cors_origin) if cors_origin else None,
     }  # fmt: skip
     from dataclasses import replace
@@ -83,10 +100,26 @@ def serve(
         f"deckcheck: serving on http://{clean(host)}:{port}/ with {workers} worker(s); "
         "API docs at /docs\n"
     )
-    uvicorn.run(
-        "deckcheck.service.app:app_from_env", factory=True, host=host, port=port,
-        workers=workers, log_level=log_level, access_log=False, server_header=False,
+    _run(uvicorn, settings, host=host, port=port, workers=workers, log_level=log_level)
+
+
+def _run(uvicorn: Any, settings: Any, **options: Any) -> None:
+    """uvicorn with deckcheck's connection handler (header, body and keep-alive timeouts,
+    header caps); with several workers, a SIGHUP reloads the data in every worker."""
+    from deckcheck.service.protocol import Protocol
+
+    config = uvicorn.Config(
+        "deckcheck.service.app:app_from_env", factory=True, access_log=False,
+        server_header=False, http=Protocol, timeout_keep_alive=settings.keep_alive_timeout,
+        h11_max_incomplete_event_size=settings.max_header_bytes, **options,
     )  # fmt: skip
+    server = uvicorn.Server(config)
+    if config.workers > 1:
+        from deckcheck.service.state import Supervisor
+
+        Supervisor(config, sockets=[config.bind_socket()]).run()
+    else:
+        server.run()
 
 
 def _check_address(host: str, port: int) -> None:

@@ -159,7 +159,7 @@ def batch_dict(batch: Batch) -> dict[str, Any]:
     unreadable = [unreadable_dict(u) for u in batch.unreadable]
     s = batch.summary
     out: dict[str, Any] = {
-        "results": [r.to_dict() for r in batch.reports],
+        "results": [r.to_dict() for r in (batch.checked or batch.reports)],
         "summary": {
             "decks": s.decks, "legal": s.legal, "illegal": s.illegal, "errors": s.errors,
             "warnings": s.warnings, "notes": s.notes, "unreadable": s.unreadable,

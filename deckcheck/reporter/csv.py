@@ -18,13 +18,16 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from deckcheck.reporter.text import clean
+from deckcheck.run.row import Checked
+from deckcheck.source.record import Unreadable
+from deckcheck.validation.report import Report
 
 if TYPE_CHECKING:
-    from deckcheck.run.batch import Batch, Unreadable
-    from deckcheck.validation.report import Report
+    from deckcheck.run.batch import Batch
+    from deckcheck.source.registration import Registration
 
 HEADER = (
     "row", "player_id", "player", "deck_name", "source", "status", "duplicate_of", "legal",
@@ -48,32 +51,42 @@ def defuse(text: str, *, control: bool = True) -> str:
     return "'" + text if text.startswith(_FORMULA) else text
 
 
-def rows(batch: Batch) -> tuple[Report | Unreadable, ...]:
+Row: TypeAlias = "Checked | Report | Unreadable"
+"""A row of a batch report: a checked deck, an unreadable source, or (in a batch built by hand
+from reports) a bare report."""
+
+
+def rows(batch: Batch) -> tuple[Row, ...]:
     """The batch's rows in source order (reports, then unreadable, for a hand-built batch)."""
     return batch.rows or (*batch.reports, *batch.unreadable)
+
+
+def registration_of(row: Row) -> Registration | None:
+    """The registration of a row (a hand-built batch's reports have none)."""
+    return None if isinstance(row, Report) else row.registration
 
 
 def batch_csv(batch: Batch) -> str:
     """The CSV report of a batch."""
     from deckcheck.source.registration import status_of
-    from deckcheck.validation.report import Report
 
     table = rows(batch)
     extra: dict[str, None] = {}
     for r in table:
-        if r.registration is not None:
-            for key, _ in r.registration.fields:
+        reg = registration_of(r)
+        if reg is not None:
+            for key, _ in reg.fields:
                 extra.setdefault(key if key not in HEADER else f"registration {key}", None)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([*HEADER, *extra])
     for r in table:
-        reg = r.registration
+        reg = registration_of(r)
         fields = {}
         if reg is not None:
             fields = {(k if k not in HEADER else f"registration {k}"): v for k, v in reg.fields}
         cells: list[object]
-        if isinstance(r, Report):
+        if not isinstance(r, Unreadable):
             errors = sum(v.severity.value == "error" for v in r.violations)
             warnings = sum(v.severity.value == "warning" for v in r.violations)
             notes = len(r.violations) - errors - warnings
@@ -83,7 +96,8 @@ def batch_csv(batch: Batch) -> str:
             cells = [r.name or "", r.path or "", status_of(r).value,
                      reg.duplicate_of if reg and reg.duplicate_of is not None else "",
                      "true" if r.legal else "false", errors, warnings, notes, codes, messages,
-                     c["main"], c["extra"], c["side"], r.fingerprint or ""]  # fmt: skip
+                     c["main"], c["extra"], c["side"],
+                     r.fingerprint if isinstance(r, Checked) else ""]  # fmt: skip
         else:
             cells = ["", r.path, status_of(r).value,
                      reg.duplicate_of if reg and reg.duplicate_of is not None else "",

@@ -12,12 +12,14 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
+from deckcheck.reporter.csv import Row, registration_of
 from deckcheck.reporter.text import clean
+from deckcheck.run.row import Checked
+from deckcheck.source.record import Unreadable
 from deckcheck.validation.report import CODE_FIX, Code
 
 if TYPE_CHECKING:
-    from deckcheck.run.batch import Batch, Unreadable
-    from deckcheck.validation.report import Report
+    from deckcheck.run.batch import Batch
 
 
 def fix_for(code: Code) -> str:
@@ -82,8 +84,8 @@ def _e(text: object) -> str:
     return html.escape(value, quote=True)
 
 
-def _who(row: Report | Unreadable) -> str:
-    reg = row.registration
+def _who(row: Row) -> str:
+    reg = registration_of(row)
     parts = []
     if reg is not None:
         if reg.player:
@@ -94,28 +96,27 @@ def _who(row: Report | Unreadable) -> str:
     return " · ".join(parts)
 
 
-def _card(row: Report | Unreadable) -> str:
+def _card(row: Row) -> str:
     from deckcheck.source.registration import status_of
-    from deckcheck.validation.report import Report
 
     status = status_of(row).value
     who = _who(row)
-    title = row.name if isinstance(row, Report) and row.name else row.path
+    title = row.name if not isinstance(row, Unreadable) and row.name else row.path
     head = f"{_e(title or '<deck>')}"
     if who:
         head += f" <small>({_e(who)})</small>"
     lines = [f'<section class="deck {status}"><h3><span class="{status}">'
              f"{status.upper()}</span> {head}</h3>"]  # fmt: skip
-    if isinstance(row, Report) and row.name and row.path:
+    if not isinstance(row, Unreadable) and row.name and row.path:
         lines.append(f'<div class="meta">{_e(row.path)}</div>')
     items: list[str] = []
-    reg = row.registration
+    reg = registration_of(row)
     if reg is not None and reg.duplicate_of is not None:
         items.append(
             f"<li>Player id {_e(reg.player_id)} was already registered on row "
             f'{reg.duplicate_of}.<div class="fix">Keep one registration per player.</div></li>'
         )
-    if isinstance(row, Report):
+    if not isinstance(row, Unreadable):
         for v in row.violations:
             if v.severity.value == "note":
                 continue
@@ -140,7 +141,6 @@ def batch_html(batch: Batch) -> str:
     """The HTML report of a batch (a complete page)."""
     from deckcheck.reporter.csv import rows
     from deckcheck.source.registration import status_of
-    from deckcheck.validation.report import Report
 
     table = rows(batch)
     s = batch.summary
@@ -180,14 +180,14 @@ def batch_html(batch: Batch) -> str:
                + "".join(f'<th scope="col">{h}</th>' for h in head)
                + "</tr></thead><tbody>")  # fmt: skip
     for i, r in enumerate(table):
-        reg = r.registration
+        reg = registration_of(r)
         status = status_of(r).value
         cells = [
             f'<td class="num" data-v="{reg.row if reg else i + 1}">{reg.row if reg else ""}</td>',
             f"<td>{_e(reg.player_id) if reg else ''}</td>",
             f"<td>{_e(reg.player) if reg else ''}</td>",
         ]
-        if isinstance(r, Report):
+        if not isinstance(r, Unreadable):
             errors = len(r.errors)
             warnings = sum(v.severity.value == "warning" for v in r.violations)
             c = r.counts
@@ -198,7 +198,7 @@ def batch_html(batch: Batch) -> str:
                 f'<td class="num">{errors}</td>', f'<td class="num">{warnings}</td>',
                 f'<td class="num">{c["main"]}</td>', f'<td class="num">{c["extra"]}</td>',
                 f'<td class="num">{c["side"]}</td>', f"<td>{_e(codes)}</td>",
-                f'<td class="code">{_e(r.fingerprint or "")}</td>',
+                f'<td class="code">{_e(r.fingerprint if isinstance(r, Checked) else "")}</td>',
             ]  # fmt: skip
         else:
             cells += [

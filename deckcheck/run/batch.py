@@ -5,7 +5,9 @@
     import deckcheck
     batch = deckcheck.check(deckcheck.sources(["decks/", "extra.ydk"]), "tcg")
     batch.exit_code            # ExitCode.OK / ILLEGAL / ERROR
-    batch.reports              # one Report per deck read
+    batch.reports              # one Report per deck read (its verdict)
+    batch.rows                 # Checked (report, fingerprint, registration) or Unreadable,
+                               # in source order
     batch.unreadable           # (path, error, line) per source that could not be read
     deckcheck.render(batch, "json")
 
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -31,6 +33,7 @@ from deckcheck.error import ExitCode as ExitCode  # re-exported: batches have ex
 from deckcheck.run.job import PARALLEL_MIN as PARALLEL_MIN
 from deckcheck.run.job import Outcome as Outcome
 from deckcheck.run.job import Planned, Step, checked, run
+from deckcheck.run.row import Checked as Checked
 from deckcheck.source.record import STDIN as STDIN
 from deckcheck.source.record import Skipped as Skipped
 from deckcheck.source.record import Source as Source
@@ -83,12 +86,22 @@ class Batch:
     """As-of date of the dataset the batch was checked against."""
     data_fingerprint: str | None = None
     """Fingerprint of that dataset."""
-    rows: tuple[Report | Unreadable, ...] = ()
-    """Reports and unreadable sources together, in source order (one per registration)."""
+    rows: tuple[Checked | Unreadable, ...] = ()
+    """Checked decks and unreadable sources together, in source order (one per registration);
+    a batch built by hand from reports alone has none."""
     summary: Summary = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "summary", summarize(self.reports, self.unreadable, self.skipped))
+        checked = [r for r in self.rows if isinstance(r, Checked)]
+        regs = [c.registration for c in checked] + [u.registration for u in self.unreadable]
+        summary = summarize(self.reports, self.unreadable, self.skipped)
+        dups = sum(r is not None and r.duplicate_of is not None for r in regs)
+        object.__setattr__(self, "summary", replace(summary, duplicates=dups))
+
+    @property
+    def checked(self) -> tuple[Checked, ...]:
+        """The checked decks of :attr:`rows` (report, fingerprint, registration), in order."""
+        return tuple(r for r in self.rows if isinstance(r, Checked))
 
     @property
     def exit_code(self) -> ExitCode:
@@ -117,7 +130,6 @@ def summarize(
     for u in unreadable:
         duplicates += u.registration is not None and u.registration.duplicate_of is not None
     for r in reports:
-        duplicates += r.registration is not None and r.registration.duplicate_of is not None
         decks += 1
         legal += r.legal
         for v in r.violations:
@@ -156,8 +168,9 @@ def check(
     process pool whose workers each open the same dataset once, and the results come back in
     source order, exactly as one process would give them.
 
-    Each report carries the deck's fingerprint (:func:`deckcheck.deck.model.fingerprint_deck`) and,
-    for a registrations CSV, its registration.
+    Each deck's row (:attr:`Batch.rows`, a :class:`Checked`) carries its report, the deck's
+    fingerprint (:func:`deckcheck.deck.model.fingerprint_deck`) and, for a registrations CSV, its
+    registration.
     ``region`` (``na``/``eu``) picks whose TCG list dates apply. Raises
     :class:`~deckcheck.error.DateRangeError`, before reading anything, for a date before the
     format's first list.
@@ -183,13 +196,13 @@ def collect(format: str, when: date, outcomes: Iterable[Outcome], ds: Dataset) -
     reports: list[Report] = []
     unreadable: list[Unreadable] = []
     skipped: list[Skipped] = []
-    rows: list[Report | Unreadable] = []
+    rows: list[Checked | Unreadable] = []
     for got in outcomes:
         if isinstance(got, Skipped):
             skipped.append(got)
             continue
-        if isinstance(got, Report):
-            reports.append(got)
+        if isinstance(got, Checked):
+            reports.append(got.report)
         else:
             unreadable.append(got)
         rows.append(got)

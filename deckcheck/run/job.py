@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
     from deckcheck.deck.model import Deck
     from deckcheck.rule.format import Format
+    from deckcheck.run.row import Checked
 
 PARALLEL_MIN = 64
 """Fewest sources worth starting worker processes for (fewer are checked in-process)."""
@@ -66,17 +67,18 @@ def apply_ignores(report: Report, codes: frozenset[str] | Sequence[str]) -> Repo
     )
 
 
-def checked(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Report:
-    """The batch builder: the deck's report (ignored codes removed), with its fingerprint and
-    registration."""
+def checked(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Checked:
+    """The batch builder: the deck's report (ignored codes removed) in a :class:`Checked` row,
+    with the deck's fingerprint and registration."""
     from deckcheck.deck.model import fingerprint_deck
+    from deckcheck.run.row import Checked
     from deckcheck.validation.engine import validate
 
     src = one.source
     report = validate(deck, one.format, step.date, allow_prerelease=step.allow_prerelease,
                       path=src.label, data=ds)  # fmt: skip
     report = apply_ignores(report, one.ignored)
-    return replace(report, fingerprint=fingerprint_deck(deck), registration=src.registration)
+    return Checked(report, fingerprint_deck(deck), src.registration, frozenset(one.ignored))
 
 
 def one_source(one: Planned, step: Step, ds: Dataset) -> Any:
@@ -141,7 +143,7 @@ def _jobs(jobs: int | None) -> int:
     return jobs
 
 
-Outcome: TypeAlias = Report | Unreadable | Skipped
+Outcome: TypeAlias = "Checked | Unreadable | Skipped"
 """What the batch builder's step gives for one source."""
 
 

@@ -235,49 +235,63 @@ class Service:
     """One dataset, its card finder, the settings and the builder's files: all read-only."""
 
     def __init__(self, settings: Settings, data: Dataset) -> None:
+        from deckcheck.service.state import Holder
+
         self.settings = settings
-        self.data = data
-        self.etag_prefix = data.fingerprint[:16]
-        self._finder: CardFinder | None = None
-        self._cards: dict[int, str] = {}
-        self.use(data)
+        self.holder = Holder(data)
+        """The data in service (swapped whole by a reload; each request pins one)."""
         self.openapi_text: str | None = None
         """The OpenAPI document as JSON, made on first request."""
         folder = resources.files("deckcheck.service") / "static"
         self.static = {name: (folder / name).read_bytes() for name in ("index.html", *STATIC)}
+        if settings.image_url:  # the builder reads the card image template from its page
+            import html
+
+            meta = f'<meta name="deckcheck-image-url" content="{html.escape(settings.image_url)}">'
+            self.static["index.html"] = self.static["index.html"].replace(
+                b'<meta name="deckcheck-image-url" content="">', meta.encode()
+            )
+
+    @property
+    def data(self) -> Dataset:
+        """The dataset of the request being answered (captured once when it arrived)."""
+        return self.holder.state.data
+
+    @property
+    def etag_prefix(self) -> str:
+        """The ETag prefix of the request's data (16 digits of its fingerprint)."""
+        return self.holder.state.tag
 
     def use(self, data: Dataset) -> None:
-        """Answer from ``data`` from now on (a reload after ``deckcheck data update``): the
-        card search and the cached card documents of the previous data are dropped."""
-        self._finder = None
-        self._cards = {}
-        self.etag_prefix = data.fingerprint[:16]
-        self.data = data
+        """Answer from ``data`` from now on (warmed first; requests running finish on the old)."""
+        from deckcheck.service.state import State
+
+        new = State(data)
+        new.warm()
+        self.holder.swap(new)
 
     @property
     def finder(self) -> CardFinder:
-        """The as-you-type card search (built on first use or by :meth:`warm`)."""
-        if self._finder is None:
-            self._finder = CardFinder(self.data.cards)
-        return self._finder
+        """The as-you-type card search of the request's data."""
+        return self.holder.state.finder
 
     def card_json(self, card: Card) -> str:
         """A card's document as JSON, validated once and then reused (cards never change)."""
-        got = self._cards.get(card.passcode)
+        cache = self.holder.state.cards
+        got = cache.get(card.passcode)
         if got is None:
             model = doc.CardDocument.model_validate(safe(card.to_dict()))
             got = model.model_dump_json(by_alias=True, exclude_unset=True)
-            if len(self._cards) < MAX_CACHED_CARDS:
-                self._cards[card.passcode] = got
+            if len(cache) < MAX_CACHED_CARDS:
+                cache[card.passcode] = got
         return got
 
     def warm(self) -> None:
         """Load every part of the dataset now, so no request pays for it."""
-        ds = self.data
-        ds.cards.get(ds.cards.passcodes()[0])
-        ds.cards.name_table()
-        _ = ds.banlists, ds.formats
-        self.finder.search("a")
+        self.holder.live.warm()
+        # what the computing routes import, loaded once before their children are forked
+        import deckcheck.goldfish
+        import deckcheck.run.batch  # noqa: F401
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -369,7 +383,9 @@ class Service:
             raise LimitError(f"trials {req.trials} is over the limit of {s.max_trials}",
                              "max_trials", s.max_trials)  # fmt: skip
         fmt = self.rules(req)
-        rules = DrawRules.from_era(fmt.era_at(self.date(req.date)))
+        when = self.date(req.date)
+        fmt.require_date(when, self.data)  # one date rule for every route (422 before lists)
+        rules = DrawRules.from_era(fmt.era_at(when))
         runner = self._goldfish_runner(req, fmt, rules)
         budget = ExactBudget(max_bytes=s.exact_bytes, seconds=s.simulation_seconds)
         pilot = min(req.trials, PILOT_TRIALS)
@@ -402,7 +418,9 @@ class Service:
         if req.distributions:
             raise InputError("a sweep has no distributions (ask POST /v1/simulate)")
         fmt = self.rules(req)
-        rules = DrawRules.from_era(fmt.era_at(self.date(req.date)))
+        when = self.date(req.date)
+        fmt.require_date(when, self.data)  # one date rule for every route (422 before lists)
+        rules = DrawRules.from_era(fmt.era_at(when))
         budget = ExactBudget(max_bytes=s.exact_bytes, seconds=s.simulation_seconds)
         common: dict[str, Any] = dict(filler=req.filler, by=req.by, going=req.going,
                                       turns=req.turns, rules=rules, exact=req.exact,
@@ -528,31 +546,42 @@ def create_app(settings: Settings | None = None, data: Dataset | None = None) ->
             allow_headers=["Content-Type", "If-None-Match"],
             expose_headers=["ETag"],
         )
-    app.add_middleware(BodyLimit, settings=svc.settings)
+    _middleware(app, svc)
     _routes(app, svc)
     _openapi(app)
     return app
 
 
+COMPUTING = frozenset({f"{API}/simulate", f"{API}/simulate/sweep", f"{API}/batch"})
+"""Routes that can compute for long: run within the budgets of :mod:`deckcheck.service.limit`."""
+
+
+def _middleware(app: FastAPI, svc: Service) -> None:
+    """From the outside in: security headers and HEAD, the body limit, one dataset per
+    request, the budgets of the computing routes."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+
+    from deckcheck.service.config import image_origin
+    from deckcheck.service.header import Headers, docs_policy, policy
+    from deckcheck.service.limit import ComputeLimit
+    from deckcheck.service.state import Pin
+
+    s = svc.settings
+    app.add_middleware(ComputeLimit, settings=s, paths=COMPUTING)
+    app.add_middleware(Pin, holder=svc.holder)
+    app.add_middleware(BodyLimit, settings=s)
+    page = get_swagger_ui_html(openapi_url="/openapi.json", title="deckcheck API")
+    csp = policy(image_origin(s.image_url) if s.image_url else None)
+    app.add_middleware(Headers, csp=csp, docs_csp=docs_policy(bytes(page.body).decode()))
+
+
 def _reload_on_sighup(svc: Service) -> None:
     """On SIGHUP, answer from the active data resolved again (a bundle installed by
-    ``deckcheck data update`` since the start); requests already running finish on the old."""
-    import asyncio
-    import contextlib
-    import signal
+    ``deckcheck data update`` since the start): loaded and warmed in a thread, then swapped in;
+    requests already running finish on the old (see :mod:`deckcheck.service.state`)."""
+    from deckcheck.service.state import Reloader, load_active, on_sighup
 
-    hup = getattr(signal, "SIGHUP", None)
-    if hup is None:  # not on Windows
-        return
-
-    def reload() -> None:
-        # unusable data: keep answering from what is loaded
-        with contextlib.suppress(Exception):
-            svc.use(Dataset.reload_active())
-
-    # (no loop signal handlers outside the main thread: then only a restart reloads)
-    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-        asyncio.get_running_loop().add_signal_handler(hup, reload)
+    on_sighup(Reloader(svc.holder, load_active))
 
 
 def app_from_env() -> FastAPI:
@@ -597,6 +626,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
         return svc.cached_doc(request, HealthDocument, {
             "status": "ok", "version": __version__,
             "data": {"as_of": svc.data.as_of.isoformat(), "fingerprint": svc.data.fingerprint},
+            "reload": svc.holder.reload.to_dict(),
         })  # fmt: skip
 
     # -- decks ------------------------------------------------------------------------------
@@ -873,6 +903,9 @@ def _openapi(app: FastAPI) -> None:
         for name, sub in extra.pop("$defs", {}).items():
             comps.setdefault(name, sub)
         comps["BatchRequest"] = extra
+        from deckcheck.service.openapi import list_statuses
+
+        list_statuses(schema)
         app.openapi_schema = schema
         return schema
 

@@ -211,6 +211,18 @@ class DataInfoDoc(BaseModel):
     fingerprint: str
 
 
+class ReloadDoc(BaseModel):
+    """The last data reload of the process that answered (SIGHUP)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    status: Literal["none", "ok", "failed"] = Field(
+        description="`none`: never reloaded; `failed`: the old data is still served."
+    )
+    at: str | None = Field(description="When (UTC, ISO 8601).")
+    error: str | None = Field(description="Why it failed.")
+
+
 class HealthDocument(BaseModel):
     """``GET /healthz``."""
 
@@ -219,6 +231,7 @@ class HealthDocument(BaseModel):
     status: Literal["ok"]
     version: str
     data: DataInfoDoc
+    reload: ReloadDoc
 
 
 class ErrorBody(BaseModel):

@@ -52,8 +52,7 @@ from deckcheck.error import InputError
 from deckcheck.source.record import Source, SourceKind
 
 if TYPE_CHECKING:
-    from deckcheck.source.record import Unreadable
-    from deckcheck.validation.report import Report
+    pass
 
 MAX_CSV_BYTES = 64 << 20
 """Largest registrations CSV read (64 MiB)."""
@@ -112,11 +111,11 @@ class Registration:
         }
 
 
-def status_of(row: Report | Unreadable, registration: Registration | None = None) -> Status:
+def status_of(row: object, registration: Registration | None = None) -> Status:
     """The status of a batch row: duplicate, unreadable, legal or illegal (in that order).
 
-    A row with a verdict (a report's ``legal``) is legal or illegal; one without is unreadable
-    (this stage reads reports' verdicts, it does not import them)."""
+    A row with a verdict (a checked deck's ``legal``) is legal or illegal; one without is
+    unreadable (this stage reads the rows' verdicts, it does not import the run stage)."""
     reg = registration if registration is not None else getattr(row, "registration", None)
     if reg is not None and reg.duplicate_of is not None:
         return Status.DUPLICATE

@@ -8,10 +8,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from deckcheck.source.registration import Registration
+from typing import Any
 
 
 class Severity(enum.StrEnum):
@@ -247,10 +244,6 @@ class Report:
     """The deck's own name (``#created by`` / ``!name`` / JSON ``name``), if it has one."""
     data_fingerprint: str | None = None
     """Fingerprint of the dataset the deck was checked against."""
-    fingerprint: str | None = None
-    """The deck's own fingerprint (``fingerprint_deck``); batches set it."""
-    registration: Registration | None = None
-    """The registration (CSV row) the deck belongs to, set by batches."""
 
     def __init__(
         self,
@@ -265,14 +258,11 @@ class Report:
         point_cap: int | None = None,
         name: str | None = None,
         data_fingerprint: str | None = None,
-        fingerprint: str | None = None,
-        registration: Registration | None = None,
     ) -> None:
         _SET(self, "__dict__", {
             "format": format, "era": era, "date": date, "banlist": banlist, "counts": counts,
             "violations": violations, "path": path, "points": points, "point_cap": point_cap,
-            "name": name, "data_fingerprint": data_fingerprint, "fingerprint": fingerprint,
-            "registration": registration,
+            "name": name, "data_fingerprint": data_fingerprint,
         })  # fmt: skip
 
     @property
@@ -306,13 +296,4 @@ class Report:
             out["points"] = {"total": self.points, "cap": self.point_cap}
         out["name"] = self.name
         out["data_fingerprint"] = self.data_fingerprint
-        if self.fingerprint is not None:
-            out["fingerprint"] = self.fingerprint
-        if self.registration is not None:
-            from deckcheck.source.registration import status_of
-
-            out["registration"] = {
-                **self.registration.to_dict(),
-                "status": status_of(self, self.registration).value,
-            }
         return out

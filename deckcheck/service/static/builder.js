@@ -7,14 +7,38 @@ const SECTIONS = ["main", "extra", "side"];
 const COLOURS = ["#2357c6", "#b3261e", "#1b7f3b", "#9a6700", "#6f42c1", "#0b7285"];
 const TURNS = 5;
 
+const STORE = "deckcheck.deck";
+const EXTENSIONS = { ydk: "ydk", ydke: "ydke.txt", text: "txt", omega: "omega.txt", json: "json" };
+
 const state = {
-  deck: { main: [], extra: [], side: [] },  // passcodes in order, one entry per copy
+  // per section, in order: a passcode per copy, or {line: "2 Ash Blosom"} for a line that names
+  // no card (kept as the server's JSON deck form keeps it, and counted as the server counts it)
+  deck: { main: [], extra: [], side: [] },
   name: null,
-  cards: new Map(),                          // passcode -> card document
+  cards: new Map(),                          // passcode -> card document (null: unknown)
   categories: [],                            // {name, want: "any" | "none", cards: Set<passcode>}
   marks: new Map(),                          // "section:passcode" -> [{severity, message}]
   seq: { validate: 0, search: 0, odds: 0 },
+  fixing: null,                              // {section, index}: the unknown row a search fixes
+  undo: null,                                // the deck before "Clear deck"
+  imageUrl: "",                              // DECKCHECK_IMAGE_URL of the server ("" = none)
 };
+
+const isUnknown = (entry) => typeof entry === "object" && entry !== null;
+
+// copies an unknown line stands for: its leading count ("3 Foo", "3x Foo"), else 1
+function lineCount(entry) {
+  const m = /^\s*(\d{1,2})\s*[xX×]?\s+\S/.exec(entry.line || "");
+  return m ? Number(m[1]) : 1;
+}
+
+function lineName(entry) {
+  return (entry.line || "").replace(/^\s*\d{1,2}\s*[xX×]?\s+/, "").trim();
+}
+
+function sectionCount(section) {
+  return state.deck[section].reduce((n, e) => n + (isUnknown(e) ? lineCount(e) : 1), 0);
+}
 
 const $ = (id) => document.getElementById(id);
 
@@ -87,14 +111,20 @@ async function loadFormats() {
 
 function cardName(passcode) {
   const card = state.cards.get(passcode);
-  return card ? card.name : `#${passcode}`;
+  return card ? card.name : `#${passcode} (unknown passcode)`;
 }
 
 async function ensureCards(passcodes) {
-  const missing = [...new Set(passcodes)].filter((p) => !state.cards.has(p));
+  const missing = [...new Set(passcodes.filter((p) => !isUnknown(p)))].filter((p) => !state.cards.has(p));
   await Promise.all(missing.map(async (p) => {
-    try { state.cards.set(p, await api("GET", `/v1/cards/${p}`)); } catch (e) { /* unknown: shown as #passcode */ }
+    try { state.cards.set(p, await api("GET", `/v1/cards/${p}`)); } catch (e) { state.cards.set(p, null); }
   }));
+}
+
+function image(passcode, name) {
+  if (!state.imageUrl) return null;
+  return el("img", { class: "thumb", loading: "lazy", alt: "", title: name,
+                     src: state.imageUrl.replace("{passcode}", String(passcode)) });
 }
 
 const search = debounce(async () => {
@@ -110,20 +140,72 @@ const search = debounce(async () => {
     return;
   }
   if (seq !== state.seq.search) return;  // a newer query answered first
+  list.dataset.query = q;
   if (!data.results.length) { list.replaceChildren(el("li", { class: "none" }, "No card matches.")); return; }
+  const fixing = state.fixing !== null;
   list.replaceChildren(...data.results.map((card) => {
     state.cards.set(card.passcode, card);
     const others = [card.names.ja, card.names["zh-CN"]].filter(Boolean).join(" · ");
     const home = card.zone === "extra" ? "extra" : "main";
+    const title = fixing ? "Use this card for the unknown line"
+      : `Add to the ${home === "extra" ? "Extra" : "Main"} Deck`;
     return el("li", { dataset: { passcode: card.passcode } },
-      el("button", { type: "button", class: "card-name", title: `Add to the ${home === "extra" ? "Extra" : "Main"} Deck`,
-                     onclick: () => addCard(card.passcode, home) },
+      image(card.passcode, card.name),
+      el("button", { type: "button", class: "card-name", title,
+                     onclick: () => pick(card.passcode, home) },
         el("span", { class: "en" }, card.name),
         el("span", { class: "sub" }, `${card.type_line}${others ? " · " + others : ""}`)),
-      el("button", { type: "button", class: "add-side", title: "Add to the Side Deck",
-                     onclick: () => addCard(card.passcode, "side") }, "Side"));
+      fixing ? null : el("button", { type: "button", class: "add-side", title: "Add to the Side Deck",
+                                     "aria-label": `Add ${card.name} to the Side Deck`,
+                                     onclick: () => addCard(card.passcode, "side") }, "Side"));
   }));
 }, 120);
+
+// a result chosen: added to the deck, or put in place of the unknown line being fixed
+function pick(passcode, section) {
+  if (state.fixing === null) { addCard(passcode, section); return; }
+  const { section: where, index } = state.fixing;
+  const entry = state.deck[where][index];
+  state.fixing = null;
+  $("search").placeholder = SEARCH_HINT;
+  if (!isUnknown(entry)) { addCard(passcode, section); return; }
+  const copies = Array(lineCount(entry)).fill(passcode);
+  const card = state.cards.get(passcode);
+  const target = where === "side" ? "side" : card && card.zone === "extra" ? "extra" : "main";
+  state.deck[where].splice(index, 1);
+  state.deck[target].push(...copies);
+  focusAfter = { section: target, passcode: String(passcode), cls: "plus" };
+  changed();
+}
+
+// keyboard in the search box and the results: arrows move, Enter adds, Escape goes back
+function resultButtons() { return [...$("results").querySelectorAll("button.card-name")]; }
+
+function searchKeys(e) {
+  const buttons = resultButtons();
+  if (e.key === "ArrowDown" && buttons.length) { e.preventDefault(); buttons[0].focus(); }
+  else if (e.key === "Enter" && buttons.length) { e.preventDefault(); buttons[0].click(); }
+  else if (e.key === "Escape" && state.fixing !== null) { state.fixing = null; $("search").placeholder = SEARCH_HINT; search(); }
+}
+
+function resultKeys(e) {
+  const buttons = resultButtons();
+  const i = buttons.indexOf(document.activeElement);
+  if (i < 0) return;
+  if (e.key === "ArrowDown") { e.preventDefault(); buttons[Math.min(i + 1, buttons.length - 1)].focus(); }
+  else if (e.key === "ArrowUp") { e.preventDefault(); (i === 0 ? $("search") : buttons[i - 1]).focus(); }
+  else if (e.key === "Escape") { e.preventDefault(); $("search").focus(); }
+}
+
+function fixLine(section, index) {
+  const entry = state.deck[section][index];
+  state.fixing = { section, index };
+  const box = $("search");
+  box.value = lineName(entry);
+  box.placeholder = "Search the card this line means…";
+  box.focus();
+  search();
+}
 
 // -- deck ---------------------------------------------------------------------------------
 
@@ -158,35 +240,151 @@ function deckJson() {
   return out;
 }
 
+let focusAfter = null;  // {section, passcode, cls}: where focus goes after the next render
+
+function focusKey(node) {
+  const row = node && node.closest ? node.closest(".cards li") : null;
+  if (!row || !node.classList) return null;
+  const cls = ["minus", "plus", "move", "fix", "drop"].find((c) => node.classList.contains(c));
+  return cls ? { section: row.dataset.section, passcode: row.dataset.passcode, cls } : null;
+}
+
+function restoreFocus(key) {
+  if (!key) return;
+  const row = $(key.section).querySelector(`li[data-passcode="${CSS.escape(key.passcode)}"]`);
+  const target = row ? row.querySelector(`button.${key.cls}`) || row.querySelector("button")
+    : $(key.section).querySelector("li button") || $("search");
+  if (target) target.focus();
+}
+
+function deckRow(section, passcode, n) {
+  const marks = state.marks.get(`${section}:${passcode}`) || state.marks.get(`*:${passcode}`) || [];
+  const bad = marks.some((m) => m.severity === "error");
+  const card = state.cards.get(passcode);
+  const other = section === "side" ? (card && card.zone === "extra" ? "extra" : "main") : "side";
+  const name = cardName(passcode);
+  return el("li", { class: bad ? "bad" : marks.length ? "warn" : "", dataset: { passcode, section } },
+    image(passcode, name),
+    el("span", { class: "n" }, `${n}×`),
+    el("span", { class: "name" }, name, ...marks.map((m) => el("span", { class: "why" }, m.message))),
+    el("button", { type: "button", class: "minus", title: "Remove one", "aria-label": `Remove one ${name}`,
+                   onclick: () => removeCard(passcode, section) }, "−"),
+    el("button", { type: "button", class: "plus", title: "Add one", "aria-label": `Add one ${name}`,
+                   onclick: () => { state.deck[section].push(passcode); changed(); } }, "+"),
+    el("button", { type: "button", class: "move", title: `Move one to the ${other} deck`,
+                   "aria-label": `Move one ${name} to the ${other === "side" ? "Side" : "Main or Extra"} Deck`,
+                   onclick: () => moveCard(passcode, section, other) }, other === "side" ? "→ Side" : "→ Deck"));
+}
+
+function unknownRow(section, entry, index) {
+  const key = `line-${index}`;
+  return el("li", { class: "unknown bad", dataset: { passcode: key, section, line: entry.line } },
+    el("span", { class: "n" }, `${lineCount(entry)}×`),
+    el("span", { class: "name" }, lineName(entry) || entry.line,
+      el("span", { class: "why" }, "No card has this name: search for the one you mean.")),
+    el("button", { type: "button", class: "fix", "aria-label": `Find the card for ${entry.line}`,
+                   onclick: () => fixLine(section, index) }, "Find"),
+    el("button", { type: "button", class: "drop", "aria-label": `Remove the line ${entry.line}`,
+                   onclick: () => { state.deck[section].splice(index, 1); changed(); } }, "−"));
+}
+
 function renderDeck() {
+  const key = focusAfter || focusKey(document.activeElement);
+  focusAfter = null;
   for (const section of SECTIONS) {
     const counts = new Map();
-    for (const p of state.deck[section]) counts.set(p, (counts.get(p) || 0) + 1);
-    $(`count-${section}`).textContent = String(state.deck[section].length);
-    $(section).replaceChildren(...[...counts].map(([passcode, n]) => {
-      const marks = state.marks.get(`${section}:${passcode}`) || state.marks.get(`*:${passcode}`) || [];
-      const bad = marks.some((m) => m.severity === "error");
-      const other = section === "side" ? (state.cards.get(passcode) && state.cards.get(passcode).zone === "extra" ? "extra" : "main") : "side";
-      return el("li", { class: bad ? "bad" : marks.length ? "warn" : "", dataset: { passcode, section } },
-        el("span", { class: "n" }, `${n}×`),
-        el("span", { class: "name" }, cardName(passcode),
-          ...marks.map((m) => el("span", { class: "why" }, m.message))),
-        el("button", { type: "button", class: "minus", title: "Remove one", "aria-label": `Remove one ${cardName(passcode)}`,
-                       onclick: () => removeCard(passcode, section) }, "−"),
-        el("button", { type: "button", class: "plus", title: "Add one", "aria-label": `Add one ${cardName(passcode)}`,
-                       onclick: () => { state.deck[section].push(passcode); changed(); } }, "+"),
-        el("button", { type: "button", class: "move", title: `Move one to the ${other} deck`,
-                       onclick: () => moveCard(passcode, section, other) }, other === "side" ? "→ Side" : "→ Deck"));
-    }));
+    const unknown = [];
+    state.deck[section].forEach((p, i) => {
+      if (isUnknown(p)) unknown.push([p, i]);
+      else counts.set(p, (counts.get(p) || 0) + 1);
+    });
+    $(`count-${section}`).textContent = String(sectionCount(section));
+    $(section).replaceChildren(
+      ...[...counts].map(([passcode, n]) => deckRow(section, passcode, n)),
+      ...unknown.map(([entry, i]) => unknownRow(section, entry, i)));
   }
   $("deck-name").textContent = state.name ? `· ${state.name}` : "";
+  restoreFocus(key);
 }
 
 function changed() {
+  if (state.undo && sectionCount("main") + sectionCount("extra") + sectionCount("side")) forgetUndo();
   renderDeck();
   renderCategories();
+  save();
   validate();
   odds();
+}
+
+// -- keeping and sharing the deck ---------------------------------------------------------
+
+function save() {
+  try {
+    localStorage.setItem(STORE, JSON.stringify({ deck: state.deck, name: state.name }));
+  } catch (e) { /* storage full or off: the deck lives on in the page */ }
+}
+
+function restore() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORE) || "null");
+    if (!saved || !saved.deck) return false;
+    const ok = (v) => typeof v === "number" || (isUnknown(v) && typeof v.line === "string");
+    state.deck = Object.fromEntries(SECTIONS.map((s) => [s, (saved.deck[s] || []).filter(ok)]));
+    state.name = typeof saved.name === "string" ? saved.name : null;
+    return true;
+  } catch (e) { return false; }
+}
+
+function notice(text, undo) {
+  $("notice-text").textContent = text;
+  $("notice").hidden = !text;
+  $("undo").hidden = !undo;
+}
+
+function clearDeck() {
+  state.undo = { deck: state.deck, name: state.name };
+  state.deck = { main: [], extra: [], side: [] };
+  state.name = null;
+  state.fixing = null;
+  changed();
+  notice("Deck cleared.", true);
+  $("undo").focus();
+}
+
+function undoClear() {
+  if (!state.undo) return;
+  state.deck = state.undo.deck;
+  state.name = state.undo.name;
+  state.undo = null;
+  notice("", false);
+  changed();
+  $("clear").focus();
+}
+
+function forgetUndo() { state.undo = null; notice("", false); }
+
+async function share() {
+  let link;
+  try {
+    const result = await api("POST", "/v1/convert", { deck: deckJson(), to: "ydke" });
+    link = `${location.origin}${location.pathname}#${result.content.trim()}`;
+  } catch (e) { notice(`Cannot make a link: ${e.message}`, false); return; }
+  history.replaceState(null, "", link);
+  const box = $("share-url");
+  box.value = link;
+  box.hidden = false;
+  box.select();
+  const lines = SECTIONS.some((s) => state.deck[s].some(isUnknown));
+  let copied = false;
+  try { await navigator.clipboard.writeText(link); copied = true; } catch (e) { /* not allowed here */ }
+  notice((copied ? "Link copied." : "Link to this deck:") + (lines ? " (Unknown lines are not in it.)" : ""), false);
+}
+
+async function fromLink() {
+  const hash = decodeURIComponent(location.hash.slice(1));
+  if (!hash.startsWith("ydke://")) return false;
+  await importText(hash, null);
+  return true;
 }
 
 // -- legality -----------------------------------------------------------------------------
@@ -211,7 +409,13 @@ const validate = debounce(async () => {
   try {
     report = await api("POST", "/v1/validate", { deck: deckJson(), ...rules() });
   } catch (e) {
-    if (seq === state.seq.validate) showVerdict("error", `Cannot check: ${e.message}`);
+    if (seq !== state.seq.validate) return;
+    // the previous verdict no longer holds: nothing of it stays on screen
+    state.marks = new Map();
+    $("verdict").title = "";
+    showVerdict("error", `Cannot check: ${e.message}`);
+    $("violations").replaceChildren(el("li", { class: "error", dataset: { code: e.code } }, `Cannot check the deck: ${e.message}`));
+    renderDeck();
     return;
   }
   if (seq !== state.seq.validate) return;  // the deck changed meanwhile
@@ -235,8 +439,7 @@ const validate = debounce(async () => {
 
 // -- import / export ----------------------------------------------------------------------
 
-async function importDeck() {
-  const text = $("io").value;
+async function importText(text, name) {
   const notes = $("io-notes");
   notes.replaceChildren();
   if (!text.trim()) { notes.append(el("li", {}, "Paste a deck first.")); return; }
@@ -246,8 +449,9 @@ async function importDeck() {
     return;
   }
   const deck = JSON.parse(result.content);
-  state.deck = { main: deck.main || [], extra: deck.extra || [], side: deck.side || [] };
-  state.name = deck.name || null;
+  state.deck = Object.fromEntries(SECTIONS.map((s) => [s, deck[s] || []]));
+  state.name = deck.name || name || null;
+  state.fixing = null;
   for (const f of result.findings) {
     notes.append(el("li", {}, `${f.line ? "line " + f.line + ": " : ""}${f.message}`));
   }
@@ -255,14 +459,46 @@ async function importDeck() {
   changed();
 }
 
+function importDeck() { return importText($("io").value, null); }
+
+function readFile(file) {
+  if (!file) return;
+  if (file.size > 1024 * 1024) { $("io-notes").replaceChildren(el("li", {}, `${file.name}: over 1 MiB`)); return; }
+  const reader = new FileReader();
+  reader.onload = () => {
+    $("io").value = String(reader.result);
+    importText(String(reader.result), file.name.replace(/\.(ydk|txt|json|ydke)$/i, ""));
+  };
+  reader.readAsText(file);
+}
+
+async function exportAs(to) {
+  const result = await api("POST", "/v1/convert", { deck: deckJson(), to });
+  $("io").value = result.content;
+  $("io").dataset.format = to;
+  return result.content;
+}
+
 async function exportDeck(to) {
   const notes = $("io-notes");
   notes.replaceChildren();
-  try {
-    const result = await api("POST", "/v1/convert", { deck: deckJson(), to });
-    $("io").value = result.content;
-    $("io").dataset.format = to;
-  } catch (e) { notes.append(el("li", {}, `Cannot export: ${e.message}`)); }
+  try { await exportAs(to); } catch (e) { notes.append(el("li", {}, `Cannot export: ${e.message}`)); }
+}
+
+async function download() {
+  const to = $("export-to").value;
+  const notes = $("io-notes");
+  notes.replaceChildren();
+  let content;
+  try { content = await exportAs(to); } catch (e) { notes.append(el("li", {}, `Cannot export: ${e.message}`)); return; }
+  const type = to === "json" ? "application/json" : "text/plain";
+  const url = URL.createObjectURL(new Blob([content], { type: `${type};charset=utf-8` }));
+  const base = (state.name || "deck").replace(/[^\p{L}\p{N} ._-]+/gu, "_").slice(0, 80) || "deck";
+  const a = el("a", { href: url, download: `${base}.${EXTENSIONS[to]}` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
 // -- odds ---------------------------------------------------------------------------------
@@ -278,7 +514,7 @@ function addCategory() {
 }
 
 function renderCategories() {
-  const distinct = [...new Set(state.deck.main)];
+  const distinct = [...new Set(state.deck.main.filter((p) => !isUnknown(p)))];
   $("categories").replaceChildren(...state.categories.map((cat, i) => {
     for (const p of [...cat.cards]) if (!distinct.includes(p)) cat.cards.delete(p);
     const want = el("select", { "aria-label": `What the hand needs of ${cat.name}`,
@@ -372,26 +608,66 @@ function drawChart(stats) {
         "stroke-dasharray": going === "second" ? "5 4" : "none", "data-going": going, "data-condition": c.name }));
     }
   });
-  const legend = el("ul", { class: "notes" }, ...stats.conditions.map((c, i) =>
-    el("li", { style: `color:${COLOURS[i % COLOURS.length]}` }, `${c.name} — solid: first, dashed: second`)));
+  const legend = el("ul", { class: "notes" }, ...stats.conditions.map((c, i) => {
+    const item = el("li", {}, `${c.name} — solid: first, dashed: second`);
+    item.style.color = COLOURS[i % COLOURS.length];  // CSSOM: allowed by the page's CSP
+    return item;
+  }));
   $("chart").replaceChildren(root, legend);
 }
 
 // -- start --------------------------------------------------------------------------------
 
-function start() {
-  $("date").value = new Date().toISOString().slice(0, 10);
+const SEARCH_HINT = "Search: Ash Blossom, 灰流うらら, 灰流丽…";
+
+function localDate() {
+  const d = new Date();
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+function dropImport() {
+  const zone = document.body;
+  zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("dropping"); });
+  zone.addEventListener("dragleave", (e) => { if (e.target === zone) zone.classList.remove("dropping"); });
+  zone.addEventListener("drop", (e) => {
+    e.preventDefault();
+    zone.classList.remove("dropping");
+    const file = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
+    if (file) readFile(file);
+  });
+}
+
+async function start() {
+  const meta = document.querySelector('meta[name="deckcheck-image-url"]');
+  state.imageUrl = meta && /^https?:\/\//.test(meta.content) ? meta.content : "";
+  $("date").value = localDate();
+  $("search").placeholder = SEARCH_HINT;
   $("search").addEventListener("input", search);
+  $("search").addEventListener("keydown", searchKeys);
+  $("results").addEventListener("keydown", resultKeys);
   $("lang").addEventListener("change", search);
   for (const id of ["region", "format", "date"]) $(id).addEventListener("change", () => { validate(); odds(); });
   $("import").addEventListener("click", importDeck);
-  for (const id of ["export-ydk", "export-ydke", "export-text"]) {
-    $(id).addEventListener("click", (e) => exportDeck(e.currentTarget.dataset.to));
-  }
+  $("file").addEventListener("change", (e) => { readFile(e.target.files[0]); e.target.value = ""; });
+  $("file-button").addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); $("file").click(); }
+  });
+  $("export").addEventListener("click", () => exportDeck($("export-to").value));
+  $("download").addEventListener("click", download);
   $("add-category").addEventListener("click", addCategory);
   $("new-category").addEventListener("keydown", (e) => { if (e.key === "Enter") addCategory(); });
-  $("clear").addEventListener("click", () => { state.deck = { main: [], extra: [], side: [] }; state.name = null; changed(); });
+  $("clear").addEventListener("click", clearDeck);
+  $("undo").addEventListener("click", undoClear);
+  $("share").addEventListener("click", share);
+  window.addEventListener("hashchange", fromLink);
+  dropImport();
   loadFormats();
+  if (!(await fromLink()) && restore()) {
+    await ensureCards(SECTIONS.flatMap((s) => state.deck[s]));
+    changed();
+    return;
+  }
   renderDeck();
 }
 

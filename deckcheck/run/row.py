@@ -1,0 +1,73 @@
+"""The rows of a run: one checked deck with the facts a batch adds around its verdict.
+
+A :class:`~deckcheck.validation.report.Report` is one deck's verdict and knows nothing of batches.
+A :class:`Checked` row wraps it with what only a run knows: the deck's fingerprint, the
+registration (CSV row) it came from, and the codes the run's plan ignored. A batch's rows are
+``Checked`` or :class:`~deckcheck.source.record.Unreadable`, in source order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from deckcheck.source.registration import Registration
+    from deckcheck.validation.report import Report, Violation
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """One deck checked by a run: its report, fingerprint, registration and ignored codes."""
+
+    report: Report
+    """The deck's verdict (ignored codes already removed)."""
+    fingerprint: str
+    """The deck's own fingerprint (:func:`~deckcheck.deck.model.fingerprint_deck`)."""
+    registration: Registration | None = None
+    """The registration (row of a registrations CSV) the deck belongs to, if any."""
+    ignored: frozenset[str] = frozenset()
+    """Violation codes the run's plan left out of the report."""
+
+    @property
+    def legal(self) -> bool:
+        """The report's verdict."""
+        return self.report.legal
+
+    @property
+    def path(self) -> str | None:
+        """Where the deck came from."""
+        return self.report.path
+
+    @property
+    def name(self) -> str | None:
+        """The deck's own name, if it has one."""
+        return self.report.name
+
+    @property
+    def violations(self) -> tuple[Violation, ...]:
+        """The report's violations."""
+        return self.report.violations
+
+    @property
+    def errors(self) -> tuple[Violation, ...]:
+        """The report's violations of severity error."""
+        return self.report.errors
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Cards per section."""
+        return self.report.counts
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: the report's, with ``fingerprint`` and (for a CSV) ``registration``."""
+        out = self.report.to_dict()
+        out["fingerprint"] = self.fingerprint
+        if self.registration is not None:
+            from deckcheck.source.registration import status_of
+
+            out["registration"] = {
+                **self.registration.to_dict(),
+                "status": status_of(self, self.registration).value,
+            }
+        return out

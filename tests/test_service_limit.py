@@ -1,0 +1,272 @@
+"""Budgets of the computing routes, on a real ``deckcheck serve`` on 127.0.0.1, and the budget
+middleware itself around small ASGI apps that spin, allocate or crash.
+
+The issue's expensive request is a 1.4 KB ``/v1/simulate`` body (15 one-card categories, a
+condition over all of them, 20 turns) that took tens of seconds and gigabytes before the exact
+engine was bounded; a million-game simulation over 20 turns is one that still would (the
+server's own projection of simulations is lifted for it).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import deckcheck
+from tests.conftest import start_server, stop_server
+
+ROOT = Path(__file__).resolve().parent.parent
+LEGAL = (ROOT / "examples" / "tcg-legal.ydk").read_text(encoding="utf-8")
+BUDGET_SECONDS = 3
+BUDGET_BYTES = 64 << 20
+
+
+def expensive() -> dict[str, Any]:
+    """15 categories of one card each, all of them needed, by turn 20."""
+    deck = deckcheck.read_deck(LEGAL)
+    cards = deckcheck.Dataset.active().cards
+    names = list(dict.fromkeys(cards.get(c.passcode).name for c in deck.main))[:15]
+    cats = {f"c{i}": {"names": [n]} for i, n in enumerate(names)}
+    cond = " and ".join(f"{c} >= 1" for c in cats)
+    return {"deck": LEGAL, "spec": {"categories": cats, "conditions": {"all": cond}},
+            "turns": 20, "date": "2025-06-01"}  # fmt: skip
+
+
+def family_pss(pid: int) -> float:
+    """MiB of memory (proportional set size) of a process and its children."""
+    kids = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True,
+                          text=True, check=False).stdout.split()  # fmt: skip
+    total = 0
+    for p in [pid, *map(int, kids)]:
+        try:
+            with open(f"/proc/{p}/smaps_rollup", encoding="ascii") as f:
+                total += sum(int(x.split()[1]) for x in f if x.startswith("Pss:"))
+        except OSError:
+            continue
+    return total / 1024
+
+
+def sockets_of(pid: int) -> set[str]:
+    """The sockets a process holds (``socket:[inode]``)."""
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return set()
+    held = set()
+    for fd in fds:
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:"):
+            held.add(target)
+    return held
+
+
+def nice_of(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            raw = f.read()
+    except OSError:
+        return None
+    return int(raw[raw.rindex(")") + 2 :].split()[16])
+
+
+def child_sockets(pid: int) -> list[str]:
+    """Sockets of a process that its running children hold too (a computing child, once it
+    runs at its lower priority, must hold none of its worker's: the listening socket, clients'
+    connections). A child caught in the instant after its fork is not counted."""
+    kids = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True,
+                          text=True, check=False).stdout.split()  # fmt: skip
+    mine = sockets_of(pid)
+    base = nice_of(pid)
+    held = []
+    for kid in map(int, kids):
+        nice = nice_of(kid)
+        if nice is None or base is None or nice == base:
+            continue  # gone, or not sandboxed yet
+        held += sorted(sockets_of(kid) & mine)
+    return held
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[Any, str]]:
+    env = dict(os.environ, DECKCHECK_COMPUTE_SECONDS=str(BUDGET_SECONDS),
+               DECKCHECK_COMPUTE_MEMORY_BYTES=str(BUDGET_BYTES),
+               DECKCHECK_MAX_COMPUTING="2", DECKCHECK_SIMULATION_SECONDS="600")  # fmt: skip
+    proc, url = start_server(env=env)
+    try:
+        yield proc, url
+    finally:
+        stop_server(proc)
+
+
+def hog() -> dict[str, Any]:
+    """A million simulated games over 20 turns: far over a 3 s / 64 MiB budget."""
+    return {"deck": LEGAL, "exact": "never", "trials": 1_000_000, "turns": 20, "seed": 1,
+            "date": "2025-06-01"}  # fmt: skip
+
+
+def three_at_once(
+    proc: Any, url: str, body: dict[str, Any]
+) -> tuple[list[Any], float, list[float]]:
+    """Three requests at once; their answers, the server's peak memory (MiB), /healthz times."""
+    answers: list[tuple[int, dict[str, Any], dict[str, str], float]] = []
+
+    def post() -> None:
+        t0 = time.monotonic()
+        r = httpx.post(f"{url}/v1/simulate", json=body, timeout=60)
+        answers.append((r.status_code, r.json(), dict(r.headers), time.monotonic() - t0))
+
+    threads = [threading.Thread(target=post) for _ in range(3)]
+    for t in threads:
+        t.start()
+    peak, health = 0.0, []
+    with httpx.Client(base_url=url) as client:
+        while any(t.is_alive() for t in threads):
+            peak = max(peak, family_pss(proc.pid))
+            assert child_sockets(proc.pid) == []
+            t0 = time.monotonic()
+            assert client.get("/healthz").status_code == 200
+            health.append(time.monotonic() - t0)
+            time.sleep(0.02)
+    for t in threads:
+        t.join()
+    return answers, peak, sorted(health)
+
+
+def check_health(peak: float, health: list[float]) -> None:
+    assert peak < 300, peak
+    assert len(health) >= 3
+    assert health[int(len(health) * 0.9)] < 0.050, health
+    assert health[-1] < 0.5, health
+
+
+def check_refusal(status: int, doc: dict[str, Any], headers: dict[str, str], took: float) -> None:
+    if status == 429:
+        assert doc["error"]["code"] == "too-many-requests"
+        assert 1 <= int(headers["retry-after"]) <= 3 * BUDGET_SECONDS
+    else:
+        assert status == 422, doc
+        assert doc["error"]["code"] == "limit-exceeded"
+        assert doc["error"]["detail"]["limit"] in ("compute_seconds", "compute_memory_bytes")
+    assert took < 3 * BUDGET_SECONDS + 2
+
+
+@pytest.mark.skipif(not Path("/proc/self/smaps_rollup").exists(), reason="needs Linux /proc")
+def test_the_issues_expensive_request_three_at_once(server: tuple[Any, str]) -> None:
+    proc, url = server
+    answers, peak, health = three_at_once(proc, url, expensive())
+    for status, doc, headers, took in answers:
+        if status == 200:  # answered within its budget
+            assert doc["method"] == "exact" and took < 3 * BUDGET_SECONDS + 2
+            assert [c["name"] for c in doc["conditions"]] == ["all"]
+        else:
+            check_refusal(status, doc, headers, took)
+    check_health(peak, health)
+
+
+@pytest.mark.skipif(not Path("/proc/self/smaps_rollup").exists(), reason="needs Linux /proc")
+def test_three_hogs_at_once_are_cut_off(server: tuple[Any, str]) -> None:
+    proc, url = server
+    answers, peak, health = three_at_once(proc, url, hog())
+    assert sorted(a[0] for a in answers) == [422, 422, 429], answers
+    for answer in answers:
+        check_refusal(*answer)
+    check_health(peak, health)
+
+
+def test_cheap_requests_still_answer_and_the_server_is_healthy(server: tuple[Any, str]) -> None:
+    _, url = server
+    got = httpx.post(f"{url}/v1/simulate", json={"deck": LEGAL, "turns": 2, "date": "2025-06-01"},
+                     timeout=60)  # fmt: skip
+    assert got.status_code == 200, got.text
+    deck = deckcheck.read_deck(LEGAL)
+    from datetime import date
+
+    want = deckcheck.simulate(deck, turns=2, date=date(2025, 6, 1)).to_dict()
+    assert got.json()["seen"] == want["seen"]
+    batch = httpx.post(f"{url}/v1/batch", json={"decks": [{"name": "a", "deck": LEGAL}],
+                                               "date": "2025-06-01"}, timeout=60)  # fmt: skip
+    assert batch.status_code == 200, batch.text
+    assert batch.json()["summary"]["legal"] == 1
+    # the budgets did not leave children behind
+    kids = subprocess.run(["ps", "-o", "pid=", "--ppid", str(server[0].pid)],
+                          capture_output=True, text=True, check=False).stdout.split()  # fmt: skip
+    assert kids == []
+
+
+# -- the budget middleware around small apps ----------------------------------------------------
+
+
+async def spin(scope: Any, receive: Any, send: Any) -> None:
+    """An app that computes forever, allocates without end, crashes, or answers at once."""
+    import json
+
+    kind = scope["path"].strip("/")
+    if kind == "spin":
+        while True:
+            pass
+    if kind == "grow":
+        hoard = []
+        while True:
+            hoard.append(bytearray(8 << 20))
+            time.sleep(0.005)
+    if kind == "crash":
+        raise RuntimeError("boom")
+    if kind == "nap":
+        import asyncio
+
+        await asyncio.sleep(1.5)
+    body = json.dumps({"pid": os.getpid()}).encode()
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", b"application/json")]})  # fmt: skip
+    await send({"type": "http.response.body", "body": body})
+
+
+def limited(**kw: Any) -> Any:
+    from deckcheck.service import Settings
+    from deckcheck.service.limit import ComputeLimit
+
+    paths = frozenset({"/spin", "/grow", "/crash", "/ok", "/nap"})
+    return ComputeLimit(spin, Settings(**kw), paths)
+
+
+def call(app: Any, *paths: str) -> list[httpx.Response]:
+    import asyncio
+
+    async def go() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t", timeout=60) as c:
+            return list(await asyncio.gather(*(c.post(p) for p in paths)))
+
+    return asyncio.run(go())
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the budgets need fork")
+def test_cpu_memory_crash_and_slots() -> None:
+    app = limited(compute_seconds=1, compute_memory_bytes=64 << 20, max_computing=2)
+    t0 = time.monotonic()
+    (cpu,) = call(app, "/spin")
+    assert cpu.status_code == 422 and time.monotonic() - t0 < 5
+    assert cpu.json()["error"]["detail"] == {"limit": "compute_seconds", "value": 1}
+    (mem,) = call(app, "/grow")
+    assert mem.status_code == 422
+    assert mem.json()["error"]["detail"] == {"limit": "compute_memory_bytes", "value": 64 << 20}
+    (crash,) = call(app, "/crash")
+    assert crash.status_code == 500 and crash.json()["error"]["code"] == "internal-error"
+    (ok,) = call(app, "/ok")
+    assert ok.status_code == 200 and ok.json()["pid"] != os.getpid()  # answered by a child
+    naps = call(app, "/nap", "/nap", "/nap")
+    assert sorted(r.status_code for r in naps) == [200, 200, 429]
+    busy = next(r for r in naps if r.status_code == 429)
+    assert busy.json()["error"]["detail"] == {"limit": "max_computing", "value": 2}
+    assert 1 <= int(busy.headers["retry-after"]) <= 3
