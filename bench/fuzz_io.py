@@ -13,6 +13,15 @@ base64-level edits) of real decks written in every format. A reader may return a
 :class:`~deckcheck.error.DeckReadError`; anything else is a bug: the script prints the input and
 traceback of the first few and exits 1. Text is read without name suggestions (``suggest=0``,
 each costs a fuzzy search) except for every 1000th input.
+
+``--hostile M`` runs M command lines of the second audit (each under a time bound: a case over
+it is a *hang*): backtracking globs (``*a*a*a...b``) in ``.gitignore``, ``deckcheck.toml`` and
+``--exclude``; FIFOs and devices named as decks, configurations, format files, CSVs and side
+plans; huge sparse configurations; zips with duplicate names; registration CSVs with formula
+headers and escape sequences. ``--api M`` calls the library's entry points M times with
+values drawn by hypothesis (wrong types, hostile values of the right type): each must return or
+raise a ``DeckcheckError`` within its bound. Every run reports the cases tried, tracebacks,
+hangs over the bound and escapes from the error tree.
 """
 
 from __future__ import annotations
@@ -299,6 +308,215 @@ def fuzz_cli(count: int, seed: int) -> tuple[Counter[str], list[str]]:
     return outcomes, bugs
 
 
+HANG_SECONDS = 20
+"""Bound of one hostile case; over it is a hang."""
+EVIL_GLOB = "*a" * 30 + "b"
+
+
+class _Hang(Exception):
+    pass
+
+
+def _alarm(seconds: int) -> Callable[[], None]:
+    """Raise :class:`_Hang` in the main thread after ``seconds``; returns the canceller."""
+    import signal
+
+    def ring(signum: int, frame: object) -> None:
+        raise _Hang()
+
+    signal.signal(signal.SIGALRM, ring)
+    signal.alarm(seconds)
+    return lambda: signal.alarm(0)
+
+
+def _hostile_case(rng: random.Random, folder: Path) -> list[str]:
+    """One command line of the second audit; writes what it names under ``folder``."""
+    import os
+    import zipfile
+
+    deck = folder / ("a" * 60 + ".ydk")
+    deck.write_bytes(b"#main\n" + b"89631139\n" * 3)
+    kind = rng.randrange(9)
+    if kind == 0:
+        (folder / ".gitignore").write_text(rng.choice([EVIL_GLOB, "*" * 2000, "[z-a]", "!"]))
+        return ["validate", str(folder), "-o", rng.choice(["text", "json"])]
+    if kind == 1:
+        key = rng.choice(["exclude = [\"{g}\"]", "[folders]\n\"{g}\" = \"goat\"",
+                          "[ignore]\n\"{g}\" = [\"over-limit\"]"])  # fmt: skip
+        (folder / "deckcheck.toml").write_text(key.format(g=rng.choice([EVIL_GLOB, "x" * 5000])))
+        return ["validate", str(folder), "--config", str(folder / "deckcheck.toml")]
+    if kind == 2:
+        return ["validate", str(folder), "--exclude", rng.choice([EVIL_GLOB, "[z-a]", "**/"])]
+    if kind == 3:
+        fifo = folder / rng.choice(["d.ydk", "r.csv", "f.toml", "p.txt", "z.zip"])
+        os.mkfifo(fifo)
+        return rng.choice([
+            ["validate", str(fifo)], ["validate", str(deck), "--format-file", str(fifo)],
+            ["validate", str(deck), "--config", str(fifo)],
+            ["side", str(deck), "--plan", str(fifo)],
+            ["batch", str(fifo), "--out", str(folder / "out")],
+        ])  # fmt: skip
+    if kind == 4:
+        dev = rng.choice(["/dev/zero", "/dev/urandom", "/dev/null"])
+        return rng.choice([["validate", str(deck), "--config", dev],
+                           ["side", str(deck), "--plan", dev], ["validate", dev]])  # fmt: skip
+    if kind == 5:
+        with open(folder / rng.choice(["deckcheck.toml", "pyproject.toml"]), "wb") as handle:
+            handle.write(b"[tool.deckcheck]\n")
+            handle.truncate(rng.choice([2 << 20, 1 << 30]))
+        return ["validate", str(deck)]
+    if kind == 6:
+        with zipfile.ZipFile(folder / "dup.zip", "w") as zf:
+            zf.writestr("deck.ydk", "#main\n55144522\n" * 1)
+            zf.writestr("deck.ydk", "#main\n89631139\n")
+        return ["validate", str(folder / "dup.zip"), "-o", "json"]
+    if kind == 7:
+        head = rng.choice(["=notes", "\x1b]0;t\x07", "+cmd", "@x", "\u202e"])
+        cell = rng.choice(["=1+1", "\x1b[2J", "-2", "\u202eevil", "a\nb"])
+        (folder / "r.csv").write_text(f"deck,{head}\n{deck.name},{cell}\n", encoding="utf-8")
+        return ["batch", str(folder / "r.csv"), "--out", str(folder / "out")]
+    return ["validate", str(deck), "--out", str(folder / "ro.json"), "-o", "json"]
+
+
+def fuzz_hostile(count: int, seed: int) -> tuple[Counter[str], list[str]]:
+    """Run ``count`` command lines of the second audit in-process, each time-bounded."""
+    import shutil
+    import tempfile
+
+    from typer.testing import CliRunner
+
+    from deckcheck.cli import app
+
+    rng = random.Random(f"{seed}:hostile")
+    runner = CliRunner()
+    outcomes: Counter[str] = Counter()
+    bugs: list[str] = []
+    for _ in range(count):
+        folder = Path(tempfile.mkdtemp(prefix="deckcheck-fuzz-"))
+        problem = None
+        args: list[str] = []
+        try:
+            args = _hostile_case(rng, folder)
+            if args[-1].endswith("ro.json"):
+                (folder / "ro.json").write_text("keep")
+                (folder / "ro.json").chmod(0o444)
+            cancel = _alarm(HANG_SECONDS)
+            try:
+                res = runner.invoke(app, args, catch_exceptions=True)
+            finally:
+                cancel()
+            out = res.stdout + res.stderr
+            if isinstance(res.exception, _Hang):
+                problem, key = "hang", "hang"
+            elif res.exception is not None and not isinstance(res.exception, SystemExit):
+                problem, key = "".join(traceback.format_exception(res.exception)), "traceback"
+            elif res.exit_code not in (0, 1, 2) or "Traceback" in out or "unexpected" in out:
+                problem, key = f"exit {res.exit_code}: {out[:300]}", "escape"
+            elif "\x1b" in out or "\x07" in out:
+                problem, key = "raw control character", "escape"
+            elif args[-1].endswith("ro.json") and (folder / "ro.json").read_text() != "keep":
+                problem, key = "--out replaced a read-only file", "escape"
+            elif (folder / "out" / "report.csv").exists():
+                text = (folder / "out" / "report.csv").read_text(encoding="utf-8")
+                if "\x1b" in text or "\n=" in text or text.startswith("=") or ",=" in text:
+                    problem, key = "formula or escape in report.csv", "escape"
+        except _Hang:
+            problem, key = "hang", "hang"
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        if problem is None:
+            outcomes[f"exit {res.exit_code}"] += 1
+        else:
+            outcomes[key] += 1
+            if len(bugs) < 5:
+                bugs.append(f"args {args!r}\n{problem}")
+    return outcomes, bugs
+
+
+def fuzz_api(count: int) -> tuple[Counter[str], list[str]]:
+    """Call the library's entry points ``count`` times with hypothesis-drawn arguments."""
+    import datetime
+    import signal
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    import deckcheck
+
+    deck = deckcheck.read_deck("#main\n" + "89631139\n" * 3)
+    report = deckcheck.validate(deck, date=datetime.date(2025, 6, 1))
+    anything = st.one_of(
+        st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=40),
+        st.binary(max_size=40), st.lists(st.text(max_size=5), max_size=3), st.just(deck),
+        st.just(report), st.just(object()), st.just(Path("/dev/zero")), st.just(datetime.date.max),
+        st.just(datetime.date.min), st.integers(min_value=10**6, max_value=10**30),
+        st.sampled_from(["-", "\0", "ydke://!!!", "[" * 3000, EVIL_GLOB, "tcg", "json"]),
+    )  # fmt: skip
+    calls = {
+        "validate": (deck, ["format", "date", "region", "path"]),
+        "read_deck": ("#main\n89631139\n", ["fmt", "source"]),
+        "read_path": (str(ROOT / "tests" / "data" / "io"), ["fmt"]),
+        "simulate": (deck, ["going", "turns", "trials", "seed", "exact", "format", "date"]),
+        "render": (report, ["output"]),
+        "write_deck": (deck, ["fmt"]),
+        "get_format": ("tcg", []),
+        "parse_condition": ("x", ["categories"]),
+        "parse_card_list": ("Ash Blossom", []),
+        "sources": (["."], ["exclude"]),
+        "check": ([str(ROOT / "tests" / "data" / "decks" / "legal")], ["format", "date", "jobs"]),
+    }
+    names = sorted(calls)
+    outcomes: Counter[str] = Counter()
+    bugs: list[str] = []
+
+    @settings(max_examples=count, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))  # fmt: skip
+    @given(which=st.integers(0, 10**6), value=anything, first=st.booleans())
+    def one(which: int, value: object, first: bool) -> None:
+        name = names[which % len(names)]
+        good, others = calls[name]
+        kwargs: dict[str, object] = {}
+        if others and not first:
+            kwargs[others[which % len(others)]] = value
+            args: tuple[object, ...] = (good,)
+        else:
+            args = (value,)
+        if name == "simulate":
+            kwargs.setdefault("trials", 100)
+        if name == "render":
+            kwargs.setdefault("output", "json")
+        cancel = _alarm(HANG_SECONDS)
+        try:
+            got = getattr(deckcheck, name)(*args, **kwargs)
+            if hasattr(got, "__next__"):
+                list(got)
+            outcomes["result"] += 1
+        except deckcheck.DeckcheckError:
+            outcomes["DeckcheckError"] += 1
+        except _Hang:
+            outcomes["hang"] += 1
+            bugs.append(f"hang: {name}{args!r:.80} {kwargs!r:.200}")
+        except Exception as exc:
+            outcomes["escape"] += 1
+            if len(bugs) < 5:
+                bugs.append(f"{name}{args!r:.80} {kwargs!r:.200}: {type(exc).__name__}: {exc}")
+        finally:
+            cancel()
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+
+    one()
+    return outcomes, bugs
+
+
+def _report(label: str, n: int, outcomes: Counter[str], secs: float) -> None:
+    tried = sum(outcomes.values())
+    bad = {k: outcomes[k] for k in ("traceback", "hang", "escape")}
+    rest = ", ".join(f"{k}: {v:,}" for k, v in sorted(outcomes.items()) if k not in bad)
+    print(f"{label:7} {tried:>9,} cases  {bad['traceback']} tracebacks, {bad['hang']} hangs "
+          f"over {HANG_SECONDS} s, {bad['escape']} escapes  ({rest}; {secs:.1f} s)",
+          flush=True)  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     """Fuzz every reader (and the CLI); exit 1 if anything broke."""
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
@@ -306,6 +524,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--reader", action="append", help="only these readers")
     ap.add_argument("--cli", type=int, default=0, metavar="M", help="hostile command lines to run")
+    ap.add_argument("--hostile", type=int, default=0, metavar="M", help="second-audit cases")
+    ap.add_argument("--api", type=int, default=0, metavar="M", help="library API calls")
     args = ap.parse_args(argv)
     all_readers = readers()
     names = (args.reader or list(all_readers)) if args.count else []
@@ -320,6 +540,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cli     {args.cli:>9,} command lines  {codes}  ({time.perf_counter() - t0:.1f} s)")
         for bug in bugs:
             print(bug, file=sys.stderr)
+    for label, n, run in (
+        ("hostile", args.hostile, lambda: fuzz_hostile(args.hostile, args.seed)),
+        ("api", args.api, lambda: fuzz_api(args.api)),
+    ):
+        if n:
+            t0 = time.perf_counter()
+            outcomes, bugs = run()
+            _report(label, n, outcomes, time.perf_counter() - t0)
+            total_bugs += outcomes["traceback"] + outcomes["hang"] + outcomes["escape"]
+            for bug in bugs:
+                print(bug, file=sys.stderr)
     for name in names:
         t0 = time.perf_counter()
         outcomes, bugs = fuzz(name, all_readers[name], args.count, args.seed)

@@ -48,6 +48,7 @@ _EXPORTS: dict[str, str] = {
     "OutputFormat": "deckcheck.reporter",
     "RenderOptions": "deckcheck.reporter",
     "InputError": "deckcheck.error",
+    "ArgumentError": "deckcheck.error",
     "NotFoundError": "deckcheck.error",
     "DeckWriteError": "deckcheck.error",
     "FormatFileError": "deckcheck.error",
@@ -138,6 +139,7 @@ if TYPE_CHECKING:
     )
     from deckcheck.error import (
         AmbiguousCardError,
+        ArgumentError,
         ConditionError,
         ConfigError,
         DataError,
@@ -197,11 +199,16 @@ if TYPE_CHECKING:
     from deckcheck.validation.report import BanlistRef, Code, Report, Severity, Violation
 
 
+_FUNCTION = type(importlib.import_module)
+
+
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'deckcheck' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
+    if isinstance(value, _FUNCTION):  # checked arguments, documented errors (deckcheck.boundary)
+        value = importlib.import_module("deckcheck.boundary").guard(value)
     globals()[name] = value
     return value
 

@@ -16,6 +16,8 @@ error into the same answer::
     │   │   └── ConditionError     exit 2 · HTTP 422  a spec condition expression
     │   ├── UnknownDeckFormatError exit 2 · HTTP 422  a deck file format name
     │   ├── LimitError             exit 2 · HTTP 422  over a configured limit (cards, trials, time)
+    │   ├── ArgumentError          exit 2 · HTTP 422  a library argument of the wrong type or value
+    │   │   └── GoldfishArgumentError                 (of a goldfish function; also a GoldfishError)
     │   └── DateRangeError         exit 2 · HTTP 422  a date before the format's first list
     ├── NotFoundError              exit 2 · HTTP 404
     │   ├── UnknownCardError       exit 2 · HTTP 404  no card has this passcode or name
@@ -24,6 +26,7 @@ error into the same answer::
     ├── GoldfishError              exit 2 · HTTP 422  odds that cannot be computed
     │   └── PlotUnavailableError   exit 2 · HTTP 422  matplotlib is not installed
     ├── DeckWriteError             exit 2 · HTTP 422  a deck that cannot be written in a format
+    ├── OutputError                exit 2 · HTTP 500  the output cannot be written (stdout closed)
     └── UpdateError                exit 2 · HTTP 502  a data update failed (previous data kept)
         └── OfflineError           exit 2 · HTTP 503  network access disabled (--offline)
 
@@ -204,6 +207,37 @@ class LimitError(InputError):
         super().__init__(message)
 
 
+class ArgumentError(InputError, TypeError):
+    """A library function was given an argument of the wrong type or an impossible value.
+
+    ``argument`` names the parameter. Also a :class:`TypeError` (and, as an
+    :class:`InputError`, a :class:`ValueError`), so either ``except`` catches it.
+    """
+
+    code = "bad-argument"
+
+    def __init__(self, message: str, argument: str) -> None:
+        self.argument = argument
+        super().__init__(message)
+
+
+class GoldfishArgumentError(ArgumentError, GoldfishError):
+    """An :class:`ArgumentError` of a goldfish function (``simulate``...): also a
+    :class:`GoldfishError`, as every bad goldfish option is."""
+
+
+class OutputError(DeckcheckError, OSError):
+    """The output cannot be written: standard output closed or broken, a full disk.
+
+    Also an :class:`OSError`.
+    """
+
+    code = "output-failed"
+
+    def __str__(self) -> str:
+        return self.strerror or super().__str__()
+
+
 class DateRangeError(InputError):
     """A date the format has no list for: before its first list (nothing could be checked)."""
 
@@ -269,6 +303,9 @@ ERRORS: tuple[type[DeckcheckError], ...] = (
     DeckSyntaxError,
     UnknownDeckFormatError,
     LimitError,
+    ArgumentError,
+    GoldfishArgumentError,
+    OutputError,
     DateRangeError,
     FormatFileError,
     ConfigError,

@@ -12,7 +12,12 @@ faults per path in ``faults``; each request to that path takes the next one:
 * ``unsized``: send the body without ``Content-Length`` (framed by closing the connection);
 * ``huge``: claim a ``Content-Length`` of 10 GiB;
 * ``unconditional``: answer ``200`` with the body even to a matching conditional request;
-* a status code such as ``"404"`` or ``"503"``: answer with that status.
+* a status code such as ``"404"`` or ``"503"``: answer with that status;
+* ``enc:VALUE``: send the body as stored with ``Content-Encoding: VALUE`` (the test stores
+  bytes already encoded);
+* ``redirect:LOCATION``: answer ``302 Found`` to ``LOCATION``;
+* ``trickle-headers``: send the status line and headers a byte at a time, ``slow_seconds``
+  apart (a server that never reaches the body).
 
 Every request is logged in ``requests`` as ``(path, headers)``, and every answer's status in
 ``answers`` as ``(path, status)``.
@@ -84,6 +89,23 @@ def _handler(state: BundleServer) -> type[BaseHTTPRequestHandler]:
             if fault is not None and fault.isdigit():
                 self._status(int(fault))
                 return
+            if fault is not None and fault.startswith("redirect:"):
+                self.send_response(302)
+                self.send_header("Location", fault.removeprefix("redirect:"))
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            if fault == "trickle-headers":
+                head = b"HTTP/1.1 200 OK\r\nX-Slow: " + b"x" * 10_000
+                try:
+                    for i in range(len(head)):
+                        self.wfile.write(head[i : i + 1])
+                        self.wfile.flush()
+                        time.sleep(state.slow_seconds)
+                except OSError:
+                    pass
+                self.close_connection = True
+                return
             if fault == "drop":
                 self.connection.shutdown(socket.SHUT_RDWR)
                 self.close_connection = True
@@ -105,6 +127,8 @@ def _handler(state: BundleServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("ETag", etag)
             self.send_header("Last-Modified", LAST_MODIFIED)
             self.send_header("Content-Type", "application/octet-stream")
+            if fault is not None and fault.startswith("enc:"):
+                self.send_header("Content-Encoding", fault.removeprefix("enc:"))
             if fault == "huge":
                 self.send_header("Content-Length", str(10 << 30))
             elif fault != "unsized":

@@ -48,4 +48,5 @@ def test_no_old_module_file_is_left_beside_the_stages() -> None:
 
 def test_the_top_level_stays_small() -> None:
     entries = [p.name for p in PACKAGE.iterdir() if p.name != "__pycache__"]
-    assert len(entries) <= 16, sorted(entries)
+    # 17: boundary.py, the bottom layer of bounded reads and checked arguments (issue 22)
+    assert len(entries) <= 17, sorted(entries)

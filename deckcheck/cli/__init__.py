@@ -110,13 +110,14 @@ def _debug() -> bool:
 
 def _flush() -> int | None:
     """Flush stdout; on a write error (full disk, closed pipe) say so and give exit code 2."""
+    from deckcheck.error import DeckcheckError
+
     try:
         sys.stdout.flush()
     except OSError as exc:
         _silence_stdout()
-        if isinstance(exc, BrokenPipeError):
-            return 2
-        sys.stderr.write(f"error: cannot write the output: {exc.strerror or exc}\n")
+        sys.stderr.write(f"error: {exc}\n" if isinstance(exc, DeckcheckError) else
+                         f"error: cannot write the output: {exc.strerror or exc}\n")  # fmt: skip
         return 2
     return None
 
@@ -131,11 +132,13 @@ def _silence_stdout() -> None:
 
 def main() -> None:
     """Console-script entry point: runs the app; no exception escapes as a traceback."""
+    from deckcheck.cli import stdio
     from deckcheck.error import DeckcheckError
     from deckcheck.reporter.text import clean
 
     code: int
     try:
+        stdio.guard()
         app()
         code = 0
     except SystemExit as exc:
@@ -153,6 +156,7 @@ def main() -> None:
             raise
         if isinstance(exc, BrokenPipeError):
             _silence_stdout()
+            sys.stderr.write("error: cannot write the output: the reader went away\n")
             code = 2
         else:
             what = "cannot write the output: " if exc.errno in _WRITE_ERRORS else ""
@@ -169,4 +173,7 @@ def main() -> None:
         )
         code = 2
     flushed = _flush()
+    if flushed is None and stdio.failed() and code in (0, 1):
+        sys.stderr.write("error: cannot write the output\n")  # (its error was caught somewhere)
+        flushed = 2
     sys.exit(flushed if flushed is not None and code in (0, 1) else code)

@@ -8,6 +8,8 @@ terminal.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import shutil
 import sys
@@ -30,6 +32,7 @@ from deckcheck.cli.options import (
     parse_date,
     resolve_format,
 )
+from deckcheck.cli.validate import check_globs
 
 if TYPE_CHECKING:
     from deckcheck.run.batch import Batch
@@ -43,9 +46,11 @@ RENDER_FORK_MIN = 2000
 def write_reports(batch: Batch, folder: Path) -> list[str]:
     """Render the batch's reports and put them into ``folder`` atomically; their names.
 
-    Every report is rendered and written to a staging folder inside ``folder`` first, then each
-    is renamed into place: a failure leaves the previous reports untouched, and nothing is ever
-    written outside ``folder``.
+    Every report is rendered and written to one staging folder inside ``folder`` first, then
+    they are swapped in together: the previous reports are moved aside, the new ones renamed
+    into place, and on any failure the previous ones are put back, so the folder holds one run's
+    reports, never a mix. Nothing is ever written outside ``folder``. Staging folders left by a
+    killed run (``.deckcheck-<pid>-*`` of a process that is gone) are removed first.
     """
     from deckcheck.reporter import OutputFormat
 
@@ -56,7 +61,8 @@ def write_reports(batch: Batch, folder: Path) -> list[str]:
         ("junit.xml", OutputFormat.JUNIT),
     ]
     folder.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".deckcheck-", dir=folder))
+    _clean_stale(folder)
+    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=folder))
     try:
         # the JSON report (the slowest) is rendered by a forked process on another core
         helper = _start_render(batch, outputs[1][1], staging / outputs[1][0])
@@ -67,11 +73,73 @@ def write_reports(batch: Batch, folder: Path) -> list[str]:
             helper.join()
             if helper.exitcode != 0 or not (staging / outputs[1][0]).exists():
                 _render_to(batch, outputs[1][1], staging / outputs[1][0])
-        for name, _ in outputs:
-            os.replace(staging / name, folder / name)
+        _swap_in(staging, folder, [name for name, _ in outputs])
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return [name for name, _ in outputs]
+
+
+STAGING_PREFIX = ".deckcheck-"
+"""Staging folders of ``batch --out DIR``: ``.deckcheck-<pid>-<random>``."""
+STALE_SECONDS = 24 * 3600
+"""A staging folder without a live owner's pid is stale after this long (or at once if the pid
+in its name is gone)."""
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError, OverflowError):
+        return True
+    return True
+
+
+def _clean_stale(folder: Path) -> None:
+    """Remove the staging folders of runs that were killed."""
+    for path in folder.glob(STAGING_PREFIX + "*"):
+        pid_text = path.name[len(STAGING_PREFIX) :].split("-", 1)[0]
+        try:
+            if not path.is_dir() or path.is_symlink():
+                continue
+            if pid_text.isdigit() and _alive(int(pid_text)):
+                continue
+            if not pid_text.isdigit() and time.time() - path.stat().st_mtime < STALE_SECONDS:
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _swap_in(staging: Path, folder: Path, names: list[str]) -> None:
+    """Move the staged reports into ``folder`` together, or put the old ones back."""
+    for name in names:  # refuse before touching anything
+        target = folder / name
+        if target.is_symlink() or (target.exists() and not target.is_file()):
+            raise OSError(errno.EEXIST, f"{name} is not a regular file; nothing replaced", target)
+    old = staging / ".previous"
+    old.mkdir()
+    moved: list[str] = []
+    placed: list[str] = []
+    try:
+        for name in names:
+            if (folder / name).exists():
+                os.replace(folder / name, old / name)
+                moved.append(name)
+        for name in names:
+            os.replace(staging / name, folder / name)
+            placed.append(name)
+    except OSError:
+        for name in placed:
+            with contextlib.suppress(OSError):
+                os.unlink(folder / name)
+        for name in moved:
+            with contextlib.suppress(OSError):
+                os.replace(old / name, folder / name)
+        raise
 
 
 def _render_to(batch: Batch, fmt: Any, path: Path) -> None:
@@ -168,7 +236,12 @@ def register(app: typer.Typer) -> None:
         jobs: JobsOpt = 0,
         exclude: Annotated[
             list[str] | None,
-            typer.Option("--exclude", metavar="GLOB", help="Leave out folder files matching GLOB."),
+            typer.Option(
+                "--exclude",
+                metavar="GLOB",
+                help="Leave out folder files matching GLOB.",
+                callback=check_globs,
+            ),
         ] = None,
         quiet: Annotated[
             bool,

@@ -45,10 +45,13 @@ def write_output(path: str, text: str) -> None:
     """Write ``text`` (UTF-8) to the file ``path``, as a user expects of an output file.
 
     A regular file (or a link to one) is replaced atomically, through a temporary file in its
-    folder and a rename, keeping its permission bits; a new file gets the umask's. Anything else
+    folder and a rename, keeping its permission bits; a new file gets the umask's. A file the
+    user could not write (read-only: no write permission, or no write bit at all) is refused,
+    as a shell's ``>`` refuses it. Anything else
     (a FIFO, a device such as ``/dev/null``, a ``>(cmd)`` pipe) is written in place, never
     replaced. Raises :class:`OSError`.
     """
+    import errno
     import os
     import stat
     import tempfile
@@ -58,6 +61,8 @@ def write_output(path: str, text: str) -> None:
         st: os.stat_result | None = os.stat(path)
     except FileNotFoundError:
         st = None
+    if st is not None and stat.S_ISREG(st.st_mode) and _read_only(path, st):
+        raise PermissionError(errno.EACCES, "the file is read-only (not replaced)", path)
     if st is not None and not stat.S_ISREG(st.st_mode):
         with open(path, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
@@ -80,6 +85,34 @@ def write_output(path: str, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _read_only(path: str, st: Any) -> bool:
+    import os
+
+    return not os.access(path, os.W_OK) or not st.st_mode & 0o222
+
+
+def append_whole(path: str, text: str) -> None:
+    """Append ``text`` (UTF-8) to the file ``path``: all of it or, on a failure (a full disk),
+    none of it (a regular file is cut back to its old size). Raises :class:`OSError`."""
+    import os
+    import stat
+
+    data = text.encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        st = os.fstat(fd)
+        done = 0
+        try:
+            while done < len(data):
+                done += os.write(fd, data[done:])
+        except OSError:
+            if stat.S_ISREG(st.st_mode) and done:
+                os.ftruncate(fd, st.st_size)
+            raise
+    finally:
+        os.close(fd)
 
 
 def print_document(model_name: str, data: Any) -> None:

@@ -189,6 +189,13 @@ def update(
             "--summary/--no-summary", help="After installing, print what changed (data diff)."
         ),
     ] = True,
+    redirects_anywhere: Annotated[
+        bool,
+        typer.Option(
+            "--allow-redirects-anywhere",
+            help="Follow redirects to other sites too (default: only within the source's site).",
+        ),
+    ] = False,
 ) -> None:
     """Install newer card and ban-list data: fetch, verify every checksum, load, then switch.
 
@@ -198,7 +205,10 @@ def update(
     from deckcheck.data.update import update as run_update
     from deckcheck.error import DeckcheckError
 
-    opts = FetchOptions(timeout=timeout, retries=retries, max_bytes=max_size << 20)
+    opts = FetchOptions(
+        timeout=timeout, retries=retries, max_bytes=max_size << 20,
+        redirects_anywhere=redirects_anywhere,
+    )  # fmt: skip
     bar = _Bar()
     _interrupt_on_sigterm()
     try:

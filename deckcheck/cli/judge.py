@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from deckcheck.boundary import MAX_TEXT_BYTES as MAX_PLAN_BYTES
+from deckcheck.boundary import read_capped
 from deckcheck.cli.common import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, Output, clean, fail
 from deckcheck.cli.options import (
     DateOpt,
@@ -165,7 +167,7 @@ def side(
     try:
         if plan is not None:
             try:
-                text = plan.read_text(encoding="utf-8-sig")
+                text = read_capped(plan, MAX_PLAN_BYTES).decode("utf-8-sig")
             except (OSError, UnicodeDecodeError) as exc:
                 fail(f"{plan}: cannot read the side plan: {exc}")
             try:

@@ -48,10 +48,28 @@ PathsArg = Annotated[
         show_default=False,
     ),
 ]
+
+
+def check_globs(value: list[str] | None) -> list[str] | None:
+    """``--exclude`` globs, each compiled once to refuse a bad one before any scan."""
+    from deckcheck.source.glob import path_glob
+
+    for pattern in value or ():
+        try:
+            path_glob(pattern)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
+    return value
+
+
 ExcludeOpt = Annotated[
     list[str] | None,
     typer.Option(
-        "--exclude", metavar="GLOB", help="Leave out files and folders matching GLOB (repeatable)."
+        "--exclude",
+        metavar="GLOB",
+        help="Leave out files and folders matching GLOB (repeatable; the configuration's glob "
+        "syntax).",
+        callback=check_globs,
     ),
 ]
 SummaryOpt = Annotated[
@@ -193,9 +211,10 @@ def append_summary(text: str, path: Path | None) -> None:
     """Append ``text`` to ``path`` (the job summary); exit 2 if it cannot be written."""
     if path is None:
         return
+    from deckcheck.cli.common import append_whole
+
     try:
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write(text)
+        append_whole(str(path), text)
     except OSError as exc:
         fail(f"cannot write the summary to {path}: {exc.strerror or exc}")
 

@@ -10,6 +10,7 @@ repositories with the built-in source list (or ``DECKCHECK_UPSTREAM_URL``:
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from collections.abc import Callable
 from pathlib import Path
 
@@ -47,9 +48,13 @@ def update_default(
 
     say = notify or (lambda line: None)
     url = bundle_url()
+    opts = options or FetchOptions()
+    if url == DEFAULT_BUNDLE_URL:
+        # GitHub answers a release download with a redirect to its download host
+        opts = replace(opts, redirects_anywhere=True)
     say(f"trying the published bundle {url}")
     try:
-        return update(url, home=home, options=options, progress=progress, force=force)
+        return update(url, home=home, options=opts, progress=progress, force=force)
     except OfflineError:
         raise
     except UpdateError as first:

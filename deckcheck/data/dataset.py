@@ -30,6 +30,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from deckcheck.boundary import guard
 from deckcheck.card import active as _active
 from deckcheck.error import DataError
 
@@ -65,6 +66,19 @@ _FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
+_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+
+
+def strict_date(value: object) -> date | None:
+    """``value`` as a date if it is text of the form ``YYYY-MM-DD`` (nothing else), else None."""
+    if not isinstance(value, str) or not _DATE.match(value):
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
 def parse_manifest(raw: bytes, where: str) -> dict[str, Any]:
     """A bundle manifest checked for use; :class:`DataError` naming ``where`` if unusable.
 
@@ -91,10 +105,8 @@ def parse_manifest(raw: bytes, where: str) -> dict[str, Any]:
             raise DataError(f"{where}: bad file name in the manifest: {name!r}")
         if not isinstance(digest, str) or not _SHA256.match(digest):
             raise DataError(f"{where}: {name}: the manifest's sha256 is not 64 hex digits")
-    try:
-        date.fromisoformat(str(doc.get("as_of")))
-    except ValueError:
-        raise DataError(f"{where}: as_of must be a YYYY-MM-DD date") from None
+    if strict_date(doc.get("as_of")) is None:
+        raise DataError(f"{where}: as_of must be a YYYY-MM-DD date")
     sources = doc.get("sources", [])
     if not isinstance(sources, list) or not all(isinstance(x, str) for x in sources):
         raise DataError(f"{where}: sources must be a list of strings")
@@ -143,6 +155,7 @@ class Dataset:
     # -- construction -------------------------------------------------------------------------
 
     @classmethod
+    @guard
     def open(cls, folder: str | Path) -> Dataset:
         """The dataset of a bundle folder (checks the manifest; file hashes: :meth:`verify`)."""
         path = Path(folder)
@@ -237,6 +250,7 @@ class Dataset:
 
         return canonical
 
+    @guard
     def format(self, name: str) -> Format:
         """A format or era by id or alias (:class:`~deckcheck.error.UnknownFormatError`)."""
         return self.formats.get(name)
@@ -289,11 +303,18 @@ class Dataset:
             return out
         if out.exists() and (not out.is_dir() or any(out.iterdir())):
             raise DataError(f"{out}: not an empty folder; export into a new or empty one")
+        made = not out.exists()
+        written: list[Path] = []
         try:
             out.mkdir(parents=True, exist_ok=True)
-            for name in names:
+            for name in [*names[1:], MANIFEST]:  # the manifest last: no bundle without its files
+                written.append(out / name)
                 shutil.copyfile(self.folder / name, out / name)
         except OSError as exc:
+            for path in written:  # all or nothing: no lone manifest.json, no half a bundle
+                path.unlink(missing_ok=True)
+            if made:
+                shutil.rmtree(out, ignore_errors=True)
             raise DataError(f"{out}: cannot write: {exc.strerror or exc}") from exc
         Dataset.open(out).verify()
         return out

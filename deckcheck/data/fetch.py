@@ -27,7 +27,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from email.utils import parsedate_to_datetime
 from pathlib import Path
@@ -217,13 +217,17 @@ class _Fetcher:
         assert self.http is not None
         with self.lock:
             self.got.requests += 1
+        opts = self.opts
+        if entry.kind is Kind.ASSET and not self.mirror:
+            # GitHub serves release assets through a redirect to its download host
+            opts = replace(opts, redirects_anywhere=True)
         try:
             answer = fetch(
                 self.http,
                 url,
                 out,
-                self.opts,
-                self.opts.max_bytes,
+                opts,
+                opts.max_bytes,
                 None,
                 headers,
                 self._progress,

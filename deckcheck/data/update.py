@@ -29,10 +29,11 @@ import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deckcheck.data.dataset import MANIFEST, Dataset, parse_manifest
+from deckcheck.data.dataset import MANIFEST, Dataset, parse_manifest, strict_date
 from deckcheck.data.store import (
     data_home,
     install,
@@ -53,6 +54,10 @@ SOURCE_ENV = "DECKCHECK_UPDATE_URL"
 """Environment variable naming the default update source (a URL or a path)."""
 MAX_MANIFEST_BYTES = 1 << 20
 """Size cap of a manifest download."""
+AS_OF_MARGIN = timedelta(days=2)
+"""How far after today a bundle's ``as_of`` may be (time zones, a build just before midnight)."""
+MAX_ARCHIVE_ENTRIES = 1000
+"""Most entries a bundle ``.zip`` may hold."""
 RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
 """HTTP statuses worth another try."""
 
@@ -84,7 +89,9 @@ class FetchOptions:
     max_bytes: int = 64 << 20
     """Size cap of one downloaded file (the manifest: :data:`MAX_MANIFEST_BYTES`)."""
     deadline: float = 900.0
-    """Seconds one file may take in all, however slowly its bytes trickle in."""
+    """Seconds one file may take in all, headers included, however slowly its bytes trickle in."""
+    redirects_anywhere: bool = False
+    """Follow redirects to other sites too (default: only within the site of the URL asked)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +164,7 @@ def update(
             "no update source: give --source URL|PATH (a folder written by "
             f"'deckcheck data export'), set {SOURCE_ENV}, or use --from-upstream"
         )
+    check_source(src)
     remote = is_url(src)
     if remote:
         require_network(src)
@@ -174,12 +182,41 @@ def update(
         except OSError as exc:
             where = exc.filename or home
             raise UpdateError(f"{where}: {exc.strerror or exc} (nothing was installed)") from exc
+        except (ValueError, TypeError, KeyError) as exc:  # a hostile answer no check foresaw
+            raise UpdateError(f"{src}: unusable data: {exc} (nothing was installed)") from exc
         finally:
             shutil.rmtree(staging, ignore_errors=True)
 
 
+def check_source(src: str) -> None:
+    """:class:`UpdateError` for a source that cannot name anything: a URL that does not parse,
+    control characters (a NUL) in a path or URL."""
+    if any(ord(c) < 32 for c in src):
+        raise UpdateError(f"{src!r}: control characters (a NUL?) in the source")
+    if is_url(src):
+        from deckcheck.data.http import parse_url
+
+        parse_url(src)
+
+
+def check_as_of(value: object, where: str) -> date:
+    """A bundle's ``as_of``: strictly ``YYYY-MM-DD``, and not after today plus
+    :data:`AS_OF_MARGIN` (a date in the future would make every honest update "older").
+    Raises :class:`UpdateError` naming ``where``."""
+    when = strict_date(value)
+    if when is None:
+        raise UpdateError(f"{where}: as_of {value!r} is not a YYYY-MM-DD date")
+    latest = date.today() + AS_OF_MARGIN
+    if when > latest:
+        raise UpdateError(
+            f"{where}: as_of {when.isoformat()} is in the future (after {latest.isoformat()})"
+        )
+    return when
+
+
 def _check_new(doc: dict[str, Any], fingerprint: str, where: str, force: bool, home: Path) -> bool:
     """False when the manifest is the data in use; UpdateError when the bundle is older."""
+    check_as_of(doc.get("as_of"), where)
     installed, _ = open_installed(home)
     bundled = Dataset.bundled()
     in_use = installed if installed is not None and installed.as_of >= bundled.as_of else bundled
@@ -187,7 +224,7 @@ def _check_new(doc: dict[str, Any], fingerprint: str, where: str, force: bool, h
         return True
     if fingerprint == in_use.fingerprint:
         return False
-    as_of = str(doc["as_of"])
+    as_of = str(doc["as_of"])  # YYYY-MM-DD (parse_manifest, check_as_of): text order is date order
     if as_of < in_use.as_of.isoformat():
         raise UpdateError(
             f"{where}: the bundle (as of {as_of}) is older than the data in use (as of "
@@ -229,6 +266,7 @@ def _update_path(
         digest = hashlib.sha256()
         done = 0
         try:
+            _regular(path)
             size = path.stat().st_size
             if size > opts.max_bytes:
                 raise UpdateError(f"{path}: {size:,} bytes, over the {opts.max_bytes:,}-byte cap")
@@ -253,11 +291,23 @@ def _update_path(
 
 
 def _read_capped(path: Path, cap: int) -> bytes:
-    with open(path, "rb") as handle:
-        raw = handle.read(cap + 1)
-    if len(raw) > cap:
-        raise UpdateError(f"{path}: over the {cap:,}-byte cap of a manifest")
-    return raw
+    from deckcheck.boundary import read_capped
+
+    over = f"{path}: over the {cap:,}-byte cap of a manifest"
+    return read_capped(
+        path,
+        cap,
+        refuse=lambda why: UpdateError(f"{path}: {why}"),
+        over=lambda _: UpdateError(over),
+    )
+
+
+def _regular(path: Path | str) -> None:
+    """:class:`UpdateError` unless ``path`` is a regular file (a FIFO would block the read)."""
+    from deckcheck.boundary import is_regular_file
+
+    if Path(path).exists() and not is_regular_file(path):
+        raise UpdateError(f"{path}: not a regular file (a FIFO, device...)")
 
 
 def _update_url(
@@ -328,6 +378,7 @@ def _update_archive(
             return UpdateResult(UpdateStatus.NOT_MODIFIED, previous, previous, src)
     else:
         src = str(Path(src).resolve())
+        _regular(src)
         try:
             size = Path(src).stat().st_size
         except OSError as exc:
@@ -365,6 +416,11 @@ def unpack(
     try:
         with zipfile.ZipFile(archive) as zf:
             names = [i.filename for i in zf.infolist() if not i.is_dir()]
+            if len(names) > MAX_ARCHIVE_ENTRIES:
+                raise UpdateError(f"{where}: {len(names):,} entries, over {MAX_ARCHIVE_ENTRIES}")
+            if len(set(names)) != len(names):
+                dup = next(n for n in names if names.count(n) > 1)
+                raise UpdateError(f"{where}: the archive holds {dup!r} twice; refused whole")
             prefix = ""
             if MANIFEST not in names:
                 found = [n for n in names if n.count("/") == 1 and n.endswith("/" + MANIFEST)]
@@ -434,8 +490,9 @@ def client(opts: FetchOptions) -> httpx.Client:
 
     return httpx.Client(
         timeout=httpx.Timeout(opts.timeout),
-        follow_redirects=True,
-        headers={"User-Agent": f"deckcheck/{__version__}"},
+        follow_redirects=False,  # followed by _fetch_once, within the site (deckcheck.data.http)
+        headers={"User-Agent": f"deckcheck/{__version__}", "Accept-Encoding": "identity"},
+        limits=httpx.Limits(max_keepalive_connections=0),  # each request its own connection
     )
 
 
@@ -458,6 +515,9 @@ def fetch(
     """
     import httpx
 
+    from deckcheck.data.http import CorruptBody, parse_url
+
+    parse_url(url)
     name = dest.name
     last = ""
     for attempt in range(opts.retries + 1):
@@ -467,7 +527,7 @@ def fetch(
             return _fetch_once(
                 http, url, dest, opts, cap, sha256, headers, progress, name, listed_in
             )
-        except _Retry as exc:
+        except (_Retry, CorruptBody) as exc:
             last = str(exc)
         except httpx.TimeoutException:
             last = f"no answer within {opts.timeout:g} s"
@@ -475,6 +535,8 @@ def fetch(
             last = f"the connection broke off mid-answer ({exc})"
         except httpx.TransportError as exc:
             last = f"cannot fetch: {type(exc).__name__}: {exc}"
+        except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError) as exc:
+            raise UpdateError(f"{url}: cannot fetch: {type(exc).__name__}: {exc}") from None
     tries = opts.retries + 1
     raise UpdateError(f"{url}: {last} ({tries} {'try' if tries == 1 else 'tries'})")
 
@@ -491,34 +553,82 @@ def _fetch_once(
     name: str,
     listed_in: str,
 ) -> dict[str, str] | None:
-    start = time.monotonic()
-    with http.stream("GET", url, headers=headers) as resp:
-        if resp.status_code == 304 and headers:
-            return None
-        if resp.status_code in RETRY_STATUSES:
-            raise _Retry(f"HTTP {resp.status_code} {resp.reason_phrase}".rstrip())
-        if resp.status_code != 200:
-            raise UpdateError(f"{url}: HTTP {resp.status_code} {resp.reason_phrase}".rstrip())
-        length_text = resp.headers.get("content-length")
-        length = int(length_text) if length_text and length_text.isdigit() else None
-        if length is not None and length > cap:
-            raise UpdateError(f"{url}: {length:,} bytes, over the {cap:,}-byte cap")
-        digest = hashlib.sha256()
-        done = 0
-        with open(dest, "wb") as out:
-            for chunk in resp.iter_bytes():
-                done += len(chunk)
+    """One try: redirects followed within the site, all under one deadline."""
+    import httpx
+
+    from deckcheck.data.http import MAX_REDIRECTS, REDIRECTS, Deadline, redirect_target
+
+    target = httpx.URL(url)
+    with Deadline(opts.deadline) as deadline:
+        try:
+            for _ in range(MAX_REDIRECTS + 1):
+                with http.stream(
+                    "GET", target, headers=headers, extensions=deadline.extensions()
+                ) as resp:
+                    if resp.status_code in REDIRECTS and "location" in resp.headers:
+                        target = redirect_target(target, resp, opts.redirects_anywhere, url)
+                        continue
+                    return _answer(resp, url, dest, opts, cap, sha256, headers, progress, name,
+                                   listed_in, deadline)  # fmt: skip
+        except httpx.TransportError:
+            if deadline.expired:
+                raise _Retry(f"slower than the {opts.deadline:g} s deadline") from None
+            raise
+    raise UpdateError(f"{url}: more than {MAX_REDIRECTS} redirects (a redirect loop?)")
+
+
+def _answer(
+    resp: httpx.Response,
+    url: str,
+    dest: Path,
+    opts: FetchOptions,
+    cap: int,
+    sha256: str | None,
+    headers: dict[str, str],
+    progress: Progress | None,
+    name: str,
+    listed_in: str,
+    deadline: Any,
+) -> dict[str, str] | None:
+    from deckcheck.data.http import Inflater
+
+    if resp.status_code == 304 and headers:
+        return None
+    if resp.status_code in RETRY_STATUSES:
+        raise _Retry(f"HTTP {resp.status_code} {resp.reason_phrase}".rstrip())
+    if resp.status_code != 200:
+        raise UpdateError(f"{url}: HTTP {resp.status_code} {resp.reason_phrase}".rstrip())
+    length_text = resp.headers.get("content-length")
+    length = int(length_text) if length_text and length_text.isdigit() else None
+    if length is not None and length > cap:
+        raise UpdateError(f"{url}: {length:,} bytes, over the {cap:,}-byte cap")
+    inflater = Inflater(resp.headers.get("content-encoding", ""), cap, url)
+    digest = hashlib.sha256()
+    done = raw = 0
+    with open(dest, "wb") as out:
+
+        def take(pieces: Any) -> None:
+            nonlocal done
+            for piece in pieces:
+                done += len(piece)
                 if done > cap:
                     raise UpdateError(f"{url}: over the {cap:,}-byte cap")
-                if time.monotonic() - start > opts.deadline:
-                    raise _Retry(f"slower than the {opts.deadline:g} s deadline")
-                digest.update(chunk)
-                out.write(chunk)
+                digest.update(piece)
+                out.write(piece)
                 if progress is not None:
-                    progress(name, done, length)
-        if length is not None and done != length:
-            raise _Retry(f"truncated: {done:,} of {length:,} bytes")
-        if sha256 is not None and digest.hexdigest() != sha256:
-            got = digest.hexdigest()
-            raise _Retry(f"sha256 {got} does not match {listed_in} ({sha256})")
-        return {k.lower(): v for k, v in resp.headers.items()}
+                    progress(name, done, length if not inflater.layers else None)
+
+        for chunk in resp.iter_raw():
+            raw += len(chunk)
+            if raw > cap:
+                raise UpdateError(f"{url}: over the {cap:,}-byte cap")
+            if deadline.expired:
+                raise _Retry(f"slower than the {opts.deadline:g} s deadline")
+            take(inflater.feed(chunk))
+        if length is not None and raw != length:
+            raise _Retry(f"truncated: {raw:,} of {length:,} bytes")
+        take(inflater.finish())
+    if sha256 is not None and digest.hexdigest() != sha256:
+        got = digest.hexdigest()
+        raise _Retry(f"sha256 {got} does not match {listed_in} ({sha256})")
+    return {k.lower(): v for k, v in resp.headers.items()}

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from deckcheck.boundary import is_regular_file, read_capped
 from deckcheck.data.dataset import Dataset
 from deckcheck.data.guard import guard
 from deckcheck.data.store import data_home, install, locked, new_staging, require_network
@@ -42,6 +43,8 @@ from deckcheck.data.update import (
     Progress,
     UpdateResult,
     UpdateStatus,
+    check_as_of,
+    check_source,
     client,
     fetch,
     is_url,
@@ -80,13 +83,14 @@ def parse_source_list(raw: bytes, where: str) -> tuple[dict[str, Any], list[Sour
         if not isinstance(doc, dict) or not isinstance(rows, list) or not rows:
             raise ValueError("'files' must be a non-empty list")
         if "as_of" in doc:
-            date.fromisoformat(str(doc["as_of"]))
+            check_as_of(doc["as_of"], where)
         files: list[SourceFile] = []
         for row in rows:
-            path = str(row["path"])
+            path = row["path"]
             parts = path.split("/")
             if (
-                parts[0] not in ("cards", "lflists")
+                any(ord(c) < 32 or c == "\x7f" for c in path)
+                or parts[0] not in ("cards", "lflists")
                 or len(parts) < 2
                 or "\\" in path
                 or any(p in ("..", ".", "") for p in parts)
@@ -102,7 +106,7 @@ def parse_source_list(raw: bytes, where: str) -> tuple[dict[str, Any], list[Sour
                     int(size) if size is not None else None,
                 )
             )
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise DataError(f"{where}: not a usable source list: {exc}") from exc
     return doc, files
 
@@ -147,8 +151,10 @@ def update_from_upstream(
 ) -> UpdateResult:
     """Fetch the sources of a source list, build a bundle from them and install it.
 
-    ``source`` is the URL or folder of ``sources.json`` (or the file itself); default
-    ``DECKCHECK_UPSTREAM_URL``; a local source-data folder without a list is taken whole.
+    ``source`` is the URL or folder of ``sources.json`` (or the file itself), or of a mirror of
+    the upstream layout; default ``DECKCHECK_UPSTREAM_URL``, else the upstream repositories with
+    the built-in source list (:func:`deckcheck.data.rebuild.update_builtin`). A local
+    source-data folder without a list is taken whole.
     ``force`` installs even a bundle equal to, older than or smaller than the data in use.
     ``notify`` receives a line as each step starts (the build takes a while). Raises
     :class:`UpdateError` (the data in use is then unchanged).
@@ -156,6 +162,8 @@ def update_from_upstream(
     home = home or data_home()
     opts = options or FetchOptions()
     src = str(source) if source is not None else os.environ.get(UPSTREAM_ENV, "").strip()
+    if src:
+        check_source(src)
     if not src or _is_mirror(src):
         from deckcheck.data.rebuild import update_builtin
 
@@ -178,6 +186,8 @@ def update_from_upstream(
         except OSError as exc:
             where = exc.filename or work
             raise UpdateError(f"{where}: {exc.strerror or exc} (nothing was installed)") from exc
+        except (ValueError, TypeError, KeyError) as exc:  # a hostile list no check foresaw
+            raise UpdateError(f"{src}: unusable sources: {exc} (nothing was installed)") from exc
         finally:
             shutil.rmtree(work, ignore_errors=True)
             shutil.rmtree(staging, ignore_errors=True)
@@ -219,7 +229,9 @@ def _fetch_sources(
             raw = json.dumps(source_list(folder)).encode()
         else:
             try:
-                raw = Path(loc).read_bytes()
+                raw = read_capped(
+                    loc, MAX_LIST_BYTES, refuse=lambda why: UpdateError(f"{loc}: {why}")
+                )
             except OSError as exc:
                 raise UpdateError(f"{loc}: cannot read: {exc.strerror or exc}") from exc
         doc, files = parse_source_list(raw, loc)
@@ -250,6 +262,8 @@ def _fetch_sources(
 
 def _copy(path: Path, dest: Path, opts: FetchOptions, sha256: str | None) -> None:
     try:
+        if path.exists() and not is_regular_file(path):
+            raise UpdateError(f"{path}: not a regular file (a FIFO, device...)")
         if path.stat().st_size > opts.max_bytes:
             raise UpdateError(f"{path}: over the {opts.max_bytes:,}-byte cap")
         shutil.copyfile(path, dest)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.boundary import read_capped
 from deckcheck.card import Card, CardIndex, CardKind
 from deckcheck.deck.model import DeckCard
 from deckcheck.error import AmbiguousCardError, ConditionError, SpecError, UnknownCardError
@@ -385,8 +386,9 @@ def load_spec(
     file) when it is unusable. ``rush`` prefers Rush Duel cards for shared names."""
     path = Path(path)
     try:
-        with open(path, "rb") as handle:
-            content = handle.read(MAX_SPEC_BYTES + 1)
+        content = read_capped(
+            path, MAX_SPEC_BYTES + 1, refuse=lambda why: SpecError(f"{path}: {why}")
+        )
         if len(content) > MAX_SPEC_BYTES:
             raise SpecError(f"{path}: larger than {MAX_SPEC_BYTES} bytes")
         doc = tomllib.loads(content.decode("utf-8"))

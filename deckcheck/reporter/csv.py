@@ -10,8 +10,9 @@ unreadable deck, why), ``main``, ``extra``, ``side`` (card counts) and ``fingerp
 
 Cells that a spreadsheet would run as a formula (starting with ``=``, ``+``, ``-``, ``@``, a tab
 or a carriage return) get a leading ``'``; control characters in the report's own columns (file
-names, deck and player names) are escaped (``\\x1b``), the registration CSV's own columns pass
-through as written. The file is UTF-8 with CRLF line ends (RFC 4180).
+names, deck and player names) are escaped (``\\x1b``); the registration CSV's own columns and
+their headers are defused the same way, keeping only their line breaks and tabs. The file is
+UTF-8 with CRLF line ends (RFC 4180).
 """
 
 from __future__ import annotations
@@ -51,6 +52,14 @@ def defuse(text: str, *, control: bool = True) -> str:
     return "'" + text if text.startswith(_FORMULA) else text
 
 
+def _passed(text: str) -> str:
+    """A registration CSV's own cell: defused, control characters escaped but line breaks and
+    tabs kept (a multi-line note stays one)."""
+    if not text.isprintable():
+        text = "".join(ch if ch in "\n\r\t" else clean(ch) for ch in text)
+    return defuse(text, control=False)
+
+
 Row: TypeAlias = "Checked | Report | Unreadable"
 """A row of a batch report: a checked deck, an unreadable source, or (in a batch built by hand
 from reports) a bare report."""
@@ -79,7 +88,7 @@ def batch_csv(batch: Batch) -> str:
                 extra.setdefault(key if key not in HEADER else f"registration {key}", None)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow([*HEADER, *extra])
+    writer.writerow([*HEADER, *(defuse(k) for k in extra)])
     for r in table:
         reg = registration_of(r)
         fields = {}
@@ -105,5 +114,5 @@ def batch_csv(batch: Batch) -> str:
         head = [reg.row, reg.player_id, reg.player] if reg is not None else ["", "", ""]
         own = [defuse(v) if isinstance(v, str) else v for v in (*head, *cells)]
         # the registration CSV's own columns pass through as written (line breaks included)
-        writer.writerow([*own, *(defuse(fields.get(k, ""), control=False) for k in extra)])
+        writer.writerow([*own, *(_passed(fields.get(k, "")) for k in extra)])
     return out.getvalue()

@@ -39,6 +39,25 @@ def clean(text: str) -> str:
     return "".join(out)
 
 
+TERMINAL_ESCAPES = {c: f"\\u{c:04x}" for c in (0x7F, *range(0x80, 0xA0), *map(ord, _BIDI))}
+"""DEL, C1 and bidi controls -> ``\\uXXXX`` (a :meth:`str.translate` table)."""
+_JSON_TERMINAL = {
+    **TERMINAL_ESCAPES,
+    **{c: f"\\u{c:04x}" for c in range(0x20) if c not in (9, 10, 13)},
+}
+
+
+def for_terminal(text: str) -> str:
+    """JSON (or SARIF) text safe for a terminal and still the same JSON: DEL, C1 controls, bidi
+    controls and C0 controls other than line breaks and tabs written as ``\\uXXXX`` escapes.
+
+    (Valid JSON has those characters only inside strings, where the escape means the same.)
+    The CLI does this for every output written to a terminal (without the C0 step, which
+    JSON never needs and colours use).
+    """
+    return text.translate(_JSON_TERMINAL)
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``1 card``, ``2 cards`` (``many`` for irregular plurals)."""
     return f"{n} {word if n == 1 else (many or word + 's')}"

@@ -38,7 +38,6 @@ and ignored codes are removed from its report before its verdict is taken.
 from __future__ import annotations
 
 import os
-import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -48,7 +47,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.boundary import read_capped
 from deckcheck.error import ConfigError, DeckcheckError, UnknownFormatError
+from deckcheck.run.globs import Glob
 from deckcheck.run.globs import glob_regex as glob_regex
 from deckcheck.run.globs import matches as matches
 from deckcheck.run.job import Planned as Planned
@@ -65,6 +66,8 @@ CONFIG_FILE = "deckcheck.toml"
 """Name of the repository configuration file."""
 PYPROJECT = "pyproject.toml"
 """A ``pyproject.toml`` with a ``[tool.deckcheck]`` table is a configuration too."""
+MAX_CONFIG_BYTES = 1 << 20
+"""Size cap of a configuration file (``deckcheck.toml`` or ``pyproject.toml``)."""
 
 
 # -- globs: deckcheck.run.globs (imported by the configuration model too) ----------------------
@@ -123,19 +126,19 @@ class Config:
         return str(self.path)
 
     @cached_property
-    def _include(self) -> list[re.Pattern[str]]:
+    def _include(self) -> list[Glob]:
         return [glob_regex(p) for p in self.settings.include]
 
     @cached_property
-    def _exclude(self) -> list[re.Pattern[str]]:
+    def _exclude(self) -> list[Glob]:
         return [glob_regex(p) for p in self.settings.exclude]
 
     @cached_property
-    def _folders(self) -> list[tuple[re.Pattern[str], str]]:
+    def _folders(self) -> list[tuple[Glob, str]]:
         return [(glob_regex(p), f) for p, f in self.settings.folders.items()]
 
     @cached_property
-    def _ignore(self) -> list[tuple[re.Pattern[str], frozenset[str]]]:
+    def _ignore(self) -> list[tuple[Glob, frozenset[str]]]:
         return [(glob_regex(p), frozenset(c)) for p, c in self.settings.ignore.items()]
 
     def relative(self, path: str) -> str | None:
@@ -225,7 +228,7 @@ def load_config(path: str | Path) -> Config:
     """
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        raw = read_capped(p, MAX_CONFIG_BYTES, refuse=lambda why: ConfigError(f"{p}: {why}"))
     except OSError as exc:
         raise ConfigError(f"{p}: cannot read the configuration: {exc.strerror or exc}") from None
     try:
@@ -243,8 +246,12 @@ def load_config(path: str | Path) -> Config:
 
 
 def _has_tool_table(path: Path) -> bool:
+    """Whether a ``pyproject.toml`` has a ``[tool.deckcheck]`` table (True for one deckcheck
+    must refuse: over :data:`MAX_CONFIG_BYTES`, or not a regular file)."""
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        doc = tomllib.loads(read_capped(path, MAX_CONFIG_BYTES).decode("utf-8"))
+    except DeckcheckError:
+        return True  # over the cap, a FIFO...: load_config says why
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return False
     tool = doc.get("tool")
@@ -257,10 +264,10 @@ def find_config(start: str | Path | None = None) -> Path | None:
     here = Path(os.path.abspath(start if start is not None else os.curdir))
     for folder in (here, *here.parents):
         candidate = folder / CONFIG_FILE
-        if candidate.is_file():
+        if candidate.exists() and not candidate.is_dir():  # a FIFO too: refused when loaded
             return candidate
         project = folder / PYPROJECT
-        if project.is_file() and _has_tool_table(project):
+        if project.exists() and not project.is_dir() and _has_tool_table(project):
             return project
     return None
 

@@ -140,7 +140,7 @@ def _jobs(jobs: int | None) -> int:
 
     if jobs is None or jobs <= 0:
         return os.cpu_count() or 1
-    return jobs
+    return min(jobs, 4 * (os.cpu_count() or 1))  # a huge count must not fork a process each
 
 
 Outcome: TypeAlias = "Checked | Unreadable | Skipped"

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.boundary import read_capped
 from deckcheck.deck.io.detect import DECK_SUFFIXES
 from deckcheck.error import InputError
 from deckcheck.source.record import Source, SourceKind
@@ -174,8 +175,9 @@ def read_registrations(path: str | Path) -> list[Source]:
     """
     name = str(path)
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_CSV_BYTES + 1)
+        raw = read_capped(
+            path, MAX_CSV_BYTES, refuse=lambda why: RegistrationError(f"{name}: {why}")
+        )
     except OSError as exc:
         raise RegistrationError(f"{name}: cannot read: {exc.strerror or exc}") from exc
     base = Path(name).parent

@@ -5,14 +5,13 @@ raises for a bad path.
 
 from __future__ import annotations
 
-import fnmatch
 import os
-import re
 import stat
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.boundary import is_regular_file
 from deckcheck.error import DeckcheckError
 from deckcheck.source import sniff
 from deckcheck.source.record import STDIN, Found, Skipped, Source, SourceKind, Unreadable, is_url
@@ -32,8 +31,8 @@ def sources(
     :mod:`deckcheck.source.sniff` (hidden, tool and resource folders and hidden files skipped,
     ``.json``/``.txt`` files read to see whether they are decks) and these:
 
-    * ``exclude`` globs, matched against the path relative to the folder and each of its parts,
-      leave files and folders out (silently: the caller asked);
+    * ``exclude`` globs (:func:`deckcheck.source.glob.path_glob`), matched against the path
+      relative to the folder, leave files and folders out (silently: the caller asked);
     * paths ignored by the ``.gitignore`` files met on the way down are skipped;
     * symbolic links are followed only to a file inside the folder; others are skipped, and a
       broken link is unreadable; devices, FIFOs and sockets are skipped;
@@ -77,6 +76,8 @@ def _path(p: str, exclude: Sequence[str], data: Dataset | None) -> Iterator[Sour
         return
     if is_dir:
         yield from _folder(path, exclude, data)
+    elif exists and not is_regular_file(p):  # a FIFO would block, a device never end
+        yield Source(SourceKind.FILE, p, error="not a regular file (a FIFO, device...)")
     elif exists and p.lower().endswith((".zip", ".csv")):
         yield from _bundle(p, data)
     elif exists:
@@ -108,36 +109,19 @@ def _bundle(path: str, data: Dataset | None) -> Iterator[Source]:
 
 
 def excluded(rel: PurePosixPath, exclude: Sequence[str]) -> bool:
-    """Whether an ``exclude`` glob matches ``rel`` or one of its parts."""
-    text = rel.as_posix()
-    return any(
-        fnmatch.fnmatch(text, pat) or any(fnmatch.fnmatch(part, pat) for part in rel.parts)
-        for pat in exclude
-    )
+    """Whether an ``exclude`` glob matches ``rel`` (:mod:`deckcheck.source.glob`: a pattern
+    without ``/`` matches a name at any depth, a folder covers its content)."""
+    from deckcheck.source.glob import excluded as glob_excluded
+
+    return glob_excluded(rel.as_posix(), exclude)
 
 
 def gitignore_spec(lines: list[str]) -> Any:
-    """The rules of a ``.gitignore``; lines git would not understand either are left out.
+    """The rules of a ``.gitignore`` (:class:`deckcheck.source.glob.GitIgnore`); lines git would
+    not understand either are left out. Its ``decide(path, is_dir)`` is True, False or None."""
+    from deckcheck.source.glob import GitIgnore
 
-    The value answers ``check_file(relative_path).include`` (True, False or None: no rule)."""
-    import pathspec
-
-    def compiled(some: list[str]) -> Any:
-        spec = pathspec.GitIgnoreSpec.from_lines(some)
-        spec.check_file("x/y")  # some bad patterns fail only when first used
-        return spec
-
-    try:
-        return compiled(lines)
-    except (ValueError, re.error):  # a bad pattern: keep the good ones
-        good = []
-        for line in lines:
-            try:
-                compiled([line])
-            except (ValueError, re.error):
-                continue
-            good.append(line)
-        return compiled(good)
+    return GitIgnore.from_lines(lines)
 
 
 class _Ignore:
@@ -162,8 +146,7 @@ class _Ignore:
     def ignored(self, rel: PurePosixPath, is_dir: bool) -> bool:
         """Whether ``rel`` (relative to the scanned folder) is ignored."""
         for base, spec in reversed(self.specs):
-            sub = rel.relative_to(base).as_posix() + ("/" if is_dir else "")
-            include = spec.check_file(sub).include
+            include = spec.decide(rel.relative_to(base).as_posix(), is_dir)
             if include is not None:
                 return bool(include)
         return False

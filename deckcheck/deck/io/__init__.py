@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from deckcheck.boundary import read_capped
 from deckcheck.card import CardIndex
 from deckcheck.deck.io.builder import MAX_CARDS, MAX_INPUT_BYTES, MAX_PASSCODE, decode_input
 from deckcheck.deck.io.detect import DeckFormat, detect_format, detect_text
@@ -38,6 +39,8 @@ from deckcheck.error import (
     DeckWriteError,
     UnknownDeckFormatError,
 )
+
+_TOO_BIG = f"input is over the {MAX_INPUT_BYTES} byte limit"
 
 if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
@@ -130,8 +133,8 @@ def read_path(
     else:
         source = str(path)
         try:
-            with open(path, "rb") as handle:
-                raw = handle.read(MAX_INPUT_BYTES + 1)
+            raw = read_capped(path, MAX_INPUT_BYTES, refuse=lambda why: DeckReadError(why, source),
+                              over=lambda _: DeckTooLargeError(_TOO_BIG, source))  # fmt: skip
         except OSError as exc:
             raise DeckReadError(f"cannot read: {exc.strerror or exc}", source) from exc
     return read_deck(raw, fmt=fmt, source=source, index=index, rush=rush)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from deckcheck.boundary import read_capped
 from deckcheck.error import DataError
 from deckcheck.rule.banlist.catalog import BanlistCatalog, dump_bundle, read_bundle
 from deckcheck.rule.banlist.file import (
@@ -62,6 +63,10 @@ __all__ = [
 ]
 
 
+MAX_BUNDLE_FILE_BYTES = 64 << 20
+"""Size cap of a ban-list bundle file read from disk."""
+
+
 def load_catalog(path: str | Path | None = None) -> BanlistCatalog:
     """The catalog of the active dataset, or of a bundle file or a folder of TOML lists."""
     if path is None:
@@ -72,7 +77,7 @@ def load_catalog(path: str | Path | None = None) -> BanlistCatalog:
     if p.is_dir():
         return BanlistCatalog(read_banlist_dir(p))
     try:
-        raw = p.read_bytes()
+        raw = read_capped(p, MAX_BUNDLE_FILE_BYTES, refuse=lambda why: DataError(f"{p}: {why}"))
     except OSError as exc:
         raise DataError(f"{p}: cannot read ban-list data: {exc.strerror or exc}") from exc
     return BanlistCatalog(read_bundle(raw, str(p)))

@@ -13,8 +13,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from deckcheck.boundary import read_capped
 from deckcheck.error import DataError
 from deckcheck.rule.banlist.model import DEFAULT_POINT_CAP, SCHEMA, Banlist
+
+MAX_LIST_FILE_BYTES = 16 << 20
+"""Size cap of a ban-list file read from disk."""
 
 _REQUIRED = ("family", "name", "effective", "sources")
 
@@ -155,7 +159,8 @@ def read_banlist_file(path: str | Path) -> Banlist:
     """Read one project ban-list file (TOML); :class:`DataError` names the file and key."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = read_capped(path, MAX_LIST_FILE_BYTES, refuse=lambda why: DataError(f"{path}: {why}"))
+        data = tomllib.loads(raw.decode("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise DataError(f"{path}: cannot read ban list: {exc}") from exc
     return banlist_from_mapping(data, str(path))

@@ -15,7 +15,8 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deckcheck.error import DataError, FormatFileError, UnknownFormatError
+from deckcheck.boundary import read_capped
+from deckcheck.error import DataError, DeckcheckError, FormatFileError, UnknownFormatError
 from deckcheck.rule.banlist import Banlist, TcgRegion, read_banlist_file, read_lflist
 from deckcheck.rule.format.model import Derivation, Era, Format, Pool, SizeRule
 
@@ -401,8 +402,7 @@ def _read_lists(where: _Where, folder: Path, ref: str, section: str | None) -> t
             raise where.bad("banlist", f"{ref} is over {MAX_FORMAT_FILE_BYTES // 1024} KiB")
         if target.suffix == ".toml":
             return (read_banlist_file(target),)
-        with open(target, "rb") as handle:
-            raw = handle.read(MAX_FORMAT_FILE_BYTES + 1)
+        raw = read_capped(target, MAX_FORMAT_FILE_BYTES + 1)
         if len(raw) > MAX_FORMAT_FILE_BYTES:
             raise where.bad("banlist", f"{ref} is over {MAX_FORMAT_FILE_BYTES // 1024} KiB")
         text = raw.decode("utf-8-sig")
@@ -410,7 +410,7 @@ def _read_lists(where: _Where, folder: Path, ref: str, section: str | None) -> t
         raise where.bad("banlist", f"cannot read {ref}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise where.bad("banlist", f"{ref} is not UTF-8 text") from None
-    except DataError as exc:
+    except DeckcheckError as exc:
         raise where.bad("banlist", str(exc)) from None
     try:
         lists = read_lflist(text, str(target), effective=date(1970, 1, 1))
@@ -431,8 +431,9 @@ def _read_lists(where: _Where, folder: Path, ref: str, section: str | None) -> t
 
 def _read_toml(path: Path, error: type[DataError], what: str) -> dict[str, Any]:
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_FORMAT_FILE_BYTES + 1)
+        raw = read_capped(
+            path, MAX_FORMAT_FILE_BYTES + 1, refuse=lambda why: error(f"{path}: {what}: {why}")
+        )
     except OSError as exc:
         raise error(f"{path}: cannot read {what}: {exc.strerror or exc}") from exc
     if len(raw) > MAX_FORMAT_FILE_BYTES:

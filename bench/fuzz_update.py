@@ -1,0 +1,190 @@
+"""Fuzz ``deckcheck data update`` against a hostile server: encodings, redirects, trickles, lies.
+
+``python bench/fuzz_update.py [--count N] [--seed S]`` installs bundle A, then runs N updates
+towards bundle B against a server on 127.0.0.1 that misbehaves at random on one or more paths:
+``Content-Encoding`` layers (``gzip``, ``gzip, gzip``, ``deflate``, ``br``, bombs that inflate
+to 256 MiB, corrupt and cut-short bodies), redirects (within the site, to another site, loops,
+to bad URLs), trickled headers and bodies, drops, truncations, false lengths, status codes, and
+manifests that lie (``as_of`` ``20260928``, ``9999-12-31``, an integer, bad names). Each update
+must end within its bound with a result or an ``UpdateError`` naming the URL, and leave the data
+in use whole: either bundle A or bundle B, fully verified. It reports the cases tried,
+tracebacks, hangs over the bound and escapes from the error tree (exit 1 if any).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import shutil
+import sys
+import tempfile
+import time
+import traceback
+import zlib
+from collections import Counter
+from dataclasses import replace
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from deckcheck.data.bundle import write_manifest  # noqa: E402
+from deckcheck.data.dataset import Dataset  # noqa: E402
+from deckcheck.data.store import open_installed  # noqa: E402
+from deckcheck.data.update import FetchOptions, update  # noqa: E402
+from deckcheck.error import DeckcheckError, UpdateError  # noqa: E402
+from tests.bundle_server import BundleServer, serve  # noqa: E402
+
+FILES = ("manifest.json", "cards.jsonl", "names.json", "banlists.json", "formats.toml")
+OPTS = FetchOptions(timeout=0.5, retries=1, backoff=0.01, deadline=2.0, max_bytes=16 << 20)
+BOUND = 30.0
+"""Seconds one update may take (two tries of a 2 s deadline, plus slack); over it: a hang."""
+
+
+def _bomb() -> bytes:
+    comp = zlib.compressobj(9, zlib.DEFLATED, 31)
+    block = bytes(1 << 20)
+    inner = b"".join(comp.compress(block) for _ in range(256)) + comp.flush()
+    return gzip.compress(inner, 9)
+
+
+BOMB = _bomb()
+
+
+def _fault(rng: random.Random, srv: BundleServer, other: BundleServer, path: str) -> None:
+    """Queue one fault on ``path`` (changing the stored body where the fault needs it)."""
+    body = srv.files[path]
+    kind = rng.randrange(14)
+    if kind == 0:
+        srv.files[path] = gzip.compress(body)
+        srv.faults[path] = ["enc:gzip"] * 3
+    elif kind == 1:
+        srv.files[path] = BOMB
+        srv.faults[path] = ["enc:gzip, gzip"] * 3
+    elif kind == 2:
+        srv.files[path] = gzip.compress(gzip.compress(body))
+        srv.faults[path] = ["enc:gzip,gzip"] * 3
+    elif kind == 3:
+        srv.files[path] = zlib.compress(body)
+        srv.faults[path] = ["enc:deflate"] * 3
+    elif kind == 4:
+        srv.files[path] = gzip.compress(body)[: rng.randrange(1, 40)]
+        srv.faults[path] = ["enc:gzip"] * 3
+    elif kind == 5:
+        srv.faults[path] = [rng.choice(["enc:br", "enc:zstd", "enc:gzip, gzip, gzip, gzip, gzip"])]
+    elif kind == 6:
+        srv.files["/moved" + path] = body
+        srv.faults[path] = ["redirect:/moved" + path]
+    elif kind == 7:
+        other.files[path] = body
+        srv.faults[path] = [f"redirect:{other.url}{path}"] * 3
+    elif kind == 8:
+        srv.faults[path] = [f"redirect:{path}"] * 40
+    elif kind == 9:
+        srv.faults[path] = [rng.choice(["redirect:http://[::1", "redirect:ftp://x/", "redirect:"])]
+    elif kind == 10:
+        srv.slow_seconds = 0.05
+        srv.faults[path] = [rng.choice(["trickle-headers", "trickle"])] * 2
+    elif kind == 11:
+        srv.faults[path] = [rng.choice(["drop", "truncate", "corrupt", "unsized", "huge"])] * 2
+    elif kind == 12:
+        srv.faults[path] = [rng.choice(["404", "500", "503", "429", "301", "304", "418"])] * 2
+    else:
+        doc = json.loads(srv.originals["/b/manifest.json"])
+        doc["as_of"] = rng.choice(["20260928", "9999-12-31", 20260928, None, "2026-W39-1"])
+        if rng.random() < 0.3:
+            doc["files"]["../x"] = "0" * 64
+        srv.files["/b/manifest.json"] = json.dumps(doc).encode()
+
+
+def _whole(home: Path, a: str, b: str) -> str | None:
+    """What is wrong with the data in use, if anything (it must be A or B, verified)."""
+    data, problem = open_installed(home, full=True)
+    if problem is not None or data is None:
+        return f"installed data broken: {problem}"
+    active = Dataset.reload_active().fingerprint
+    if active not in (a, b) or data.fingerprint != active:
+        return f"active data is neither bundle: {active[:12]}"
+    return None
+
+
+def run(count: int, seed: int) -> tuple[Counter[str], list[str]]:
+    """``count`` hostile updates; outcome counts and bug reports."""
+    import os
+
+    rng = random.Random(seed)
+    work = Path(tempfile.mkdtemp(prefix="deckcheck-fuzz-update-"))
+    outcomes: Counter[str] = Counter()
+    bugs: list[str] = []
+    try:
+        bundles = {}
+        for key, when in (("a", date(2026, 9, 1)), ("b", date(2026, 11, 15))):
+            Dataset.bundled().export(work / key)
+            write_manifest(work / key, when)
+            bundles[key] = work / key
+        fa, fb = (Dataset.open(bundles[k]).fingerprint for k in "ab")
+        for i in range(count):
+            home = work / f"home{i}"
+            os.environ["DECKCHECK_HOME"] = str(home)
+            Dataset.reload_active()
+            update(bundles["a"], home=home)
+            with serve() as srv, serve() as other:
+                for name in FILES:
+                    srv.files[f"/b/{name}"] = (bundles["b"] / name).read_bytes()
+                srv.originals = dict(srv.files)  # type: ignore[attr-defined]
+                for path in rng.sample([f"/b/{n}" for n in FILES], rng.randint(1, 2)):
+                    _fault(rng, srv, other, path)
+                opts = replace(OPTS, redirects_anywhere=rng.random() < 0.2)
+                start = time.monotonic()
+                key, problem = "result", None
+                try:
+                    update(srv.url + "/b/", home=home, options=opts, force=rng.random() < 0.1)
+                except UpdateError as exc:
+                    key = "UpdateError"
+                    if srv.url not in str(exc) and "as_of" not in str(exc):
+                        key, problem = "escape", f"UpdateError without the URL: {exc}"
+                except DeckcheckError as exc:
+                    key, problem = "escape", f"{type(exc).__name__} (not UpdateError): {exc}"
+                except Exception:
+                    key, problem = "traceback", traceback.format_exc()
+                took = time.monotonic() - start
+                if problem is None and took > BOUND:
+                    key, problem = "hang", f"took {took:.1f} s"
+                if problem is None:
+                    broken = _whole(home, fa, fb)
+                    if broken:
+                        key, problem = "escape", broken
+                outcomes[key] += 1
+                if problem is not None and len(bugs) < 5:
+                    bugs.append(f"case {i}: faults {srv.faults!r:.300}\n{problem}")
+            shutil.rmtree(home, ignore_errors=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return outcomes, bugs
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the hostile updates; exit 1 if any broke a rule."""
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--count", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    outcomes, bugs = run(args.count, args.seed)
+    bad = outcomes["traceback"] + outcomes["hang"] + outcomes["escape"]
+    print(
+        f"update  {sum(outcomes.values()):>6,} cases  {outcomes['traceback']} tracebacks, "
+        f"{outcomes['hang']} hangs over {BOUND:g} s, {outcomes['escape']} escapes  "
+        f"(installed: {outcomes['result']}, UpdateError: {outcomes['UpdateError']}; "
+        f"{time.perf_counter() - t0:.1f} s)"
+    )
+    for bug in bugs:
+        print(bug, file=sys.stderr)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,269 @@
+"""The boundary between deckcheck and the outside: bounded reads and checked arguments.
+
+**Bounded reads**: every file deckcheck reads comes through here.
+
+:func:`read_capped` reads at most a given number of bytes, and refuses anything but a regular
+file (a FIFO, a device such as ``/dev/zero``, a socket) without ever blocking: the file is
+opened non-blocking and checked with ``fstat`` before a byte is read. The documented ``-``
+(standard input) is read, still capped, where a caller allows it. This module sits at the
+bottom of the package: it imports only :mod:`deckcheck.error`.
+
+**Checked arguments**: every function ``import deckcheck`` exports goes through :func:`guard`:
+
+* each argument is checked against its annotation (``str``, ``int``, ``Path``, ``Deck``,
+  ``Format | str``, ``X | None``, ``Sequence[str]``...): a wrong type raises
+  :class:`~deckcheck.error.ArgumentError` naming the parameter, before any work (a string where
+  a list of paths is expected is refused, not read letter by letter);
+* anything but a :class:`~deckcheck.error.DeckcheckError` escaping from inside (a
+  ``ValueError`` from a value no check foresaw, ``RecursionError``, ``MemoryError``) is turned
+  into one: :class:`~deckcheck.error.ArgumentError` (an ``InputError``) or, for memory,
+  :class:`~deckcheck.error.LimitError`. Generators (``sources``) are guarded as they run.
+
+A goldfish function (``simulate``...) raises :class:`~deckcheck.error.GoldfishArgumentError`,
+also a ``GoldfishError`` like its other bad options.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import inspect
+import os
+import re
+import stat
+import sys
+import types
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+from deckcheck.error import (
+    ArgumentError,
+    DeckcheckError,
+    GoldfishArgumentError,
+    InputError,
+    LimitError,
+)
+
+STDIN = "-"
+"""The path that names standard input (where a caller allows it)."""
+MAX_TEXT_BYTES = 1 << 20
+"""Size cap of a small text input without a cap of its own (a side plan)."""
+
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+_FLAGS |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+Refusal = Callable[[str], DeckcheckError]
+"""Turns a reason (``"not a regular file (a FIFO)"``) into the error a caller raises."""
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a file"
+
+
+def _default_refusal(path: str) -> Refusal:
+    return lambda reason: InputError(f"{path}: {reason}")
+
+
+def read_capped(
+    path: str | Path,
+    cap: int,
+    *,
+    refuse: Refusal | None = None,
+    over: Refusal | None = None,
+    allow_stdin: bool = False,
+) -> bytes:
+    """The bytes of the regular file ``path``, at most ``cap`` of them.
+
+    Raises what ``refuse`` makes of the reason (default :class:`~deckcheck.error.InputError`
+    naming the path) for a file that is not a regular file, and what ``over`` (default
+    ``refuse``) makes of it for a file over ``cap`` bytes; an :class:`OSError` when it cannot be
+    opened or read. ``-`` reads standard input (capped) when ``allow_stdin``.
+    """
+    name = str(path)
+    make = refuse or _default_refusal(name)
+    big = over or make
+    if allow_stdin and name == STDIN:
+        raw = sys.stdin.buffer.read(cap + 1)
+        if len(raw) > cap:
+            raise big(f"over the {cap:,}-byte limit")
+        return raw
+    try:
+        fd = os.open(path, _FLAGS)
+    except ValueError:
+        raise make("not a usable file name (a NUL character)") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise make(f"not a regular file ({_kind(st.st_mode)})")
+        if st.st_size > cap:
+            raise big(f"{st.st_size:,} bytes, over the {cap:,}-byte limit")
+        chunks: list[bytes] = []
+        got = 0
+        while got <= cap:
+            block = os.read(fd, min(1 << 20, cap + 1 - got))
+            if not block:
+                break
+            chunks.append(block)
+            got += len(block)
+        if got > cap:
+            raise big(f"over the {cap:,}-byte limit")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def is_regular_file(path: str | Path) -> bool:
+    """Whether ``path`` is a regular file (following links); False for anything else or an error."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+# -- checked arguments ------------------------------------------------------------------------
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_SIMPLE: dict[str, Any] = {
+    "str": str, "bytes": bytes, "bool": bool, "int": int, "float": (int, float),
+    "None": type(None), "date": datetime.date, "_date": datetime.date, "Path": os.PathLike,
+    "_dt.date": datetime.date, "dict": dict, "list": list, "tuple": tuple,
+    "frozenset": frozenset, "set": set,
+}  # fmt: skip
+_CLASSES = {
+    "Deck": "deckcheck.deck.model", "Format": "deckcheck.rule.format",
+    "Dataset": "deckcheck.data.dataset", "CardIndex": "deckcheck.card",
+    "DeckFormat": "deckcheck.deck.io", "TcgRegion": "deckcheck.rule.banlist",
+    "Spec": "deckcheck.goldfish", "DrawRules": "deckcheck.goldfish",
+    "OutputFormat": "deckcheck.reporter", "RenderOptions": "deckcheck.reporter",
+    "SidePlan": "deckcheck.run.siding", "Banlist": "deckcheck.rule.banlist",
+    "Report": "deckcheck.validation.report", "Source": "deckcheck.run.batch",
+    "ExactMode": "deckcheck.goldfish.spec",
+}  # fmt: skip
+_ITERABLES = ("Iterable", "Sequence", "Collection")
+
+
+def _split_union(text: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch == "["
+        depth -= ch == "]"
+        if ch == "|" and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return parts
+
+
+def _resolve(name: str) -> Any:
+    """The runtime type of an annotation name; None when it cannot be checked."""
+    if name in _SIMPLE:
+        return _SIMPLE[name]
+    module = _CLASSES.get(name)
+    if module is None:
+        return None
+    import importlib
+
+    return getattr(importlib.import_module(module), name, None)
+
+
+def _accepts(part: str, value: Any) -> bool | None:
+    """Whether ``value`` fits one member of a union; None: this member cannot be checked."""
+    head = re.match(r"^([\w.]+)(?:\[(.*)\])?$", part)
+    if head is None:
+        return None
+    name, inner = head.group(1), head.group(2)
+    if name in _ITERABLES:
+        if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+            return False
+        if inner and isinstance(value, (list, tuple)) and len(value) <= 10_000:
+            return all(_fits(inner, v) is not False for v in value)
+        return True
+    if name == "Callable":
+        return callable(value)
+    kind = _resolve(name)
+    if kind is None:
+        return None
+    if kind is int and isinstance(value, bool):
+        return False
+    if name == "Path":
+        return isinstance(value, os.PathLike)
+    return isinstance(value, kind)
+
+
+def _fits(annotation: str, value: Any) -> bool | None:
+    """Whether ``value`` fits ``annotation`` (None: nothing in it can be checked)."""
+    seen: list[bool | None] = [_accepts(p, value) for p in _split_union(annotation)]
+    if any(s is True for s in seen):
+        return True
+    if any(s is None for s in seen):
+        return None
+    return False
+
+
+def _check(
+    name: str, params: dict[str, str], bound: inspect.BoundArguments, error: type[ArgumentError]
+) -> None:
+    for arg, value in bound.arguments.items():
+        annotation = params.get(arg)
+        if annotation is not None and _fits(annotation, value) is False:
+            raise error(f"{name}(): {arg} must be {annotation}, not {type(value).__name__}", arg)
+
+
+def _translated(name: str, exc: Exception, error: type[ArgumentError]) -> DeckcheckError:
+    if isinstance(exc, MemoryError):
+        return LimitError(f"{name}(): the input needs more memory than there is", "memory", 0)
+    if isinstance(exc, RecursionError):
+        return InputError(f"{name}(): the input is nested too deeply")
+    return error(f"{name}(): cannot use the arguments: {type(exc).__name__}: {exc}", "")
+
+
+def _guarded_iter(name: str, it: Iterator[Any], error: type[ArgumentError]) -> Iterator[Any]:
+    try:
+        yield from it
+    except DeckcheckError:
+        raise
+    except Exception as exc:
+        raise _translated(name, exc, error) from exc
+
+
+def guard(fn: F) -> F:
+    """``fn`` with its arguments checked and its errors kept in the documented tree."""
+    sig = inspect.signature(fn)
+    params = {
+        p.name: p.annotation
+        for p in sig.parameters.values()
+        if isinstance(p.annotation, str)
+        and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    }
+    name = fn.__name__
+    goldfish = fn.__module__.startswith("deckcheck.goldfish")
+    error = GoldfishArgumentError if goldfish else ArgumentError
+
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise error(f"{name}(): {exc}", "") from None
+        _check(name, params, bound, error)
+        try:
+            result = fn(*args, **kwargs)
+        except DeckcheckError:
+            raise
+        except Exception as exc:
+            raise _translated(name, exc, error) from exc
+        if isinstance(result, types.GeneratorType):
+            return _guarded_iter(name, result, error)
+        return result
+
+    return call  # type: ignore[return-value]
