@@ -10,8 +10,8 @@ repositories with the built-in source list (or ``DECKCHECK_UPSTREAM_URL``:
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from deckcheck.data.source_list import PROJECT_URL
