@@ -317,7 +317,7 @@ class _Hang(Exception):
     pass
 
 
-def _alarm(seconds: int) -> Callable[[], None]:
+def _alarm(seconds: int) -> Callable[[], object]:
     """Raise :class:`_Hang` in the main thread after ``seconds``; returns the canceller."""
     import signal
 
@@ -540,10 +540,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cli     {args.cli:>9,} command lines  {codes}  ({time.perf_counter() - t0:.1f} s)")
         for bug in bugs:
             print(bug, file=sys.stderr)
-    for label, n, run in (
+    runs: list[tuple[str, int, Callable[[], tuple[Counter[str], list[str]]]]] = [
         ("hostile", args.hostile, lambda: fuzz_hostile(args.hostile, args.seed)),
         ("api", args.api, lambda: fuzz_api(args.api)),
-    ):
+    ]
+    for label, n, run in runs:
         if n:
             t0 = time.perf_counter()
             outcomes, bugs = run()

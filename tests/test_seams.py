@@ -324,5 +324,6 @@ def test_export_list_and_type_checking_imports_are_in_step() -> None:
                     imported[alias.name] = str(stmt.module)
     exports = deckcheck._EXPORTS
     assert imported == exports
+    assert deckcheck.__all__ == sorted(exports)  # the literal list type checkers read
     for name in deckcheck.__all__:
         assert getattr(deckcheck, name) is not None
