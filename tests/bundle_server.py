@@ -11,6 +11,7 @@ faults per path in ``faults``; each request to that path takes the next one:
 * ``corrupt``: send the body with some bytes changed (same length);
 * ``unsized``: send the body without ``Content-Length`` (framed by closing the connection);
 * ``huge``: claim a ``Content-Length`` of 10 GiB;
+* ``unconditional``: answer ``200`` with the body even to a matching conditional request;
 * a status code such as ``"404"`` or ``"503"``: answer with that status;
 * ``enc:VALUE``: send the body as stored with ``Content-Encoding: VALUE`` (the test stores
   bytes already encoded);
@@ -18,7 +19,8 @@ faults per path in ``faults``; each request to that path takes the next one:
 * ``trickle-headers``: send the status line and headers a byte at a time, ``slow_seconds``
   apart (a server that never reaches the body).
 
-Every request is logged in ``requests`` as ``(path, headers)``.
+Every request is logged in ``requests`` as ``(path, headers)``, and every answer's status in
+``answers`` as ``(path, status)``.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class BundleServer:
         self.root = root
         self.faults: dict[str, list[str]] = {}
         self.requests: list[tuple[str, dict[str, str]]] = []
+        self.answers: list[tuple[str, int]] = []
         self.slow_seconds = 2.0
         self.url = ""
         self._lock = threading.Lock()
@@ -73,6 +76,10 @@ def _handler(state: BundleServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, format: str, *args: object) -> None:
             pass
+
+        def send_response(self, code: int, message: str | None = None) -> None:
+            state.answers.append((unquote(self.path.split("?", 1)[0]), code))
+            super().send_response(code, message)
 
         def do_GET(self) -> None:
             path = unquote(self.path.split("?", 1)[0])
@@ -109,7 +116,7 @@ def _handler(state: BundleServer) -> type[BaseHTTPRequestHandler]:
                 self._status(404)
                 return
             etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
-            if self.headers.get("If-None-Match") == etag:
+            if fault != "unconditional" and self.headers.get("If-None-Match") == etag:
                 self.send_response(304)
                 self.send_header("ETag", etag)
                 self.end_headers()

@@ -30,11 +30,18 @@ atexit.register(shutil.rmtree, _HOME, True)
 os.environ["DECKCHECK_HOME"] = _HOME
 # Output is English unless a test asks for a language (the locale would pick one otherwise).
 os.environ["DECKCHECK_LANG"] = "en"
-for _var in ("DECKCHECK_UPDATE_URL", "DECKCHECK_UPSTREAM_URL", "DECKCHECK_OFFLINE"):
+for _var in (
+    "DECKCHECK_UPDATE_URL",
+    "DECKCHECK_UPSTREAM_URL",
+    "DECKCHECK_OFFLINE",
+    "DECKCHECK_BUNDLE_URL",
+    "DECKCHECK_MAX_AGE_DAYS",
+):
     os.environ.pop(_var, None)
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED_DATA = ROOT.parent / "shared" / "data"
+SHARED_DATA = Path(os.environ.get("DECKCHECK_SHARED_DATA") or ROOT.parent / "shared" / "data")
+"""The shared source data (``DECKCHECK_SHARED_DATA``, default ``../shared/data``)."""
 TEST_DATA = Path(__file__).resolve().parent / "data"
 
 

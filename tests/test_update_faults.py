@@ -190,7 +190,7 @@ def test_hostile_source_lists_are_update_errors(home: Path, tmp_path: Path, doc:
         srv.files["/sources.json"] = json.dumps(doc).encode()
         srv.files["/cards/x.cdb"] = b"x"
         with pytest.raises(UpdateError) as info:
-            update_from_upstream(srv.url + "/", home=home, options=FAST)
+            update_from_upstream(srv.url + "/sources.json", home=home, options=FAST)
         assert "sources.json" in str(info.value)
 
 

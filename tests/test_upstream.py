@@ -63,9 +63,9 @@ def test_incomplete_sources_fail_and_change_nothing(
     cli: Callable[..., Any], home: Path, small_mirror: Path
 ) -> None:
     with serve(small_mirror) as srv:
-        res = cli("data", "update", "--from-upstream", "--source", srv.url + "/")
+        res = cli("data", "update", "--from-upstream", "--source", srv.url + "/sources.json")
         assert res.code == 2, res.stdout
-        assert "update failed" in res.stderr and "build_card_index.py failed" in res.stderr
+        assert "update failed" in res.stderr and "building the card index from" in res.stderr
         assert "/lflists/projectignis/current/0TCG.lflist.conf" in srv.paths_requested()
     assert read_pointer(home) is None
     assert Dataset.reload_active() is Dataset.bundled()
@@ -78,7 +78,8 @@ def test_source_download_failures(
 ) -> None:
     with serve(small_mirror) as srv:
         srv.faults["/lflists/projectignis/current/0TCG.lflist.conf"] = [fault]
-        res = cli("data", "update", "--from-upstream", "--source", srv.url, "--retries", "0")
+        src = srv.url + "/sources.json"
+        res = cli("data", "update", "--from-upstream", "--source", src, "--retries", "0")
     assert res.code == 2 and "update failed" in res.stderr, res.stderr
     assert "0TCG.lflist.conf" in res.stderr
     assert read_pointer(home) is None
@@ -102,17 +103,21 @@ def test_local_source_folder_without_a_list(
 ) -> None:
     (small_mirror / "sources.json").unlink()
     res = cli("data", "update", "--from-upstream", "--source", str(small_mirror))
-    assert res.code == 2 and "build_card_index.py failed" in res.stderr, res.stderr
+    assert res.code == 2 and "building the card index from" in res.stderr, res.stderr
     assert read_pointer(home) is None
     empty = small_mirror.parent / "empty"
     empty.mkdir()
     res = cli("data", "update", "--from-upstream", "--source", str(empty))
-    assert res.code == 2 and "sources.json: cannot read" in res.stderr, res.stderr
+    assert res.code == 2 and "cards.cdb: not in the mirror" in res.stderr, res.stderr
 
 
-def test_no_upstream_source(cli: Callable[..., Any], home: Path) -> None:
+def test_no_upstream_source_means_the_built_in_list(
+    cli: Callable[..., Any], home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DECKCHECK_OFFLINE", "1")
     res = cli("data", "update", "--from-upstream")
-    assert res.code == 2 and "sources.json" in res.stderr
+    assert res.code == 2 and "https://raw.githubusercontent.com/" in res.stderr, res.stderr
+    assert "network access is disabled" in res.stderr
 
 
 def test_offline_upstream(
@@ -141,7 +146,7 @@ def test_build_from_upstream_installs_the_same_data(
     cli: Callable[..., Any], home: Path, shared_mirror: BundleServer
 ) -> None:
     """The sources the bundled data was built from, fetched and built here: same files."""
-    res = cli("data", "update", "--from-upstream", "--source", shared_mirror.url)
+    res = cli("data", "update", "--from-upstream", "--source", shared_mirror.url + "/sources.json")
     assert res.code == 0, res.stderr
     assert "updated" in res.stdout and "2026-11-15" in res.stdout
     data, problem = open_installed(home, full=True)
@@ -152,7 +157,7 @@ def test_build_from_upstream_installs_the_same_data(
     assert "example/mirror@0123456" in data.manifest["sources"]
     status = json.loads(cli("data", "status", "-o", "json").stdout)
     assert status["origin"] == "installed"
-    assert status["source"] == "upstream:" + shared_mirror.url
+    assert status["source"] == "upstream:" + shared_mirror.url + "/sources.json"
     # the installed data works for every entry point
     deck = TEST_DATA.parent.parent / "examples" / "tcg-legal.ydk"
     out = json.loads(cli("validate", str(deck), "-o", "json").stdout)

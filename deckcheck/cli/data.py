@@ -7,6 +7,7 @@ that others can serve; ``reset`` goes back to the data shipped with deckcheck.
 
 from __future__ import annotations
 
+import enum
 import sys
 import time
 from collections import Counter
@@ -35,13 +36,31 @@ def _sources(sources: list[str]) -> str:
     return ", ".join(f"{r} ({n} versions)" if n > 1 else r for r, n in sorted(repos.items()))
 
 
+MaxAgeOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--max-age",
+        min=1,
+        metavar="DAYS",
+        help="An update is due after this many days (default: DECKCHECK_MAX_AGE_DAYS, else 30).",
+    ),
+]
+
+
 @app.command("status")
-def status(output: OutputOpt = Output.TEXT) -> None:
-    """Say which data is in use: installed or bundled, its as-of date, fingerprint and source."""
+def status(output: OutputOpt = Output.TEXT, max_age: MaxAgeOpt = None) -> None:
+    """Say which data is in use (installed or bundled, as-of date, source) and if it is due."""
+    from deckcheck.data.freshness import freshness
     from deckcheck.data.store import status as data_status
+    from deckcheck.error import DeckcheckError
 
     st = data_status()
     doc = st.to_dict()
+    try:
+        fresh = freshness(st.active.as_of, st.home, max_age=max_age)
+    except DeckcheckError as exc:
+        fail(str(exc))
+    doc["freshness"] = fresh.to_dict()
     if output is Output.JSON:
         print_document("data-status", doc)
         return
@@ -59,6 +78,8 @@ def status(output: OutputOpt = Output.TEXT) -> None:
     if doc["origin"] != "bundled":
         b = doc["bundled"]
         lines.append(f"bundled data: as of {b['as_of']}, fingerprint {_short(b['fingerprint'])}")
+    due = f"update due: {clean(fresh.reason)}" if fresh.reason else "no update due"
+    lines.append(f"  age          {fresh.age_days} days ({due})")
     if st.problem:
         lines.append(f"note: {clean(st.problem)}")
     lines.append(f"data folder: {clean(doc['data_home'])}")
@@ -162,6 +183,12 @@ def update(
         int,
         typer.Option("--max-size", min=1, metavar="MB", help="Size cap of one downloaded file."),
     ] = 64,
+    summary: Annotated[
+        bool,
+        typer.Option(
+            "--summary/--no-summary", help="After installing, print what changed (data diff)."
+        ),
+    ] = True,
     redirects_anywhere: Annotated[
         bool,
         typer.Option(
@@ -174,7 +201,7 @@ def update(
 
     A failed or interrupted update changes nothing: the data in use stays active and whole.
     """
-    from deckcheck.data.update import FetchOptions, UpdateStatus
+    from deckcheck.data.update import FetchOptions, UpdateStatus, default_source
     from deckcheck.data.update import update as run_update
     from deckcheck.error import DeckcheckError
 
@@ -191,6 +218,10 @@ def update(
             result = update_from_upstream(
                 source, options=opts, progress=bar, force=force, notify=bar.note
             )
+        elif source is None and default_source() is None:
+            from deckcheck.data.channel import update_default
+
+            result = update_default(options=opts, progress=bar, force=force, notify=bar.note)
         else:
             result = run_update(source, options=opts, progress=bar, force=force)
     except DeckcheckError as exc:
@@ -207,6 +238,8 @@ def update(
             f"updated: data {_describe(result.data)} (was {_describe(result.previous)})\n"
             f"  from {where}\n"
         )
+        if summary:
+            _print_changes(result.previous, result.data)
         from deckcheck.data.dataset import Dataset
 
         if Dataset.active() is not result.data and Dataset.active().folder != result.data.folder:
@@ -217,6 +250,90 @@ def update(
         sys.stdout.write(f"up to date: {where} has not changed ({_describe(result.data)})\n")
     else:
         sys.stdout.write(f"up to date: {where} holds the data in use ({_describe(result.data)})\n")
+
+
+def _clean_lines(text: str) -> str:
+    return "".join(clean(line) + "\n" for line in text.splitlines())
+
+
+def _print_changes(old: Dataset, new: Dataset) -> None:
+    """After an update: what changed, in short."""
+    from deckcheck.data.diff import diff, render_text
+
+    sys.stdout.write(_clean_lines(render_text(diff(old, new), limit=10)))
+
+
+class DiffOutput(enum.StrEnum):
+    """Formats of ``data diff``."""
+
+    TEXT = "text"
+    JSON = "json"
+    MARKDOWN = "markdown"
+
+
+def _open_data(where: str | None, default: Dataset) -> Dataset:
+    from deckcheck.data.dataset import Dataset
+
+    if where is None:
+        return default
+    if where == "bundled":
+        return Dataset.bundled()
+    return Dataset.open(where)
+
+
+@app.command("diff")
+def diff_data(
+    old: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[OLD]",
+            help="A bundle folder, or 'bundled'. Default: the data in use before the last "
+            "update (or the bundled data).",
+        ),
+    ] = None,
+    new: Annotated[
+        str | None,
+        typer.Argument(metavar="[NEW]", help="A bundle folder, or 'bundled'. Default: in use."),
+    ] = None,
+    output: Annotated[
+        DiffOutput,
+        typer.Option("--output", "-o", help="text, json or markdown (release notes)."),
+    ] = DiffOutput.TEXT,
+) -> None:
+    """What changed between two datasets: lists per format, new cards, release dates."""
+    import json
+
+    from deckcheck.data.dataset import Dataset
+    from deckcheck.data.diff import diff, render_markdown, render_text
+    from deckcheck.error import DeckcheckError
+
+    try:
+        newer = _open_data(new, Dataset.active())
+        older = _open_data(old, _before_last_update(newer))
+        changes = diff(older, newer)
+    except DeckcheckError as exc:
+        fail(str(exc))
+    if output is DiffOutput.JSON:
+        sys.stdout.write(json.dumps(changes.to_dict(), indent=2, ensure_ascii=False) + "\n")
+    elif output is DiffOutput.MARKDOWN:
+        sys.stdout.write(_clean_lines(render_markdown(changes)))
+    else:
+        sys.stdout.write(_clean_lines(render_text(changes, limit=0)))
+
+
+def _before_last_update(current: Dataset) -> Dataset:
+    """The bundle the last update replaced, when still on disk; else the bundled data."""
+    from deckcheck.data.dataset import Dataset
+    from deckcheck.data.store import read_pointer
+    from deckcheck.error import DeckcheckError
+
+    try:
+        rec = read_pointer()
+        if rec is not None and rec.previous and rec.folder == current.folder:
+            return Dataset.open(rec.folder.parent / rec.previous)
+    except (DeckcheckError, OSError):
+        pass
+    return Dataset.bundled()
 
 
 @app.command("export")

@@ -2,49 +2,33 @@
 
 One code path for ``scripts/build_dataset.py`` (the bundle shipped in ``deckcheck/data``) and
 ``deckcheck data update --from-upstream`` (a bundle built on the user's machine):
-:func:`build` runs the build scripts (``scripts/build_card_index.py``, then
-``scripts/build_banlists.py`` against the new card index) on a folder laid out like the shared
-source data, copies the formats file, and writes the manifest with :func:`write_manifest`.
+:func:`build` runs the builders in this process (:mod:`deckcheck.data.builders.card_index`,
+then :mod:`deckcheck.data.builders.banlists` against the new card index) on a folder laid out
+like the shared source data, copies the formats file, and writes the manifest with
+:func:`write_manifest`. It works from an installed wheel: nothing of a source checkout is needed.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import re
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+from deckcheck.data.builders.snapshot import snapshot_date as snapshot_date  # re-exported
 from deckcheck.data.dataset import (
     BUNDLE_FILES,
     BUNDLED_DIR,
-    DATA_ENV,
     MANIFEST,
     SCHEMA_VERSION,
     file_sha256,
 )
 from deckcheck.error import DataError
 
-SCRIPTS_DIR = Path(__file__).resolve().parents[2] / "scripts"
-"""The build scripts of a source checkout (absent from an installed wheel)."""
 FORMATS_FILE = "formats.toml"
 """The eras and formats as data (written by hand, copied into every bundle)."""
-_SNAPSHOT = re.compile(r"newest commits of \*\*(\d{4}-\d{2}-\d{2})\*\*")
-
-
-def snapshot_date(data: Path) -> date | None:
-    """The date of the newest source snapshot, as the source data's README states it."""
-    try:
-        text = (data / "README.md").read_text(encoding="utf-8")
-    except OSError:
-        return None
-    m = _SNAPSHOT.search(text)
-    return date.fromisoformat(m[1]) if m else None
 
 
 def list_sources(bundle: Path) -> list[str]:
@@ -83,24 +67,40 @@ Log = Callable[[str], None]
 """Receives one line about each build step."""
 
 
-def _run(script: str, args: list[str], env: dict[str, str], log: Log | None) -> None:
-    path = SCRIPTS_DIR / script
-    if not path.is_file():
-        raise DataError(
-            f"{path}: build script not found; building data needs a source checkout of deckcheck"
-        )
+def _card_index(data: Path, out: Path, log: Log | None) -> None:
+    """Build ``cards.jsonl`` and ``names.json`` into ``out`` (in this process)."""
+    from deckcheck.card.index import CARDS_FILE, NAMES_FILE
+    from deckcheck.data.builders import card_index
+
     if log is not None:
-        log(f"running {script}")
-    proc = subprocess.run(
-        [sys.executable, str(path), *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    if proc.returncode != 0:
-        tail = (proc.stderr or proc.stdout).strip().splitlines()[-5:]
-        raise DataError(f"{script} failed (exit {proc.returncode}): " + " | ".join(tail))
+        log("building the card index")
+    if not (data / "cards").is_dir():
+        raise DataError(f"{data}: no card data (cards/) to build the card index from")
+    try:
+        doc = card_index.build(data)
+    except Exception as exc:  # the sources are outside input: any failure is theirs to report
+        raise DataError(f"building the card index from {data} failed: {exc!r}") from exc
+    cards_text, names_text = card_index.dump(doc)
+    (out / CARDS_FILE).write_text(cards_text, encoding="utf-8")
+    (out / NAMES_FILE).write_text(names_text, encoding="utf-8")
+
+
+def _banlists(data: Path, out: Path, log: Log | None) -> None:
+    """Build ``banlists.json`` into ``out`` against the card index already there."""
+    from deckcheck.card import CardIndex
+    from deckcheck.data.builders import banlists
+    from deckcheck.rule.banlist import dump_bundle
+
+    if log is not None:
+        log("building the ban lists")
+    if not (data / "lflists").is_dir():
+        raise DataError(f"{data}: no ban-list data (lflists/) to build the lists from")
+    try:
+        builder = banlists.Builder(data, CardIndex.from_dir(out))
+        lists = banlists.build_all(builder)
+    except Exception as exc:  # the sources are outside input: any failure is theirs to report
+        raise DataError(f"building the ban lists from {data} failed: {exc!r}") from exc
+    (out / "banlists.json").write_text(dump_bundle(lists) + "\n", encoding="utf-8")
 
 
 def build(
@@ -122,31 +122,10 @@ def build(
     if as_of is None:
         raise DataError(f"{data}: no as-of date given and no snapshot date in its README")
     out.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ)
-    env.pop(DATA_ENV, None)
-    _run("build_card_index.py", ["--data", str(data), "--out", str(out)], env, log)
-    # the lists are resolved against the new card index: make the half-built bundle loadable
+    _card_index(data, out, log)
     shutil.copyfile(formats or BUNDLED_DIR / FORMATS_FILE, out / FORMATS_FILE)
-    placeholder = {name: "0" * 64 for name in BUNDLE_FILES}
-    (out / "banlists.json").write_text('{"lists": []}\n', encoding="utf-8")
-    (out / MANIFEST).write_text(
-        manifest_text(
-            {
-                "schema": SCHEMA_VERSION,
-                "as_of": as_of.isoformat(),
-                "sources": [],
-                "files": placeholder,
-            }
-        ),
-        encoding="utf-8",
-    )
-    lists = out / "banlists-toml"
-    _run(
-        "build_banlists.py",
-        ["--data", str(data), "--out", str(lists), "--bundle", str(out / "banlists.json")],
-        env | {DATA_ENV: str(out)},
-        log,
-    )
-    shutil.rmtree(lists, ignore_errors=True)
+    _banlists(data, out, log)
+    if log is not None:
+        log("writing the manifest")
     write_manifest(out, as_of, extra_sources)
     return out

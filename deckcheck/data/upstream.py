@@ -36,6 +36,7 @@ from urllib.parse import quote
 
 from deckcheck.boundary import is_regular_file, read_capped
 from deckcheck.data.dataset import Dataset
+from deckcheck.data.guard import guard
 from deckcheck.data.store import data_home, install, locked, new_staging, require_network
 from deckcheck.data.update import (
     FetchOptions,
@@ -57,8 +58,6 @@ SOURCE_LIST = "sources.json"
 MAX_LIST_BYTES = 4 << 20
 """Size cap of a source list."""
 LISTED = "the source list"
-SHRINK_TOLERANCE = 0.01
-"""A rebuilt card index may hold at most this fraction fewer cards than the data in use."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,24 +140,6 @@ def source_list(data: Path, base_url: str | None = None) -> dict[str, Any]:
     return out
 
 
-def _guard(new: Dataset, old: Dataset) -> None:
-    """Refuse a rebuilt bundle that lost lists or cards the data in use has."""
-    old_lists = {(b.family, b.effective) for b in old.banlists.lists()}
-    new_lists = {(b.family, b.effective) for b in new.banlists.lists()}
-    lost = sorted(old_lists - new_lists)
-    if lost:
-        sample = ", ".join(f"{f} {d.isoformat()}" for f, d in lost[:5])
-        raise UpdateError(
-            f"the rebuilt data lacks {len(lost)} ban lists the data in use has ({sample}...); "
-            "the sources are incomplete"
-        )
-    if len(new.cards) < len(old.cards) * (1 - SHRINK_TOLERANCE):
-        raise UpdateError(
-            f"the rebuilt card index holds {len(new.cards):,} cards, the data in use "
-            f"{len(old.cards):,}; the sources are incomplete"
-        )
-
-
 def update_from_upstream(
     source: str | Path | None = None,
     *,
@@ -170,8 +151,10 @@ def update_from_upstream(
 ) -> UpdateResult:
     """Fetch the sources of a source list, build a bundle from them and install it.
 
-    ``source`` is the URL or folder of ``sources.json`` (or the file itself); default
-    ``DECKCHECK_UPSTREAM_URL``; a local source-data folder without a list is taken whole.
+    ``source`` is the URL or folder of ``sources.json`` (or the file itself), or of a mirror of
+    the upstream layout; default ``DECKCHECK_UPSTREAM_URL``, else the upstream repositories with
+    the built-in source list (:func:`deckcheck.data.rebuild.update_builtin`). A local
+    source-data folder without a list is taken whole.
     ``force`` installs even a bundle equal to, older than or smaller than the data in use.
     ``notify`` receives a line as each step starts (the build takes a while). Raises
     :class:`UpdateError` (the data in use is then unchanged).
@@ -179,12 +162,14 @@ def update_from_upstream(
     home = home or data_home()
     opts = options or FetchOptions()
     src = str(source) if source is not None else os.environ.get(UPSTREAM_ENV, "").strip()
-    if not src:
-        raise UpdateError(
-            "no upstream source list: give --source URL|PATH of a sources.json (see "
-            f"docs/data.md) or set {UPSTREAM_ENV}"
+    if src:
+        check_source(src)
+    if not src or _is_mirror(src):
+        from deckcheck.data.rebuild import update_builtin
+
+        return update_builtin(
+            src or None, home=home, options=opts, progress=progress, force=force, notify=notify
         )
-    check_source(src)
     if is_url(src):
         require_network(src)
     previous = Dataset.active()
@@ -206,6 +191,20 @@ def update_from_upstream(
         finally:
             shutil.rmtree(work, ignore_errors=True)
             shutil.rmtree(staging, ignore_errors=True)
+
+
+def _is_mirror(src: str) -> bool:
+    """True for a mirror of the upstream layout (not a source list, nor a source-data folder).
+
+    A URL names a source list when it ends in ``.json``; a folder holds one (or is a source-data
+    folder, with ``cards/``).
+    """
+    if is_url(src):
+        return not src.split("?", 1)[0].rstrip("/").endswith(".json")
+    folder = Path(src)
+    if folder.name == SOURCE_LIST or not folder.is_dir():
+        return False
+    return not ((folder / SOURCE_LIST).exists() or (folder / "cards").is_dir())
 
 
 def _list_location(src: str) -> tuple[str, str]:
@@ -309,7 +308,7 @@ def _build_and_install(
                 f"{src}: the sources are as of {staged.as_of.isoformat()}, older than the data "
                 f"in use ({previous.as_of.isoformat()}); --force installs them anyway"
             )
-        _guard(staged, previous)
+        guard(staged, previous)
     del staged
     data = install(staging, "upstream:" + src, home)
     Dataset.reload_active()

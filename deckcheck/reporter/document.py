@@ -673,6 +673,19 @@ class InstalledDataDoc(_Doc):
     valid: bool = Field(description="Every file matches its sha256 and the manifest loads.")
 
 
+class FreshnessDoc(_Doc):
+    """How old the active data is (``deckcheck data status``)."""
+
+    as_of: str
+    age_days: int = Field(description="Days from the data's as-of date to today.")
+    max_age_days: int = Field(description="Days after which an update is due (--max-age).")
+    newest_announced: str | None = Field(
+        description="The newest list date a source announced at the last upstream fetch."
+    )
+    due: bool = Field(description="True when an update is due.")
+    reason: str | None = Field(description="Why an update is due.")
+
+
 class DataStatusDocument(_Doc):
     """``deckcheck data status --output json``: which data is active, and why."""
 
@@ -696,6 +709,9 @@ class DataStatusDocument(_Doc):
     problem: str | None = Field(description="Why the installed bundle is not in use, if so.")
     data_home: str = Field(description="The folder updates are installed into.")
     offline: bool = Field(description="Network access disabled (--offline, DECKCHECK_OFFLINE).")
+    freshness: FreshnessDoc | None = Field(
+        default=None, description="How old the active data is, and whether an update is due."
+    )
 
 
 def _config_model() -> type[BaseModel]:

@@ -1,0 +1,7 @@
+"""The data builders: the card index and the ban lists, from the source data.
+
+:mod:`~deckcheck.data.builders.card_index` and :mod:`~deckcheck.data.builders.banlists` read a
+folder laid out like the shared source data (``cards/``, ``lflists/``);
+:func:`deckcheck.data.bundle.build` runs both in this process. ``scripts/build_card_index.py``
+and ``scripts/build_banlists.py`` are their command lines.
+"""

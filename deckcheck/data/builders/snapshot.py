@@ -1,0 +1,19 @@
+"""The date of a source-data folder: its newest snapshot, as the folder's README states it."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from pathlib import Path
+
+_SNAPSHOT = re.compile(r"newest commits of \*\*(\d{4}-\d{2}-\d{2})\*\*")
+
+
+def snapshot_date(data: Path) -> date | None:
+    """The date of the newest source snapshot, as the source data's README states it."""
+    try:
+        text = (data / "README.md").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    m = _SNAPSHOT.search(text)
+    return date.fromisoformat(m[1]) if m else None
