@@ -495,3 +495,43 @@ def test_no_card_images_by_default(browser: Any, live_server: str) -> None:
     d.find_element(By.ID, "search").send_keys("Ash Blossom & Joyous")
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#results li[data-passcode='14558127']"))
     assert d.find_elements(By.CSS_SELECTOR, "img") == []
+
+
+def test_what_if_sweeps_a_categorys_copies(browser: Any, live_server: str) -> None:
+    """The odds panel's "What if?" ranks 2 fewer to 2 more copies of a category (a ratio sweep
+    over HTTP), each figure checked against the hypergeometric odds worked out here."""
+    from math import comb
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    d = browser
+    wait = WebDriverWait(d, 30)
+    d.get(f"{live_server}/")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#format option[value='tcg']"))
+    d.execute_script(
+        "const e = document.getElementById('date'); e.value = arguments[0];"
+        "e.dispatchEvent(new Event('change'));",
+        ON,
+    )
+    d.find_element(By.ID, "io").send_keys(LEGAL.read_text(encoding="utf-8"))
+    d.find_element(By.ID, "import").click()
+    wait.until(lambda d: d.find_element(By.ID, "verdict").text == "LEGAL")
+    d.find_element(By.ID, "new-category").send_keys("starter")
+    d.find_element(By.ID, "add-category").click()
+    box = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".category .picks input"))[0]
+    box.click()
+    label = box.find_element(By.XPATH, "..").text.strip()
+    picked = deckcheck.Dataset.active().cards.lookup(label).card.passcode
+    d.find_element(By.CSS_SELECTOR, ".category .whatif-button").click()
+    rows = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#whatif tbody tr"))
+    deck = deckcheck.read_path(LEGAL)
+    main = [c.passcode for c in deck.main]
+    size = len(main)
+    now = int(d.find_element(By.CSS_SELECTOR, "#whatif tr.now").get_attribute("data-copies"))
+    assert now == main.count(picked)
+    got = {int(r.get_attribute("data-copies")): float(r.get_attribute("data-p")) for r in rows}
+    assert sorted(got) == list(range(max(0, now - 2), now + 3))
+    for k, p in got.items():  # at least 1 of k copies in a 5-card opening hand of `size` cards
+        want = 1 - comb(size - k, 5) / comb(size, 5)
+        assert abs(p - want) < 1e-9, (k, p, want)

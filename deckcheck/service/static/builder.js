@@ -531,6 +531,7 @@ function renderCategories() {
     want.value = cat.want;
     return el("div", { class: "category", dataset: { name: cat.name } },
       el("header", {}, el("strong", {}, cat.name), want,
+        el("button", { type: "button", class: "quiet whatif-button", onclick: () => whatIf(cat) }, "What if?"),
         el("button", { type: "button", class: "quiet", onclick: () => { state.categories.splice(i, 1); renderCategories(); odds(); } }, "Remove")),
       el("div", { class: "picks" }, ...(distinct.length ? distinct.map((p) => {
         const box = el("input", { type: "checkbox", onchange: (e) => {
@@ -587,6 +588,47 @@ const odds = debounce(async () => {
     el("p", { class: "hint" }, stats.method === "exact" ? "Exact odds." : `Simulated (${stats.trials} games per going, 95% intervals in the API).`));
   drawChart(stats);
 }, 300);
+
+// "What if I play 2 more?": a ratio sweep of one category's copies (POST /v1/simulate/sweep),
+// the deck size held by adjusting the cards of no category.
+async function whatIf(cat) {
+  const box = $("whatif");
+  const copies = state.deck.main.filter((p) => cat.cards.has(p)).length;
+  if (!copies) {
+    box.replaceChildren(el("p", { class: "none" }, `Tick the cards of ${cat.name} first.`));
+    return;
+  }
+  const values = [];
+  for (let v = Math.max(0, copies - 2); v <= copies + 2; v++) values.push(v);
+  const cond = `${cat.name}: ${cat.want === "any" ? "at least 1" : "none"}`;
+  const spec = {
+    categories: { [cat.name]: { passcodes: [...cat.cards] } },
+    conditions: { [cond]: `${quote(cat.name)} ${cat.want === "any" ? ">= 1" : "== 0"}` },
+  };
+  box.replaceChildren(el("p", { class: "none" }, "Computing…"));
+  let res;
+  try {
+    res = await api("POST", "/v1/simulate/sweep", {
+      deck: deckJson(), ...rules(), spec, turns: 1, going: "first", trials: 20000, seed: 1,
+      vary: { [cat.name]: values }, by: cond,
+    });
+  } catch (e) {
+    box.replaceChildren(el("p", { class: "none" }, `Cannot compute: ${e.message}`));
+    return;
+  }
+  const pct = (p) => `${(100 * p).toFixed(1)}%`;
+  const rows = [...res.rows].sort((a, b) => a.values[cat.name] - b.values[cat.name]);
+  box.replaceChildren(
+    el("h3", {}, `What if: copies of ${cat.name}`),
+    el("table", {},
+      el("thead", {}, el("tr", {}, el("th", {}, "copies"), el("th", {}, `${cond}, opening hand going first`))),
+      el("tbody", {}, ...rows.map((r) => {
+        const n = r.values[cat.name];
+        return el("tr", { dataset: { copies: String(n), p: String(r.results[cond].first.p) }, class: n === copies ? "now" : "" },
+          el("td", {}, n === copies ? `${n} (now)` : String(n)), el("td", {}, pct(r.results[cond].first.p)));
+      }))),
+    el("p", { class: "hint" }, `${res.method === "exact" ? "Exact odds" : "Simulated"}; the deck stays at ${res.deck.main} cards (cards of no category make room).`));
+}
 
 function svg(tag, attrs, text) {
   const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
