@@ -114,7 +114,7 @@ def _new_date(jsonl: Path) -> None:
     for i, line in enumerate(lines):
         rec = json.loads(line)
         if str(DATED_CARD) in rec.get("passwords", []):
-            rec["firstReleaseFromSets"]["tcg"] = NEW_TCG_DATE
+            rec["firstReleaseFromSets"]["locale:na"] = NEW_TCG_DATE  # a North American print
             lines[i] = json.dumps(rec, ensure_ascii=False)
             break
     else:

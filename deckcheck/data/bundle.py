@@ -67,8 +67,9 @@ Log = Callable[[str], None]
 """Receives one line about each build step."""
 
 
-def _card_index(data: Path, out: Path, log: Log | None) -> None:
-    """Build ``cards.jsonl`` and ``names.json`` into ``out`` (in this process)."""
+def _card_index(data: Path, out: Path, log: Log | None, as_of: date | None = None) -> None:
+    """Build ``cards.jsonl`` and ``names.json`` into ``out`` (in this process), as of ``as_of``
+    (the data's date: release windows that Konami's current status closes end there)."""
     from deckcheck.card.index import CARDS_FILE, NAMES_FILE
     from deckcheck.data.builders import card_index
 
@@ -77,7 +78,7 @@ def _card_index(data: Path, out: Path, log: Log | None) -> None:
     if not (data / "cards").is_dir():
         raise DataError(f"{data}: no card data (cards/) to build the card index from")
     try:
-        doc = card_index.build(data)
+        doc = card_index.build(data, as_of)
     except Exception as exc:  # the sources are outside input: any failure is theirs to report
         raise DataError(f"building the card index from {data} failed: {exc!r}") from exc
     cards_text, names_text = card_index.dump(doc)
@@ -122,7 +123,7 @@ def build(
     if as_of is None:
         raise DataError(f"{data}: no as-of date given and no snapshot date in its README")
     out.mkdir(parents=True, exist_ok=True)
-    _card_index(data, out, log)
+    _card_index(data, out, log, as_of)
     shutil.copyfile(formats or BUNDLED_DIR / FORMATS_FILE, out / FORMATS_FILE)
     _banlists(data, out, log)
     if log is not None:

@@ -16,6 +16,7 @@ WHY = {
     413: "Request body over the size limit",
     422: "Bad input, or over a limit",
     429: "Every computing slot of the worker is busy: retry after `Retry-After` seconds",
+    501: "No PDF writer installed (the `sheet` extra)",
 }
 """What each status means, for the OpenAPI document."""
 
@@ -25,6 +26,8 @@ STATUSES: dict[tuple[str, str], tuple[int, ...]] = {
     ("/v1/simulate", "post"): (400, 404, 413, 422, 429),
     ("/v1/simulate/sweep", "post"): (400, 404, 413, 422, 429),
     ("/v1/convert", "post"): (400, 413, 422),
+    ("/v1/sheet", "post"): (400, 404, 413, 422, 501),
+    ("/v1/meta", "post"): (400, 413, 422),
     ("/v1/batch", "post"): (404, 413, 422, 429),
     ("/v1/formats", "get"): (304,),
     ("/v1/formats/{format_id}", "get"): (304, 404, 422),

@@ -200,8 +200,9 @@ def parse_password(value: Any) -> int | None:
     return None
 
 
-def build(data: Path) -> dict[str, Any]:
-    """Build the index document from the shared data folder."""
+def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
+    """Build the index document from the shared data folder, as of ``as_of`` (default: the
+    snapshot date of the folder's README)."""
     cards_dir = data / "cards"
     babel = cards_dir / "projectignis" / "babelcdb-current"
 
@@ -230,7 +231,7 @@ def build(data: Path) -> dict[str, Any]:
     # --- ygojson sets (product dates per locale), TimeWizard pools (TCG bounds) --------------
     sets = SetDates(load_jsonl(cards_dir / "ygojson" / "sets.min.jsonl"))
     pools = tw_pools(data / "lflists" / "timewizard" / "curated-lflist")
-    snapshot = snapshot_date(data)
+    snapshot = as_of or snapshot_date(data)
     evidence = Evidence(sets, pools, snapshot.isoformat() if snapshot else "9999-12-31")
     yj: dict[int, dict[str, Any]] = {}
     for rec in load_jsonl(cards_dir / "ygojson" / "cards.min.jsonl"):
