@@ -9,7 +9,6 @@ identical whichever path found them. The table is the one place that lists the m
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 import warnings
@@ -45,8 +44,9 @@ def new_name(old: str) -> str | None:
     return None
 
 
-class _AliasLoader(importlib.abc.Loader):
-    """Loads an old path by importing the new one and putting that very module in its place."""
+class _AliasLoader:
+    """Loads an old path by importing the new one and putting that very module in its place
+    (a loader by its methods: ``importlib.abc`` costs milliseconds at every start)."""
 
     def __init__(self, target: str) -> None:
         self.target = target
@@ -63,7 +63,7 @@ class _AliasLoader(importlib.abc.Loader):
         sys.modules[module.__name__] = importlib.import_module(self.target)
 
 
-class _AliasFinder(importlib.abc.MetaPathFinder):
+class _AliasFinder:
     """Finds the old module paths listed in ``MOVED``."""
 
     def find_spec(
@@ -72,7 +72,7 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
         new = new_name(fullname)
         if new is None:
             return None
-        return importlib.machinery.ModuleSpec(fullname, _AliasLoader(new))
+        return importlib.machinery.ModuleSpec(fullname, _AliasLoader(new))  # type: ignore[arg-type]
 
 
 def install() -> None:
