@@ -286,8 +286,14 @@ class _Fetcher:
             out.unlink(missing_ok=True)
         try:
             os.link(cached, out)
+        except FileExistsError:
+            # the same file listed twice (a list and the link that names it), placed meanwhile
+            if not os.path.samefile(cached, out):
+                out.unlink(missing_ok=True)
+                shutil.copyfile(cached, out)
         except OSError:
-            shutil.copyfile(cached, out)
+            with contextlib.suppress(shutil.SameFileError):
+                shutil.copyfile(cached, out)
         with self.lock:
             if reused:
                 self.got.reused += 1
