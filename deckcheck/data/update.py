@@ -484,10 +484,14 @@ def _keep_validators(home: Path, url: str, response_headers: dict[str, str]) -> 
 
 def client(opts: FetchOptions) -> httpx.Client:
     """An httpx client with deckcheck's timeouts, redirects and user agent."""
+    from importlib.metadata import PackageNotFoundError, version
+
     import httpx
 
-    from deckcheck import __version__
-
+    try:  # the installed distribution's version (the data stage does not import the package face)
+        __version__ = version("deckcheck")
+    except PackageNotFoundError:
+        __version__ = "unknown"
     return httpx.Client(
         timeout=httpx.Timeout(opts.timeout),
         follow_redirects=False,  # followed by _fetch_once, within the site (deckcheck.data.http)
