@@ -54,6 +54,7 @@ from deckcheck.rule.format import Format, Pool
 from deckcheck.run.vocab import parse_region, parse_timeline
 from deckcheck.service import sheet
 from deckcheck.service.config import Settings
+from deckcheck.service.fast import QuickBody
 from deckcheck.service.model import (
     BatchRequest,
     ConvertDocument,
@@ -637,7 +638,6 @@ def _routes(app: FastAPI, svc: Service) -> None:
 
     # -- decks ------------------------------------------------------------------------------
 
-    @app.post(f"{API}/validate", response_model=doc.ResultDoc, responses=ERRORS, tags=["decks"])
     async def validate(req: ValidateRequest) -> Response:
         """Check one deck against a format (or an inline one) on a date: every violation."""
         from deckcheck.validation.engine import validate
@@ -654,6 +654,11 @@ def _routes(app: FastAPI, svc: Service) -> None:
         # a usual deck is checked at once; a big input (a long text list) in a worker thread,
         # so that it never holds up the other requests
         return await run_in_threadpool(run) if _big(req.deck) else run()
+
+    # the usual JSON body read and checked by the model alone (deckcheck.service.fast)
+    app.router.add_api_route(f"{API}/validate", validate, methods=["POST"],
+                             response_model=doc.ResultDoc, responses=ERRORS, tags=["decks"],
+                             route_class_override=QuickBody)  # fmt: skip
 
     @app.post(f"{API}/simulate", response_model=doc.GoldfishDocument, responses=ERRORS,
               tags=["decks"])  # fmt: skip
