@@ -359,8 +359,9 @@ class Service:
 
     def answer(self, model: type[BaseModel], data: Any) -> Response:
         """``data`` checked against its document model, as a JSON response."""
-        body = model.model_validate(safe(data)).model_dump_json(by_alias=True, exclude_unset=True)
-        return Response(body, media_type="application/json")
+        from deckcheck.service.fast import document_json
+
+        return Response(document_json(model, data), media_type="application/json")
 
     def cached(self, request: Request, body: bytes | str, media_type: str) -> Response:
         """A GET answer with its ETag, or 304 when the client's copy is current."""

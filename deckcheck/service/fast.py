@@ -76,3 +76,21 @@ def _parse(model: type[BaseModel], body: bytes) -> BaseModel | None:
         return model.model_validate(json.loads(body), from_attributes=True)
     except Exception:  # any failure is answered the ordinary way
         return None
+
+
+def document_json(model: type[BaseModel], data: Any) -> bytes:
+    """``data`` checked against its document model, as UTF-8 JSON (set fields, by alias).
+
+    The usual answer has nothing to clean: it is checked and written at once. Should that fail
+    (a string that is not valid UTF-8, say), it is made safe first (:func:`safe`) and checked
+    again, as every answer was before, so that the outcome is the same.
+    """
+    try:
+        doc = model.model_validate(data)
+        out: bytes = model.__pydantic_serializer__.to_json(doc, by_alias=True, exclude_unset=True)
+    except Exception:  # made safe first, and checked again: the same answer, or error, as ever
+        from deckcheck.reporter import safe
+
+        doc = model.model_validate(safe(data))
+        out = doc.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8")
+    return out
