@@ -54,7 +54,7 @@ from deckcheck.rule.format import Format, Pool
 from deckcheck.run.vocab import parse_region, parse_timeline
 from deckcheck.service import sheet
 from deckcheck.service.config import Settings
-from deckcheck.service.fast import QuickBody
+from deckcheck.service.fast import Lane
 from deckcheck.service.model import (
     BatchRequest,
     ConvertDocument,
@@ -130,6 +130,11 @@ def error_detail(exc: DeckcheckError) -> Any:
     return None
 
 
+def deckcheck_answer(exc: DeckcheckError) -> Response:
+    """The error answer to a :class:`DeckcheckError`: its status, code, message and detail."""
+    return error_response(exc.http_status, exc.code, str(exc), error_detail(exc))
+
+
 def _validation_detail(errors: Any) -> list[dict[str, Any]]:
     return [
         {"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", "")),
@@ -141,7 +146,7 @@ def _validation_detail(errors: Any) -> list[dict[str, Any]]:
 def _install_errors(app: FastAPI) -> None:
     async def deckcheck_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, DeckcheckError)
-        return error_response(exc.http_status, exc.code, str(exc), error_detail(exc))
+        return deckcheck_answer(exc)
 
     async def validation_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
@@ -379,6 +384,23 @@ class Service:
         body = model.model_validate(safe(data)).model_dump_json(by_alias=True, exclude_unset=True)
         return self.cached(request, body, "application/json")
 
+    async def validate(self, req: ValidateRequest) -> Response:
+        """The answer to ``POST /v1/validate``: the deck's result document."""
+        from deckcheck.validation.engine import validate
+
+        def run() -> Response:
+            fmt = self.rules(req)
+            when = self.date(req.date)
+            name = req.name or "deck"
+            deck = self.deck(req.deck, req.deck_format, name, rush=fmt.pool is Pool.RUSH)
+            report = validate(deck, fmt, when, allow_prerelease=req.allow_prerelease,
+                              path=req.name, data=self.data)  # fmt: skip
+            return self.answer(doc.ResultDoc, localize_result(report, report.to_dict(), req.lang))
+
+        # a usual deck is checked at once; a big input (a long text list) in a worker thread,
+        # so that it never holds up the other requests
+        return await run_in_threadpool(run) if _big(req.deck) else run()
+
     def simulate(self, req: SimulateRequest) -> Any:
         """Run a goldfish request within the trial cap, the exact engine's budget (memory and
         time) and the simulation's time budget (pilot run, projected)."""
@@ -575,6 +597,9 @@ def _middleware(app: FastAPI, svc: Service) -> None:
     from deckcheck.service.state import Pin
 
     s = svc.settings
+    # the usual POST /v1/validate (a JSON body the model accepts) answered without the router
+    app.add_middleware(Lane, routes={f"{API}/validate": (ValidateRequest, svc.validate)},
+                       on_error=deckcheck_answer)  # fmt: skip
     app.add_middleware(ComputeLimit, settings=s, paths=COMPUTING)
     app.add_middleware(Pin, holder=svc.holder)
     app.add_middleware(BodyLimit, settings=s)
@@ -639,27 +664,10 @@ def _routes(app: FastAPI, svc: Service) -> None:
 
     # -- decks ------------------------------------------------------------------------------
 
+    @app.post(f"{API}/validate", response_model=doc.ResultDoc, responses=ERRORS, tags=["decks"])
     async def validate(req: ValidateRequest) -> Response:
         """Check one deck against a format (or an inline one) on a date: every violation."""
-        from deckcheck.validation.engine import validate
-
-        def run() -> Response:
-            fmt = svc.rules(req)
-            when = svc.date(req.date)
-            name = req.name or "deck"
-            deck = svc.deck(req.deck, req.deck_format, name, rush=fmt.pool is Pool.RUSH)
-            report = validate(deck, fmt, when, allow_prerelease=req.allow_prerelease,
-                              path=req.name, data=svc.data)  # fmt: skip
-            return svc.answer(doc.ResultDoc, localize_result(report, report.to_dict(), req.lang))
-
-        # a usual deck is checked at once; a big input (a long text list) in a worker thread,
-        # so that it never holds up the other requests
-        return await run_in_threadpool(run) if _big(req.deck) else run()
-
-    # the usual JSON body read and checked by the model alone (deckcheck.service.fast)
-    app.router.add_api_route(f"{API}/validate", validate, methods=["POST"],
-                             response_model=doc.ResultDoc, responses=ERRORS, tags=["decks"],
-                             route_class_override=QuickBody)  # fmt: skip
+        return await svc.validate(req)  # the usual request comes by the Lane (see _middleware)
 
     @app.post(f"{API}/simulate", response_model=doc.GoldfishDocument, responses=ERRORS,
               tags=["decks"])  # fmt: skip
