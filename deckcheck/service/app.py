@@ -72,6 +72,8 @@ PILOT_TRIALS = 2000
 """Trials of the pilot run that projects a simulation's time against its budget."""
 MAX_CACHED_CARDS = 50_000
 """Most card documents a process keeps ready (more than the index holds)."""
+MAX_CACHED = 1024
+"""Most formats (by name, timeline and region) and dates a process keeps resolved."""
 ZIP_TYPES = ("application/zip", "application/x-zip-compressed", "application/octet-stream")
 """Content types ``POST /v1/batch`` takes as a raw zip upload."""
 STATIC = {
@@ -251,6 +253,8 @@ class Service:
         self.holder = Holder(data)
         """The data in service (swapped whole by a reload; each request pins one)."""
         self.openapi_text: str | None = None
+        self.dates: dict[str, date] = {}
+        """Dates asked as YYYY-MM-DD, parsed."""
         """The OpenAPI document as JSON, made on first request."""
         folder = resources.files("deckcheck.service") / "static"
         self.static = {name: (folder / name).read_bytes() for name in ("index.html", *STATIC)}
@@ -310,7 +314,14 @@ class Service:
         date rule of :func:`deckcheck.run.vocab.parse_date`)."""
         from deckcheck.run.vocab import event_date
 
-        return event_date(text)
+        if text is None or len(text) != 10:  # only YYYY-MM-DD is kept: "today" is not fixed
+            return event_date(text)
+        got = self.dates.get(text)
+        if got is None:
+            got = event_date(text)
+            if len(self.dates) < MAX_CACHED:
+                self.dates[text] = got
+        return got
 
     def format(
         self, name: str | None, inline: dict[str, Any] | str | None, timeline: str | None,
@@ -326,10 +337,18 @@ class Service:
             raise InputError("give format or format_file, not both")
         if name is not None and not name.strip():
             raise InputError("format is empty; see GET /v1/formats")
+        # a format named (not a file or a document) is resolved once per dataset
+        known = self.holder.state.formats
+        key = (name, timeline, tcg_region)
+        named = inline is None and not (name or "").strip().lower().endswith(".toml")
+        if named and key in known:
+            return known[key]
         fmt = resolve_format(name, document=inline, data=ds, default=timeline or "tcg",
                              region=tcg_region)  # fmt: skip
         if timeline is not None and fmt.era is None and fmt.region != timeline:
             fmt = replace(fmt, region=timeline, timeline=ds.formats.timeline(timeline))
+        if named and len(known) < MAX_CACHED:
+            known[key] = fmt
         return fmt
 
     def rules(self, req: Any) -> Format:

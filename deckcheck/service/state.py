@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from deckcheck.card.finder import CardFinder
     from deckcheck.data.dataset import Dataset
+    from deckcheck.rule.format import Format
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -50,6 +51,8 @@ class State:
     data: Dataset
     cards: dict[int, str] = field(default_factory=dict)
     """Card documents as JSON, by passcode (filled as cards are asked for)."""
+    formats: dict[tuple[str | None, str | None, str | None], Format] = field(default_factory=dict)
+    """Formats asked by name, by (name, timeline, TCG region) (filled as they are asked for)."""
     _finder: CardFinder | None = None
 
     @property
