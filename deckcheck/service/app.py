@@ -312,13 +312,15 @@ class Service:
     def date(self, text: str | None) -> date:
         """``YYYY-MM-DD``, ``today`` or None (today); :class:`InputError` otherwise (the one
         date rule of :func:`deckcheck.run.vocab.parse_date`)."""
-        from deckcheck.run.vocab import event_date
+        from deckcheck.run.vocab import parse_date
 
-        if text is None or len(text) != 10:  # only YYYY-MM-DD is kept: "today" is not fixed
-            return event_date(text)
+        if text is None:
+            return date.today()
         got = self.dates.get(text)
         if got is None:
-            got = event_date(text)
+            got = parse_date(text)
+            if got is None:  # today: never kept
+                return date.today()
             if len(self.dates) < MAX_CACHED:
                 self.dates[text] = got
         return got
