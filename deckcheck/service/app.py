@@ -16,7 +16,7 @@ import json
 import time
 import tomllib
 import zlib
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping, Sized
 from dataclasses import replace
 from datetime import date
 from importlib import resources
@@ -547,7 +547,10 @@ BIG_DECK = 32 * 1024
 
 
 def _big(deck: str | dict[str, Any]) -> bool:
-    return len(deck) > BIG_DECK if isinstance(deck, str) else len(deck.get("main", ())) > 200
+    if isinstance(deck, str):
+        return len(deck) > BIG_DECK
+    main = deck.get("main", ())
+    return isinstance(main, Sized) and len(main) > 200  # not a list: the reader says why
 
 
 def _finding(f: Any) -> dict[str, Any]:

@@ -82,7 +82,8 @@ class Lane:
     (read as :func:`_parse` reads it) is answered by calling the answer; a
     :class:`~deckcheck.error.DeckcheckError` it raises is answered by ``on_error``, as the
     app's handler answers it. Every other request goes on to the app (the router, FastAPI's
-    body handling and errors) with its body as it came.
+    body handling and errors) with its body as it came. The lane reads a whole body: it must
+    sit inside the body limit (:class:`deckcheck.service.app.BodyLimit`).
     """
 
     def __init__(self, app: ASGIApp, routes: dict[str, tuple[type[BaseModel], Answer]],
@@ -96,12 +97,12 @@ class Lane:
         if route is None or scope["method"] != "POST" or _content_type(scope) != JSON:
             await self.app(scope, receive, send)
             return
-        message = await receive()
+        messages = await _receive_body(receive)
         value = None
-        if message["type"] == "http.request" and not message.get("more_body", False):
-            value = _parse(route[0], message.get("body", b""))
+        if messages[-1]["type"] == "http.request":
+            value = _parse(route[0], b"".join(m.get("body", b"") for m in messages))
         if value is None:
-            await self.app(scope, _first(message, receive), send)
+            await self.app(scope, _first(messages, receive), send)
             return
         try:
             response = await route[1](value)
@@ -119,9 +120,18 @@ def _content_type(scope: Scope) -> bytes | None:
     return None
 
 
-def _first(message: Message, receive: Receive) -> Receive:
-    """``receive``, with ``message`` (already received) handed out first."""
-    pending = [message]
+async def _receive_body(receive: Receive) -> list[Message]:
+    """The messages of a request's body, up to its last part (or to a message of another
+    kind: the client went away)."""
+    messages = [await receive()]
+    while messages[-1]["type"] == "http.request" and messages[-1].get("more_body", False):
+        messages.append(await receive())
+    return messages
+
+
+def _first(messages: list[Message], receive: Receive) -> Receive:
+    """``receive``, with ``messages`` (already received) handed out first, in order."""
+    pending = messages[::-1]
 
     async def again() -> Message:
         return pending.pop() if pending else await receive()
