@@ -383,11 +383,12 @@ class Service:
         if n > cap:
             raise LimitError(f"the deck has {n} cards; the limit is {cap}", "max_cards", cap)
 
-    def answer(self, model: type[BaseModel], data: Any) -> Response:
-        """``data`` checked against its document model, as a JSON response."""
+    def answer(self, model: type[BaseModel], data: Any, *, check: bool = True) -> Response:
+        """``data`` checked against its document model (unless ``check`` is False: see
+        :func:`~deckcheck.service.fast.document_json`), as a JSON response."""
         from deckcheck.service.fast import document_json
 
-        return Response(document_json(model, data), media_type="application/json")
+        return Response(document_json(model, data, check=check), media_type="application/json")
 
     def cached(self, request: Request, body: bytes | str, media_type: str) -> Response:
         """A GET answer with its ETag, or 304 when the client's copy is current."""
@@ -416,7 +417,8 @@ class Service:
             deck = self.deck(req.deck, req.deck_format, name, rush=fmt.pool is Pool.RUSH)
             report = validate(deck, fmt, when, allow_prerelease=req.allow_prerelease,
                               path=req.name, data=self.data)  # fmt: skip
-            return self.answer(doc.ResultDoc, localize_result(report, report.to_dict(), req.lang))
+            result = localize_result(report, report.to_dict(), req.lang)
+            return self.answer(doc.ResultDoc, result, check=False)  # a ResultDoc's own JSON
 
         # a usual deck is checked at once; a big input (a long text list) in a worker thread,
         # so that it never holds up the other requests
