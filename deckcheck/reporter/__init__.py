@@ -149,7 +149,7 @@ def _json(value: Renderable, opts: RenderOptions) -> str:
         data = batch_dict(value)
         for report, result in zip(value.reports, data["results"], strict=True):
             localize_result(report, result, opts.lang)
-        return doc.dump(doc.ValidationDocument.model_validate(safe(data)))
+        return doc.dump_data(data)
     if isinstance(value, Report):
         return doc.dump(doc.ResultDoc.model_validate(safe(localize_result(value, value.to_dict(),
                                                                    opts.lang))))  # fmt: skip

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,8 +38,17 @@ def repo_path(path: str, root: str | None) -> str | None:
 
     if path in ("<stdin>", "<ydke URL>", "<deck>", "-") or path.lower().startswith("ydke://"):
         return None
-    base = os.path.abspath(root if root is not None else os.curdir)
-    full = os.path.abspath(path)
+    return _relative(path, root, os.getcwd())
+
+
+@functools.lru_cache(maxsize=8192)
+def _relative(path: str, root: str | None, cwd: str) -> str:
+    """:func:`repo_path` for one working folder (a report names each path many times)."""
+    import os
+
+    base = os.path.join(cwd, root) if root is not None else cwd
+    base = os.path.normpath(base)
+    full = os.path.normpath(os.path.join(cwd, path))
     try:
         rel = os.path.relpath(full, base)
     except ValueError:  # another drive (Windows)
