@@ -80,6 +80,7 @@ def test_batch_json_report_is_its_document_model_dumped(
     report = (out / "report.json").read_text(encoding="utf-8")
     assert "\\\\xff" in report  # the undecodable byte, escaped
     assert '"meta": {' in report
+    assert ('"message_local"' in report) is (lang == "ja")
     assert dump(ValidationDocument.model_validate_json(report)) == report
     res = cli("validate", INPUTS["registrations"], str(odd), "--date", ON, "--no-config",
               "-o", "json", "--lang", lang)  # fmt: skip
