@@ -745,22 +745,6 @@ def dump(model: BaseModel) -> str:
     return model.model_dump_json(indent=2, by_alias=True, exclude_unset=True) + "\n"
 
 
-def dump_data(data: dict[str, Any]) -> str:
-    """A big document already built in its model's shape (a batch's ``validation`` document)
-    as indented UTF-8 JSON, written as :func:`dump` writes the model, without validating it
-    again field by field (a third of the time of a 10,000-deck ``report.json``); undecodable
-    strings are escaped as :func:`~deckcheck.reporter.options.safe` does."""
-    import pydantic_core
-
-    from deckcheck.reporter.options import safe
-
-    try:
-        text = pydantic_core.to_json(data, indent=2)
-    except (pydantic_core.PydanticSerializationError, UnicodeError):
-        text = pydantic_core.to_json(safe(data), indent=2)
-    return text.decode("utf-8") + "\n"
-
-
 def schema(name: str | None = None) -> dict[str, Any]:
     """The JSON Schema of one document (by name) or of all (``{"name": schema}``)."""
     if name is not None:

@@ -86,3 +86,17 @@ def _safe(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_safe(v) for v in value]
     return value
+
+
+def dump_json(data: dict[str, Any]) -> str:
+    """A big document already built in its model's shape (a batch's ``validation`` document)
+    as indented UTF-8 JSON, as :func:`deckcheck.reporter.document.dump` writes the model, but
+    without validating it again field by field or importing the models (most of the time of a
+    10,000-deck ``report.json``); undecodable strings are escaped as :func:`safe` does."""
+    import pydantic_core
+
+    try:
+        text = pydantic_core.to_json(data, indent=2)
+    except (pydantic_core.PydanticSerializationError, UnicodeError):
+        text = pydantic_core.to_json(safe(data), indent=2)
+    return text.decode("utf-8") + "\n"
