@@ -192,10 +192,15 @@ def fingerprint_deck(deck: Deck) -> str:
     hex digits of the sha256 of ``main:<code>x<n>,...;extra:...;side:...`` (codes ascending),
     so anyone can recompute it. Lines that name no card (unknown names) are not part of it.
     """
+    return fingerprint_counts(canonical_counts(deck))
+
+
+def fingerprint_counts(counts: dict[Section, Counter[int]]) -> str:
+    """:func:`fingerprint_deck` of a deck whose :func:`canonical_counts` are ``counts``."""
     import hashlib
 
     parts = []
-    for section, counts in canonical_counts(deck).items():
-        body = ",".join(f"{code}x{n}" for code, n in sorted(counts.items()))
+    for section, counts_of in counts.items():
+        body = ",".join(f"{code}x{n}" for code, n in sorted(counts_of.items()))
         parts.append(f"{section.value}:{body}")
     return hashlib.sha256(";".join(parts).encode("ascii")).hexdigest()[:FINGERPRINT_LENGTH]
