@@ -436,7 +436,6 @@ def test_reports_rendered_on_a_second_core_are_the_same(
     regset: RegSet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from deckcheck.cli import batch as command
-
     from deckcheck.run.meta import from_batch
 
     batch = check([str(_csv_for(regset))], "tcg", ON)
