@@ -183,7 +183,7 @@ def test_published_changes_are_installed_and_named(
     # the summary printed after the update names the changes
     assert "new list tcg 2026-11-01" in res.stdout and NEW_CARD_NAME in res.stdout
     # data diff (the bundle the update replaced against the data in use): exactly the changes
-    out = json.loads(cli("data", "diff", "-o", "json").stdout)
+    out = json.loads(cli("data", "diff", "--last", "-o", "json").stdout)
     assert [(c["family"], c["effective"], c["new"]) for c in out["lists"]] == [
         ("tcg", NEW_LIST_DATE, True)
     ]
@@ -198,7 +198,7 @@ def test_published_changes_are_installed_and_named(
     assert [(d["passcode"], d["region"], d["old"], d["new"]) for d in out["release_dates"]] == [
         (DATED_CARD, "tcg", "2017-05-04", NEW_TCG_DATE)
     ]
-    md = cli("data", "diff", "-o", "markdown").stdout
+    md = cli("data", "diff", "--last", "-o", "markdown").stdout
     assert "### New list: tcg 2026-11-01" in md and "| Limited | Forbidden |" in md
     # a deck checked against the new list: the card is Limited until it takes effect
     deck = tmp_path / "k9.ydk"
@@ -529,7 +529,7 @@ def test_installed_wheel_builds_from_upstream(
     finally:
         server.root = mirrors[0]
     # data diff: the bundled data (what the plain mirror builds) against the data in use
-    out = json.loads(deckcheck("data", "diff", "-o", "json").stdout)
+    out = json.loads(deckcheck("data", "diff", "--last", "-o", "json").stdout)
     assert [(c["family"], c["effective"]) for c in out["lists"]] == [("tcg", NEW_LIST_DATE)]
     assert [(c["passcode"], c["old"], c["new"]) for c in out["lists"][0]["changes"]] == [
         (80181649, "Limited", "Forbidden")
