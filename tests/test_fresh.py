@@ -413,6 +413,23 @@ def test_workflow_is_weekly_on_demand_and_publishes_the_bundle() -> None:
         assert part in release
     cache = steps[names.index("Cache of the last upstream fetch")]["with"]["path"]
     assert cache == ".deckcheck-home/upstream"
+    # the sources release is refreshed first: clone, project, upload (never as the latest)
+    clone, project, upload = (
+        names.index(n)
+        for n in ("Clone the per-card repositories", "Project the source files",
+                  "Upload the source files")
+    )  # fmt: skip
+    assert clone < project < upload < names.index("Build the bundle from upstream")
+    cloning = steps[clone]["run"]
+    assert "git clone --quiet --depth 1 https://github.com/DawnbrandBots/yaml-yugi.git" in cloning
+    assert "--depth 1 --single-branch --branch v1/individual" in cloning
+    assert "iconmaster5326/YGOJSON.git upstream/ygojson" in cloning
+    assert "Fluorohydride/ygopro/47d118575d239471a525bc718d6367d6c86229d6/lflist.conf" in cloning
+    assert steps[project]["run"].startswith("python scripts/project_sources.py --out sources")
+    uploading = steps[upload]["run"]
+    assert "gh release view sources" in uploading
+    assert "gh release create sources --latest=false" in uploading
+    assert "gh release upload sources sources/* --clobber" in uploading
 
 
 def test_workflow_build_step_runs_here(
