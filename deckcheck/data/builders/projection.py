@@ -10,7 +10,8 @@ the data-release workflow):
 * yaml-yugi ``data/cards/*.json`` -> ``cards.min.jsonl``: every top-level field except
   :data:`YAML_YUGI_DROPPED`; from ``sets`` (``{locale: [{set_number, ...}, ...]}``) it keeps
   ``printed_in`` (the locales with printings, sorted) and ``first_print_numbers`` ({locale: the
-  first listed set number, ``""`` for an old set without numbers}); ``_file`` is the source file's name. Lines in file-name order.
+  first listed set number, ``""`` for an old set without numbers}); ``_file`` is the source
+  file's name. Lines in file-name order.
   ``data/rush/*.json`` -> ``rush.min.jsonl`` the same way, without the two set fields.
 * YGOJSON ``v1/individual`` ``cards/*.json`` -> ``cards.min.jsonl``: the fields
   :data:`YGOJSON_CARD_FIELDS` (null when absent), those of :data:`YGOJSON_CARD_OPTIONAL` that
