@@ -231,3 +231,26 @@ def test_diff_last_and_its_misuse(cli: Callable[..., Any], home: Path) -> None:
     for args in (["--last", "bundled"], ["bundled", "bundled", "--source", "x.zip"]):
         res = cli("data", "diff", *args)
         assert res.code == 2 and res.stderr.startswith("error: "), args
+
+
+def test_update_prints_the_changes_then_last_shows_them(
+    cli: Callable[..., Any],
+    home: Path,
+    published: BundleServer,
+    bundles: tuple[Path, Path, dict[str, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, new, facts = bundles
+    monkeypatch.setenv("DECKCHECK_BUNDLE_URL", published.url + ASSET)
+    res = cli("data", "update")
+    assert res.code == 0, res.stderr
+    assert "updated:" in res.stdout
+    assert "1 new lists, 1 changed, 1 new cards, 1 changed release dates" in res.stdout
+    assert _in_use(cli) == ("installed", Dataset.open(new).fingerprint)
+    last = cli("data", "diff", "--last", "-o", "json")
+    assert last.code == 0, last.stderr
+    _check_changes(json.loads(last.stdout), facts)
+    # the data in use is now the newest: nothing to tell
+    same = cli("data", "diff")
+    assert same.code == 0, same.stderr
+    assert "0 new lists, 0 changed, 0 new cards, 0 changed release dates" in same.stdout
