@@ -1099,8 +1099,8 @@ def _skill_pool(ctx: Context) -> Iterator[Violation]:
     """Each Skill of a Speed Duel deck: on the list in force, and released by the date."""
     rs = ctx.rules
     seen: set[int] = set()
-    for dc in ctx.deck:
-        if dc.card is None or not dc.card.is_skill or dc.passcode in seen:
+    for dc, facts in ctx.flagged:  # a Skill (no deck card) always needs a look: all are here
+        if not facts.skill or dc.card is None or dc.passcode in seen:
             continue
         seen.add(dc.passcode)
         why = skill_problem(dc.card, rs.banlist, rs.date, tcg_region(rs.format.tcg_region))
