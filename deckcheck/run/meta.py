@@ -205,13 +205,22 @@ Contents = tuple[tuple[str, int, int], ...]
 """A deck's cards as ``(section, canonical passcode, copies)`` (``Checked.contents``)."""
 
 
-def deck_contents(deck: Deck) -> Contents:
+def deck_contents(deck: Deck, counts: Mapping[Section, Counter[int]] | None = None) -> Contents:
     """The deck's known cards as ``(section, canonical passcode, copies)``, sorted; unknown
-    passcodes are left out (alternate artworks count as their original card)."""
-    counts: Counter[tuple[str, int]] = Counter(
-        (c.section.value, c.card.canonical) for c in deck if c.card is not None
-    )
-    return tuple(sorted((s, code, n) for (s, code), n in counts.items()))
+    passcodes are left out (alternate artworks count as their original card).
+
+    ``counts``, the deck's :func:`~deckcheck.deck.model.canonical_counts` when already known,
+    saves counting again."""
+    out: list[tuple[str, int, int]] = []
+    if counts is not None and all(c.card is not None for c in deck):
+        for part, got in counts.items():
+            out.extend((part.value, code, n) for code, n in got.items())
+    else:
+        for name, cards in (("main", deck.main), ("extra", deck.extra), ("side", deck.side)):
+            got = Counter([c.card.canonical for c in cards if c.card is not None])
+            out.extend((name, code, n) for code, n in got.items())
+    out.sort()
+    return tuple(out)
 
 
 _COUNTED = (Section.MAIN.value, Section.EXTRA.value)
