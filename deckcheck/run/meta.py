@@ -31,6 +31,8 @@ import enum
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -212,16 +214,19 @@ def deck_contents(deck: Deck, counts: Mapping[Section, Counter[int]] | None = No
     ``counts``, the deck's :func:`~deckcheck.deck.model.canonical_counts` when already known,
     saves counting again."""
     out: list[tuple[str, int, int]] = []
-    if counts is not None and all(c.card is not None for c in deck):
+    if counts is not None and None not in map(_CARD, chain(deck.main, deck.extra, deck.side)):
         for part, got in counts.items():
-            out.extend((part.value, code, n) for code, n in got.items())
+            tag = part.value
+            out.extend([(tag, code, n) for code, n in got.items()])
     else:
         for name, cards in (("main", deck.main), ("extra", deck.extra), ("side", deck.side)):
             got = Counter([c.card.canonical for c in cards if c.card is not None])
-            out.extend((name, code, n) for code, n in got.items())
+            out.extend([(name, code, n) for code, n in got.items()])
     out.sort()
     return tuple(out)
 
+
+_CARD = attrgetter("card")
 
 _COUNTED = (Section.MAIN.value, Section.EXTRA.value)
 
