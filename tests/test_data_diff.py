@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -12,6 +12,8 @@ import pytest
 
 from deckcheck.data.bundle import write_manifest
 from deckcheck.data.dataset import Dataset
+
+from .bundle_server import BundleServer, serve
 
 NEW_CARD = 99990002
 DATED = 55144522  # Pot of Greed
@@ -56,13 +58,8 @@ def _status(value: int) -> str:
     return {0: "Forbidden", 1: "Limited", 2: "Semi-Limited", 3: "Unlimited"}[value]
 
 
-def test_diff_names_exactly_the_changes(
-    cli: Callable[..., Any], bundles: tuple[Path, Path, dict[str, Any]]
-) -> None:
-    old, new, facts = bundles
-    res = cli("data", "diff", str(old), str(new), "-o", "json")
-    assert res.code == 0, res.stderr
-    out = json.loads(res.stdout)
+def _check_changes(out: dict[str, Any], facts: dict[str, Any]) -> None:
+    """``out`` (a data-diff document) names exactly the changes the fixture made."""
     lists = [(c["family"], c["effective"], c["new"]) for c in out["lists"]]
     assert lists == [("ocg", facts["ocg"], False), ("tcg", "2026-12-01", True)]
     ocg, tcg = out["lists"]
@@ -78,6 +75,15 @@ def test_diff_names_exactly_the_changes(
         (DATED, "tcg", "2001-01-01")
     ]
     assert out["new"]["as_of"] == "2026-12-01"
+
+
+def test_diff_names_exactly_the_changes(
+    cli: Callable[..., Any], bundles: tuple[Path, Path, dict[str, Any]]
+) -> None:
+    old, new, facts = bundles
+    res = cli("data", "diff", str(old), str(new), "-o", "json")
+    assert res.code == 0, res.stderr
+    _check_changes(json.loads(res.stdout), facts)
 
 
 def test_diff_text_and_markdown(
@@ -98,3 +104,153 @@ def test_diff_text_and_markdown(
 def test_diff_of_a_folder_that_is_not_a_bundle(cli: Callable[..., Any], tmp_path: Path) -> None:
     res = cli("data", "diff", str(tmp_path), "bundled")
     assert res.code == 2 and res.stderr.startswith("error: ")
+
+
+# --- with no arguments: the data in use against the newest available (the published bundle)
+
+ASSET = "/releases/latest/download/deckcheck-data.zip"
+
+
+@pytest.fixture(scope="module")
+def published(
+    bundles: tuple[Path, Path, dict[str, Any]], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[BundleServer]:
+    """The changed bundle published on 127.0.0.1, as a .zip and as a folder (``/folder/``)."""
+    _, new, _ = bundles
+    archive = tmp_path_factory.mktemp("published") / "deckcheck-data.zip"
+    Dataset.open(new).export(archive)
+    with serve() as srv:
+        srv.files[ASSET] = archive.read_bytes()
+        for path in new.iterdir():
+            srv.files["/folder/" + path.name] = path.read_bytes()
+        yield srv
+
+
+@pytest.fixture()
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """An empty data folder of its own, online (the data in use: the bundled data)."""
+    folder = tmp_path / "home"
+    monkeypatch.setenv("DECKCHECK_HOME", str(folder))
+    monkeypatch.delenv("DECKCHECK_OFFLINE", raising=False)
+    Dataset.reload_active()
+    yield folder
+    monkeypatch.undo()
+    Dataset.reload_active()
+
+
+def _in_use(cli: Callable[..., Any]) -> tuple[str, str]:
+    doc = json.loads(cli("data", "status", "-o", "json").stdout)
+    return doc["origin"], doc["fingerprint"]
+
+
+def test_diff_against_the_published_bundle(
+    cli: Callable[..., Any],
+    home: Path,
+    published: BundleServer,
+    bundles: tuple[Path, Path, dict[str, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, new, facts = bundles
+    monkeypatch.setenv("DECKCHECK_BUNDLE_URL", published.url + ASSET)
+    before = _in_use(cli)
+    assert before == ("bundled", Dataset.bundled().fingerprint)
+    published.answers.clear()
+    res = cli("data", "diff", "-o", "json")
+    assert res.code == 0, res.stderr
+    out = json.loads(res.stdout)
+    _check_changes(out, facts)
+    assert out["old"]["fingerprint"] == Dataset.bundled().fingerprint
+    assert out["new"]["fingerprint"] == Dataset.open(new).fingerprint
+    assert published.answers == [(ASSET, 200)]
+    assert f"fetching the newest data: {published.url}{ASSET}" in res.stderr
+    text = cli("data", "diff")
+    assert text.code == 0, text.stderr
+    assert "1 new lists, 1 changed, 1 new cards, 1 changed release dates" in text.stdout
+    assert "new list tcg 2026-12-01 2026-12-01 TCG" in text.stdout
+    assert "Pot of Diffs (99990002)" in text.stdout
+    assert "Pot of Greed (55144522) TCG: " in text.stdout and "-> 2001-01-01" in text.stdout
+    md = cli("data", "diff", "-o", "markdown").stdout
+    assert md.startswith("## Data as of 2026-12-01")
+    assert "### New list: tcg 2026-12-01" in md and "| Limited | Forbidden |" in md
+    assert "- Pot of Diffs (99990002)" in md and "| TCG |" in md
+    # nothing was installed: the data in use, the data folder are as they were
+    assert _in_use(cli) == before
+    assert not home.exists() or not any(home.glob("bundle-*"))
+    assert not (home / "current.json").exists()
+
+
+def test_diff_newest_from_a_mirror_or_named(
+    cli: Callable[..., Any],
+    home: Path,
+    published: BundleServer,
+    bundles: tuple[Path, Path, dict[str, Any]],
+) -> None:
+    old, _, facts = bundles
+    res = cli("data", "diff", "--source", published.url + "/folder/", "-o", "json")
+    assert res.code == 0, res.stderr
+    _check_changes(json.loads(res.stdout), facts)
+    # OLD and NEW may be URLs and .zip files too; 'newest' and 'in-use' are names
+    res = cli("data", "diff", str(old), published.url + ASSET, "-o", "json")
+    assert res.code == 0, res.stderr
+    _check_changes(json.loads(res.stdout), facts)
+    res = cli("data", "diff", "newest", "in-use", "--source", published.url + ASSET, "-o", "json")
+    back = json.loads(res.stdout)
+    assert [(c["family"], c["effective"]) for c in back["lists"]] == [("ocg", facts["ocg"])]
+    assert back["new_cards"] == {} and back["new"]["fingerprint"] == Dataset.bundled().fingerprint
+    assert _in_use(cli) == ("bundled", Dataset.bundled().fingerprint)
+
+
+def test_diff_when_the_newest_cannot_be_had(
+    cli: Callable[..., Any], home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with serve() as srv:
+        url = srv.url + ASSET
+    monkeypatch.setenv("DECKCHECK_BUNDLE_URL", url)  # the server is down now
+    res = cli("data", "diff", "--retries", "0")
+    assert res.code == 2 and res.stdout == ""
+    assert res.stderr.startswith("fetching the newest data: ")
+    error = res.stderr.splitlines()[1]
+    assert error.startswith(f"error: {url}: cannot fetch: ConnectError"), res.stderr
+    assert "Traceback" not in res.stderr and "the data in use is unchanged" in res.stderr
+    with serve() as srv:
+        monkeypatch.setenv("DECKCHECK_BUNDLE_URL", srv.url + ASSET)
+        monkeypatch.setenv("DECKCHECK_OFFLINE", "1")
+        res = cli("data", "diff")
+        assert srv.requests == []
+    assert res.code == 2 and "Traceback" not in res.stderr
+    assert f"error: {srv.url}{ASSET}: network access is disabled" in res.stderr
+    assert _in_use(cli) == ("bundled", Dataset.bundled().fingerprint)
+
+
+def test_diff_last_and_its_misuse(cli: Callable[..., Any], home: Path) -> None:
+    """``--last``: what the last update changed (nothing installed: bundled against bundled)."""
+    res = cli("data", "diff", "--last", "-o", "json")
+    assert res.code == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["lists"] == [] and out["old"] == out["new"]
+    for args in (["--last", "bundled"], ["bundled", "bundled", "--source", "x.zip"]):
+        res = cli("data", "diff", *args)
+        assert res.code == 2 and res.stderr.startswith("error: "), args
+
+
+def test_update_prints_the_changes_then_last_shows_them(
+    cli: Callable[..., Any],
+    home: Path,
+    published: BundleServer,
+    bundles: tuple[Path, Path, dict[str, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, new, facts = bundles
+    monkeypatch.setenv("DECKCHECK_BUNDLE_URL", published.url + ASSET)
+    res = cli("data", "update")
+    assert res.code == 0, res.stderr
+    assert "updated:" in res.stdout
+    assert "1 new lists, 1 changed, 1 new cards, 1 changed release dates" in res.stdout
+    assert _in_use(cli) == ("installed", Dataset.open(new).fingerprint)
+    last = cli("data", "diff", "--last", "-o", "json")
+    assert last.code == 0, last.stderr
+    _check_changes(json.loads(last.stdout), facts)
+    # the data in use is now the newest: nothing to tell
+    same = cli("data", "diff")
+    assert same.code == 0, same.stderr
+    assert "0 new lists, 0 changed, 0 new cards, 0 changed release dates" in same.stdout

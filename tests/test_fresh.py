@@ -183,7 +183,7 @@ def test_published_changes_are_installed_and_named(
     # the summary printed after the update names the changes
     assert "new list tcg 2026-11-01" in res.stdout and NEW_CARD_NAME in res.stdout
     # data diff (the bundle the update replaced against the data in use): exactly the changes
-    out = json.loads(cli("data", "diff", "-o", "json").stdout)
+    out = json.loads(cli("data", "diff", "--last", "-o", "json").stdout)
     assert [(c["family"], c["effective"], c["new"]) for c in out["lists"]] == [
         ("tcg", NEW_LIST_DATE, True)
     ]
@@ -198,7 +198,7 @@ def test_published_changes_are_installed_and_named(
     assert [(d["passcode"], d["region"], d["old"], d["new"]) for d in out["release_dates"]] == [
         (DATED_CARD, "tcg", "2017-05-04", NEW_TCG_DATE)
     ]
-    md = cli("data", "diff", "-o", "markdown").stdout
+    md = cli("data", "diff", "--last", "-o", "markdown").stdout
     assert "### New list: tcg 2026-11-01" in md and "| Limited | Forbidden |" in md
     # a deck checked against the new list: the card is Limited until it takes effect
     deck = tmp_path / "k9.ydk"
@@ -413,6 +413,23 @@ def test_workflow_is_weekly_on_demand_and_publishes_the_bundle() -> None:
         assert part in release
     cache = steps[names.index("Cache of the last upstream fetch")]["with"]["path"]
     assert cache == ".deckcheck-home/upstream"
+    # the sources release is refreshed first: clone, project, upload (never as the latest)
+    clone, project, upload = (
+        names.index(n)
+        for n in ("Clone the per-card repositories", "Project the source files",
+                  "Upload the source files")
+    )  # fmt: skip
+    assert clone < project < upload < names.index("Build the bundle from upstream")
+    cloning = steps[clone]["run"]
+    assert "git clone --quiet --depth 1 https://github.com/DawnbrandBots/yaml-yugi.git" in cloning
+    assert "--depth 1 --single-branch --branch v1/individual" in cloning
+    assert "iconmaster5326/YGOJSON.git upstream/ygojson" in cloning
+    assert "Fluorohydride/ygopro/47d118575d239471a525bc718d6367d6c86229d6/lflist.conf" in cloning
+    assert steps[project]["run"].startswith("python scripts/project_sources.py --out sources")
+    uploading = steps[upload]["run"]
+    assert "gh release view sources" in uploading
+    assert "gh release create sources --latest=false" in uploading
+    assert "gh release upload sources sources/* --clobber" in uploading
 
 
 def test_workflow_build_step_runs_here(
@@ -529,7 +546,7 @@ def test_installed_wheel_builds_from_upstream(
     finally:
         server.root = mirrors[0]
     # data diff: the bundled data (what the plain mirror builds) against the data in use
-    out = json.loads(deckcheck("data", "diff", "-o", "json").stdout)
+    out = json.loads(deckcheck("data", "diff", "--last", "-o", "json").stdout)
     assert [(c["family"], c["effective"]) for c in out["lists"]] == [("tcg", NEW_LIST_DATE)]
     assert [(c["passcode"], c["old"], c["new"]) for c in out["lists"][0]["changes"]] == [
         (80181649, "Limited", "Forbidden")

@@ -59,3 +59,32 @@ def test_report_matches_its_snapshot(
     assert snapshot.exists(), f"no snapshot {snapshot.name}: run with DECKCHECK_GOLDEN_UPDATE=1"
     with open(snapshot, encoding="utf-8", newline="") as handle:
         assert got == handle.read()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_batch_json_report_is_its_document_model_dumped(
+    lang: str, cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """report.json and ``validate -o json`` are written straight from plain data: reading them
+    back into the document model and dumping that again gives the very same text (same fields,
+    same order), also with the metagame, local names and an undecodable file name."""
+    from deckcheck.reporter.document import ValidationDocument, dump
+
+    monkeypatch.chdir(GOLDEN)
+    odd = tmp_path / os.fsdecode(b"bad-\xff-name.ydk")
+    odd.write_bytes((GOLDEN / "problems.ydk").read_bytes())
+    out = tmp_path / "out"
+    res = cli("batch", INPUTS["registrations"], INPUTS["problems"], str(odd), "--date", ON,
+              "--out", str(out), "--quiet", "--lang", lang)  # fmt: skip
+    assert res.code in (1, 2), res.stderr
+    report = (out / "report.json").read_text(encoding="utf-8")
+    assert "\\\\xff" in report  # the undecodable byte, escaped
+    assert '"meta": {' in report
+    assert ('"message_local"' in report) is (lang == "ja")
+    assert dump(ValidationDocument.model_validate_json(report)) == report
+    res = cli("validate", INPUTS["registrations"], str(odd), "--date", ON, "--no-config",
+              "-o", "json", "--lang", lang)  # fmt: skip
+    assert res.code in (1, 2), res.stderr
+    if lang == "ja":
+        assert '"message_local"' in res.stdout
+    assert dump(ValidationDocument.model_validate_json(res.stdout)) == res.stdout

@@ -436,11 +436,13 @@ def test_reports_rendered_on_a_second_core_are_the_same(
     regset: RegSet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from deckcheck.cli import batch as command
+    from deckcheck.run.meta import from_batch
 
     batch = check([str(_csv_for(regset))], "tcg", ON)
-    command.write_reports(batch, tmp_path / "one")
+    command.write_reports(batch, tmp_path / "one", from_batch(batch), lang="ja")
     monkeypatch.setattr(command, "RENDER_FORK_MIN", 1)
-    command.write_reports(batch, tmp_path / "two")
+    command.write_reports(batch, tmp_path / "two", lambda: from_batch(batch), lang="ja")
+    assert b'"meta"' in (tmp_path / "two" / "report.json").read_bytes()
     for name in command.REPORTS:
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
     assert sorted(p.name for p in (tmp_path / "two").iterdir()) == sorted(command.REPORTS)

@@ -264,7 +264,7 @@ class Card:
     @property
     def is_skill(self) -> bool:
         """True for Speed Duel / Duel Links Skill cards."""
-        return self.kind is CardKind.SKILL
+        return bool(self.type & TYPE_SKILL or self.flags & FLAG_SKILL)  # (kind is SKILL)
 
     @property
     def is_rush(self) -> bool:

@@ -46,44 +46,56 @@ RENDER_FORK_MIN = 2000
 
 
 def write_reports(
-    batch: Batch, folder: Path, meta: Metagame | None = None, *, lang: str = "en"
+    batch: Batch,
+    folder: Path,
+    meta: Metagame | Callable[[], Metagame] | None = None,
+    *,
+    lang: str = "en",
 ) -> list[str]:
     """Render the batch's reports and put them into ``folder`` atomically; their names.
 
-    ``meta`` (the metagame of the batch's decks) goes into ``report.html`` and ``report.json``.
+    ``meta`` (the metagame of the batch's decks, or a function computing it) goes into
+    ``report.html`` and ``report.json``.
 
     Every report is rendered and written to one staging folder inside ``folder`` first, then
     they are swapped in together: the previous reports are moved aside, the new ones renamed
     into place, and on any failure the previous ones are put back, so the folder holds one run's
     reports, never a mix. Nothing is ever written outside ``folder``. Staging folders left by a
     killed run (``.deckcheck-<pid>-*`` of a process that is gone) are removed first. ``lang``
-    is the CSV and HTML reports' language.
+    is the reports' language. A big batch's reports are rendered by forked processes on the
+    other cores (the CSV and JUnit ones while the metagame is computed, then the JSON one).
     """
     from deckcheck.reporter import OutputFormat
 
-    outputs: list[tuple[str, Any]] = [
-        ("report.csv", OutputFormat.CSV),
-        ("report.json", OutputFormat.JSON),
-        ("report.html", OutputFormat.HTML),
-        ("junit.xml", OutputFormat.JUNIT),
-    ]
+    csv_, json_, html_, junit_ = (("report.csv", OutputFormat.CSV),
+                                  ("report.json", OutputFormat.JSON),
+                                  ("report.html", OutputFormat.HTML),
+                                  ("junit.xml", OutputFormat.JUNIT))  # fmt: skip
     folder.mkdir(parents=True, exist_ok=True)
     _clean_stale(folder)
     staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=folder))
+    helpers: list[tuple[Any, list[tuple[str, Any]]]] = []
     try:
-        # the JSON report (the slowest) is rendered by a forked process on another core
-        helper = _start_render(batch, outputs[1][1], staging / outputs[1][0], meta)
-        for name, fmt in outputs:
-            if helper is None or name != outputs[1][0]:
-                _render_to(batch, fmt, staging / name, meta, lang)
-        if helper is not None:
-            helper.join()
-            if helper.exitcode != 0 or not (staging / outputs[1][0]).exists():
-                _render_to(batch, outputs[1][1], staging / outputs[1][0], meta)
-        _swap_in(staging, folder, [name for name, _ in outputs])
+        plain = [junit_, csv_]  # the reports without the metagame
+        helpers.append((_start_render(batch, plain, staging, None, lang), plain))
+        got = meta() if callable(meta) else meta
+        helpers.append((_start_render(batch, [json_], staging, got, lang), [json_]))
+        _render_all(batch, [html_], staging, got, lang)
+        for proc, todo in helpers:
+            if proc is not None:
+                proc.join()
+            done = proc is not None and proc.exitcode == 0
+            if not done or not all((staging / name).exists() for name, _ in todo):
+                _render_all(batch, todo, staging, got, lang)
+        names = [name for name, _ in (csv_, json_, html_, junit_)]
+        _swap_in(staging, folder, names)
     finally:
+        for proc, _ in helpers:
+            if proc is not None and proc.is_alive():
+                proc.kill()
+                proc.join()
         shutil.rmtree(staging, ignore_errors=True)
-    return [name for name, _ in outputs]
+    return names
 
 
 STAGING_PREFIX = ".deckcheck-"
@@ -164,15 +176,25 @@ def _render_to(
         handle.write(text)
 
 
-def _start_render(batch: Batch, fmt: Any, path: Path, meta: Metagame | None = None) -> Any:
-    """A forked process rendering one report (None where fork is not available or not worth it)."""
+def _render_all(
+    batch: Batch, todo: list[tuple[str, Any]], folder: Path, meta: Metagame | None, lang: str
+) -> None:
+    for name, fmt in todo:
+        _render_to(batch, fmt, folder / name, meta, lang)
+
+
+def _start_render(
+    batch: Batch, todo: list[tuple[str, Any]], folder: Path, meta: Metagame | None, lang: str
+) -> Any:
+    """A forked process rendering some reports into ``folder`` (None where fork is not
+    available or not worth it: the caller renders them)."""
     import multiprocessing
 
     if len(batch.rows) < RENDER_FORK_MIN or "fork" not in multiprocessing.get_all_start_methods():
         return None
     try:
         proc = multiprocessing.get_context("fork").Process(
-            target=_render_to, args=(batch, fmt, path, meta), daemon=True
+            target=_render_all, args=(batch, todo, folder, meta, lang), daemon=True
         )
         proc.start()
     except OSError:
@@ -346,9 +368,9 @@ def register(app: typer.Typer) -> None:
         finally:
             if bar is not None:
                 bar.stop()
-        meta = from_batch(batch, rules)
         try:
-            written = write_reports(batch, out, meta, lang=lang or "en")
+            written = write_reports(batch, out, lambda: from_batch(batch, rules),
+                                    lang=lang or "en")  # fmt: skip
         except OSError as exc:
             fail(f"cannot write the reports into {out}: {exc.strerror or exc}")
         if sheets is not None:

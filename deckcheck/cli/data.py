@@ -11,6 +11,7 @@ import enum
 import sys
 import time
 from collections import Counter
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -21,6 +22,7 @@ from deckcheck.cli.options import OutputOpt
 
 if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
+    from deckcheck.data.update import FetchOptions
 
 app = typer.Typer(
     help="Show, update, export or reset the card and ban-list data.", no_args_is_help=True
@@ -43,6 +45,20 @@ MaxAgeOpt = Annotated[
         min=1,
         metavar="DAYS",
         help="An update is due after this many days (default: DECKCHECK_MAX_AGE_DAYS, else 30).",
+    ),
+]
+
+
+TimeoutOpt = Annotated[
+    float,
+    typer.Option(
+        "--timeout", min=0.1, metavar="SECONDS", help="Wait this long to connect or for data."
+    ),
+]
+RetriesOpt = Annotated[
+    int,
+    typer.Option(
+        "--retries", min=0, max=10, metavar="N", help="Tries again after a failed download."
     ),
 ]
 
@@ -167,18 +183,8 @@ def update(
         bool,
         typer.Option("--force", help="Install even if the bundle is the data in use, or older."),
     ] = False,
-    timeout: Annotated[
-        float,
-        typer.Option(
-            "--timeout", min=0.1, metavar="SECONDS", help="Wait this long to connect or for data."
-        ),
-    ] = 30.0,
-    retries: Annotated[
-        int,
-        typer.Option(
-            "--retries", min=0, max=10, metavar="N", help="Tries again after a failed download."
-        ),
-    ] = 3,
+    timeout: TimeoutOpt = 30.0,
+    retries: RetriesOpt = 3,
     max_size: Annotated[
         int,
         typer.Option("--max-size", min=1, metavar="MB", help="Size cap of one downloaded file."),
@@ -271,48 +277,128 @@ class DiffOutput(enum.StrEnum):
     MARKDOWN = "markdown"
 
 
-def _open_data(where: str | None, default: Dataset) -> Dataset:
-    from deckcheck.data.dataset import Dataset
+IN_USE = "in-use"
+NEWEST = "newest"
+BUNDLED = "bundled"
 
-    if where is None:
-        return default
-    if where == "bundled":
-        return Dataset.bundled()
-    return Dataset.open(where)
+
+class _Opener:
+    """Opens the datasets ``data diff`` names; fetched ones live in temporary folders that
+    :meth:`close` removes (nothing is installed)."""
+
+    def __init__(self, source: str | None, options: FetchOptions, bar: _Bar) -> None:
+        self.source = source
+        self.options = options
+        self.bar = bar
+        self.stack = ExitStack()
+
+    def open(self, where: str) -> Dataset:
+        """``bundled``, ``in-use``, ``newest``, a bundle folder, or a ``.zip`` or URL."""
+        from deckcheck.data.dataset import Dataset
+        from deckcheck.data.update import is_archive, is_url, open_bundle
+
+        if where == BUNDLED:
+            return Dataset.bundled()
+        if where == IN_USE:
+            return Dataset.active()
+        if where == NEWEST:
+            from deckcheck.data.channel import bundle_url, open_newest
+
+            url = self.source or bundle_url()
+            self.bar.note(f"fetching the newest data: {url}")
+            try:
+                return open_newest(
+                    self._folder(), source=url, options=self.options, progress=self.bar
+                )
+            finally:
+                self.bar.close()
+        if is_url(where) or is_archive(where):
+            self.bar.note(f"fetching {where}")
+            try:
+                return open_bundle(where, self._folder(), options=self.options, progress=self.bar)
+            finally:
+                self.bar.close()
+        return Dataset.open(where)
+
+    def _folder(self) -> Path:
+        import tempfile
+
+        return Path(self.stack.enter_context(tempfile.TemporaryDirectory(prefix="deckcheck-")))
+
+    def close(self) -> None:
+        """Remove the fetched data."""
+        self.stack.close()
+
+
+_WHERE = (
+    "A bundle folder or .zip (a path or URL), 'bundled' (shipped with deckcheck), 'in-use' "
+    "or 'newest' (the published bundle, or --source)."
+)
 
 
 @app.command("diff")
 def diff_data(
     old: Annotated[
         str | None,
-        typer.Argument(
-            metavar="[OLD]",
-            help="A bundle folder, or 'bundled'. Default: the data in use before the last "
-            "update (or the bundled data).",
-        ),
+        typer.Argument(metavar="[OLD]", help=f"{_WHERE} Default: in-use."),
     ] = None,
     new: Annotated[
         str | None,
-        typer.Argument(metavar="[NEW]", help="A bundle folder, or 'bundled'. Default: in use."),
+        typer.Argument(metavar="[NEW]", help=f"{_WHERE} Default: newest."),
+    ] = None,
+    last: Annotated[
+        bool,
+        typer.Option(
+            "--last",
+            help="What the last update changed: the data it replaced (or the bundled data) "
+            "against the data in use. Nothing is fetched.",
+        ),
+    ] = False,
+    source: Annotated[
+        str | None,
+        typer.Option(
+            "--source",
+            metavar="URL|PATH",
+            help="Where 'newest' comes from: a bundle (folder or .zip, URL or path), e.g. a "
+            "mirror of the published one. Default: DECKCHECK_BUNDLE_URL, else the project's "
+            "published bundle.",
+        ),
     ] = None,
     output: Annotated[
         DiffOutput,
         typer.Option("--output", "-o", help="text, json or markdown (release notes)."),
     ] = DiffOutput.TEXT,
+    timeout: TimeoutOpt = 30.0,
+    retries: RetriesOpt = 3,
 ) -> None:
-    """What changed between two datasets: lists per format, new cards, release dates."""
+    """What changed between two datasets: lists per format, new cards, release dates.
+
+    With no arguments: the data in use against the newest available (the published bundle),
+    fetched into a temporary folder and not installed.
+    """
     import json
 
-    from deckcheck.data.dataset import Dataset
     from deckcheck.data.diff import diff, render_markdown, render_text
+    from deckcheck.data.update import FetchOptions
     from deckcheck.error import DeckcheckError
 
+    if last and (old is not None or new is not None or source is not None):
+        fail("--last compares the data before the last update with the data in use: "
+             "give it without OLD, NEW or --source")  # fmt: skip
+    names = (old or IN_USE, new or NEWEST)
+    if source is not None and NEWEST not in names:
+        fail(f"--source names where 'newest' comes from; neither OLD nor NEW is {NEWEST!r}")
+    opener = _Opener(source, FetchOptions(timeout=timeout, retries=retries), _Bar())
     try:
-        newer = _open_data(new, Dataset.active())
-        older = _open_data(old, _before_last_update(newer))
-        changes = diff(older, newer)
+        if last:
+            newer = opener.open(IN_USE)
+            changes = diff(_before_last_update(newer), newer)
+        else:
+            changes = diff(opener.open(names[0]), opener.open(names[1]))
     except DeckcheckError as exc:
-        fail(str(exc))
+        fail(str(exc), ["nothing was installed: the data in use is unchanged"])
+    finally:
+        opener.close()
     if output is DiffOutput.JSON:
         sys.stdout.write(json.dumps(changes.to_dict(), indent=2, ensure_ascii=False) + "\n")
     elif output is DiffOutput.MARKDOWN:

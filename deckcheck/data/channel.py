@@ -14,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from deckcheck.data.dataset import Dataset
 from deckcheck.data.source_list import PROJECT_URL
-from deckcheck.data.update import FetchOptions, Progress, UpdateResult, update
+from deckcheck.data.update import FetchOptions, Progress, UpdateResult, open_bundle, update
 from deckcheck.error import OfflineError, UpdateError
 
 BUNDLE_ENV = "DECKCHECK_BUNDLE_URL"
@@ -29,6 +30,32 @@ DEFAULT_BUNDLE_URL = f"{PROJECT_URL}/releases/latest/download/{BUNDLE_ASSET}"
 def bundle_url() -> str:
     """The published bundle's URL: ``DECKCHECK_BUNDLE_URL``, else :data:`DEFAULT_BUNDLE_URL`."""
     return os.environ.get(BUNDLE_ENV, "").strip() or DEFAULT_BUNDLE_URL
+
+
+def channel_options(url: str, options: FetchOptions | None = None) -> FetchOptions:
+    """The fetch options for ``url``: as given, and for :data:`DEFAULT_BUNDLE_URL` redirects
+    to other sites are followed (GitHub answers a release download with a redirect to its
+    download host)."""
+    opts = options or FetchOptions()
+    return replace(opts, redirects_anywhere=True) if url == DEFAULT_BUNDLE_URL else opts
+
+
+def open_newest(
+    dest: Path,
+    *,
+    source: str | None = None,
+    options: FetchOptions | None = None,
+    progress: Progress | None = None,
+) -> Dataset:
+    """The newest data available, fetched into the empty folder ``dest`` and opened, not
+    installed (the data in use does not change): the published bundle (:func:`bundle_url`),
+    or ``source`` (a mirror of it: a bundle folder or ``.zip``, a URL or a path).
+
+    Raises :class:`UpdateError` naming the source (:class:`OfflineError` when the network is
+    off).
+    """
+    url = source or bundle_url()
+    return open_bundle(url, dest, options=channel_options(url, options), progress=progress)
 
 
 def update_default(
@@ -48,10 +75,7 @@ def update_default(
 
     say = notify or (lambda line: None)
     url = bundle_url()
-    opts = options or FetchOptions()
-    if url == DEFAULT_BUNDLE_URL:
-        # GitHub answers a release download with a redirect to its download host
-        opts = replace(opts, redirects_anywhere=True)
+    opts = channel_options(url, options)
     say(f"trying the published bundle {url}")
     try:
         return update(url, home=home, options=opts, progress=progress, force=force)

@@ -12,7 +12,8 @@ builders read (``dest``: ``cards/...``, ``lflists/...``) and where it comes from
   too, so a list published upstream is found the day it appears;
 * ``asset``: a file the public repositories hold only spread over thousands of files (the card
   name and release-date projections), published by the deckcheck project as a release asset at
-  ``{asset_base}{path}``.
+  ``{asset_base}{path}``; the data-release workflow makes them before each build
+  (:mod:`deckcheck.data.builders.projection`, ``scripts/project_sources.py``).
 
 A ProjectIgnis current list (``history: true``) is also filed in ``history/`` under its
 ``!name``, as the history of that repository was gathered, and ``history/_index.json`` is written

@@ -27,7 +27,8 @@ import hashlib
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -41,6 +42,7 @@ from deckcheck.data.store import (
     locked,
     new_staging,
     open_installed,
+    prove,
     read_pointer,
     require_network,
     save_validators,
@@ -165,27 +167,125 @@ def update(
             f"'deckcheck data export'), set {SOURCE_ENV}, or use --from-upstream"
         )
     check_source(src)
-    remote = is_url(src)
-    if remote:
+    if is_url(src):
         require_network(src)
     previous = Dataset.active()
+    key = validator_url(src)
     with locked(home):
+        headers = _conditional(home, src, key, force) if key is not None else {}
         staging = new_staging(home)
         try:
-            if is_archive(src):
-                return _update_archive(src, home, staging, opts, progress, force, previous)
-            if remote:
-                return _update_url(src, home, staging, opts, progress, force, previous)
-            return _update_path(Path(src), home, staging, opts, progress, force, previous)
-        except DataError as exc:
-            raise UpdateError(f"{exc} (nothing was installed)") from exc
-        except OSError as exc:
-            where = exc.filename or home
-            raise UpdateError(f"{where}: {exc.strerror or exc} (nothing was installed)") from exc
-        except (ValueError, TypeError, KeyError) as exc:  # a hostile answer no check foresaw
-            raise UpdateError(f"{src}: unusable data: {exc} (nothing was installed)") from exc
+            with _failures(src, home, " (nothing was installed)"):
+                staged = stage(
+                    src, staging, opts, progress, headers=headers,
+                    accept=lambda doc, raw, where: _check_new(doc, raw, where, force, home),
+                )  # fmt: skip
+                if staged.status is UpdateStatus.NOT_MODIFIED:
+                    return UpdateResult(staged.status, previous, previous, staged.source)
+                result = UpdateResult(
+                    staged.status, previous, previous, staged.source, staged.downloaded
+                )
+                if staged.status is UpdateStatus.UPDATED:
+                    result = _finish(staging, staged.source, home, previous, staged.downloaded)
+                if key is not None and staged.answer is not None:
+                    _keep_validators(home, key, staged.answer)
+                return result
         finally:
             shutil.rmtree(staging, ignore_errors=True)
+
+
+def open_bundle(
+    source: str | Path,
+    dest: Path,
+    *,
+    options: FetchOptions | None = None,
+    progress: Progress | None = None,
+) -> Dataset:
+    """Fetch the bundle at ``source`` into the empty folder ``dest`` and open it, without
+    installing it: the data in use, the data folder and its pointer stay as they are.
+
+    ``source`` is what :func:`update` takes (a bundle folder or ``.zip``, a path or a URL).
+    Every file is checked against the manifest and the dataset is loaded whole
+    (:func:`~deckcheck.data.store.prove`) before it is returned; it lives as long as ``dest``.
+    Raises :class:`UpdateError` (:class:`OfflineError` when the network is off for a URL).
+    """
+    src = str(source)
+    check_source(src)
+    if is_url(src):
+        require_network(src)
+    with _failures(src, dest, ""):
+        stage(src, dest, options or FetchOptions(), progress)
+        data = Dataset.open(dest)
+        data.verify()
+        prove(data)
+        return data
+
+
+@contextmanager
+def _failures(src: str, where: Path, note: str) -> Iterator[None]:
+    """Any failure of fetching or staging as an :class:`UpdateError`, ``note`` appended."""
+    try:
+        yield
+    except DataError as exc:
+        raise UpdateError(f"{exc}{note}") from exc
+    except OSError as exc:
+        raise UpdateError(f"{exc.filename or where}: {exc.strerror or exc}{note}") from exc
+    except (ValueError, TypeError, KeyError) as exc:  # a hostile answer no check foresaw
+        raise UpdateError(f"{src}: unusable data: {exc}{note}") from exc
+
+
+Accept = Callable[[dict[str, Any], bytes, str], bool]
+"""Called with a bundle's manifest (parsed, raw bytes, where from) before its files are
+fetched: False stops there (:attr:`UpdateStatus.CURRENT`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Staged:
+    """A bundle fetched by :func:`stage` into a folder."""
+
+    source: str
+    """The source as used (a path resolved)."""
+    status: UpdateStatus
+    """UPDATED: the whole bundle is in the folder, each file checked against the manifest;
+    CURRENT: ``accept`` refused its manifest; NOT_MODIFIED: a ``304`` answer."""
+    manifest: bytes
+    """The manifest's bytes (empty after a 304)."""
+    downloaded: int = 0
+    """Bytes fetched or copied."""
+    answer: dict[str, str] | None = None
+    """The HTTP answer's headers to the manifest (or the ``.zip``), for its validators."""
+
+
+def validator_url(src: str) -> str | None:
+    """The URL whose ETag / Last-Modified make an update of ``src`` conditional (None: a
+    path): the ``.zip`` itself, or the manifest of a bundle folder."""
+    if not is_url(src):
+        return None
+    return src if is_archive(src) else manifest_url(src)[1]
+
+
+def stage(
+    src: str,
+    dest: Path,
+    opts: FetchOptions,
+    progress: Progress | None = None,
+    *,
+    headers: dict[str, str] | None = None,
+    accept: Accept | None = None,
+) -> Staged:
+    """Fetch the bundle at ``src`` (a folder or ``.zip``, a path or a URL) into ``dest``.
+
+    ``dest`` is an existing empty folder. Every file is size-capped, retried (a URL) and
+    checked against the manifest's sha256; ``headers`` make the first request conditional;
+    ``accept`` may stop after the manifest. Nothing is installed. Raises
+    :class:`UpdateError` (or ``DataError``, ``OSError``) naming the URL or path.
+    """
+    take = accept or (lambda doc, raw, where: True)
+    if is_archive(src):
+        return _stage_archive(src, dest, opts, progress, headers or {}, take)
+    if is_url(src):
+        return _stage_url(src, dest, opts, progress, headers or {}, take)
+    return _stage_path(Path(src), dest, opts, progress, take)
 
 
 def check_source(src: str) -> None:
@@ -214,7 +314,7 @@ def check_as_of(value: object, where: str) -> date:
     return when
 
 
-def _check_new(doc: dict[str, Any], fingerprint: str, where: str, force: bool, home: Path) -> bool:
+def _check_new(doc: dict[str, Any], raw: bytes, where: str, force: bool, home: Path) -> bool:
     """False when the manifest is the data in use; UpdateError when the bundle is older."""
     check_as_of(doc.get("as_of"), where)
     installed, _ = open_installed(home)
@@ -222,7 +322,7 @@ def _check_new(doc: dict[str, Any], fingerprint: str, where: str, force: bool, h
     in_use = installed if installed is not None and installed.as_of >= bundled.as_of else bundled
     if force:
         return True
-    if fingerprint == in_use.fingerprint:
+    if hashlib.sha256(raw).hexdigest() == in_use.fingerprint:
         return False
     as_of = str(doc["as_of"])  # YYYY-MM-DD (parse_manifest, check_as_of): text order is date order
     if as_of < in_use.as_of.isoformat():
@@ -241,15 +341,9 @@ def _finish(
     return UpdateResult(UpdateStatus.UPDATED, data, previous, src, downloaded)
 
 
-def _update_path(
-    folder: Path,
-    home: Path,
-    staging: Path,
-    opts: FetchOptions,
-    progress: Progress | None,
-    force: bool,
-    previous: Dataset,
-) -> UpdateResult:
+def _stage_path(
+    folder: Path, dest: Path, opts: FetchOptions, progress: Progress | None, accept: Accept
+) -> Staged:
     if folder.name == MANIFEST:
         folder = folder.parent
     src = str(folder.resolve())
@@ -258,36 +352,40 @@ def _update_path(
     except OSError as exc:
         raise UpdateError(f"{folder / MANIFEST}: cannot read: {exc.strerror or exc}") from exc
     doc = parse_manifest(raw, str(folder / MANIFEST))
-    if not _check_new(doc, hashlib.sha256(raw).hexdigest(), str(folder), force, home):
-        return UpdateResult(UpdateStatus.CURRENT, previous, previous, src)
+    if not accept(doc, raw, str(folder)):
+        return Staged(src, UpdateStatus.CURRENT, raw)
     total = 0
     for name, expected in doc["files"].items():
-        path = folder / name
-        digest = hashlib.sha256()
-        done = 0
-        try:
-            _regular(path)
-            size = path.stat().st_size
-            if size > opts.max_bytes:
-                raise UpdateError(f"{path}: {size:,} bytes, over the {opts.max_bytes:,}-byte cap")
-            with open(path, "rb") as inp, open(staging / name, "wb") as out:
-                for block in iter(lambda: inp.read(1 << 20), b""):
-                    done += len(block)
-                    if done > opts.max_bytes:
-                        raise UpdateError(f"{path}: over the {opts.max_bytes:,}-byte cap")
-                    digest.update(block)
-                    out.write(block)
-                    if progress is not None:
-                        progress(name, done, size)
-        except OSError as exc:
-            raise UpdateError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-        if digest.hexdigest() != expected:
-            raise UpdateError(
-                f"{path}: sha256 {digest.hexdigest()} does not match the manifest ({expected})"
-            )
-        total += done
-    (staging / MANIFEST).write_bytes(raw)
-    return _finish(staging, src, home, previous, total)
+        total += _copy_checked(folder / name, dest / name, expected, opts.max_bytes, progress)
+    (dest / MANIFEST).write_bytes(raw)
+    return Staged(src, UpdateStatus.UPDATED, raw, total)
+
+
+def _copy_checked(path: Path, out: Path, expected: str, cap: int, progress: Progress | None) -> int:
+    """Copy a bundle file from a folder, capped and checked against its sha256; its size."""
+    digest = hashlib.sha256()
+    done = 0
+    try:
+        _regular(path)
+        size = path.stat().st_size
+        if size > cap:
+            raise UpdateError(f"{path}: {size:,} bytes, over the {cap:,}-byte cap")
+        with open(path, "rb") as inp, open(out, "wb") as handle:
+            for block in iter(lambda: inp.read(1 << 20), b""):
+                done += len(block)
+                if done > cap:
+                    raise UpdateError(f"{path}: over the {cap:,}-byte cap")
+                digest.update(block)
+                handle.write(block)
+                if progress is not None:
+                    progress(out.name, done, size)
+    except OSError as exc:
+        raise UpdateError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    if digest.hexdigest() != expected:
+        raise UpdateError(
+            f"{path}: sha256 {digest.hexdigest()} does not match the manifest ({expected})"
+        )
+    return done
 
 
 def _read_capped(path: Path, cap: int) -> bytes:
@@ -310,33 +408,28 @@ def _regular(path: Path | str) -> None:
         raise UpdateError(f"{path}: not a regular file (a FIFO, device...)")
 
 
-def _update_url(
+def _stage_url(
     src: str,
-    home: Path,
-    staging: Path,
+    dest: Path,
     opts: FetchOptions,
     progress: Progress | None,
-    force: bool,
-    previous: Dataset,
-) -> UpdateResult:
+    headers: dict[str, str],
+    accept: Accept,
+) -> Staged:
     base, url = manifest_url(src)
-    headers = _conditional(home, src, url, force)
     with client(opts) as http:
-        got = fetch(http, url, staging / MANIFEST, opts, MAX_MANIFEST_BYTES, None, headers)
+        got = fetch(http, url, dest / MANIFEST, opts, MAX_MANIFEST_BYTES, None, headers)
         if got is None:
-            return UpdateResult(UpdateStatus.NOT_MODIFIED, previous, previous, src)
-        raw = (staging / MANIFEST).read_bytes()
+            return Staged(src, UpdateStatus.NOT_MODIFIED, b"")
+        raw = (dest / MANIFEST).read_bytes()
         doc = parse_manifest(raw, url)
-        if not _check_new(doc, hashlib.sha256(raw).hexdigest(), src, force, home):
-            _keep_validators(home, url, got)
-            return UpdateResult(UpdateStatus.CURRENT, previous, previous, src, len(raw))
+        if not accept(doc, raw, src):
+            return Staged(src, UpdateStatus.CURRENT, raw, len(raw), got)
         total = len(raw)
         for name, expected in doc["files"].items():
-            fetch(http, base + name, staging / name, opts, opts.max_bytes, expected, {}, progress)
-            total += (staging / name).stat().st_size
-    result = _finish(staging, src, home, previous, total)
-    _keep_validators(home, url, got)
-    return result
+            fetch(http, base + name, dest / name, opts, opts.max_bytes, expected, {}, progress)
+            total += (dest / name).stat().st_size
+    return Staged(src, UpdateStatus.UPDATED, raw, total, got)
 
 
 def _conditional(home: Path, src: str, url: str, force: bool) -> dict[str, str]:
@@ -358,24 +451,22 @@ def is_archive(source: str) -> bool:
     return source.split("?", 1)[0].split("#", 1)[0].lower().endswith(".zip")
 
 
-def _update_archive(
+def _stage_archive(
     src: str,
-    home: Path,
-    staging: Path,
+    dest: Path,
     opts: FetchOptions,
     progress: Progress | None,
-    force: bool,
-    previous: Dataset,
-) -> UpdateResult:
+    headers: dict[str, str],
+    accept: Accept,
+) -> Staged:
     """A bundle in one ``.zip`` file (a URL or a path): fetched, then unpacked as checked."""
-    archive = staging / ".bundle.zip"
+    archive = dest / ".bundle.zip"
     got: dict[str, str] | None = None
     if is_url(src):
-        headers = _conditional(home, src, src, force)
         with client(opts) as http:
             got = fetch(http, src, archive, opts, opts.max_bytes, None, headers, progress)
         if got is None:
-            return UpdateResult(UpdateStatus.NOT_MODIFIED, previous, previous, src)
+            return Staged(src, UpdateStatus.NOT_MODIFIED, b"")
     else:
         src = str(Path(src).resolve())
         _regular(src)
@@ -386,18 +477,13 @@ def _update_archive(
         if size > opts.max_bytes:
             raise UpdateError(f"{src}: {size:,} bytes, over the {opts.max_bytes:,}-byte cap")
         shutil.copyfile(src, archive)
-    raw = unpack(archive, staging, src, opts.max_bytes, progress)
+    raw = unpack(archive, dest, src, opts.max_bytes, progress)
     archive.unlink()
     doc = parse_manifest(raw, src)
-    if not _check_new(doc, hashlib.sha256(raw).hexdigest(), src, force, home):
-        if got is not None:
-            _keep_validators(home, src, got)
-        return UpdateResult(UpdateStatus.CURRENT, previous, previous, src, len(raw))
-    total = sum((staging / name).stat().st_size for name in doc["files"]) + len(raw)
-    result = _finish(staging, src, home, previous, total)
-    if got is not None:
-        _keep_validators(home, src, got)
-    return result
+    if not accept(doc, raw, src):
+        return Staged(src, UpdateStatus.CURRENT, raw, len(raw), got)
+    total = sum((dest / name).stat().st_size for name in doc["files"]) + len(raw)
+    return Staged(src, UpdateStatus.UPDATED, raw, total, got)
 
 
 def unpack(

@@ -12,6 +12,7 @@ import enum
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from deckcheck.card import Card, Match
 
@@ -24,7 +25,7 @@ class Section(enum.StrEnum):
     SIDE = "side"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class DeckCard:
     """One copy of a card in a deck section.
 
@@ -39,10 +40,34 @@ class DeckCard:
     line: int | None = None
     match: Match | None = None
 
+    def __init__(
+        self,
+        passcode: int,
+        section: Section,
+        card: Card | None = None,
+        line: int | None = None,
+        match: Match | None = None,
+    ) -> None:
+        # the fields set through their slots: twice as fast as a frozen dataclass's own
+        # __init__, and a reader makes one DeckCard per card line
+        _SET_PASSCODE(self, passcode)
+        _SET_SECTION(self, section)
+        _SET_CARD(self, card)
+        _SET_LINE(self, line)
+        _SET_MATCH(self, match)
+
     @property
     def name(self) -> str:
         """The card's English name, or ``#<passcode>`` for unknown cards."""
         return self.card.name if self.card is not None else f"#{self.passcode}"
+
+
+_SLOTS: Any = DeckCard.__dict__  # the member descriptors of DeckCard's slots
+_SET_PASSCODE = _SLOTS["passcode"].__set__
+_SET_SECTION = _SLOTS["section"].__set__
+_SET_CARD = _SLOTS["card"].__set__
+_SET_LINE = _SLOTS["line"].__set__
+_SET_MATCH = _SLOTS["match"].__set__
 
 
 class FindingCode(enum.StrEnum):
@@ -167,10 +192,15 @@ def fingerprint_deck(deck: Deck) -> str:
     hex digits of the sha256 of ``main:<code>x<n>,...;extra:...;side:...`` (codes ascending),
     so anyone can recompute it. Lines that name no card (unknown names) are not part of it.
     """
+    return fingerprint_counts(canonical_counts(deck))
+
+
+def fingerprint_counts(counts: dict[Section, Counter[int]]) -> str:
+    """:func:`fingerprint_deck` of a deck whose :func:`canonical_counts` are ``counts``."""
     import hashlib
 
     parts = []
-    for section, counts in canonical_counts(deck).items():
-        body = ",".join(f"{code}x{n}" for code, n in sorted(counts.items()))
+    for section, counts_of in counts.items():
+        body = ",".join(f"{code}x{n}" for code, n in sorted(counts_of.items()))
         parts.append(f"{section.value}:{body}")
     return hashlib.sha256(";".join(parts).encode("ascii")).hexdigest()[:FINGERPRINT_LENGTH]

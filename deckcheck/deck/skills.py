@@ -9,11 +9,15 @@ the same name, where one exists (as Rush names resolve to Rush cards).
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import chain
+from operator import attrgetter
 
 from deckcheck.card import CardIndex, Match
 from deckcheck.deck.model import Deck, DeckCard
 
 _BY_NAME = (Match.NAME_EN, Match.NAME_JA, Match.NAME_ZH)
+_BY_NAME_SET = frozenset(_BY_NAME)
+_MATCH = attrgetter("match")
 
 
 def prefer_skills(deck: Deck, index: CardIndex) -> Deck:
@@ -21,6 +25,9 @@ def prefer_skills(deck: Deck, index: CardIndex) -> Deck:
 
     Cards given by passcode are kept as written. Returns ``deck`` itself when nothing changes.
     """
+    sections = (deck.main, deck.extra, deck.side)
+    if _BY_NAME_SET.isdisjoint(map(_MATCH, chain.from_iterable(sections))):
+        return deck  # every card given by passcode (a .ydk, a ydke URL): nothing to swap
     changed = False
 
     def swap(dc: DeckCard) -> DeckCard:

@@ -19,6 +19,7 @@ import enum
 from typing import TYPE_CHECKING, Any, assert_never
 
 from deckcheck.reporter.options import RenderOptions as RenderOptions
+from deckcheck.reporter.options import dump_json
 from deckcheck.reporter.options import repo_path as repo_path
 from deckcheck.reporter.options import safe as safe
 
@@ -138,18 +139,19 @@ def _text(value: Renderable, opts: RenderOptions) -> str:
 
 
 def _json(value: Renderable, opts: RenderOptions) -> str:
-    from deckcheck.reporter import document as doc
     from deckcheck.run.batch import Batch
+
+    if isinstance(value, Batch):  # the usual case: written without importing the models
+        data = batch_dict(value)
+        for report, result in zip(value.reports, data["results"], strict=True):
+            localize_result(report, result, opts.lang)
+        return dump_json(data)
+    from deckcheck.reporter import document as doc
     from deckcheck.run.forecast import Forecast
     from deckcheck.validation.report import Report
 
     if isinstance(value, Forecast):
         return doc.dump(doc.UpcomingDocument.model_validate(safe(value.to_dict())))
-    if isinstance(value, Batch):
-        data = batch_dict(value)
-        for report, result in zip(value.reports, data["results"], strict=True):
-            localize_result(report, result, opts.lang)
-        return doc.dump(doc.ValidationDocument.model_validate(safe(data)))
     if isinstance(value, Report):
         return doc.dump(doc.ResultDoc.model_validate(safe(localize_result(value, value.to_dict(),
                                                                    opts.lang))))  # fmt: skip

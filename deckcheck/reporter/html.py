@@ -118,6 +118,18 @@ def _who(row: Row, loc: Localizer) -> str:
     return " · ".join(parts)
 
 
+_FIXED: dict[tuple[str, str], str] = {}
+"""(language, catalog key) -> the message escaped: the fixed texts a report repeats per deck."""
+
+
+def _fixed(loc: Localizer, key: str) -> str:
+    """``_e(loc.t(key))`` for a message without fields, worked out once per language."""
+    got = _FIXED.get((loc.lang.value, key))
+    if got is None:
+        got = _FIXED[(loc.lang.value, key)] = _e(loc.t(key))
+    return got
+
+
 def _status(status: str, loc: Localizer) -> str:
     return status.upper() if loc.lang.value == "en" else loc.t(f"status.{status}")
 
@@ -148,16 +160,17 @@ def _card(row: Row, loc: Localizer) -> str:
         items.append(f'<li>{said}<div class="fix">{_e(loc.t("html.duplicate_fix"))}</div></li>')
     if not isinstance(row, Unreadable):
         for v in row.violations:
-            if v.severity.value == "note":
+            level = v.severity.value
+            if level == "note":
                 continue
+            code = v.code.value
             where = f" ({loc.t('report.line', line=v.line)})" if v.line is not None else ""
-            sec = f"[{_e(loc.t(f'section.{v.section}'))}] " if v.section else ""
-            severity = loc.t(f"severity.{v.severity.value}")
+            sec = f"[{_fixed(loc, f'section.{v.section}')}] " if v.section else ""
             items.append(
-                f'<li><span class="code">{_e(v.code.value)}</span> '
-                f'<span class="{"illegal" if v.severity.value == "error" else "duplicate"}">'
-                f"{_e(severity)}</span> {sec}{_e(loc.violation(v))}{_e(where)}"
-                f'<div class="fix">{_e(loc.t(f"fix.{v.code.value}"))}</div></li>'
+                f'<li><span class="code">{code}</span> '
+                f'<span class="{"illegal" if level == "error" else "duplicate"}">'
+                f"{_fixed(loc, f'severity.{level}')}</span> {sec}{_e(loc.violation(v))}"
+                f'{_e(where)}<div class="fix">{_fixed(loc, f"fix.{code}")}</div></li>'
             )
     else:
         fix = unreadable_fix(row, loc.lang.value)
@@ -224,7 +237,7 @@ def _row(i: int, r: Row, extra: list[str], loc: Localizer) -> str:
         f"<td>{_cell(reg.player) if reg else ''}</td>",
         *(f"<td>{_cell(fields.get(k, ''))}</td>" for k in extra),
     ]
-    shown = _e(loc.t(f"status.{status}"))
+    shown = _fixed(loc, f"status.{status}")
     state = f'<td class="{status}" data-v="{_ORDER[status]}{status}">{shown}</td>'
     if not isinstance(r, Unreadable):
         warnings = sum(v.severity.value == "warning" for v in r.violations)

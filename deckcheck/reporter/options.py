@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,8 +38,17 @@ def repo_path(path: str, root: str | None) -> str | None:
 
     if path in ("<stdin>", "<ydke URL>", "<deck>", "-") or path.lower().startswith("ydke://"):
         return None
-    base = os.path.abspath(root if root is not None else os.curdir)
-    full = os.path.abspath(path)
+    return _relative(path, root, os.getcwd())
+
+
+@functools.lru_cache(maxsize=8192)
+def _relative(path: str, root: str | None, cwd: str) -> str:
+    """:func:`repo_path` for one working folder (a report names each path many times)."""
+    import os
+
+    base = os.path.join(cwd, root) if root is not None else cwd
+    base = os.path.normpath(base)
+    full = os.path.normpath(os.path.join(cwd, path))
     try:
         rel = os.path.relpath(full, base)
     except ValueError:  # another drive (Windows)
@@ -76,3 +86,17 @@ def _safe(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_safe(v) for v in value]
     return value
+
+
+def dump_json(data: dict[str, Any]) -> str:
+    """A big document already built in its model's shape (a batch's ``validation`` document)
+    as indented UTF-8 JSON, as :func:`deckcheck.reporter.document.dump` writes the model, but
+    without validating it again field by field or importing the models (most of the time of a
+    10,000-deck ``report.json``); undecodable strings are escaped as :func:`safe` does."""
+    import pydantic_core
+
+    try:
+        text = pydantic_core.to_json(data, indent=2)
+    except (pydantic_core.PydanticSerializationError, UnicodeError):
+        text = pydantic_core.to_json(safe(data), indent=2)
+    return text.decode("utf-8") + "\n"

@@ -70,7 +70,7 @@ def apply_ignores(report: Report, codes: frozenset[str] | Sequence[str]) -> Repo
 def checked(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Checked:
     """The batch builder: the deck's report (ignored codes removed) in a :class:`Checked` row,
     with the deck's fingerprint and registration."""
-    from deckcheck.deck.model import fingerprint_deck
+    from deckcheck.deck.model import canonical_counts, fingerprint_counts
     from deckcheck.run.meta import deck_contents
     from deckcheck.run.row import Checked
     from deckcheck.validation.engine import validate
@@ -79,8 +79,9 @@ def checked(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Checked:
     report = validate(deck, one.format, step.date, allow_prerelease=step.allow_prerelease,
                       path=src.label, data=ds)  # fmt: skip
     report = apply_ignores(report, one.ignored)
-    return Checked(report, fingerprint_deck(deck), src.registration, frozenset(one.ignored),
-                   deck_contents(deck))  # fmt: skip
+    counts = canonical_counts(deck)
+    return Checked(report, fingerprint_counts(counts), src.registration, frozenset(one.ignored),
+                   deck_contents(deck, counts))  # fmt: skip
 
 
 def one_source(one: Planned, step: Step, ds: Dataset) -> Any:

@@ -31,6 +31,8 @@ import enum
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -205,14 +207,26 @@ Contents = tuple[tuple[str, int, int], ...]
 """A deck's cards as ``(section, canonical passcode, copies)`` (``Checked.contents``)."""
 
 
-def deck_contents(deck: Deck) -> Contents:
+def deck_contents(deck: Deck, counts: Mapping[Section, Counter[int]] | None = None) -> Contents:
     """The deck's known cards as ``(section, canonical passcode, copies)``, sorted; unknown
-    passcodes are left out (alternate artworks count as their original card)."""
-    counts: Counter[tuple[str, int]] = Counter(
-        (c.section.value, c.card.canonical) for c in deck if c.card is not None
-    )
-    return tuple(sorted((s, code, n) for (s, code), n in counts.items()))
+    passcodes are left out (alternate artworks count as their original card).
 
+    ``counts``, the deck's :func:`~deckcheck.deck.model.canonical_counts` when already known,
+    saves counting again."""
+    out: list[tuple[str, int, int]] = []
+    if counts is not None and None not in map(_CARD, chain(deck.main, deck.extra, deck.side)):
+        for part, got in counts.items():
+            tag = part.value
+            out.extend([(tag, code, n) for code, n in got.items()])
+    else:
+        for name, cards in (("main", deck.main), ("extra", deck.extra), ("side", deck.side)):
+            got = Counter([c.card.canonical for c in cards if c.card is not None])
+            out.extend([(name, code, n) for code, n in got.items()])
+    out.sort()
+    return tuple(out)
+
+
+_CARD = attrgetter("card")
 
 _COUNTED = (Section.MAIN.value, Section.EXTRA.value)
 
@@ -247,16 +261,18 @@ def _scores(
     scores: Counter[str] = Counter()
     cards: dict[str, set[int]] = {}
     counted: Counter[int] = Counter()
-    for section, code, n in contents:
+    generic = rules.generic
+    lookup = facts.get
+    for section, code, n in contents:  # (get and set: a Counter's += is much slower)
         if section not in _COUNTED:
             continue
-        counted[code] += n
-        known = facts.get(code)
+        counted[code] = counted.get(code, 0) + n
+        known = lookup(code)
         if known is None:
             continue
         for name in known[0]:
-            if name not in rules.generic:
-                scores[name] += n
+            if name not in generic:
+                scores[name] = scores.get(name, 0) + n
                 cards.setdefault(name, set()).add(code)
     return scores, cards, counted
 
@@ -332,19 +348,32 @@ def _classify(deck: Deck | Contents, rules: Rules, facts: _Facts) -> DeckArchety
 # -- the field ----------------------------------------------------------------------------------
 
 
-def _usage(per_deck: list[Counter[int]], facts: _Facts, n: int, top: int) -> tuple[CardUsage, ...]:
-    decks: Counter[int] = Counter()
-    copies: Counter[int] = Counter()
-    for counts in per_deck:
-        decks.update(counts.keys())
-        copies.update(counts)
-    names = {code: known[1] for code in decks if (known := facts.get(code)) is not None}
-    order = sorted(decks, key=lambda code: (-decks[code], -copies[code], names[code]))
-    return tuple(
-        CardUsage(code, names[code], decks[code], decks[code] / n, copies[code],
-                  copies[code] / decks[code])
-        for code in order[:top]
-    )  # fmt: skip
+class _Tally:
+    """Per card: the decks that play it and its copies over them (one part of the field)."""
+
+    __slots__ = ("copies", "decks")
+
+    def __init__(self) -> None:
+        self.decks: Counter[int] = Counter()
+        self.copies: dict[int, int] = {}
+
+    def add(self, counts: dict[int, int]) -> None:
+        """Count one deck's copies per card."""
+        self.decks.update(counts.keys())
+        copies = self.copies
+        for code, n in counts.items():
+            copies[code] = copies.get(code, 0) + n
+
+    def usage(self, facts: _Facts, n: int, top: int) -> tuple[CardUsage, ...]:
+        """The ``top`` cards by decks, then copies, then name."""
+        decks, copies = self.decks, self.copies
+        names = {code: known[1] for code in decks if (known := facts.get(code)) is not None}
+        order = sorted(decks, key=lambda code: (-decks[code], -copies[code], names[code]))
+        return tuple(
+            CardUsage(code, names[code], decks[code], decks[code] / n, copies[code],
+                      copies[code] / decks[code])
+            for code in order[:top]
+        )  # fmt: skip
 
 
 def _breakdown(entries: Sequence[Entry]) -> tuple[ArchetypeShare, ...]:
@@ -372,25 +401,30 @@ def summarize(
 
     facts = facts if facts is not None else _Facts(resolve_data(data).cards)
     n = len(entries)
-    parts: dict[str, list[Counter[int]]] = {"every": [], "main": [], "side": []}
-    for e in entries:
-        every, main, side = Counter[int](), Counter[int](), Counter[int]()
-        for section, code, copies in e.contents:
-            if facts.get(code) is None:
-                continue
-            every[code] += copies
-            (side if section == Section.SIDE.value else main)[code] += copies
-        parts["every"].append(every)
-        parts["main"].append(main)
-        parts["side"].append(side)
     if n == 0:
         return Metagame(0, (), (), (), (), (), tuple(unreadable))
+    every, main, side = _Tally(), _Tally(), _Tally()
+    known = facts.get
+    side_name = Section.SIDE.value
+    for e in entries:
+        all_counts: dict[int, int] = {}
+        main_counts: dict[int, int] = {}
+        side_counts: dict[int, int] = {}
+        for section, code, copies in e.contents:
+            if known(code) is None:
+                continue
+            all_counts[code] = all_counts.get(code, 0) + copies
+            part = side_counts if section == side_name else main_counts
+            part[code] = part.get(code, 0) + copies
+        every.add(all_counts)
+        main.add(main_counts)
+        side.add(side_counts)
     return Metagame(
         n,
         _breakdown(entries),
-        _usage(parts["every"], facts, n, top),
-        _usage(parts["main"], facts, n, top),
-        _usage(parts["side"], facts, n, top),
+        every.usage(facts, n, top),
+        main.usage(facts, n, top),
+        side.usage(facts, n, top),
         tuple(entries),
         tuple(unreadable),
     )

@@ -111,12 +111,12 @@ class Registration:
         return {
             "file": self.file,
             "row": self.row,
+            "line": self.line or self.row,
             "player_id": self.player_id,
             "player": self.player,
             "deck": self.deck,
             "fields": dict(self.fields),
             "duplicate_of": self.duplicate_of,
-            "line": self.line or self.row,
         }
 
 

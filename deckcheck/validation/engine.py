@@ -1099,8 +1099,8 @@ def _skill_pool(ctx: Context) -> Iterator[Violation]:
     """Each Skill of a Speed Duel deck: on the list in force, and released by the date."""
     rs = ctx.rules
     seen: set[int] = set()
-    for dc in ctx.deck:
-        if dc.card is None or not dc.card.is_skill or dc.passcode in seen:
+    for dc, facts in ctx.flagged:  # a Skill (no deck card) always needs a look: all are here
+        if not facts.skill or dc.card is None or dc.passcode in seen:
             continue
         seen.add(dc.passcode)
         why = skill_problem(dc.card, rs.banlist, rs.date, tcg_region(rs.format.tcg_region))
@@ -1233,12 +1233,26 @@ def validate(
     limit (:func:`_over_limits`), then the rules the deck can trigger (:meth:`Ruleset.rules`).
     """
     ds = data if data is not None else _active()
-    fmt = ds.format(format) if isinstance(format, str) else format
-    if region is not None:
-        fmt = fmt.in_region(region)
     when = date if date is not None else _today()
-    rs = ruleset(fmt, when, allow_prerelease, ds)
-    if uses_skills(fmt):  # Speed Duel, Duel Links: a name that is a Skill's means the Skill
+    front = _FRONT
+    if (
+        front is not None
+        and front[0] is ds
+        and (front[1] is format or (type(format) is str and front[1] == format))
+        and front[2] == when
+        and front[3] is allow_prerelease
+        and region is None
+    ):
+        fmt, rs, with_skills = front[4], front[5], front[6]  # a batch asks this 1000s of times
+    else:
+        fmt = ds.format(format) if isinstance(format, str) else format
+        if region is not None:
+            fmt = fmt.in_region(region)
+        rs = ruleset(fmt, when, allow_prerelease, ds)
+        with_skills = uses_skills(fmt)
+        if region is None:
+            _remember_front((ds, format, when, allow_prerelease, fmt, rs, with_skills))
+    if with_skills:  # Speed Duel, Duel Links: a name that is a Skill's means the Skill
         deck = prefer_skills(deck, ds.cards)
     sections = (deck.main, deck.extra, deck.side)
     tally, unknown = _count(rs, sections, ds)
@@ -1257,17 +1271,32 @@ def validate(
         every = map(_PASSCODE, chain(*sections))
         points = sum(map(rs.points.get, every, repeat(0))) if rs.points else 0
         point_cards = points_by_card(chain(*sections), rs.points) if points else ()
-    ctx = Context(deck, rs, sizes, unknown, flagged, listed, crowded, changing, skills, points)
     allowed = rs.sizes_allowed
     bad_size = not (sizes[Section.MAIN] in allowed[0] and sizes[Section.EXTRA] in allowed[1]
                     and sizes[Section.SIDE] in allowed[2])  # fmt: skip
     has: Has = (bool(deck.findings), bool(unknown), bad_size, bool(flagged), bool(crowded),
                 bool(listed), bool(changing))  # fmt: skip
-    violations = [v for check in rs.rules(has) for v in check(ctx)]
-    # deck-wide findings first (sizes, dates), then the rest in file-line order
-    if len(violations) > 1:
-        violations.sort(key=_file_order)
+    checks = rs.rules(has)
+    violations: list[Violation] = []
+    if checks:  # (a clean deck under a plain list: nothing to ask)
+        ctx = Context(deck, rs, sizes, unknown, flagged, listed, crowded, changing, skills,
+                      points)  # fmt: skip
+        violations = [v for check in checks for v in check(ctx)]
+        # deck-wide findings first (sizes, dates), then the rest in file-line order
+        if len(violations) > 1:
+            violations.sort(key=_file_order)
     return _report(deck, rs, sizes, violations, path, points, ds, point_cards)
+
+
+_Front = tuple["Dataset", "Format | str", "date", bool, "Format", "Ruleset", bool]
+_FRONT: _Front | None = None
+"""The last :func:`validate` call's question (data, format as given, date, pre-releases) and
+its answer (the format, its ruleset, whether it uses Skills)."""
+
+
+def _remember_front(front: _Front) -> None:
+    global _FRONT
+    _FRONT = front
 
 
 def _count(

@@ -24,8 +24,8 @@ missing (validation reports it as a note).
 from __future__ import annotations
 
 from deckcheck.card import CardIndex
-from deckcheck.deck.io.builder import DeckBuilder, decode_input, is_code, split_lines
-from deckcheck.deck.model import Deck, FindingCode, Section
+from deckcheck.deck.io.builder import MAX_CARDS, DeckBuilder, decode_input, is_code, split_lines
+from deckcheck.deck.model import Deck, DeckCard, FindingCode, Section
 
 _HEADERS = {
     "#main": Section.MAIN,
@@ -46,13 +46,19 @@ def parse_ydk(
     deck = DeckBuilder(index, source, "ydk")
     section = Section.MAIN
     add = deck.add_passcode
+    memo, cards = deck.memo, deck.cards
     seen: dict[str, int] = {}
     for number, raw in enumerate(split_lines(text), 1):
         line = raw.strip()
         if not line:
             continue
         if line.isdigit() and line.isascii():
-            add(line, section, number)
+            known = memo.get(line)
+            if known is not None and len(cards) < MAX_CARDS:  # add_passcode's usual case
+                rec = known.record
+                cards.append(DeckCard(rec.passcode, section, rec, number, known.match))
+            else:
+                add(line, section, number)
             continue
         head = line[0]
         if head == "#" or head == "!":
