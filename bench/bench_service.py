@@ -12,8 +12,10 @@ of requests per phase, a time cap per phase, a fixed number in flight), then sto
 Targets (the issue's): >= 1,000 validate requests/s with p99 <= 50 ms; search p99 <= 20 ms;
 validate's rate >= 0.5x /healthz's in the same run with a lean client.
 When ``wrk`` is installed (Debian: ``apt-get install wrk``) it drives a first set of lean phases
-(``wrk:`` figures, with the server's CPU time per request); ``BENCH_SERVICE_QUICK=1`` runs only
-those.
+(``wrk:`` figures, with the server's CPU time per request), interleaved in rounds (healthz,
+validate, search, then again: BENCH_SERVICE_WRK_ROUNDS, default 5, over BENCH_SERVICE_WRK_SECONDS
+per phase, default 10) so that a figure and its baseline share the machine's conditions;
+``BENCH_SERVICE_QUICK=1`` runs only those.
 An httpx client costs more CPU per request (about 1.2 ms) than the server does (about 0.5 ms), so
 on a 2-core machine it, not the server, caps what a same-machine test can show. The throughput
 and latency phases are therefore run twice: with httpx, and with a lean asyncio client (raw
@@ -316,7 +318,10 @@ async def drive_raw(url: str, requests: list[Request], seconds: float) -> Phase:
 
 
 WRK_SECONDS = int(os.environ.get("BENCH_SERVICE_WRK_SECONDS", "10"))
-"""Seconds of each wrk phase."""
+"""Seconds of each wrk phase (all its rounds together)."""
+WRK_ROUNDS = int(os.environ.get("BENCH_SERVICE_WRK_ROUNDS", "5"))
+"""Rounds the wrk phases are interleaved in (healthz, validate, search; again...), so that a
+figure and its baseline see the same machine even when other work comes and goes on it."""
 WRK_SCRIPT = """
 local i = 0
 local reqs = {}
@@ -330,8 +335,17 @@ request = function()
   i = i % #reqs + 1
   return reqs[i]
 end
+done = function(summary, latency, requests)
+  local out = {}
+  for j = 1, #latency do
+    local value, count = latency(j)
+    out[#out + 1] = value .. ":" .. count
+  end
+  io.write("latency-histogram " .. table.concat(out, " ") .. "\n")
+end
 """
-"""wrk's request script: cycles through prepared requests, one per line of a file."""
+"""wrk's request script: cycles through prepared requests, one per line of a file; at the end,
+writes the latency histogram (microseconds:count), so that rounds can be pooled exactly."""
 
 
 @dataclass
@@ -344,6 +358,35 @@ class WrkPhase:
     non_2xx: int
     cpu_ms: float = float("nan")
     """Server CPU milliseconds per request."""
+    requests: int = 0
+    seconds: float = 0.0
+    cpu: float = 0.0
+    """Server CPU seconds."""
+    latency: Counter[int] = field(default_factory=Counter)
+    """Requests by latency in microseconds."""
+
+
+def percentile(latency: Counter[int], q: float) -> float:
+    """The ``q`` quantile of a latency histogram, in ms."""
+    total = sum(latency.values())
+    seen = 0
+    for value in sorted(latency):
+        seen += latency[value]
+        if seen >= q * total:
+            return value / 1e3
+    return float("nan")
+
+
+def combine(parts: list[WrkPhase]) -> WrkPhase:
+    """The rounds of one phase as one: requests and CPU summed over the time of them all, the
+    percentiles of their latency histograms pooled."""
+    n = sum(p.requests for p in parts)
+    took = sum(p.seconds for p in parts)
+    cpu = sum(p.cpu for p in parts)
+    latency: Counter[int] = sum((p.latency for p in parts), Counter())
+    return WrkPhase(n / took if took else 0.0, percentile(latency, 0.50),
+                    percentile(latency, 0.99), sum(p.non_2xx for p in parts),
+                    cpu / n * 1e3 if n else float("nan"), n, took, cpu, latency)  # fmt: skip
 
 
 def drive_wrk(proc: subprocess.Popen[bytes], url: str, requests: list[Request],
@@ -376,20 +419,31 @@ def drive_wrk(proc: subprocess.Popen[bytes], url: str, requests: list[Request],
 
     used = server_cpu(proc.pid) - cpu
     rate = re.search(r"Requests/sec:\s+([\d.]+)", out)
-    done = re.search(r"(\d+) requests in", out)
+    done = re.search(r"(\d+) requests in ([\d.]+)(us|ms|s|m)\b", out)
     bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
     n = int(done.group(1)) if done else 0
+    unit = {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0}
+    took = float(done.group(2)) * unit[done.group(3)] if done else 0.0
     per = used / n * 1e3 if n else float("nan")
+    hist = re.search(r"^latency-histogram (.*)$", out, re.MULTILINE)
+    pairs = (pair.split(":") for pair in (hist.group(1).split() if hist else ()))
+    latency = Counter({int(v): int(c) for v, c in pairs})
     return WrkPhase(float(rate.group(1)) if rate else 0.0, ms("50"), ms("99"),
-                    int(bad.group(1)) if bad else 0, per)  # fmt: skip
+                    int(bad.group(1)) if bad else 0, per, n, took, used, latency)  # fmt: skip
 
 
 def wrk_figures(proc: subprocess.Popen[bytes], url: str, health: list[Request],
                 valid: list[Request], search: list[Request]) -> list[Figure]:  # fmt: skip
-    """The throughput and p99 of validate and search beside /healthz's, driven by wrk."""
-    h = drive_wrk(proc, url, health)
-    v = drive_wrk(proc, url, valid)
-    s = drive_wrk(proc, url, search)
+    """The throughput and p99 of validate and search beside /healthz's, driven by wrk in
+    interleaved rounds (:data:`WRK_ROUNDS`)."""
+    rounds = max(1, WRK_ROUNDS)
+    slice_ = max(1, round(WRK_SECONDS / rounds))
+    print(f"  wrk: {rounds} rounds of {slice_} s per phase, interleaved")
+    parts: list[list[WrkPhase]] = [[], [], []]
+    for _ in range(rounds):
+        for got, requests in zip(parts, (health, valid, search), strict=True):
+            got.append(drive_wrk(proc, url, requests, slice_))
+    h, v, s = (combine(p) for p in parts)
     base = "GET /healthz"
     return [
         Figure("wrk: POST /v1/validate server CPU per request", v.cpu_ms, base, h.cpu_ms, "ms"),
