@@ -341,7 +341,7 @@ done = function(summary, latency, requests)
     local value, count = latency(j)
     out[#out + 1] = value .. ":" .. count
   end
-  io.write("latency-histogram " .. table.concat(out, " ") .. "\n")
+  io.write("latency-histogram " .. table.concat(out, " ") .. "\\n")
 end
 """
 """wrk's request script: cycles through prepared requests, one per line of a file; at the end,
