@@ -253,9 +253,9 @@ class Service:
         self.holder = Holder(data)
         """The data in service (swapped whole by a reload; each request pins one)."""
         self.openapi_text: str | None = None
-        self.dates: dict[str, date] = {}
-        """Dates asked as YYYY-MM-DD, parsed."""
         """The OpenAPI document as JSON, made on first request."""
+        self.dates: dict[str, date] = {}
+        """Dates asked as YYYY-MM-DD, parsed (the same for every dataset)."""
         folder = resources.files("deckcheck.service") / "static"
         self.static = {name: (folder / name).read_bytes() for name in ("index.html", *STATIC)}
         if settings.image_url:  # the builder reads the card image template from its page
