@@ -1234,18 +1234,24 @@ def validate(
     """
     ds = data if data is not None else _active()
     when = date if date is not None else _today()
-    key = (id(ds), format if type(format) is str else id(format), when, allow_prerelease)
-    front = _FRONT.get(key) if region is None else None
-    if front is not None and front[0] is ds and (type(format) is str or front[1] is format):
-        fmt, rs, with_skills = front[1], front[2], front[3]  # a batch asks this 1000s of times
+    front = _FRONT
+    if (
+        front is not None
+        and front[0] is ds
+        and (front[1] is format or (type(format) is str and front[1] == format))
+        and front[2] == when
+        and front[3] is allow_prerelease
+        and region is None
+    ):
+        fmt, rs, with_skills = front[4], front[5], front[6]  # a batch asks this 1000s of times
     else:
         fmt = ds.format(format) if isinstance(format, str) else format
         if region is not None:
             fmt = fmt.in_region(region)
-        rs = ruleset(fmt, when, allow_prerelease, ds)
+        rs = ruleset(fmt, when, allow_prerelease, ds)  # (which keeps its cache's order)
         with_skills = uses_skills(fmt)
         if region is None:
-            _remember_front(key, (ds, fmt, rs, with_skills))
+            _remember_front((ds, format, when, allow_prerelease, fmt, rs, with_skills))
     if with_skills:  # Speed Duel, Duel Links: a name that is a Skill's means the Skill
         deck = prefer_skills(deck, ds.cards)
     sections = (deck.main, deck.extra, deck.side)
@@ -1282,20 +1288,17 @@ def validate(
     return _report(deck, rs, sizes, violations, path, points, ds, point_cards)
 
 
-_FrontKey = tuple[int, "str | int", "date", bool]
-_Front = tuple["Dataset", "Format", "Ruleset", bool]
-_FRONT: dict[_FrontKey, _Front] = {}
-"""The last :func:`validate` questions (the data's and a format object's identity, or a format
-name; the date; pre-releases allowed) and their answers (the data, the format, its ruleset,
-whether it uses Skills): a batch asks a few questions thousands of times."""
-FRONT_MAX = 64
-"""Most questions :data:`_FRONT` remembers (it starts again when full)."""
+_Front = tuple["Dataset", "Format | str", "date", bool, "Format", "Ruleset", bool]
+_FRONT: _Front | None = None
+"""The last :func:`validate` call's question (data, format as given, date, pre-releases) and
+its answer (the format, its ruleset, whether it uses Skills): a batch asks it thousands of
+times. (One question only, as :func:`ruleset` remembers one: a ruleset in use stays the most
+recent of its dataset's cache, which keeps the cache's memory bound.)"""
 
 
-def _remember_front(key: _FrontKey, front: _Front) -> None:
-    if len(_FRONT) >= FRONT_MAX:
-        _FRONT.clear()
-    _FRONT[key] = front
+def _remember_front(front: _Front) -> None:
+    global _FRONT
+    _FRONT = front
 
 
 def _count(
@@ -1369,24 +1372,13 @@ def _report(
     path: str | None, points: int | None, ds: Dataset, point_cards: tuple[PointCard, ...] = (),
 ) -> Report:  # fmt: skip
     """The report of a validated deck."""
-    return Report(
-        format=rs.format.id,
-        era=rs.era.id,
-        date=rs.date,
-        banlist=rs.banlist_ref,
-        counts={
-            "main": sizes[Section.MAIN],
-            "extra": sizes[Section.EXTRA],
-            "side": sizes[Section.SIDE],
-        },
-        violations=tuple(violations),
-        path=path if path is not None else deck.source,
-        points=points,
-        point_cap=rs.point_cap,
-        name=deck.name,
-        data_fingerprint=ds.fingerprint,
-        point_cards=point_cards,
-    )
+    counts = {"main": sizes[Section.MAIN], "extra": sizes[Section.EXTRA],
+              "side": sizes[Section.SIDE]}  # fmt: skip
+    return Report(  # (by position: a keyword call costs more, once per deck)
+        rs.format.id, rs.era.id, rs.date, rs.banlist_ref, counts, tuple(violations),
+        path if path is not None else deck.source, points, rs.point_cap, deck.name,
+        ds.fingerprint, point_cards,
+    )  # fmt: skip
 
 
 def _file_order(v: Violation) -> int:
