@@ -5,7 +5,7 @@ more; ``DECKCHECK_BENCH_SOURCE=FOLDER`` takes the ``.ydk`` files of another fold
 round-robin into a temporary folder. Figures, each beside a baseline run in the same session:
 
 * ``deckcheck batch FOLDER --out DIR`` (all cores, CSV + JSON + HTML reports) against
-  ``deckcheck validate FOLDER --output json`` (one process, today's way): wall time, limit 5 s;
+  ``deckcheck validate FOLDER --output json`` (one process, today's way): wall time, limit 2.5 s;
 * the same batch on one worker (``-j 1``) against all cores: the gain of the process pool;
 * CPU seconds (user + system, every process) of the batch beside its wall time, which shows how
   much of the machine the run actually got when other work shares it.
@@ -30,7 +30,8 @@ from pathlib import Path
 from common import Figure, installed_env
 
 ROOT = Path(__file__).resolve().parent.parent
-LIMIT_SECONDS = 5.0
+LIMIT_SECONDS = 2.5
+"""The target for 10,000 registrations with reports on 2 cores (a shared machine may miss it)."""
 MIN_CARDS = 40
 
 

@@ -61,6 +61,22 @@ class CliResult:
 
 
 @pytest.fixture()
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """An empty data folder of this test only, online, with no update URL set (the active
+    dataset follows it: the bundled data until something is installed)."""
+    from deckcheck.data.dataset import Dataset
+
+    folder = tmp_path / "home"
+    monkeypatch.setenv("DECKCHECK_HOME", str(folder))
+    monkeypatch.delenv("DECKCHECK_OFFLINE", raising=False)
+    monkeypatch.delenv("DECKCHECK_UPDATE_URL", raising=False)
+    Dataset.reload_active()
+    yield folder
+    monkeypatch.undo()
+    Dataset.reload_active()
+
+
+@pytest.fixture()
 def cli() -> Callable[..., CliResult]:
     """Run ``deckcheck ARGS...`` in-process; returns exit code, stdout and stderr."""
     runner = CliRunner()

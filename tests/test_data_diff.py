@@ -126,18 +126,6 @@ def published(
         yield srv
 
 
-@pytest.fixture()
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """An empty data folder of its own, online (the data in use: the bundled data)."""
-    folder = tmp_path / "home"
-    monkeypatch.setenv("DECKCHECK_HOME", str(folder))
-    monkeypatch.delenv("DECKCHECK_OFFLINE", raising=False)
-    Dataset.reload_active()
-    yield folder
-    monkeypatch.undo()
-    Dataset.reload_active()
-
-
 def _in_use(cli: Callable[..., Any]) -> tuple[str, str]:
     doc = json.loads(cli("data", "status", "-o", "json").stdout)
     return doc["origin"], doc["fingerprint"]

@@ -51,19 +51,6 @@ def bundles(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 @pytest.fixture()
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """An empty data folder of this test only (the active dataset follows it)."""
-    folder = tmp_path / "home"
-    monkeypatch.setenv("DECKCHECK_HOME", str(folder))
-    monkeypatch.delenv("DECKCHECK_OFFLINE", raising=False)
-    monkeypatch.delenv("DECKCHECK_UPDATE_URL", raising=False)
-    Dataset.reload_active()
-    yield folder
-    monkeypatch.undo()
-    Dataset.reload_active()
-
-
-@pytest.fixture()
 def with_a(home: Path, bundles: dict[str, Path]) -> Dataset:
     """Bundle A installed (from its folder) and active."""
     result = update(bundles["a"], home=home)

@@ -25,7 +25,7 @@ from deckcheck.data.upstream import update_from_upstream
 from deckcheck.error import UpdateError
 
 from .bundle_server import BundleServer, serve
-from .test_update import FAST, bundles, home, server, snapshot, with_a  # noqa: F401
+from .test_update import FAST, bundles, server, snapshot, with_a  # noqa: F401
 
 SMALL = replace(FAST, max_bytes=8 << 20)
 

@@ -24,18 +24,6 @@ from .conftest import SHARED_DATA, TEST_DATA
 
 
 @pytest.fixture()
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """An empty data folder of this test only."""
-    folder = tmp_path / "home"
-    monkeypatch.setenv("DECKCHECK_HOME", str(folder))
-    monkeypatch.delenv("DECKCHECK_OFFLINE", raising=False)
-    Dataset.reload_active()
-    yield folder
-    monkeypatch.undo()
-    Dataset.reload_active()
-
-
-@pytest.fixture()
 def small_mirror(tmp_path: Path) -> Path:
     """A source-data folder that holds ban lists but no card data: a build cannot succeed."""
     root = tmp_path / "mirror"

@@ -202,6 +202,21 @@ def _start_render(
     return proc
 
 
+def _settle() -> None:
+    """Leave what this command holds so far (the data, the rows checked) out of the garbage
+    collector's later passes: a batch makes millions of objects, and each full pass would walk
+    them all again (and touch the pages forked workers share). Only the command does this,
+    never the library: it ends when the batch does."""
+    import gc
+
+    from deckcheck.data.dataset import Dataset
+    from deckcheck.error import DeckcheckError
+
+    with contextlib.suppress(DeckcheckError, OSError):  # (the check says what is wrong)
+        Dataset.active().cards  # noqa: B018  (loaded now, so the workers inherit it)
+    gc.freeze()
+
+
 def _progress_bar(total: int, enabled: bool) -> tuple[Callable[[int, str], None], Any]:
     """A progress callback (a rich bar on stderr when enabled) and the bar to stop, or None."""
     if not enabled or total == 0:
@@ -362,12 +377,14 @@ def register(app: typer.Typer) -> None:
             fail(f"--out {out}: exists and is not a folder")
         srcs = list(sources(inputs, exclude=exclude or ()))
         progress, bar = _progress_bar(len(srcs), not quiet and sys.stderr.isatty())
+        _settle()
         try:
             batch = check(srcs, fmt, when, allow_prerelease=allow_prerelease, progress=progress,
                           jobs=jobs)  # fmt: skip
         finally:
             if bar is not None:
                 bar.stop()
+        _settle()
         try:
             written = write_reports(batch, out, lambda: from_batch(batch, rules),
                                     lang=lang or "en")  # fmt: skip

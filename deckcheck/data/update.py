@@ -364,21 +364,13 @@ def _stage_path(
 def _copy_checked(path: Path, out: Path, expected: str, cap: int, progress: Progress | None) -> int:
     """Copy a bundle file from a folder, capped and checked against its sha256; its size."""
     digest = hashlib.sha256()
-    done = 0
     try:
         _regular(path)
         size = path.stat().st_size
         if size > cap:
             raise UpdateError(f"{path}: {size:,} bytes, over the {cap:,}-byte cap")
         with open(path, "rb") as inp, open(out, "wb") as handle:
-            for block in iter(lambda: inp.read(1 << 20), b""):
-                done += len(block)
-                if done > cap:
-                    raise UpdateError(f"{path}: over the {cap:,}-byte cap")
-                digest.update(block)
-                handle.write(block)
-                if progress is not None:
-                    progress(out.name, done, size)
+            done = _pump(inp, handle, digest, cap, f"{path}", (out.name, size, progress))
     except OSError as exc:
         raise UpdateError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     if digest.hexdigest() != expected:
@@ -537,25 +529,42 @@ def _member(
 ) -> bytes:
     """Copy one archive member to ``out`` (counting bytes, checking sha256); bytes if small."""
     digest = hashlib.sha256()
-    done = 0
-    keep = bytearray()
+    keep = bytearray() if sha256 is None else None
     total = zf.getinfo(member).file_size
     with zf.open(member) as inp, open(out, "wb") as handle:
-        for block in iter(lambda: inp.read(1 << 20), b""):
-            done += len(block)
-            if done > cap:
-                raise UpdateError(f"{where}: {member}: over the {cap:,}-byte cap")
-            digest.update(block)
-            handle.write(block)
-            if sha256 is None:
-                keep += block
-            if progress is not None:
-                progress(out.name, done, total)
+        _pump(inp, handle, digest, cap, f"{where}: {member}", (out.name, total, progress), keep)
     if sha256 is not None and digest.hexdigest() != sha256:
         raise UpdateError(
             f"{where}: {member}: sha256 {digest.hexdigest()} does not match the manifest ({sha256})"
         )
-    return bytes(keep)
+    return bytes(keep or b"")
+
+
+def _pump(
+    inp: Any,
+    handle: Any,
+    digest: Any,
+    cap: int,
+    label: str,
+    shown: tuple[str, int, Progress | None],
+    keep: bytearray | None = None,
+) -> int:
+    """Copy ``inp`` to ``handle`` by blocks, hashing them, at most ``cap`` bytes (else an
+    :class:`UpdateError` naming ``label``); progress as ``shown`` (name, total, callback);
+    the bytes also into ``keep`` when given. Returns the bytes copied."""
+    name, total, progress = shown
+    done = 0
+    for block in iter(lambda: inp.read(1 << 20), b""):
+        done += len(block)
+        if done > cap:
+            raise UpdateError(f"{label}: over the {cap:,}-byte cap")
+        digest.update(block)
+        handle.write(block)
+        if keep is not None:
+            keep += block
+        if progress is not None:
+            progress(name, done, total)
+    return done
 
 
 def _keep_validators(home: Path, url: str, response_headers: dict[str, str]) -> None:
