@@ -748,3 +748,24 @@ def test_region_sets_the_era_dates_of_a_by_date_format(api: Api) -> None:
     assert ocg_dates["era"] == deckcheck.get_format("ocg").era_at(date(2014, 5, 1)).id
     assert tcg["era"] != ocg_dates["era"]
     assert ocg_dates["format"] == "tcg" and ocg_dates["banlist"] == tcg["banlist"]
+
+
+@pytest.mark.parametrize("route", ["/v1/validate", "/v1/sheet"])
+def test_a_format_naming_a_file_is_refused_unread(
+    route: str, api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A request's format is never a path on the server: neither its existence nor its keys
+    leak (a real format file, the project's pyproject.toml, a missing file: the same answer)."""
+    good = tmp_path / "event.toml"
+    good.write_text('id = "event"\nbase = "tcg"\n', encoding="utf-8")
+    monkeypatch.chdir(ROOT)
+    answers = []
+    for name in (str(good), "pyproject.toml", str(tmp_path / "missing.toml"), " Event.TOML "):
+        resp = api.post(route, json={"deck": LEGAL, "format": name, "date": ON})
+        assert 400 <= resp.status_code < 500, resp.text
+        assert "build-system" not in resp.text and "project" not in resp.json()["error"]["message"]
+        answers.append(
+            (resp.status_code, resp.json()["error"]["code"], resp.json()["error"]["message"])
+        )
+    assert len(set(answers)) == 1, answers
+    assert "format_file" in answers[0][2]

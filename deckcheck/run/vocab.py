@@ -100,11 +100,13 @@ def resolve_format(
     default: str = "tcg",
     base: Path | None = None,
     region: str | None = None,
+    files: bool = True,
 ) -> Format:
     """The format a front end names: an id or alias, a ``.toml`` format file (``file``, or a
     ``name`` ending in ``.toml``, relative to ``base``), or a format ``document`` (a table or
     TOML text, no file paths); ``default`` when none is given. ``region`` (``na``/``eu``)
-    replaces the format's TCG region.
+    replaces the format's TCG region. ``files=False`` (a service: the name comes from a
+    stranger) refuses a name that is a file path, never opening it.
 
     Raises :class:`~deckcheck.error.InputError` for two ways at once or an empty name,
     :class:`~deckcheck.error.UnknownFormatError` (listing the valid names) and
@@ -117,9 +119,15 @@ def resolve_format(
     given = [x for x in (name, file, document) if x is not None]
     if len(given) > 1:
         raise InputError("give a format name, a format file or a format document, not two")
+    is_path = name is not None and name.strip().lower().endswith(".toml")
+    if not files and (file is not None or is_path):
+        raise InputError(
+            "format names a file; files are not read here: send the format file's contents "
+            "as format_file, or name a format (see the list of formats)"
+        )
     if document is not None:
         fmt = format_from_document(document, "format_file", ds)
-    elif file is not None or (name is not None and name.strip().lower().endswith(".toml")):
+    elif file is not None or is_path:
         path = Path(file if file is not None else (name or "").strip())
         fmt = load_format_file(base / path if base is not None else path, ds)
     elif name is not None and not name.strip():

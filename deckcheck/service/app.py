@@ -346,7 +346,7 @@ class Service:
         if named and key in known:
             return known[key]
         fmt = resolve_format(name, document=inline, data=ds, default=timeline or "tcg",
-                             region=tcg_region)  # fmt: skip
+                             region=tcg_region, files=False)  # fmt: skip
         if timeline is not None and fmt.era is None and fmt.region != timeline:
             fmt = replace(fmt, region=timeline, timeline=ds.formats.timeline(timeline))
         if named and len(known) < MAX_CACHED:
