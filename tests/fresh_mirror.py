@@ -26,7 +26,7 @@ DATED_CARD = 14558127  # Ash Blossom & Joyous Spring: first TCG print 2017-05-04
 NEW_TCG_DATE = "2017-04-20"
 
 RAW = "ProjectIgnis/LFLists/HEAD/0TCG.lflist.conf"
-VECTORS = "DawnbrandBots/yaml-yugi-limit-regulation/HEAD/tcg"
+VECTORS = "DawnbrandBots/yaml-yugi-limit-regulation/HEAD/data/tcg"
 CDB = "ProjectIgnis/BabelCDB/HEAD/cards.cdb"
 YGOJSON = "deckcheck/deckcheck/releases/download/sources/ygojson-cards.min.jsonl"
 YAML_YUGI = "deckcheck/deckcheck/releases/download/sources/yaml-yugi-cards.min.jsonl"

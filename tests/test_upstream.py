@@ -159,3 +159,24 @@ def test_build_from_upstream_installs_the_same_data(
     out = json.loads(cli("validate", str(deck), "-o", "json").stdout)
     assert out["data"]["fingerprint"] == data.fingerprint
     assert os.environ["DECKCHECK_HOME"] == str(home)
+
+
+def test_the_built_in_list_names_each_file_where_its_repository_keeps_it() -> None:
+    """The upstream layouts differ from the shared source-data layout (checked against the
+    repositories at the shared data's commits): TimeWizard keeps its lists in ``banlists/``,
+    ``lflist/curated/`` and ``static/``; yaml-yugi-limit-regulation under ``data/``."""
+    from deckcheck.data.source_list import load
+
+    where = {
+        "SantiagoRivera92/TimeWizard": ("banlists/", "lflist/curated/", "static/"),
+        "DawnbrandBots/yaml-yugi-limit-regulation": ("data/",),
+        "ProjectIgnis/Distribution": ("config/",),
+    }
+    seen: dict[str, int] = {}
+    for entry in load().entries:
+        if entry.repo in where:
+            assert entry.path.startswith(where[entry.repo]), (entry.repo, entry.path)
+            seen[entry.repo] = seen.get(entry.repo, 0) + 1
+            if entry.repo == "SantiagoRivera92/TimeWizard" and entry.path.endswith(".json"):
+                assert not entry.path.startswith("lflist/")
+    assert set(seen) == set(where)

@@ -152,6 +152,17 @@ def _entry(row: dict[str, Any]) -> Entry:
     )
 
 
+LIMIT_REGULATION_ROOT = "data/"
+"""Where yaml-yugi-limit-regulation keeps its region folders (``data/tcg/...``)."""
+_TIMEWIZARD = {
+    "banlists-tcg-by-name": "banlists/",
+    "curated-lflist": "lflist/curated/",
+    "popular_formats.json": "static/",
+}
+"""Where TimeWizard keeps what the source-data layout files under ``lflists/timewizard/``
+(checked byte for byte against the repository at the shared data's commit)."""
+
+
 def _upstream_of(rel: str) -> tuple[str, str] | None:
     """``(repo, path in it)`` of a source-data file that follows its default branch."""
     top = rel.split("/")
@@ -160,9 +171,9 @@ def _upstream_of(rel: str) -> tuple[str, str] | None:
     if rel == "lflists/ygopro-fluorohydride/lflist.conf":
         return "Fluorohydride/ygopro", "lflist.conf"
     if rel.startswith("lflists/yaml-yugi-limit-regulation/"):
-        return "DawnbrandBots/yaml-yugi-limit-regulation", "/".join(top[2:])
-    if rel.startswith("lflists/timewizard/"):
-        return "SantiagoRivera92/TimeWizard", "/".join(top[2:])
+        return "DawnbrandBots/yaml-yugi-limit-regulation", LIMIT_REGULATION_ROOT + "/".join(top[2:])
+    if rel.startswith("lflists/timewizard/"):  # the source-data layout renamed its folders
+        return "SantiagoRivera92/TimeWizard", _TIMEWIZARD.get(top[2], top[2] + "/") + top[-1]
     if rel == "cards/derived/projectignis-cards.merged.cdb":
         return "ProjectIgnis/BabelCDB", "cards.cdb"
     if rel.startswith("cards/projectignis/babelcdb-current/"):
@@ -206,7 +217,7 @@ def _follow_rows(data: Path) -> list[dict[str, Any]]:
                     "dest": f"lflists/yaml-yugi-limit-regulation/{folder}/",
                     "kind": "follow",
                     "repo": "DawnbrandBots/yaml-yugi-limit-regulation",
-                    "path": link,
+                    "path": LIMIT_REGULATION_ROOT + link,
                 }
             )
     return rows
@@ -250,7 +261,8 @@ def write_mirror(data: Path, out: Path, sources: SourceList | None = None) -> in
         target = out / unquote(urlsplit(entry.url(sources)).path).lstrip("/")
         target.parent.mkdir(parents=True, exist_ok=True)
         if entry.kind is Kind.FOLLOW:
-            target.write_text(_link_target(data / entry.dest, links[entry.path]), "utf-8")
+            link = entry.path.removeprefix(LIMIT_REGULATION_ROOT)  # as the shared layout keys it
+            target.write_text(_link_target(data / entry.dest, links[link]), "utf-8")
         else:
             shutil.copyfile(data / entry.dest, target)
         count += 1
