@@ -370,7 +370,7 @@ def _copy_checked(path: Path, out: Path, expected: str, cap: int, progress: Prog
         if size > cap:
             raise UpdateError(f"{path}: {size:,} bytes, over the {cap:,}-byte cap")
         with open(path, "rb") as inp, open(out, "wb") as handle:
-            done = _pump(inp, handle, digest, cap, f"{path}", (out.name, size, progress))
+            done = _pump(_blocks(inp), handle, digest, cap, f"{path}", (out.name, size, progress))
     except OSError as exc:
         raise UpdateError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     if digest.hexdigest() != expected:
@@ -532,7 +532,8 @@ def _member(
     keep = bytearray() if sha256 is None else None
     total = zf.getinfo(member).file_size
     with zf.open(member) as inp, open(out, "wb") as handle:
-        _pump(inp, handle, digest, cap, f"{where}: {member}", (out.name, total, progress), keep)
+        _pump(_blocks(inp), handle, digest, cap, f"{where}: {member}", (out.name, total, progress),
+              keep)  # fmt: skip
     if sha256 is not None and digest.hexdigest() != sha256:
         raise UpdateError(
             f"{where}: {member}: sha256 {digest.hexdigest()} does not match the manifest ({sha256})"
@@ -540,21 +541,26 @@ def _member(
     return bytes(keep or b"")
 
 
+def _blocks(inp: Any) -> Any:
+    """The blocks of a binary file object, a MiB at a time."""
+    return iter(lambda: inp.read(1 << 20), b"")
+
+
 def _pump(
-    inp: Any,
+    blocks: Any,
     handle: Any,
     digest: Any,
     cap: int,
     label: str,
-    shown: tuple[str, int, Progress | None],
+    shown: tuple[str, int | None, Progress | None],
     keep: bytearray | None = None,
+    done: int = 0,
 ) -> int:
-    """Copy ``inp`` to ``handle`` by blocks, hashing them, at most ``cap`` bytes (else an
-    :class:`UpdateError` naming ``label``); progress as ``shown`` (name, total, callback);
-    the bytes also into ``keep`` when given. Returns the bytes copied."""
+    """Write ``blocks`` to ``handle``, hashing them, while the bytes so far (from ``done``) stay
+    within ``cap`` (else an :class:`UpdateError` naming ``label``); progress as ``shown``
+    (name, total, callback); the bytes also into ``keep`` when given. Returns the bytes so far."""
     name, total, progress = shown
-    done = 0
-    for block in iter(lambda: inp.read(1 << 20), b""):
+    for block in blocks:
         done += len(block)
         if done > cap:
             raise UpdateError(f"{label}: over the {cap:,}-byte cap")
@@ -704,29 +710,18 @@ def _answer(
     inflater = Inflater(resp.headers.get("content-encoding", ""), cap, url)
     digest = hashlib.sha256()
     done = raw = 0
+    shown = (name, length if not inflater.layers else None, progress)
     with open(dest, "wb") as out:
-
-        def take(pieces: Any) -> None:
-            nonlocal done
-            for piece in pieces:
-                done += len(piece)
-                if done > cap:
-                    raise UpdateError(f"{url}: over the {cap:,}-byte cap")
-                digest.update(piece)
-                out.write(piece)
-                if progress is not None:
-                    progress(name, done, length if not inflater.layers else None)
-
         for chunk in resp.iter_raw():
             raw += len(chunk)
             if raw > cap:
                 raise UpdateError(f"{url}: over the {cap:,}-byte cap")
             if deadline.expired:
                 raise _Retry(f"slower than the {opts.deadline:g} s deadline")
-            take(inflater.feed(chunk))
+            done = _pump(inflater.feed(chunk), out, digest, cap, url, shown, done=done)
         if length is not None and raw != length:
             raise _Retry(f"truncated: {raw:,} of {length:,} bytes")
-        take(inflater.finish())
+        _pump(inflater.finish(), out, digest, cap, url, shown, done=done)
     if sha256 is not None and digest.hexdigest() != sha256:
         got = digest.hexdigest()
         raise _Retry(f"sha256 {got} does not match {listed_in} ({sha256})")
