@@ -130,7 +130,7 @@ def test_batch_csv_and_html_in_the_language(cli: Callable[..., Any], tmp_path: P
     rows = list(csv.reader(io.StringIO((out / "report.csv").read_text(encoding="utf-8"))))
     assert tuple(rows[0]) == HEADER  # column names are API: never translated
     messages = rows[1][HEADER.index("messages")]
-    assert "強欲な壺は禁止カードです" in messages
+    assert "強欲な壺は2025-04-07 TCGのリストで禁止カードです" in messages  # the list is named
     assert rows[1][HEADER.index("codes")].startswith("main-size;")
     page = (out / "report.html").read_text(encoding="utf-8")
     assert '<html lang="ja">' in page

@@ -149,10 +149,10 @@ def _card(row: Row, loc: Localizer) -> str:
         lines.append(f'<div class="meta">{_e(row.path)}</div>')
     rep = row.report if isinstance(row, Checked) else row
     if not isinstance(rep, Unreadable) and rep.point_cap is not None:  # Genesys
-        made = ", ".join(c.label() for c in rep.point_cards) or "no card with points"
-        lines.append(
-            f'<div class="meta points">{rep.points}/{rep.point_cap} points: {_e(made)}</div>'
-        )
+        made = ", ".join(loc.point_card(c) for c in rep.point_cards)
+        said = loc.t("html.points", points=rep.points, cap=rep.point_cap,
+                     cards=made or loc.t("report.no_point_cards"))  # fmt: skip
+        lines.append(f'<div class="meta points">{_e(said)}</div>')
     items: list[str] = []
     reg = registration_of(row)
     if reg is not None and reg.duplicate_of is not None:
@@ -174,9 +174,14 @@ def _card(row: Row, loc: Localizer) -> str:
             )
     else:
         fix = unreadable_fix(row, loc.lang.value)
-        items.append(f'<li>{_e(row.error)}<div class="fix">{_e(fix)}</div></li>')
+        items.append(f'<li>{_e(_why(row, loc))}<div class="fix">{_e(fix)}</div></li>')
     lines.append("<ul>" + "".join(items) + "</ul></section>")
     return "\n".join(lines)
+
+
+def _why(row: Unreadable, loc: Localizer) -> str:
+    """Why the source could not be read, in the report's language (by its reason code)."""
+    return loc.unreadable(getattr(row, "code", None), row.error)
 
 
 def _meta_style(meta: Metagame | None) -> str:
@@ -252,7 +257,7 @@ def _row(i: int, r: Row, extra: list[str], loc: Localizer) -> str:
         ]  # fmt: skip
     else:
         cells += ["<td></td>", f"<td>{_cell(r.path)}</td>", state, *(["<td></td>"] * 3),
-                  f"<td>{_cell(r.error)}</td>", "<td></td>"]  # fmt: skip
+                  f"<td>{_cell(_why(r, loc))}</td>", "<td></td>"]  # fmt: skip
     return "<tr>" + "".join(cells) + "</tr>"
 
 
@@ -291,9 +296,9 @@ def _counts(batch: Batch, registrations: int, loc: Localizer) -> str:
 
 def _head(batch: Batch, meta: Metagame | None, loc: Localizer, registrations: int) -> list[str]:
     """The page's head, title, data line and summary counts."""
-    when = batch.date.isoformat()
-    as_of = batch.data_as_of.isoformat() if batch.data_as_of else loc.t("html.unknown")
-    lang = {"en": "en", "ja": "ja", "zh": "zh-CN"}[loc.lang.value]
+    when = loc.date(batch.date)
+    as_of = loc.date(batch.data_as_of) if batch.data_as_of else loc.t("html.unknown")
+    lang = loc.lang.tag
     style = _STYLE.replace("%FIX%", loc.t("html.fix"))
     checked = loc.t(
         "html.checked", as_of=as_of, fingerprint=_e((batch.data_fingerprint or "")[:16])
@@ -331,12 +336,13 @@ def batch_html(batch: Batch, meta: Metagame | None = None, *, lang: str = "en") 
         out.append(f'<p class="legal">{_e(loc.t("html.all_legal"))}</p>')
     if batch.skipped:
         out.append(f"<h2>{_e(loc.t('html.skipped', n=len(batch.skipped)))}</h2><ul>")
-        out += [f"<li>{_cell(k.path)}: {_e(k.reason)}</li>" for k in batch.skipped[:200]]
+        out += [f"<li>{_cell(k.path)}: {_e(loc.skip_reason(k.reason))}</li>"
+                for k in batch.skipped[:200]]  # fmt: skip
         out.append("</ul>")
     if meta is not None:
         from deckcheck.reporter.meta import meta_section
 
-        out.append(meta_section(meta))
+        out.append(meta_section(meta, loc))
     out.append(f"<h2>{_e(loc.t('html.all'))}</h2>")
     out += _table(table, loc)
     out.append(f"<script>{_SCRIPT}</script></body></html>")

@@ -199,7 +199,8 @@ def sheets_pdf(sheets: Sequence[Sheet], paper: Paper | str = Paper.A4) -> bytes:
 
 # -- layout -------------------------------------------------------------------------------------
 
-_CJK = {Lang.EN: "HeiseiKakuGo-W5", Lang.JA: "HeiseiKakuGo-W5", Lang.ZH: "STSong-Light"}
+_CJK = {Lang.EN: "HeiseiKakuGo-W5", Lang.JA: "HeiseiKakuGo-W5", Lang.ZH: "STSong-Light",
+        Lang.KO: "HYGothic-Medium"}  # fmt: skip
 _LATIN = "Helvetica"
 _BOLD = "Helvetica-Bold"
 MARGIN = 28.0

@@ -72,7 +72,7 @@ class CardFacts:
     """Per section (Main, Extra, Side): whether a per-card rule (placement, pool, treated-as,
     forbidden types) may have something to say about the card there; False lets validation
     skip it."""
-    pool_finding: tuple[Code, Severity, str] | None = None
+    pool_finding: tuple[Code, Severity, str, tuple[tuple[str, object], ...]] | None = None
     """What :func:`check_pool` says about every copy of the card (code, severity, message)."""
     group: int | None = None
     """The limit group (Speed Duel: Limited 1/2/3) of the list in force the card is in."""
@@ -169,9 +169,7 @@ class Ruleset:
     that has nothing to change)."""
     points: dict[int, int] = field(default_factory=dict, repr=False)
     """Passcode -> points of one copy, for the cards among :attr:`facts` with points."""
-    size_findings: dict[tuple[int, int], tuple[Code, str, int]] = field(
-        default_factory=dict, repr=False
-    )
+    size_findings: dict[tuple[int, int], _SizeFinding] = field(default_factory=dict, repr=False)
     """(section index, cards) -> what :func:`check_sizes` says (code, message, allowed)."""
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
     """Held while a card's facts are learnt and indexed: two threads validating at once must
@@ -435,27 +433,32 @@ def _placement(
 
 def _pool_finding(
     rs: Ruleset, card: Card, problem: str | None, unknown: str | None, zone: DeckZone
-) -> tuple[Code, Severity, str] | None:
+) -> tuple[Code, Severity, str, tuple[tuple[str, object], ...]] | None:
     """What the card pool rule says about a card (see :func:`check_pool`), if anything."""
     if card.is_unofficial:
         if _whitelisted(rs, card):
             return None
         return (Code.UNOFFICIAL_CARD, Severity.ERROR, f"{card.name} is not an official card "
-                "(anime, video game or otherwise illegal): remove it")  # fmt: skip
+                "(anime, video game or otherwise illegal): remove it", ())  # fmt: skip
     if card.is_prerelease:
+        facts: tuple[tuple[str, object], ...] = ()
         if card.canonical != card.passcode:
             fix = f"it has been released: use passcode {card.canonical}"
+            facts = (("released", card.canonical),)
         else:
             fix = "it is not released yet"
         sev = Severity.WARNING if rs.allow_prerelease else Severity.ERROR
         return (Code.PRERELEASE, sev,
-                f"{card.name} is written with pre-release code {card.passcode}: {fix}")  # fmt: skip
+                f"{card.name} is written with pre-release code {card.passcode}: {fix}",
+                facts)  # fmt: skip
     if zone is DeckZone.NONE:
         return None  # not a deck card at all: check_placement says so
     if problem:
-        return Code.NOT_IN_POOL, Severity.ERROR, f"{card.name} is {problem}: remove it"
+        return (Code.NOT_IN_POOL, Severity.ERROR, f"{card.name} is {problem}: remove it",
+                (("detail", problem),))  # fmt: skip
     if unknown is not None:
-        return Code.RELEASE_DATE_UNKNOWN, Severity.WARNING, f"{card.name}: {unknown}: check it"
+        return (Code.RELEASE_DATE_UNKNOWN, Severity.WARNING, f"{card.name}: {unknown}: check it",
+                (("detail", unknown),))  # fmt: skip
     return None
 
 
@@ -771,16 +774,19 @@ def _v(
     allowed: int | None = None,
     name: str | None = None,
     passcode: int | None = None,
+    facts: tuple[tuple[str, object], ...] = (),
 ) -> Violation:
     """A violation; where it is (section, passcode, card name, line) comes from ``dc`` unless
-    given."""
+    given; ``facts``: the message's other named facts (for translations)."""
     if dc is None:
-        return Violation(code, severity, message, section, passcode, name, found, allowed)
+        return Violation(code, severity, message, section, passcode, name, found, allowed,
+                         facts=facts)  # fmt: skip
     if name is None and dc.card is not None:
         name = dc.card.name
     return Violation(
         code, severity, message, _SECTION_NAME[dc.section] if section is None else section,
         dc.passcode if passcode is None else passcode, name, found, allowed, dc.line,
+        facts=facts,
     )  # fmt: skip
 
 
@@ -804,12 +810,15 @@ def check_read_findings(ctx: Context) -> Iterator[Violation]:
         }[f.code]
         severity = Severity.NOTE if code is Code.MISSING_SECTIONS else Severity.ERROR
         msg = f.message
-        if f.suggestions and "did you mean" not in msg:
-            msg += "; did you mean: " + ", ".join(f.suggestions[:3]) + "?"
+        facts: tuple[tuple[str, object], ...] = ()
+        if f.suggestions:
+            facts = (("suggestions", ", ".join(f.suggestions[:3])),)
+            if "did you mean" not in msg:
+                msg += "; did you mean: " + ", ".join(f.suggestions[:3]) + "?"
         found = f.count if f.code is not FindingCode.PARSE else None
         yield Violation(
             code, severity, msg, f.section.value if f.section else None,
-            f.passcode, f.name, found, None, f.line, f.text,
+            f.passcode, f.name, found, None, f.line, f.text, facts,
         )  # fmt: skip
 
 
@@ -846,8 +855,9 @@ def check_sizes(ctx: Context) -> Iterator[Violation]:
                 continue
             if n <= MAX_CARDS:  # what a section of n cards gets is the same for every deck
                 rs.size_findings[(index, n)] = found
-        code, message, allowed = found
-        yield Violation(code, Severity.ERROR, message, section.value, found=n, allowed=allowed)
+        code, message, allowed, facts = found
+        yield Violation(code, Severity.ERROR, message, section.value, found=n, allowed=allowed,
+                        facts=facts)  # fmt: skip
 
 
 _SIZE_RULE = {
@@ -857,22 +867,29 @@ _SIZE_RULE = {
 }
 
 
-def _size_finding(era: Era, section: Section, n: int) -> tuple[Code, str, int] | None:
-    """(code, message, allowed) for a section of ``n`` cards in ``era``; None if it is fine."""
+def _size_finding(era: Era, section: Section, n: int) -> _SizeFinding | None:
+    """(code, message, allowed, facts) for a section of ``n`` cards in ``era``; None if it is
+    fine."""
     rule: SizeRule = (era.main, era.extra, era.side)[_SECTION_INDEX[section]]
     if rule.allows(n):
         return None
     if rule.zero_or_exact is not None and n:
         allowed = rule.zero_or_exact
-        fix = f"use exactly {_cards(allowed)} or none"
+        fix, how = f"use exactly {_cards(allowed)} or none", "exact"
     elif n < rule.min:
         allowed = rule.min
-        fix = f"add {rule.min - n}"
+        fix, how = f"add {rule.min - n}", "add"
     else:
         allowed = rule.max if rule.max is not None else rule.min
-        fix = f"remove {n - allowed}"
+        fix, how = f"remove {n - allowed}", "remove"
     code, label = _SIZE_RULE[section]
-    return code, f"{label} has {_cards(n)}; {era.name} allows {rule.describe()}: {fix}", allowed
+    facts = (("era", era.name), ("min", rule.min), ("max", rule.max), ("fix", how))
+    message = f"{label} has {_cards(n)}; {era.name} allows {rule.describe()}: {fix}"
+    return code, message, allowed, facts
+
+
+_SizeFinding = tuple[Code, str, int, tuple[tuple[str, object], ...]]
+"""What :func:`check_sizes` says about a section: code, message, allowed size, facts."""
 
 
 def check_placement(ctx: Context) -> Iterator[Violation]:
@@ -922,6 +939,7 @@ def check_treated_as(ctx: Context) -> Iterator[Violation]:
                 f"{card.name} is always treated as {card.treated_as}: counted as {card.treated_as}",
                 dc,
                 severity=Severity.NOTE,
+                facts=(("other", card.treated_as),),
             )
 
 
@@ -954,6 +972,7 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
                     found=len(copies),
                     allowed=0,
                     name=name,
+                    facts=(("list", bl.name),),
                 )
             continue
         status = min(listed)
@@ -965,6 +984,7 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
                 found=len(copies),
                 allowed=0,
                 name=name,
+                facts=(("list", bl.name),),
             )
         elif len(copies) > status and facts[0].group is None:  # a group's rule counts those
             yield _v(
@@ -975,6 +995,7 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
                 found=len(copies),
                 allowed=status,
                 name=name,
+                facts=(("list", bl.name), ("status", status)),
             )
 
 
@@ -1006,6 +1027,7 @@ def check_limit_groups(ctx: Context) -> Iterator[Violation]:
             found=total,
             allowed=group,
             name=f"Limited {group}",
+            facts=(("list", bl.name), ("cards", listed)),
         )
 
 
@@ -1017,7 +1039,7 @@ def check_pool(ctx: Context) -> Iterator[Violation]:
     for dc, facts in ctx.flagged:
         found = facts.pool_finding
         if found is not None:
-            yield _v(found[0], found[2], dc, severity=found[1])
+            yield _v(found[0], found[2], dc, severity=found[1], facts=found[3])
 
 
 def check_points(ctx: Context) -> Iterator[Violation]:
@@ -1056,7 +1078,8 @@ def check_forbidden_types(ctx: Context) -> Iterator[Violation]:
         message = facts.forbidden_type
         if message is not None and dc.passcode not in seen:
             seen.add(dc.passcode)
-            yield _v(Code.FORBIDDEN_TYPE, message, dc)
+            yield _v(Code.FORBIDDEN_TYPE, message, dc,
+                     facts=(("format", ctx.rules.format.name),))  # fmt: skip
 
 
 def check_legends(ctx: Context) -> Iterator[Violation]:
@@ -1080,6 +1103,7 @@ def check_legends(ctx: Context) -> Iterator[Violation]:
                 found=len(legends),
                 allowed=limits["total"],
                 name=None,
+                facts=(("date", ctx.rules.date),),
             )
         return
     for kind in (CardKind.MONSTER, CardKind.SPELL, CardKind.TRAP):
@@ -1094,6 +1118,7 @@ def check_legends(ctx: Context) -> Iterator[Violation]:
                 found=len(some),
                 allowed=allowed,
                 name=None,
+                facts=(("kind", kind.value.lower()),),
             )
 
 
@@ -1107,7 +1132,8 @@ def _skill_pool(ctx: Context) -> Iterator[Violation]:
         seen.add(dc.passcode)
         why = skill_problem(dc.card, rs.banlist, rs.date, tcg_region(rs.format.tcg_region))
         if why is not None:
-            yield _v(Code.NOT_IN_POOL, f"{why}: remove it", dc, name=dc.card.name)
+            yield _v(Code.NOT_IN_POOL, f"{why}: remove it", dc, name=dc.card.name,
+                     facts=(("detail", why),))  # fmt: skip
 
 
 def check_skills(ctx: Context) -> Iterator[Violation]:
@@ -1125,6 +1151,7 @@ def check_skills(ctx: Context) -> Iterator[Violation]:
             f"{need}: {fix}",
             found=n,
             allowed=need,
+            facts=(("format", ctx.rules.format.name),),
         )
 
 
@@ -1155,13 +1182,19 @@ def check_upcoming(ctx: Context) -> Iterator[Violation]:
                     found=len(copies),
                     allowed=later,
                     name=name,
+                    facts=(
+                        ("status", later),
+                        ("list", future.name),
+                        ("date", future.effective_in(rs.format.tcg_region)),
+                    ),
                 )
 
 
 def check_date(ctx: Context) -> Iterator[Violation]:
     """Warn when the date is outside the format's list data (before the first, after the end)."""
     if ctx.rules.date_warning:
-        yield _v(Code.DATE_OUT_OF_RANGE, ctx.rules.date_warning, severity=Severity.WARNING)
+        yield _v(Code.DATE_OUT_OF_RANGE, ctx.rules.date_warning, severity=Severity.WARNING,
+                 facts=(("detail", ctx.rules.date_warning),))  # fmt: skip
 
 
 _ODD_FLAGS = FLAG_UNOFFICIAL | FLAG_PRERELEASE

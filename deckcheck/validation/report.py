@@ -179,6 +179,9 @@ class Violation:
     line: int | None = None
     text: str | None = None
     """The deck file's line as written (for lines that name no card: unknown, ambiguous, parse)."""
+    facts: tuple[tuple[str, object], ...] = ()
+    """The message's other named facts (the ban list's name, a date, the suggested names...):
+    translations fill their templates from these and the fields above, so no fact is lost."""
 
     def __init__(
         self,
@@ -192,11 +195,12 @@ class Violation:
         allowed: int | None = None,
         line: int | None = None,
         text: str | None = None,
+        facts: tuple[tuple[str, object], ...] = (),
     ) -> None:
         _SET(self, "__dict__", {
             "code": code, "severity": severity, "message": message, "section": section,
             "passcode": passcode, "name": name, "found": found, "allowed": allowed, "line": line,
-            "text": text,
+            "text": text, "facts": facts,
         })  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
