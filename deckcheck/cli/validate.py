@@ -274,7 +274,7 @@ def register(app: typer.Typer) -> None:
             progress=shown, region=region.value if region is not None else None, jobs=jobs,
         ))  # fmt: skip
         if batch.skipped:
-            sys.stderr.write(f"note: {skipped_line(batch.skipped)}\n")
+            sys.stderr.write(f"note: {skipped_line(batch.skipped, lang or 'en')}\n")
         run.finish(
             render(batch, output, colour=run.colour, root=run.root, strict=is_strict,
                    lang=lang or "en"), out,

@@ -287,6 +287,37 @@ MESSAGES: dict[str, str] = {
     "unreadable.check-failed": "read, but it could not be checked",
     "unreadable.internal-error": "an internal error (please report it)",
     "unreadable.with_detail": "{reason} ({detail})",
+    # the service's errors, by code (the English message follows as the detail)
+    "error.error": "Something went wrong",
+    "error.data-error": "The card data cannot be used",
+    "error.bad-input": "The input is not valid",
+    "error.not-found": "Not found",
+    "error.goldfish-error": "The simulation cannot run",
+    "error.deck-write-error": "The deck cannot be written in that form",
+    "error.update-failed": "The data update failed",
+    "error.offline": "The data source cannot be reached",
+    "error.unknown-card": "Unknown card",
+    "error.ambiguous-card": "The name matches several cards",
+    "error.unknown-format": "Unknown format",
+    "error.unreadable-deck": "The deck cannot be read",
+    "error.too-large": "The input is too large",
+    "error.unknown-deck-format": "Unknown deck file format",
+    "error.limit-exceeded": "Over a limit of the service",
+    "error.bad-argument": "A value is not valid",
+    "error.output-failed": "The output cannot be written",
+    "error.date-before-lists": "The date is before the format's first list",
+    "error.bad-format-file": "The format file is not valid",
+    "error.bad-config": "The configuration is not valid",
+    "error.bad-spec": "The simulation spec is not valid",
+    "error.bad-condition": "The condition is not valid",
+    "error.plot-unavailable": "Plots are not available here",
+    "error.sheet-unavailable": "Sheets are not available here",
+    "error.bad-request": "The request is not valid",
+    "error.method-not-allowed": "That method is not allowed here",
+    "error.http-error": "The request failed",
+    "error.internal-error": "Internal error (please report it)",
+    "error.too-many-requests": "The service is busy: try again shortly",
+    "error.with_detail": "{reason}: {detail}",
     # words inside violation messages
     "banstatus.0": "Forbidden",
     "banstatus.1": "Limited",
@@ -464,6 +495,15 @@ _LOCAL_NAME: dict[Lang, Callable[[Card], str | None]] = {
     Lang.KO: lambda card: None,  # the card index has no Korean names yet: English stands in
 }
 """Where the card data keeps each language's name (the one place that knows it)."""
+
+
+def error_message(lang: Lang | str, code: str, message: str) -> str:
+    """An error in ``lang``: what its code means, then the English ``message`` (which names the
+    place); just the message for a code without a translation."""
+    key = f"error.{code}"
+    if key not in MESSAGES:
+        return message
+    return t(lang, "error.with_detail", reason=t(lang, key), detail=message)
 
 
 def card_name(card: Card, lang: Lang | str) -> tuple[str, bool]:

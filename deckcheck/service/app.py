@@ -55,6 +55,7 @@ from deckcheck.run.vocab import parse_region, parse_timeline
 from deckcheck.service import sheet
 from deckcheck.service.config import Settings
 from deckcheck.service.fast import Lane
+from deckcheck.service.language import AcceptLanguage, lang_of
 from deckcheck.service.model import (
     BatchRequest,
     ConvertDocument,
@@ -106,8 +107,18 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 def error_response(status: int, code: str, message: str, detail: Any = None) -> Response:
-    """The JSON error answer ``{"error": {"code", "message", "detail"}}``."""
-    body = {"error": {"code": code, "message": message, "detail": safe(detail)}}
+    """The JSON error answer ``{"error": {"code", "message", "detail"}}``; when the request's
+    ``Accept-Language`` is not English, also ``message_local``: what the code means in that
+    language, then the message."""
+    from deckcheck.service.language import REQUESTED
+
+    error: dict[str, Any] = {"code": code, "message": message, "detail": safe(detail)}
+    lang = REQUESTED.get()
+    if lang != "en":
+        from deckcheck.reporter.i18n import error_message
+
+        error["message_local"] = error_message(lang, code, message)
+    body = {"error": error}
     return Response(
         json.dumps(safe(body), ensure_ascii=False), status_code=status,
         media_type="application/json",
@@ -417,7 +428,7 @@ class Service:
             deck = self.deck(req.deck, req.deck_format, name, rush=fmt.pool is Pool.RUSH)
             report = validate(deck, fmt, when, allow_prerelease=req.allow_prerelease,
                               path=req.name, data=self.data)  # fmt: skip
-            result = localize_result(report, report.to_dict(), req.lang)
+            result = localize_result(report, report.to_dict(), lang_of(req.lang))
             return self.answer(doc.ResultDoc, result, check=False)  # a ResultDoc's own JSON
 
         # a usual deck is checked at once; a big input (a long text list) in a worker thread,
@@ -626,6 +637,7 @@ def _middleware(app: FastAPI, svc: Service) -> None:
     # the usual POST /v1/validate (a JSON body the model accepts) answered without the router
     app.add_middleware(Lane, routes={f"{API}/validate": (ValidateRequest, svc.validate)},
                        on_error=deckcheck_answer)  # fmt: skip
+    app.add_middleware(AcceptLanguage)
     app.add_middleware(ComputeLimit, settings=s, paths=COMPUTING)
     app.add_middleware(Pin, holder=svc.holder)
     app.add_middleware(BodyLimit, settings=s)

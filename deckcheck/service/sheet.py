@@ -9,6 +9,7 @@ from fastapi import FastAPI
 from fastapi.responses import Response
 from pydantic import Field
 
+from deckcheck.service.language import lang_of
 from deckcheck.service.model import ValidateRequest
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ def register(app: FastAPI, svc: Service, api: str, errors: dict[int | str, dict[
                           path=req.name, data=data)  # fmt: skip
         fields = SheetFields(req.player, req.player_id, req.event,
                              when.isoformat() if req.date else None)  # fmt: skip
-        page = build_sheet(deck, report, lang=req.lang, fields=fields, index=data.cards)
+        page = build_sheet(deck, report, lang=lang_of(req.lang), fields=fields, index=data.cards)
         return Response(
             sheets_pdf([page], req.paper), media_type="application/pdf",
             headers={"Content-Disposition": 'inline; filename="decklist.pdf"'},
