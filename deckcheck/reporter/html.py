@@ -72,6 +72,10 @@ td.id,td.fp,td.cards,.nw{white-space:nowrap}
 th{background:#f6f6f6;cursor:pointer;user-select:none;position:sticky;top:0}
 th[aria-sort=ascending]::after{content:" \\25B2"}th[aria-sort=descending]::after{content:" \\25BC"}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
+.scroll{overflow-x:auto;max-width:100%}
+h1,h2,.meta{overflow-wrap:break-word}
+@media (max-width:600px){body{margin:1rem auto;padding:0 .6rem}h1{font-size:1.3rem}
+.count{min-width:0;flex:1 1 6rem}}
 """
 
 _SCRIPT = """
@@ -268,11 +272,11 @@ def _table(table: tuple[Row, ...], loc: Localizer) -> list[str]:
     rest = [loc.t(f"col.{c}") for c in ("deck", "source", "status", "errors", "warnings",
                                          "cards", "codes", "fingerprint")]  # fmt: skip
     head = [*cols, *extra, *rest]
-    out = ['<table class="sortable"><thead><tr>'
+    out = ['<div class="scroll"><table class="sortable"><thead><tr>'
            + "".join(f'<th scope="col">{_e(h)}</th>' for h in head)
            + "</tr></thead><tbody>"]  # fmt: skip
     out += [_row(i, r, extra, loc) for i, r in enumerate(table)]
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return out
 
 

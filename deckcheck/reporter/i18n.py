@@ -29,8 +29,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from deckcheck.card import Card, CardIndex
     from deckcheck.validation.report import PointCard, Violation
 
@@ -488,15 +486,6 @@ def t(lang: Lang | str, key: str, **values: object) -> str:
     return text.format(**values) if values else text
 
 
-_LOCAL_NAME: dict[Lang, Callable[[Card], str | None]] = {
-    Lang.EN: lambda card: card.name,
-    Lang.JA: lambda card: card.name_ja,
-    Lang.ZH: lambda card: card.name_zh,
-    Lang.KO: lambda card: None,  # the card index has no Korean names yet: English stands in
-}
-"""Where the card data keeps each language's name (the one place that knows it)."""
-
-
 def error_message(lang: Lang | str, code: str, message: str) -> str:
     """An error in ``lang``: what its code means, then the English ``message`` (which names the
     place); just the message for a code without a translation."""
@@ -509,7 +498,7 @@ def error_message(lang: Lang | str, code: str, message: str) -> str:
 def card_name(card: Card, lang: Lang | str) -> tuple[str, bool]:
     """The card's name in ``lang`` and whether it is the English name standing in for a
     missing one (True: mark it, and say once that English stands in)."""
-    local = _LOCAL_NAME[Lang(lang)](card)
+    local = card.name_in(Lang(lang).value)
     if local:
         return local, False
     return card.name, Lang(lang) is not Lang.EN

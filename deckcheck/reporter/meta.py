@@ -98,6 +98,8 @@ align-items:center;margin:.2rem 0}
 .meta-bar.rogue i{background:#999}.meta-bar.hybrid i{background:#9a7fd1}
 .meta-bar b{font-weight:600;text-align:right;font-variant-numeric:tabular-nums}
 table.meta td.num{text-align:right;font-variant-numeric:tabular-nums}
+.scroll{overflow-x:auto;max-width:100%}
+@media (max-width:600px){.meta-bar{grid-template-columns:minmax(0,7rem) 1fr 5rem}}
 """
 """The styles of the metagame section (the batch page includes them)."""
 
