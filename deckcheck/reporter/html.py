@@ -349,5 +349,7 @@ def batch_html(batch: Batch, meta: Metagame | None = None, *, lang: str = "en") 
         out.append(meta_section(meta, loc))
     out.append(f"<h2>{_e(loc.t('html.all'))}</h2>")
     out += _table(table, loc)
+    if loc.falls_back(v.passcode for r in batch.reports for v in r.violations):
+        out.append(f'<p class="meta">{_e(loc.fallback_note())}</p>')
     out.append(f"<script>{_SCRIPT}</script></body></html>")
     return "\n".join(out) + "\n"

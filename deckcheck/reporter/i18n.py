@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from deckcheck.card import Card, CardIndex
     from deckcheck.validation.report import PointCard, Violation
 
@@ -145,6 +147,7 @@ MESSAGES: dict[str, str] = {
     "report.line": "line {line}",
     "report.summary": "{decks} decks: {legal} legal, {illegal} illegal",
     "report.unreadable": "{n} unreadable",
+    "report.fallback": "{n} cards have no {language} name: their English name is written",
     "report.skipped": "skipped {n} paths that are not decks ({reasons}; e.g. {example})",
     "html.points": "{points}/{cap} points: {cards}",
     "severity.error": "error",
@@ -569,6 +572,27 @@ class Localizer:
         if self.lang is Lang.EN or not code or key not in MESSAGES:
             return error
         return self.t("unreadable.with_detail", reason=self.t(key), detail=error)
+
+    def falls_back(self, passcodes: Iterable[int | None]) -> bool:
+        """Whether any of these cards has no name in this language (its English name shows:
+        say so once)."""
+        if self.lang is Lang.EN or self.index is None:
+            return False
+        from deckcheck.error import UnknownCardError
+
+        for passcode in passcodes:
+            if passcode is None:
+                continue
+            try:
+                if card_name(self.index.get(passcode), self.lang)[1]:
+                    return True
+            except (UnknownCardError, KeyError):
+                continue
+        return False
+
+    def fallback_note(self) -> str:
+        """The one line that says English names stand in for missing ones."""
+        return self.t("sheet.fallback", language=self.t(f"lang.{self.lang.value}"))
 
     def violation(self, v: Violation) -> str:
         """The violation's message in this language (the engine's own message in English)."""

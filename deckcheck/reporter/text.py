@@ -127,6 +127,12 @@ def batch_text(batch: Batch, options: RenderOptions) -> str:
     from deckcheck.reporter.i18n import t
 
     parts = [report_text(r, options) for r in batch.reports]
+    if options.lang != "en":
+        from deckcheck.reporter.i18n import localizer
+
+        loc = localizer(options.lang)
+        if loc.falls_back(v.passcode for r in batch.reports for v in r.violations):
+            parts.append(loc.fallback_note())
     s = batch.summary
     if len(batch.reports) + len(batch.unreadable) > 1:
         if options.lang == "en":
