@@ -271,9 +271,10 @@ def _table(table: tuple[Row, ...], loc: Localizer) -> list[str]:
     cols = [loc.t(f"col.{c}") for c in ("row", "player_id", "player")]
     rest = [loc.t(f"col.{c}") for c in ("deck", "source", "status", "errors", "warnings",
                                          "cards", "codes", "fingerprint")]  # fmt: skip
-    head = [*cols, *extra, *rest]
+    # the CSV's own column names are the organiser's words: shown as they are (class "own")
+    head = [(h, "") for h in cols] + [(h, ' class="own"') for h in extra] + [(h, "") for h in rest]
     out = ['<div class="scroll"><table class="sortable"><thead><tr>'
-           + "".join(f'<th scope="col">{_e(h)}</th>' for h in head)
+           + "".join(f'<th scope="col"{cls}>{_e(h)}</th>' for h, cls in head)
            + "</tr></thead><tbody>"]  # fmt: skip
     out += [_row(i, r, extra, loc) for i, r in enumerate(table)]
     out.append("</tbody></table></div>")
