@@ -94,7 +94,11 @@ def convert(
     if to.value == "text" and lang and lang != "en":
         _say_fallback(deck, lang)
     if lost:
-        sys.stderr.write(f"warning: left out {plural(len(lost), 'line')} naming no card:\n")
+        from deckcheck.reporter.i18n import t
+
+        said = (f"left out {plural(len(lost), 'line')} naming no card:" if not lang or lang == "en"
+                else t(lang, "cli.left_out", n=len(lost)))  # fmt: skip
+        sys.stderr.write(f"warning: {said}\n")
         for entry in listed:
             sys.stderr.write(f"  {clean(entry)}\n")
         status = EXIT_ILLEGAL

@@ -237,6 +237,20 @@ MESSAGES: dict[str, str] = {
     "sheet.judge": "Judge use",
     "sheet.page": "Page {page} of {pages}",
     "sheet.signature": "Signature",
+    # the command line's own lines (the error:/warning:/note: prefixes stay, as codes do)
+    "cli.checked": "checked {done}: {source}",
+    "cli.nothing": "nothing to check: the configuration excludes every file given",
+    "cli.strict": "--strict: {n} warnings count as failures",
+    "cli.more_unreadable": "... and {n} more unreadable",
+    "cli.duplicate": "{file}: row {row}: player id {player_id} is already registered on row "
+    "{first}",
+    "cli.skipped_files": "skipped {n} files that are not decks ({reasons}); report.json and "
+    "report.html list them",
+    "cli.batch_summary": "{n} registrations: {legal} legal, {illegal} illegal, {unreadable} "
+    "unreadable",
+    "cli.batch_duplicates": "({n} of them duplicates)",
+    "cli.wrote": "wrote {files} to {folder}",
+    "cli.left_out": "left out {n} lines naming no card:",
     # the metagame (deckcheck meta, the batch HTML's section)
     "meta.title": "Metagame",
     "meta.heading": "Metagame ({decks} decks)",

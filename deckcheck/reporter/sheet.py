@@ -143,7 +143,7 @@ def _rows(deck: Deck, lang: Lang) -> dict[Group, list[SheetRow]]:
 
 def verdict_lines(report: Report, loc: Localizer) -> tuple[str, ...]:
     """The verdict for the report's format and date, then its errors in brief."""
-    day = report.date.isoformat()
+    day = loc.date(report.date)
     if report.legal:
         if report.banlist is not None:
             return (loc.t("sheet.legal", date=day, list=report.banlist.name),)
