@@ -160,6 +160,10 @@ def test_every_message_is_translated_in_every_catalog() -> None:
             assert text != english or not _words(english), (lang, key)  # translated, not copied
     assert {f"violation.{c.value}" for c in Code} <= set(MESSAGES)
     assert {f"fix.{c.value}" for c in Code} <= set(MESSAGES)
+    from deckcheck.source.record import SkipReason, UnreadableReason
+
+    assert {f"skip.{c.value}" for c in SkipReason} <= set(MESSAGES)  # translated by code
+    assert {f"unreadable.{c.value}" for c in UnreadableReason} <= set(MESSAGES)
 
 
 def test_catalogs_are_valid_gettext() -> None:

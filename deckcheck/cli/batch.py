@@ -263,7 +263,7 @@ def _tell(batch: Batch, written: list[str], out: Path, quiet: bool, lang: str = 
     loc = localizer(lang)
     en = lang == "en"
     for u in batch.unreadable[:20]:
-        sys.stderr.write(f"error: {clean(loc.unreadable(getattr(u, 'code', None), u.error))}\n")
+        sys.stderr.write(f"error: {clean(loc.unreadable(u.code, u.error))}\n")
     if len(batch.unreadable) > 20:
         more = len(batch.unreadable) - 20
         sys.stderr.write(f"error: {loc.t('cli.more_unreadable', n=more)}\n")
@@ -294,8 +294,8 @@ def _skipped_note(batch: Batch, lang: str = "en") -> str:
     from deckcheck.reporter.i18n import localizer
 
     loc = localizer(lang)
-    reasons = Counter(k.reason for k in batch.skipped)
-    why = ", ".join(f"{n} {clean(loc.skip_reason(r))}" for r, n in reasons.most_common())
+    reasons = Counter(k.code for k in batch.skipped)
+    why = ", ".join(f"{n} {loc.skip_reason(code)}" for code, n in reasons.most_common())
     n = len(batch.skipped)
     if lang != "en":
         return f"note: {loc.t('cli.skipped_files', n=n, reasons=why)}\n"

@@ -211,7 +211,7 @@ class CheckRun:
         append_summary(summary, summary_file)
         loc = localizer(lang)
         for u in unreadable:
-            why = loc.unreadable(getattr(u, "code", None), u.error)
+            why = loc.unreadable(u.code, u.error)
             sys.stderr.write(f"error: {clean(why)}\n")
 
 

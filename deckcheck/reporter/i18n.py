@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from deckcheck.card import Card, CardIndex
+    from deckcheck.source.record import SkipReason, UnreadableReason
     from deckcheck.validation.report import PointCard, Violation
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -270,19 +271,8 @@ MESSAGES: dict[str, str] = {
     "meta.kind.archetype": "archetype",
     "meta.kind.hybrid": "hybrid",
     "meta.kind.rogue": "rogue",
-    # why a scan left a path out, and why a source could not be read (by their codes)
-    "skip.hidden-folder": "hidden folder",
-    "skip.hidden-file": "hidden file",
-    "skip.tool-folder": "tool folder",
-    "skip.resource-folder": "macOS resource folder",
-    "skip.gitignored": "ignored by .gitignore",
-    "skip.link-outside": "symbolic link out of the folder",
-    "skip.link-to-folder": "symbolic link to a folder",
-    "skip.not-regular-file": "not a regular file",
-    "skip.too-big-to-sniff": "over the 1 MiB limit of a deck file",
-    "skip.not-deck-json": "not a deckcheck deck JSON file",
-    "skip.not-deck-list": "not a deck list",
-    "skip.not-registered": "not named by the archive's registrations CSV",
+    # why a source could not be read, by its code (why a scan left a path out: skip.CODE, the
+    # words of deckcheck.source.record.SKIP_MEANING)
     "unreadable.missing": "no such file or folder",
     "unreadable.special-file": "a special file (FIFO, device or socket)",
     "unreadable.os-error": "the system refused to read it",
@@ -419,12 +409,15 @@ _VIOLATIONS: dict[str, str] = {
 
 
 def _code_messages() -> None:
+    from deckcheck.source.record import SKIP_MEANING
     from deckcheck.validation.report import CODE_FIX, Code
 
     for key, template in _VIOLATIONS.items():
         MESSAGES[f"violation.{key}"] = template
     for code in Code:
         MESSAGES[f"fix.{code.value}"] = CODE_FIX[code]
+    for skip, meaning in SKIP_MEANING.items():
+        MESSAGES[f"skip.{skip.value}"] = meaning
 
 
 _code_messages()
@@ -573,19 +566,17 @@ class Localizer:
 
         return replace(card, name=self.name(card.passcode, card.name) or card.name).label()
 
-    def skip_reason(self, reason: str) -> str:
-        """Why a scan left a path out, in this language (by its code; text without a code
-        stays as it is)."""
-        key = f"skip.{reason}"
-        return self.t(key) if key in MESSAGES else str(reason)
+    def skip_reason(self, code: SkipReason) -> str:
+        """Why a scan left a path out, in this language (by its code)."""
+        return code.meaning if self.lang is Lang.EN else self.t(f"skip.{code.value}")
 
-    def unreadable(self, code: str | None, error: str) -> str:
+    def unreadable(self, code: UnreadableReason, error: str) -> str:
         """Why a source could not be read: ``error`` (English, naming the place) after the
         reason of ``code`` in this language."""
-        key = f"unreadable.{code}"
-        if self.lang is Lang.EN or not code or key not in MESSAGES:
+        if self.lang is Lang.EN:
             return error
-        return self.t("unreadable.with_detail", reason=self.t(key), detail=error)
+        reason = self.t(f"unreadable.{code.value}")
+        return self.t("unreadable.with_detail", reason=reason, detail=error)
 
     def falls_back(self, passcodes: Iterable[int | None]) -> bool:
         """Whether any of these cards has no name in this language (its English name shows:

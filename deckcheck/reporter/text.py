@@ -69,8 +69,8 @@ def skipped_line(skipped: Sequence[Skipped], lang: str = "en") -> str:
     from deckcheck.reporter.i18n import localizer
 
     loc = localizer(lang)
-    reasons = Counter(k.reason for k in skipped)
-    parts = ", ".join(f"{loc.skip_reason(reason)}: {n}" for reason, n in reasons.most_common())
+    reasons = Counter(k.code for k in skipped)
+    parts = ", ".join(f"{loc.skip_reason(code)}: {n}" for code, n in reasons.most_common())
     n = len(skipped)
     if lang != "en":
         return loc.t("report.skipped", n=n, reasons=parts, example=clean(skipped[0].path))
