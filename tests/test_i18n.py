@@ -381,3 +381,29 @@ def test_batch_html_in_korean_is_translated_through(
                     "Share of decks", "Fix:", " points: "):  # fmt: skip
         assert english not in page, english
     assert "메타게임" in page and "확인 필요" in page and "2025년 6월 1일" in page
+
+
+AUDIT = """
+import sys
+read = []
+sys.addaudithook(lambda event, args: read.append(str(args[0]))
+                 if event == "open" and str(args[0]).endswith(".po") else None)
+sys.argv = ["deckcheck", *sys.argv[1:]]
+from deckcheck.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.stderr.write("CATALOGS " + ",".join(sorted({p.rsplit("/", 1)[-1] for p in read})) + "\\n")
+"""
+
+
+@pytest.mark.parametrize(("lang", "read"), [("en", ""), ("ko", "ko.po")])
+def test_a_catalog_is_read_only_for_its_language(lang: str, read: str) -> None:
+    # English (the default) never opens a catalog: cold start stays as it was
+    import sys
+
+    res = subprocess.run([sys.executable, "-c", AUDIT, "validate", str(PROBLEMS), "--date", ON,
+                          "--lang", lang], capture_output=True, text=True, check=False)  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert f"CATALOGS {read}\n" in res.stderr
