@@ -25,6 +25,9 @@ _EXPORTS: dict[str, str] = {
     "Source": "deckcheck.run.batch",
     "Summary": "deckcheck.run.batch",
     "Unreadable": "deckcheck.run.batch",
+    "Skipped": "deckcheck.source.record",
+    "SkipReason": "deckcheck.source.record",
+    "UnreadableReason": "deckcheck.source.record",
     "check": "deckcheck.run.batch",
     "fingerprint_deck": "deckcheck.deck.model",
     "compare_decks": "deckcheck.deck.compare",
@@ -151,6 +154,8 @@ __all__ = [
     "SidePlan",
     "SideResult",
     "SizeRule",
+    "SkipReason",
+    "Skipped",
     "Source",
     "Spec",
     "SpecError",
@@ -159,6 +164,7 @@ __all__ = [
     "UnknownCardError",
     "UnknownFormatError",
     "Unreadable",
+    "UnreadableReason",
     "Violation",
     "apply_side_plan",
     "check",
@@ -231,6 +237,7 @@ if TYPE_CHECKING:
     from deckcheck.run.batch import Batch, Source, Summary, Unreadable, check, sources
     from deckcheck.run.row import Checked
     from deckcheck.run.siding import SidePlan, SideResult, apply_side_plan, parse_side_plan
+    from deckcheck.source.record import Skipped, SkipReason, UnreadableReason
     from deckcheck.source.registration import Registration, read_registrations
     from deckcheck.validation.engine import validate
     from deckcheck.validation.report import BanlistRef, Code, Report, Severity, Violation
