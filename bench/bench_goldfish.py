@@ -356,7 +356,7 @@ SERVICE_SCRIPT = """
 import json, resource, sys, threading
 from deckcheck.data.dataset import Dataset
 from deckcheck.service import Settings
-from deckcheck.service.app import Service
+from deckcheck.service.core import Service
 from deckcheck.service.model import SimulateRequest
 svc = Service(Settings(), Dataset.active())
 svc.warm()
