@@ -36,7 +36,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deckcheck.deck.model import Deck, Section
+from deckcheck.deck.model import Deck, ReadFinding, Section
 from deckcheck.error import DeckcheckError, DeckReadError, InputError
 
 if TYPE_CHECKING:
@@ -128,6 +128,9 @@ class Entry:
     player: str | None = None
     contents: tuple[tuple[str, int, int], ...] = field(default=(), repr=False)
     """The deck's cards (:func:`deck_contents`)."""
+    unread: tuple[ReadFinding, ...] = ()
+    """The deck's lines that name no card (:attr:`~deckcheck.deck.model.Deck.unread`): not
+    counted in the breakdown, counted in :attr:`Metagame.unread_lines`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +180,11 @@ class Metagame:
     unreadable: tuple[tuple[str, str], ...] = ()
     """(source, why) of the sources that could not be read."""
 
+    @property
+    def unread_lines(self) -> int:
+        """Lines of the decks read that name no card (not counted in the breakdown)."""
+        return sum(len(e.unread) for e in self.entries)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON form (``deckcheck schema meta``)."""
         return {
@@ -191,9 +199,12 @@ class Metagame:
             "side": [c.to_dict() for c in self.side],
             "entries": [
                 {"source": e.source, "name": e.name, "player": e.player,
-                 **e.archetype.to_dict()}
+                 **e.archetype.to_dict(),
+                 "unread": [{"line": f.line, "code": f.code.value, "text": f.text}
+                            for f in e.unread]}
                 for e in self.entries
             ],
+            "unread_lines": self.unread_lines,
             "unreadable": [{"source": s, "error": why} for s, why in self.unreadable],
         }  # fmt: skip
 
@@ -445,7 +456,8 @@ def metagame(
     for i, item in enumerate(decks, 1):
         label, deck = item if isinstance(item, tuple) else (item.source or f"deck {i}", item)
         contents = deck_contents(deck)
-        entries.append(Entry(label, _classify(contents, rules, facts), deck.name, None, contents))
+        entries.append(Entry(label, _classify(contents, rules, facts), deck.name, None, contents,
+                             deck.unread))  # fmt: skip
     return summarize(entries, top=top, facts=facts)
 
 
@@ -460,7 +472,7 @@ def from_batch(
     facts = _Facts(resolve_data(data).cards)
     entries = [
         Entry(c.path or f"deck {i}", _classify(c.contents, rules, facts), c.name,
-              _player(c.registration), c.contents)
+              _player(c.registration), c.contents, c.unread)
         for i, c in enumerate(batch.checked, 1)
     ]  # fmt: skip
     bad = [(u.path, u.error) for u in batch.unreadable]
@@ -510,7 +522,7 @@ def analyze(
             continue
         contents = deck_contents(deck)
         entries.append(Entry(src.label, _classify(contents, rules, facts), deck.name,
-                             _player(src.registration), contents))  # fmt: skip
+                             _player(src.registration), contents, deck.unread))  # fmt: skip
     return summarize(entries, top=top, unreadable=bad, facts=facts)
 
 
