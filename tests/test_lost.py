@@ -160,3 +160,72 @@ def test_service_convert_says_which_lines_it_left_out() -> None:
     assert {f["line"] for f in doc["findings"]} == {5, 6}
     doc = api.post("/v1/convert", json={**body, "to": "text"}).json()
     assert doc["left_out"] == [6]
+
+
+# -- scans miss nothing -------------------------------------------------------------------------
+
+TYPO_DECK = (
+    "Main Deck\n3 Ash Blosom & Joyus Spring\n3 Maxx Cee\n2 Calld by the Grave\n3 Pot of Desirez\n"
+)
+KOREAN_DECK = "3 재와 벚꽃\n3 증식의 G\n2 묘지의 지명자\n3 강욕하고 항아리\n"
+
+
+@pytest.mark.parametrize("content", [TYPO_DECK, KOREAN_DECK], ids=["misspelt", "korean"])
+def test_a_folder_scan_reads_a_list_of_unknown_names(
+    cli: Callable[..., Any], tmp_path: Path, content: str
+) -> None:
+    (tmp_path / "list.txt").write_text(content)
+    (tmp_path / "legal.ydk").write_bytes(LEGAL.read_bytes())
+    by_name = cli("validate", str(tmp_path / "list.txt"), "-d", "2025-06-01", "-o", "json")
+    scan = cli("validate", str(tmp_path), "-d", "2025-06-01", "-o", "json")
+    assert by_name.code == scan.code == 1  # the hook and the folder scan agree
+    doc = json.loads(scan.stdout)
+    (listed,) = [r for r in doc["results"] if r["path"].endswith("list.txt")]
+    lines = {v["line"] for v in listed["violations"] if v["code"] == "unknown-card"}
+    assert lines == {i for i, text in enumerate(content.splitlines(), 1) if text[0].isdigit()}
+    assert not doc["skipped"]
+
+
+def test_prose_is_still_skipped_and_a_deck_named_file_is_unreadable(
+    cli: Callable[..., Any], tmp_path: Path
+) -> None:
+    (tmp_path / "legal.ydk").write_bytes(LEGAL.read_bytes())
+    (tmp_path / "LICENSE.txt").write_text("Permission is granted, free of charge.\nNo warranty.\n")
+    (tmp_path / "my-deck.txt").write_text("Permission is granted, free of charge.\nNo warranty.\n")
+    (tmp_path / "deck.json").write_text('{"cards": []}')
+    res = cli("validate", str(tmp_path), "-d", "2025-06-01", "-o", "json")
+    doc = json.loads(res.stdout)
+    assert res.code == 2
+    assert {Path(u["path"]).name: u["code"] for u in doc["unreadable"]} == {
+        "my-deck.txt": "not-a-deck", "deck.json": "not-a-deck"
+    }  # fmt: skip
+    assert {Path(k["path"]).name: k["code"] for k in doc["skipped"]} == {
+        "LICENSE.txt": "not-deck-list"
+    }
+    text = cli("validate", str(tmp_path), "-d", "2025-06-01")
+    assert "LICENSE.txt: not a deck list (not-deck-list)" in text.stderr
+    github = cli("validate", str(tmp_path), "-d", "2025-06-01", "-o", "github")
+    assert "title=skipped::" in github.stdout and "[not-deck-list]" in github.stdout
+
+
+def test_zip_entries_with_odd_names_are_checked(cli: Callable[..., Any], tmp_path: Path) -> None:
+    import zipfile
+
+    archive = tmp_path / "odd.zip"
+    names = ["deck.ydk ", "deck2.\u0443dk", "Deck3.ydk", "deck3.ydk", "deck4.\uff59\uff44\uff4b"]
+    with zipfile.ZipFile(archive, "w") as z:
+        for name in names:
+            z.writestr(name, LEGAL.read_bytes())
+    res = cli("validate", str(archive), "-d", "2025-06-01", "-o", "json")
+    doc = json.loads(res.stdout)
+    assert res.code == 0
+    assert [r["path"].split("!/", 1)[1] for r in doc["results"]] == names
+    from fastapi.testclient import TestClient
+
+    from deckcheck.service import create_app
+
+    web = TestClient(create_app()).post(
+        "/v1/batch?date=2025-06-01", content=archive.read_bytes(),
+        headers={"Content-Type": "application/zip"},
+    ).json()  # fmt: skip
+    assert [r["path"] for r in web["results"]] == names

@@ -381,7 +381,11 @@ def _link(path: Path, root: Path, data: Dataset | None) -> Source:
 def _checked(path: Path, st: os.stat_result, data: Dataset | None) -> Source:
     if not stat.S_ISREG(st.st_mode):
         return Source(SourceKind.FILE, str(path), skip=SkipReason.NOT_REGULAR_FILE)
-    return Source(SourceKind.FILE, str(path), skip=_not_a_deck(path, st.st_size, data))
+    skip = _not_a_deck(path, st.st_size, data)
+    refused = sniff.refusal(path.name, skip)
+    if refused is not None:
+        return Source(SourceKind.FILE, str(path), error=refused[0], code=refused[1])
+    return Source(SourceKind.FILE, str(path), skip=skip)
 
 
 def _not_a_deck(path: Path, size: int, data: Dataset | None = None) -> SkipReason | None:
