@@ -229,3 +229,94 @@ def test_zip_entries_with_odd_names_are_checked(cli: Callable[..., Any], tmp_pat
         headers={"Content-Type": "application/zip"},
     ).json()  # fmt: skip
     assert [r["path"] for r in web["results"]] == names
+
+
+# -- lenient where the ecosystem is -------------------------------------------------------------
+
+
+def _omega(main_extra: list[int], side: list[int], cover: int | None) -> str:
+    """An Omega code built from its documented layout (independent of the reader)."""
+    import base64
+    import struct
+    import zlib
+
+    codes = main_extra + side
+    raw = bytes((len(main_extra), len(side))) + struct.pack(f"<{len(codes)}I", *codes)
+    if cover is not None:
+        raw += struct.pack("<I", cover)
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return base64.b64encode(packer.compress(raw) + packer.flush()).decode("ascii")
+
+
+ASH, MAXX, DECODE = 14558127, 23434538, 1861629
+
+
+def test_an_omega_code_with_its_cover_card_is_read(cli: Callable[..., Any], tmp_path: Path) -> None:
+    code = _omega([ASH] * 3 + [MAXX] * 3 + [DECODE], [ASH], cover=MAXX)
+    deck = deckcheck.read_deck(code)
+    assert deck.source_format == "omega" and deck.cover == MAXX
+    assert deck.counts == {"main": 6, "extra": 1, "side": 1}
+    src = tmp_path / "deck.omega"
+    src.write_text(code + "\n")
+    ydke = cli("convert", str(src), "--to", "ydke")
+    assert ydke.code == 0 and ydke.stdout.startswith("ydke://") and "ydke://!!!" not in ydke.stdout
+    assert f"cover card {MAXX} is left out" in ydke.stderr
+    again = cli("convert", str(src), "--to", "omega")
+    assert again.code == 0 and again.stdout.strip() == code  # the cover card is kept
+    assert f"cover card {MAXX} is kept" in again.stderr
+    legal = cli("validate", str(src), "-o", "json", "-d", "2025-06-01")
+    counts = json.loads(legal.stdout)["results"][0]["counts"]
+    assert counts == {"main": 6, "extra": 1, "side": 1}
+    plain = _omega([ASH] * 3, [], cover=None)
+    assert deckcheck.read_deck(plain).cover is None
+
+
+def test_ydke_urls_read_as_ydke_js_reads_them() -> None:
+    import base64
+    import struct
+
+    def part(codes: list[int]) -> str:
+        return base64.b64encode(struct.pack(f"<{len(codes)}I", *codes)).decode("ascii")
+
+    main, extra, side = part([ASH, ASH, MAXX]), part([DECODE]), part([MAXX])
+    canonical = f"ydke://{main}!{extra}!{side}!"
+    unpadded = "ydke://" + "!".join(p.rstrip("=") for p in (main, extra, side)) + "!"
+    urlsafe = "ydke://" + canonical[7:].replace("+", "-").replace("/", "_")
+    assert urlsafe != canonical
+    blanks = f"ydke://{main[:5]} \n {main[5:]}!{extra}!{side}!"
+    fourth = f"ydke://{main}!{extra}!{side}!{part([ASH])}!"
+    want = deckcheck.read_deck(canonical)
+    assert want.counts == {"main": 3, "extra": 1, "side": 1}
+    for url in (unpadded, urlsafe, blanks, fourth):
+        got = deckcheck.read_deck(url)
+        assert got.multiset() == want.multiset(), url
+        assert deckcheck.write_deck(got, "ydke").strip() == canonical  # written canonically
+    with pytest.raises(deckcheck.DeckReadError):
+        deckcheck.read_deck(f"ydke://{main[:5]}!!!")  # a length of 1 modulo 4: not base64
+
+
+SPEED_LFLIST = "2023.04 Speed Duel.lflist.conf"
+"""ProjectIgnis' list whose line 1128 has no count (EDOPro skips it)."""
+
+
+def test_an_lflist_with_a_malformed_line_skips_it_with_a_warning(
+    cli: Callable[..., Any], tmp_path: Path
+) -> None:
+    from tests.conftest import SHARED_DATA
+
+    source = SHARED_DATA / "lflists" / "projectignis" / "history" / SPEED_LFLIST
+    if not source.exists():
+        pytest.skip("the shared ProjectIgnis lists are not here")
+    lists = tmp_path / "speed.lflist.conf"
+    lists.write_bytes(source.read_bytes())
+    fmt = tmp_path / "event.toml"
+    fmt.write_text('id = "event"\nbase = "speed"\nbanlist = "speed.lflist.conf"\n')
+    deck = tmp_path / "deck.ydk"
+    deck.write_bytes(LEGAL.read_bytes())
+    res = cli("validate", str(deck), "--format-file", str(fmt), "-d", "2023-05-01")
+    assert res.code in (0, 1), res.stderr  # checked, not refused
+    (warning,) = [w for w in res.stderr.splitlines() if w.startswith("warning:")]
+    assert "speed.lflist.conf:1128" in warning and "553756843 --Summon Cloud" in warning
+    loaded = deckcheck.load_format_file(fmt)
+    assert len(loaded.warnings) == 1 and loaded.custom_lists
+    assert 55375684 not in loaded.custom_lists[0].entries

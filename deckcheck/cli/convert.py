@@ -101,6 +101,9 @@ def convert(
     except DeckcheckError as exc:
         fail(f"cannot write {to.value}: {exc}")
     status = EXIT_OK
+    if deck.cover is not None:
+        kept = "kept" if to.value == "omega" else f"left out ({to.value} has no place for it)"
+        sys.stderr.write(f"note: the Omega code's cover card {deck.cover} is {kept}\n")
     if lost:
         sys.stderr.write(f"warning: left out {plural(len(lost), 'line')} naming no card:\n")
         for entry in listed:
