@@ -97,8 +97,14 @@ def test_diff_never_says_same_over_unread_lines(cli: Callable[..., Any], tmp_pat
 def test_meta_counts_and_names_unread_lines(cli: Callable[..., Any], tmp_path: Path) -> None:
     (tmp_path / "a.ydk").write_bytes(LEGAL.read_bytes())
     (tmp_path / "typo.txt").write_text(ASH_LIST + MISSPELT_ASH)
+    (tmp_path / "notes.txt").write_text("Bring sleeves and a playmat.\n")
+    (tmp_path / "broken.ydk").write_bytes(b"\xff\xfe\x00junk")
     res = cli("meta", str(tmp_path), "-o", "json")
     doc = json.loads(res.stdout)
+    assert [(Path(k["path"]).name, k["code"]) for k in doc["skipped"]] == [
+        ("notes.txt", "not-deck-list")
+    ]
+    assert [u["code"] for u in doc["unreadable"]] == ["bad-encoding"]
     assert doc["unread_lines"] == 1
     (entry,) = [e for e in doc["entries"] if e["source"].endswith("typo.txt")]
     assert [(u["line"], u["code"]) for u in entry["unread"]] == [(5, "unknown-card")]

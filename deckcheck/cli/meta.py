@@ -99,8 +99,8 @@ def meta_command(
             what = clean(f.text or f.message)
             sys.stderr.write(f"warning: {clean(entry.source)}:{f.line}: names no card, not "
                              f"counted: {what} ({f.code.value})\n")  # fmt: skip
-    for _, why in result.unreadable:
-        sys.stderr.write(f"error: {clean(why)}\n")
+    for u in result.unreadable:
+        sys.stderr.write(f"error: {clean(u.error)} [{u.code.value}]\n")
     raise typer.Exit(EXIT_ERROR if result.unreadable else EXIT_OK)
 
 

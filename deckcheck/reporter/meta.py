@@ -48,7 +48,7 @@ def meta_text(meta: Metagame) -> str:
                   for e in meta.entries for f in e.unread]  # fmt: skip
     if meta.unreadable:
         lines += ["", f"Unreadable ({len(meta.unreadable)}, not counted)"]
-        lines += [f"  {clean(why)}" for _, why in meta.unreadable]
+        lines += [f"  {clean(u.error)} ({u.code.value})" for u in meta.unreadable]
     return "\n".join(lines) + "\n"
 
 

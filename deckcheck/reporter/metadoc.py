@@ -68,7 +68,16 @@ class MetaUnreadableDoc(_Doc):
     """A source that could not be read."""
 
     source: str
+    code: str = Field(description="Why, as an unreadable code (README table).")
     error: str
+
+
+class MetaSkippedDoc(_Doc):
+    """A file a scan left out."""
+
+    path: str
+    code: str = Field(description="Why, as a skip code (README table).")
+    reason: str
 
 
 class MetaDocument(_Doc):
@@ -82,3 +91,4 @@ class MetaDocument(_Doc):
     entries: list[MetaEntryDoc]
     unread_lines: int = Field(0, description="Lines of the decks read that name no card.")
     unreadable: list[MetaUnreadableDoc] = Field(default_factory=list)
+    skipped: list[MetaSkippedDoc] = Field(default_factory=list)
