@@ -81,7 +81,7 @@ def checked(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Checked:
     report = apply_ignores(report, one.ignored)
     counts = canonical_counts(deck)
     return Checked(report, fingerprint_counts(counts), src.registration, frozenset(one.ignored),
-                   deck_contents(deck, counts))  # fmt: skip
+                   deck_contents(deck, counts), deck.unread)  # fmt: skip
 
 
 def one_source(one: Planned, step: Step, ds: Dataset) -> Any:

@@ -78,7 +78,7 @@ def router(svc: Service) -> APIRouter:
               tags=["decks"])  # fmt: skip
     async def convert(req: ConvertRequest) -> Response:
         """A deck in another file format (ydk, ydke, text, omega, json), with what was lost."""
-        from deckcheck.deck.io import write_deck
+        from deckcheck.deck.io import lost_lines, write_deck
 
         def run() -> Response:
             deck = svc.deck(req.deck, req.deck_format, "deck", rush=req.rush)
@@ -86,6 +86,7 @@ def router(svc: Service) -> APIRouter:
             return svc.answer(ConvertDocument, {
                 "to": req.to, "content": content, "counts": deck.counts,
                 "findings": [_finding(f) for f in deck.findings],
+                "left_out": [f.line for f in lost_lines(deck, req.to)],
             })  # fmt: skip
 
         return await run_in_threadpool(run) if is_big(req.deck) else run()
