@@ -274,7 +274,7 @@ def register(app: typer.Typer) -> None:
         """
         from deckcheck.reporter import render
         from deckcheck.reporter.github import summary_markdown
-        from deckcheck.reporter.i18n import t
+        from deckcheck.reporter.i18n import localizer, t
         from deckcheck.reporter.text import skipped_line
         from deckcheck.run.batch import sources
         from deckcheck.run.config import check_with_config
@@ -288,6 +288,9 @@ def register(app: typer.Typer) -> None:
         ), lang or "en")  # fmt: skip
         if batch.skipped:
             sys.stderr.write(f"note: {skipped_line(batch.skipped, lang or 'en')}\n")
+            loc = localizer(lang or "en")
+            sys.stderr.writelines(f"  {clean(k.path)}: {loc.skip_reason(k.code)} ({k.code.value})\n"
+                                  for k in batch.skipped)  # fmt: skip
         run.finish(
             render(batch, output, colour=run.colour, root=run.root, strict=is_strict,
                    lang=lang or "en"), out,
