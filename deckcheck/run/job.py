@@ -194,7 +194,7 @@ def _check_chunk(chunk: list[Planned]) -> list[Any]:
 
 def _warm(planned: list[Planned], step: Step, ds: Dataset) -> None:
     """Load what every worker needs before forking, so forked workers inherit it."""
-    from deckcheck.validation.engine import ruleset
+    from deckcheck.validation.ruleset import ruleset
 
     for fmt in {id(p.format): p.format for p in planned}.values():
         ruleset(fmt, step.date, step.allow_prerelease, ds)

@@ -478,14 +478,12 @@ def load_registry(path: str | Path, data: Dataset) -> FormatRegistry:
     return FormatRegistry(eras.values(), formats)
 
 
-def load_format_file(path: str | Path, data: Dataset | None = None) -> Format:
+def load_format_file(path: str | Path, data: Dataset) -> Format:
     """Read an organiser's TOML format file (schema in ``docs/formats.md``).
 
     Raises :class:`~deckcheck.error.FormatFileError` naming the file and the offending key.
     """
-    from deckcheck.card.active import resolve
-
-    ds = resolve(data)
+    ds = data
     path = Path(path)
     doc = _read_toml(path, FormatFileError, "format file")
     return format_from_mapping(
@@ -496,7 +494,7 @@ def load_format_file(path: str | Path, data: Dataset | None = None) -> Format:
 
 
 def format_from_document(
-    doc: Mapping[str, Any] | str, source: str = "inline format", data: Dataset | None = None
+    doc: Mapping[str, Any] | str, data: Dataset, source: str = "inline format"
 ) -> Format:
     """An organiser's format given as data: a format table, or the TOML text of a format file.
 
@@ -504,9 +502,7 @@ def format_from_document(
     is not allowed: there is no folder to read it from. Raises
     :class:`~deckcheck.error.FormatFileError` naming ``source`` and the offending key.
     """
-    from deckcheck.card.active import resolve
-
-    ds = resolve(data)
+    ds = data
     if isinstance(doc, str):
         if len(doc.encode("utf-8", "surrogatepass")) > MAX_FORMAT_FILE_BYTES:
             raise FormatFileError(f"{source}: over {MAX_FORMAT_FILE_BYTES // 1024} KiB")
