@@ -224,13 +224,16 @@ def run_compare(
     vs: str,
     output: Output,
     fractions: bool,
+    plot: Path | None = None,
 ) -> None:
-    """``--vs``: both runs side by side, as text or JSON."""
+    """``--vs``: both runs side by side, as text or JSON (paired intervals on one seed), and
+    a plot of both."""
     from deckcheck.goldfish.compare import compare
     from deckcheck.reporter import document as doc
     from deckcheck.reporter import safe
     from deckcheck.reporter.text import compare_text
 
+    kw = dict(kw, paired=kw["seed"] is not None)  # one --seed: both runs' games are paired
     a = run_goldfish(deck_path, quick, spec_path, when, fmt, kw)
     if quick is not None:
         b = run_goldfish(None, _other_counts(quick, vs), None, when, fmt, kw)
@@ -244,10 +247,23 @@ def run_compare(
     _warn(a)
     _warn(b)
     cmp = compare(a, b, *labels)
+    if plot is not None:
+        write_compare_plot(cmp, plot)
     if output is Output.JSON:
         sys.stdout.write(doc.dump(doc.CompareDocument.model_validate(safe(cmp.to_dict(fractions)))))
     else:
         sys.stdout.write(compare_text(cmp, fractions))
+
+
+def write_compare_plot(cmp: Any, plot: Path) -> None:
+    """Plot both runs of a comparison (exit 2 when it cannot be written)."""
+    from deckcheck.error import DeckcheckError
+    from deckcheck.reporter.plot import plot_compare
+
+    try:
+        plot_compare(cmp, plot)
+    except DeckcheckError as exc:
+        fail(str(exc))
 
 
 def simulate_command(
@@ -405,7 +421,8 @@ def simulate_command(
         fail("--filler and --by are for a sweep (--vary NAME=a..b)")
     kw["distributions"] = distribution
     if vs is not None:
-        run_compare(deck_path, quick, spec_path, when or [], fmt, kw, vs, output, fractions)
+        run_compare(deck_path, quick, spec_path, when or [], fmt, kw, vs, output, fractions,
+                    plot)  # fmt: skip
         return
     stats = run_goldfish(deck_path, quick, spec_path, when or [], fmt, kw)
     if plot is not None:

@@ -102,6 +102,7 @@ def simulate_counts(
     data: Dataset | None = None,
     budget: ExactBudget | None = None,
     distributions: bool = False,
+    paired: bool = False,
     name: str | None = None,
 ) -> HandStats:
     """Quick mode: odds of ``when`` (condition texts, or a mapping name -> text; default: "at
@@ -114,7 +115,7 @@ def simulate_counts(
     pool = quick_pool(size, counts)
     question = Question(tuple(counts), quick_conditions(counts, when))
     opts = Options(goings, turns, rules, mode, trials, seed, budget or ExactBudget(),
-                   distributions)  # fmt: skip
+                   distributions, paired)  # fmt: skip
     most = max(n for g in goings for n in rules.seen(g, turns))
     warnings = []
     if most > size:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -109,6 +109,8 @@ class ConditionStats:
     name: str
     expression: str
     by_going: Mapping[Going, tuple[Estimate, ...]]
+    method: Method = Method.EXACT
+    """Exact or simulated: decided per condition (one over the exact budget is simulated)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +147,10 @@ class HandStats:
     effect card not in the deck, more cards seen than the deck holds, unknown cards."""
     distributions: tuple[DistributionStats, ...] = ()
     """Per category, P(exactly k) by turn (when asked for)."""
+    outcomes: Any = field(default=None, compare=False, repr=False)
+    """With ``paired=True`` and a simulation: per going, per condition (and distribution
+    figure), a (turns, trials) bool array of each game's outcome (``None`` for an exact
+    figure); :func:`deckcheck.goldfish.compare.compare` pairs two runs on one seed with it."""
 
     def condition(self, name: str) -> ConditionStats:
         """The stats of the named condition (KeyError if absent)."""
@@ -187,6 +193,7 @@ class HandStats:
                 {
                     "name": c.name,
                     "expression": c.expression,
+                    "method": c.method.value,
                     "results": {
                         g.value: [
                             dict(turn=i + 1, seen=self.seen[g][i], **est.to_dict(fr))

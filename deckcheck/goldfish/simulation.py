@@ -105,6 +105,7 @@ def simulate(
     data: Dataset | None = None,
     budget: ExactBudget | None = None,
     distributions: bool = False,
+    paired: bool = False,
 ) -> HandStats:
     """Goldfish odds of the Main Deck of ``deck``.
 
@@ -117,13 +118,15 @@ def simulate(
     always simulates (``trials`` games per going, seeded by ``seed``). The hand size and draws
     are ``rules``, else those of ``format``'s era at ``date`` (default: ``tcg`` today) in
     ``data`` (default: the active dataset), the era :func:`deckcheck.validate` uses.
+    ``paired`` keeps each simulated game's outcome (``HandStats.outcomes``), so that
+    :func:`deckcheck.goldfish.compare.compare` gives two runs on one seed the paired interval.
     """
     rules = rules or draw_rules_for(format, date, data)
     goings, mode = check_options(going, turns, trials, seed, exact)
     seen = {g: tuple(rules.seen(g, turns)) for g in goings}
     pool, question, warnings = prepare(deck, spec, seen)
     opts = Options(goings, turns, rules, mode, trials, seed, budget or ExactBudget(),
-                   distributions)  # fmt: skip
+                   distributions, paired)  # fmt: skip
     return run(pool, question, opts, deck_name=deck.name, default=spec is None, warnings=warnings)
 
 

@@ -312,6 +312,9 @@ class ConditionDoc(_Doc):
 
     name: str
     expression: str
+    method: Literal["exact", "simulation"] = Field(
+        "exact", description="Exact or simulated (decided per condition)."
+    )
     results: dict[str, list[TurnEstimateDoc]]
 
 
@@ -403,6 +406,11 @@ class DifferenceDoc(_Doc):
     b: float
     diff: float = Field(description="B - A.")
     ci: list[float] | None = Field(description="95% interval of B - A when simulated.")
+    interval: Literal["exact", "paired", "independent"] = Field(
+        "independent",
+        description="How B - A was found: exact (both exact), paired (both simulated on one "
+        "seed: the games' differences), independent (the two intervals combined).",
+    )
     fraction: str | None = Field(None, description="B - A exactly (with --fractions).")
 
 
@@ -424,6 +432,9 @@ class CompareDocument(_Doc):
     differences: list[DifferenceDoc]
     only_a: list[str]
     only_b: list[str]
+    paired: bool = Field(
+        False, description="Whether simulated differences are paired (common random numbers)."
+    )
     data_fingerprint: str | None = None
 
 

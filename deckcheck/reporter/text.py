@@ -172,6 +172,9 @@ def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
     rules = stats.rules
     draw = "draws" if rules.first_player_draws else "does not draw"
     how = "exact" if stats.method.value == "exact" else f"simulated, {stats.trials:,} games/going"
+    exact = [c.name for c in stats.conditions if c.method.value == "exact"]
+    if stats.method.value == "simulation" and exact:
+        how = f"exact and simulated ({stats.trials:,} games/going)"
     lines.append(
         f"{name}: {plural(stats.deck_size, 'Main Deck card')} · hand {rules.hand_size}, "
         f"first player {draw} on turn 1"
@@ -180,6 +183,10 @@ def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
     )
     if stats.note:
         lines.append(f"note: {clean(stats.note)}")
+    if stats.method.value == "simulation" and exact:
+        simulated = [c.name for c in stats.conditions if c.method.value != "exact"]
+        lines.append(f"exact: {', '.join(map(clean, exact))}")
+        lines.append(f"simulated: {', '.join(map(clean, simulated)) or 'none of the conditions'}")
     lines.append("")
     cols: list[tuple[Going, int]] = [(g, t) for g in stats.goings for t in range(stats.turns)]
     head = "P(at least 1)" if stats.default else "condition"
@@ -304,6 +311,14 @@ def compare_text(cmp: Comparison, fractions: bool = False) -> str:
                for n in [*a_cats, *(n for n in b_cats if n not in a_cats)]
                if a_cats.get(n) != b_cats.get(n)]  # fmt: skip
     lines.append("categories: " + (", ".join(changed) if changed else "the same sizes"))
+    if cmp.paired:
+        lines.append(
+            f"B - A: both simulated on seed {cmp.a.seed}, so the games are paired (common random "
+            "numbers): 95% intervals of the games' differences"
+        )
+    reason = cmp.unpaired_reason
+    if reason:
+        lines.append(f"B - A: {reason}")
     lines.append("")
     heads = ["condition", "going", "turn", "A", "B", "B - A"]
     body = []
