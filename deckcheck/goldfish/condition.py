@@ -72,6 +72,11 @@ _TOKEN = re.compile(
 )
 
 
+_PLAIN = {"op": TokenKind.OP, "lp": TokenKind.LPAREN, "rp": TokenKind.RPAREN,
+          "comma": TokenKind.COMMA}  # fmt: skip
+"""Token groups taken as they are."""
+
+
 def tokenize(text: str) -> list[Token]:
     """Split a condition into tokens; :class:`ConditionError` on any other character."""
     if len(text) > MAX_LENGTH:
@@ -104,14 +109,8 @@ def tokenize(text: str) -> list[Token]:
             if not name:
                 raise ConditionError("empty `quoted name`", text, pos)
             out.append(Token(TokenKind.NAME, name, pos))
-        elif group == "op":
-            out.append(Token(TokenKind.OP, m.group(), pos))
-        elif group == "lp":
-            out.append(Token(TokenKind.LPAREN, "(", pos))
-        elif group == "rp":
-            out.append(Token(TokenKind.RPAREN, ")", pos))
-        elif group == "comma":
-            out.append(Token(TokenKind.COMMA, ",", pos))
+        elif group in _PLAIN:
+            out.append(Token(_PLAIN[group], m.group(), pos))
         pos = m.end()
     out.append(Token(TokenKind.END, "", len(text)))
     return out
@@ -584,7 +583,6 @@ class _Parser:
             self.i += 1
             return node
         raise self.error(f"expected a category name, an integer or '('; found {self.found(tok)}")
-
 
     def distinct(self) -> Node:
         """``distinct(a, b, ...)`` after its name (the ``(`` is the current token)."""

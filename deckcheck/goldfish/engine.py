@@ -282,9 +282,7 @@ def resolve_distinct(pool: Pool, conds: Sequence[Condition]) -> tuple[Pool, list
             return node
         cats = set(node.categories)
         parts = tuple(
-            f"{CARD_PREFIX}{i}"
-            for i, m in enumerate(pool.members)
-            if m & cats and pool.copies[i]
+            f"{CARD_PREFIX}{i}" for i, m in enumerate(pool.members) if m & cats and pool.copies[i]
         )
         return Distinct(node.categories, parts)
 
@@ -377,9 +375,7 @@ def _simulate(
         kind=np.array(pool.kinds, dtype=np.int64),
     )
     rules, turns, goings = opts.rules, opts.turns, opts.goings
-    keep = opts.paired and (
-        len(conds) * turns * opts.trials * len(goings) <= MAX_OUTCOME_BYTES
-    )
+    keep = opts.paired and (len(conds) * turns * opts.trials * len(goings) <= MAX_OUTCOME_BYTES)
     # one random stream per going, fixed by the seed and the going alone
     rngs = {g: np.random.default_rng([seed, i]) for i, g in enumerate(Going) if g in goings}
     if q.effects:
