@@ -255,6 +255,59 @@ def run_compare(
         sys.stdout.write(compare_text(cmp, fractions))
 
 
+def run_side(
+    deck_path: str | None,
+    spec_path: Path | None,
+    when: list[str],
+    fmt: Format,
+    kw: dict[str, Any],
+    plan_path: Path,
+    output: Output,
+    fractions: bool,
+    plot: Path | None,
+) -> None:
+    """``--side PLAN``: game 1 and the sided deck side by side, and the side cards' odds."""
+    from deckcheck.boundary import MAX_TEXT_BYTES, read_capped
+    from deckcheck.deck.skills import uses_skills
+    from deckcheck.error import DeckcheckError
+    from deckcheck.goldfish.side import simulate_side
+    from deckcheck.reporter import document as doc
+    from deckcheck.reporter import safe
+    from deckcheck.reporter.text import side_text
+    from deckcheck.rule.format import Pool
+    from deckcheck.run.siding import parse_side_plan
+
+    assert deck_path is not None
+    try:
+        text = read_capped(plan_path, MAX_TEXT_BYTES).decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"{plan_path}: cannot read the side plan: {exc}")
+    except DeckcheckError as exc:
+        fail(f"{plan_path}: {exc}")
+    rush = fmt.pool is Pool.RUSH
+    deck = read_deck_warning(deck_path, rush, uses_skills(fmt))
+    try:
+        plan = parse_side_plan(text)
+    except DeckcheckError as exc:
+        fail(f"{plan_path}: {exc}")
+    try:
+        spec = load_spec_with(spec_path, when, rush)
+        rules = kw.pop("rules")
+        stats = simulate_side(deck, plan, spec, format=fmt, rules=rules, **kw)
+    except DeckcheckError as exc:
+        fail(str(exc))
+    for warning in stats.warnings:
+        sys.stderr.write(f"warning: {clean(warning)}\n")
+    _warn(stats.game1)
+    if plot is not None:
+        write_compare_plot(stats.comparison, plot)
+    if output is Output.JSON:
+        data = safe(stats.to_dict(fractions))
+        sys.stdout.write(doc.dump(doc.SideGoldfishDocument.model_validate(data)))
+    else:
+        sys.stdout.write(side_text(stats, fractions))
+
+
 def write_compare_plot(cmp: Any, plot: Path) -> None:
     """Plot both runs of a comparison (exit 2 when it cannot be written)."""
     from deckcheck.error import DeckcheckError
@@ -387,6 +440,34 @@ def simulate_command(
             help="Write a .png or .svg plot (needs matplotlib: pip install 'deckcheck[plot]').",
         ),
     ] = None,
+    cumulative: Annotated[
+        bool,
+        typer.Option(
+            "--cumulative",
+            help="Also P(at least k), P(at most k) and the expected copies of every category, "
+            "by turn (implies --distribution).",
+        ),
+    ] = False,
+    sample: Annotated[
+        int,
+        typer.Option(
+            "--sample",
+            min=0,
+            max=100,
+            metavar="N",
+            help="Show N seeded sample hands (opening hand and draws to --turns; --seed "
+            "repeats them).",
+        ),
+    ] = 0,
+    side: Annotated[
+        Path | None,
+        typer.Option(
+            "--side",
+            metavar="PLAN",
+            help="Games 2 and 3: apply this side plan (as deckcheck side --plan) and show the "
+            "sided deck beside game 1, and P(at least 1) of each card sided in.",
+        ),
+    ] = None,
 ) -> None:
     """Goldfish odds: how often a hand meets each condition, going first and second, by turn.
 
@@ -419,7 +500,13 @@ def simulate_command(
         return
     if filler is not None or by is not None:
         fail("--filler and --by are for a sweep (--vary NAME=a..b)")
-    kw["distributions"] = distribution
+    kw["distributions"] = distribution or cumulative
+    kw["sample"] = sample
+    if side is not None:
+        if vs is not None or quick is not None:
+            fail("--side needs a DECK (with its Side Deck), and does not combine with --vs")
+        run_side(deck_path, spec_path, when or [], fmt, kw, side, output, fractions, plot)
+        return
     if vs is not None:
         run_compare(deck_path, quick, spec_path, when or [], fmt, kw, vs, output, fractions,
                     plot)  # fmt: skip
@@ -434,7 +521,7 @@ def simulate_command(
         except DeckcheckError as exc:
             fail(str(exc))
     _warn(stats)
-    sys.stdout.write(render(stats, output, fractions=fractions))
+    sys.stdout.write(render(stats, output, fractions=fractions, cumulative=cumulative))
 
 
 def register(app: typer.Typer) -> None:

@@ -35,6 +35,7 @@ from deckcheck.goldfish.result import (
     Method,
 )
 from deckcheck.goldfish.rule import DrawRules, Going
+from deckcheck.goldfish.sample import MAX_SAMPLES, Samples, deal_samples
 from deckcheck.goldfish.spec import Effect
 
 DEFAULT_TRIALS = 100_000
@@ -79,6 +80,8 @@ class Options:
     seed: int | None = None
     budget: ExactBudget = field(default_factory=ExactBudget)
     distributions: bool = False
+    samples: int = 0
+    """Sample hands to deal (:mod:`deckcheck.goldfish.sample`)."""
     paired: bool = False
     """Keep every simulated game's outcome (:attr:`HandStats.outcomes`), so that
     :func:`deckcheck.goldfish.compare.compare` can pair two runs on one seed."""
@@ -109,6 +112,13 @@ def check_options(
     if not 1 <= trials <= MAX_TRIALS:
         raise GoldfishError(f"trials must be from 1 to {MAX_TRIALS:,}")
     return goings, mode
+
+
+def check_samples(samples: int) -> int:
+    """The number of sample hands asked for; :class:`GoldfishError` out of 0..MAX_SAMPLES."""
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 0 <= samples <= MAX_SAMPLES:
+        raise GoldfishError(f"sample must be a whole number from 0 to {MAX_SAMPLES}")
+    return samples
 
 
 def goings_of(going: str | Going | Sequence[Going]) -> tuple[Going, ...]:
@@ -263,7 +273,17 @@ def run(pool: Pool, q: Question, opts: Options, *, deck_name: str | None, defaul
         warnings=tuple(warnings),
         distributions=_distributions(pool, q, dist, figures[n:], opts),
         outcomes=outcomes,
+        samples=_samples(pool, conds[:n], opts),
     )
+
+
+def _samples(pool: Pool, conds: Sequence[Condition], opts: Options) -> Samples | None:
+    """The sample hands asked for (seeded by the run's seed, else one picked and reported)."""
+    if not opts.samples:
+        return None
+    names = [c.name for c in pool.cards]
+    return deal_samples(pool.copies, pool.members, names, conds, opts.rules, opts.goings,
+                        opts.turns, opts.samples, _seed(opts.seed))  # fmt: skip
 
 
 def resolve_distinct(pool: Pool, conds: Sequence[Condition]) -> tuple[Pool, list[Condition]]:
@@ -347,7 +367,9 @@ def _distributions(
                 top = len(rows) - 1 if q.effects else min(len(rows) - 1, seen)
                 per_turn.append(tuple(f[g][t] for k, f in rows if k <= top))
             by_going[g] = tuple(per_turn)
-        out.append(DistributionStats(name, len(rows) - 1, by_going))
+        simulated = any(e.fraction is None for f in figures for ests in f.values() for e in ests)
+        trials = opts.trials if simulated else None
+        out.append(DistributionStats(name, len(rows) - 1, by_going, trials))
     return tuple(out)
 
 

@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from deckcheck.goldfish.rule import DrawRules, Going
+from deckcheck.goldfish.sample import Samples
 from deckcheck.goldfish.spec import Effect
 
 Z95 = 1.959963984540054
@@ -121,6 +122,64 @@ class DistributionStats:
     name: str
     copies: int
     by_going: Mapping[Going, tuple[tuple[Estimate, ...], ...]]
+    trials: int | None = None
+    """Simulated games per going when simulated (the cumulative figures' intervals)."""
+
+    def _cum(self, going: Going, turn: int, reverse: bool) -> tuple[Estimate, ...]:
+        ests = self.by_going[going][turn]
+        order = list(reversed(ests)) if reverse else list(ests)
+        out: list[Estimate] = []
+        exact: Fraction | None = Fraction(0)
+        hits = 0
+        for e in order:
+            if exact is not None and e.fraction is not None:
+                exact += e.fraction
+                out.append(Estimate.exact(exact))
+                continue
+            exact = None
+            hits += round(e.probability * (self.trials or 0))
+            out.append(Estimate.simulated(hits, self.trials or 0))
+        return tuple(reversed(out)) if reverse else tuple(out)
+
+    def at_least(self, going: Going, turn: int) -> tuple[Estimate, ...]:
+        """P(at least k) for k = 0, 1, ... by turn ``turn`` (0 = turn 1)."""
+        return self._cum(going, turn, reverse=True)
+
+    def at_most(self, going: Going, turn: int) -> tuple[Estimate, ...]:
+        """P(at most k) for k = 0, 1, ... by turn ``turn`` (0 = turn 1)."""
+        return self._cum(going, turn, reverse=False)
+
+    def expected(self, going: Going, turn: int) -> Mean:
+        """The expected number of cards of the category seen by turn ``turn`` (0 = turn 1):
+        exact, or simulated with a 95% interval (normal, from the simulated variance)."""
+        ests = self.by_going[going][turn]
+        if all(e.fraction is not None for e in ests):
+            value = sum((k * e.fraction for k, e in enumerate(ests) if e.fraction), Fraction(0))
+            return Mean(float(value), None, None, value)
+        mean = sum(k * e.probability for k, e in enumerate(ests))
+        var = max(0.0, sum(k * k * e.probability for k, e in enumerate(ests)) - mean * mean)
+        half = Z95 * math.sqrt(var / self.trials) if self.trials else math.inf
+        return Mean(mean, mean - half, mean + half, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Mean:
+    """An expected count: exact (``fraction`` set) or simulated (95% interval)."""
+
+    value: float
+    low: float | None = None
+    high: float | None = None
+    fraction: Fraction | None = None
+
+    def to_dict(self, fractions: bool = False) -> dict[str, Any]:
+        """``{"mean": ..., "ci": [low, high] | null}`` plus ``"fraction"`` on request."""
+        out: dict[str, Any] = {
+            "mean": self.value,
+            "ci": None if self.low is None else [self.low, self.high],
+        }
+        if fractions and self.fraction is not None:
+            out["fraction"] = f"{self.fraction.numerator}/{self.fraction.denominator}"
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +206,8 @@ class HandStats:
     effect card not in the deck, more cards seen than the deck holds, unknown cards."""
     distributions: tuple[DistributionStats, ...] = ()
     """Per category, P(exactly k) by turn (when asked for)."""
+    samples: Samples | None = None
+    """Sample hands (when asked for)."""
     outcomes: Any = field(default=None, compare=False, repr=False)
     """With ``paired=True`` and a simulation: per going, per condition (and distribution
     figure), a (turns, trials) bool array of each game's outcome (``None`` for an exact
@@ -223,6 +284,15 @@ class HandStats:
                                 "counts": [
                                     dict(count=k, **est.to_dict(fr)) for k, est in enumerate(ks)
                                 ],
+                                "at_least": [
+                                    dict(count=k, **est.to_dict(fr))
+                                    for k, est in enumerate(d.at_least(g, t))
+                                ],
+                                "at_most": [
+                                    dict(count=k, **est.to_dict(fr))
+                                    for k, est in enumerate(d.at_most(g, t))
+                                ],
+                                "expected": d.expected(g, t).to_dict(fr),
                             }
                             for t, ks in enumerate(turns)
                         ]
@@ -231,5 +301,11 @@ class HandStats:
                 }
                 for d in self.distributions
             ],
+            "samples": None
+            if self.samples is None
+            else {
+                "seed": self.samples.seed,
+                "hands": [h.to_dict([c.name for c in self.conditions]) for h in self.samples.hands],
+            },
             "warnings": list(self.warnings),
         }

@@ -318,12 +318,27 @@ class ConditionDoc(_Doc):
     results: dict[str, list[TurnEstimateDoc]]
 
 
+class MeanDoc(_Doc):
+    """An expected count: exact (ci null) or simulated with a 95% interval."""
+
+    mean: float
+    ci: list[float] | None
+    fraction: str | None = Field(None, description="Exact value 'n/d' (with --fractions).")
+
+
 class DistributionTurnDoc(_Doc):
     """A category's distribution by one turn: P(exactly count) for count = 0, 1, ..."""
 
     turn: int
     seen: int
     counts: list[CountEstimateDoc]
+    at_least: list[CountEstimateDoc] = Field(
+        default_factory=list, description="P(at least count) for count = 0, 1, ..."
+    )
+    at_most: list[CountEstimateDoc] = Field(
+        default_factory=list, description="P(at most count) for count = 0, 1, ..."
+    )
+    expected: MeanDoc | None = Field(None, description="Expected cards of the category seen.")
 
 
 class DistributionDoc(_Doc):
@@ -332,6 +347,22 @@ class DistributionDoc(_Doc):
     name: str
     copies: int
     results: dict[str, list[DistributionTurnDoc]]
+
+
+class SampleHandDoc(_Doc):
+    """A sample hand: the opening hand, each turn's Draw Phase cards, the conditions met."""
+
+    going: str
+    hand: list[str]
+    draws: list[list[str]]
+    met: dict[str, list[bool]] = Field(description="Per condition, whether it holds by turn.")
+
+
+class SamplesDoc(_Doc):
+    """Seeded sample hands (``--sample N``)."""
+
+    seed: int
+    hands: list[SampleHandDoc]
 
 
 class GoldfishDocument(_Doc):
@@ -355,6 +386,7 @@ class GoldfishDocument(_Doc):
     distributions: list[DistributionDoc] = Field(
         default_factory=list, description="Per category, P(exactly k) by turn (when asked for)."
     )
+    samples: SamplesDoc | None = Field(None, description="Sample hands (with --sample N).")
     warnings: list[str] = Field(default_factory=list)
     data_fingerprint: str | None = None
 
@@ -435,6 +467,34 @@ class CompareDocument(_Doc):
     paired: bool = Field(
         False, description="Whether simulated differences are paired (common random numbers)."
     )
+    data_fingerprint: str | None = None
+
+
+class SidePlanCardDoc(_Doc):
+    """A card a side plan moves."""
+
+    name: str
+    passcode: int
+    copies: int
+
+
+class SidePlanDoc(_Doc):
+    """The cards sided in and out."""
+
+    in_: list[SidePlanCardDoc] = Field(alias="in")
+    out: list[SidePlanCardDoc]
+
+
+class SideGoldfishDocument(_Doc):
+    """``deckcheck simulate DECK --side PLAN --output json``: game 1 (A) and the sided deck
+    (B, games 2 and 3) side by side, and P(at least 1) of each card sided in."""
+
+    plan: SidePlanDoc
+    comparison: CompareDocument
+    side_cards: GoldfishDocument | None = Field(
+        description="P(at least 1) of each Main Deck card sided in, and of any of them."
+    )
+    warnings: list[str] = Field(default_factory=list)
     data_fingerprint: str | None = None
 
 
@@ -737,6 +797,7 @@ DOCUMENTS: dict[str, type[BaseModel]] = {
     "goldfish": GoldfishDocument,
     "goldfish-sweep": SweepDocument,
     "goldfish-compare": CompareDocument,
+    "goldfish-side": SideGoldfishDocument,
     "formats": FormatsDocument,
     "format": FormatDoc,
     "banlist": BanlistDocument,
