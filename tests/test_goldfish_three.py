@@ -33,6 +33,8 @@ from .conftest import ROOT
 from .goldfish_support import CODES, make_deck
 
 EXAMPLES = ROOT / "examples"
+DECK = str(EXAMPLES / "tcg-legal.ydk")
+PLAN = str(EXAMPLES / "side-plan.txt")
 
 
 def _enumerate(sizes: list[int], other: int, seen: int, pred) -> Fraction:  # type: ignore[no-untyped-def]
@@ -284,7 +286,7 @@ def test_paired_interval_covers_95_percent() -> None:
 
 
 def test_sample_hands_are_seeded_and_consistent(cli) -> None:  # type: ignore[no-untyped-def]
-    args = ("simulate", str(EXAMPLES / "tcg-legal.ydk"), "-s", str(EXAMPLES / "spec-starters.toml"),
+    args = ("simulate", DECK, "-s", str(EXAMPLES / "spec-starters.toml"),
             "--sample", "4", "--seed", "9", "-t", "3", "-o", "json", "--trials", "2000")  # fmt: skip
     one, two = cli(*args), cli(*args)
     assert one.code == 0, one.stderr
@@ -368,7 +370,7 @@ def test_side_plan_spec_conditions_match_enumeration() -> None:
                        "two": "distinct(spell_removal) >= 2"},
     })  # fmt: skip
     stats = simulate_side(deck, plan, spec, turns=2)
-    # game 1: 1 Duster, 1 Sales Ban + 2 Clockwork Night; sided: 1 Duster + 2 Cyclone + 1 DRNM, no ban
+    # game 1: 1 Duster, 1 Sales Ban + 2 Clockwork Night; sided: Duster, 2 Cyclone, DRNM, no ban
     for stats_, groups, ban in ((stats.game1, [1], 3), (stats.sided, [1, 2, 1], 0)):
         other = 40 - sum(groups) - ban
         for going in (Going.FIRST, Going.SECOND):
@@ -398,7 +400,7 @@ def test_side_plan_problems_are_errors(cli, tmp_path: Path) -> None:  # type: ig
 
 
 def test_side_cards_text(cli) -> None:  # type: ignore[no-untyped-def]
-    res = cli("simulate", str(EXAMPLES / "tcg-legal.ydk"), "--side", str(EXAMPLES / "side-plan.txt"),
+    res = cli("simulate", DECK, "--side", PLAN,
               "-t", "2")  # fmt: skip
     assert res.code == 0, res.stderr
     assert "Side plan · in: 2 Cosmic Cyclone, 1 Dark Ruler No More" in res.stdout
@@ -417,7 +419,7 @@ def test_plot_with_vs_plots_both(cli, tmp_path: Path) -> None:  # type: ignore[n
     assert res.code == 0, res.stderr
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     svg = tmp_path / "side.svg"
-    res = cli("simulate", str(EXAMPLES / "tcg-legal.ydk"), "--side", str(EXAMPLES / "side-plan.txt"),
+    res = cli("simulate", DECK, "--side", PLAN,
               "--plot", str(svg))  # fmt: skip
     assert res.code == 0, res.stderr
     assert "game 1" in svg.read_text(encoding="utf-8")
