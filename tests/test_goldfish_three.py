@@ -286,8 +286,9 @@ def test_paired_interval_covers_95_percent() -> None:
 
 
 def test_sample_hands_are_seeded_and_consistent(cli) -> None:  # type: ignore[no-untyped-def]
-    args = ("simulate", DECK, "-s", str(EXAMPLES / "spec-starters.toml"),
-            "--sample", "4", "--seed", "9", "-t", "3", "-o", "json", "--trials", "2000")  # fmt: skip
+    spec = str(EXAMPLES / "spec-starters.toml")
+    args = ("simulate", DECK, "-s", spec, "--sample", "4", "--seed", "9", "-t", "3", "-o", "json",
+            "--trials", "2000")  # fmt: skip
     one, two = cli(*args), cli(*args)
     assert one.code == 0, one.stderr
     assert one.stdout == two.stdout
@@ -298,7 +299,7 @@ def test_sample_hands_are_seeded_and_consistent(cli) -> None:  # type: ignore[no
     from deckcheck.goldfish import load_spec
 
     deck = read_path(str(EXAMPLES / "tcg-legal.ydk"))
-    spec = load_spec(EXAMPLES / "spec-starters.toml")
+    loaded = load_spec(EXAMPLES / "spec-starters.toml")
     in_deck: dict[str, int] = {}
     for dc in deck.main:
         in_deck[dc.name] = in_deck.get(dc.name, 0) + 1
@@ -312,8 +313,8 @@ def test_sample_hands_are_seeded_and_consistent(cli) -> None:  # type: ignore[no
             seen += drawn
             for name in set(seen):
                 assert seen.count(name) <= in_deck[name]
-            counts = {c.name: sum(c.matches(by_name[n]) for n in seen) for c in spec.categories}
-            for cname, cond in spec.conditions:
+            counts = {c.name: sum(c.matches(by_name[n]) for n in seen) for c in loaded.categories}
+            for cname, cond in loaded.conditions:
                 assert h["met"][cname][t] == bool(cond.evaluate(counts))
     assert [h["hand"] for h in hands[::2]] == [h["hand"] for h in hands[1::2]]  # same deal
     text = cli(*args[:-4], "--trials", "2000")
