@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 from deckcheck.error import GoldfishError
@@ -177,17 +178,32 @@ Figures = list[dict[Going, tuple[Estimate, ...]]]
 
 
 def _exact(
-    pool: Pool, conds: Sequence[Condition], opts: Options
+    pool: Pool,
+    conds: Sequence[Condition],
+    opts: Options,
+    dist: Sequence[tuple[str, int, Condition]] = (),
 ) -> tuple[list[dict[Going, tuple[Estimate, ...]] | None], Any, list[str]]:
     """Exact figures of each condition (None for one over the exact engine's budget, with
-    why), and the composition."""
+    why), and the composition. The last ``len(dist)`` conditions are ``category == k``: their
+    figures are the hypergeometric P(exactly k), one formula per category and number seen."""
     from deckcheck.goldfish.exact import ExactEngine
 
     engine = ExactEngine(list(zip(pool.copies, pool.members, strict=True)), opts.budget)
     seen = {g: opts.rules.seen(g, opts.turns) for g in opts.goings}
     figures: list[dict[Going, tuple[Estimate, ...]] | None] = []
     why: list[str] = []
-    for cond in conds:
+    plain = conds[: len(conds) - len(dist)]
+    hyper: dict[tuple[str, int], list[Fraction]] = {}
+    for name, k, _ in dist:
+        figures.append({})
+        for g in seen:
+            ests = []
+            for d in seen[g]:
+                ps = hyper.setdefault((name, d), engine.distribution(name, d))
+                ests.append(Estimate.exact(ps[k] if k < len(ps) else Fraction(0)))
+            figures[-1][g] = tuple(ests)
+    dist_figures, figures = figures, []
+    for cond in plain:
         try:
             figures.append(
                 {g: tuple(Estimate.exact(p) for p in engine.probabilities(cond, seen[g]))
@@ -196,6 +212,7 @@ def _exact(
         except ExactBudgetExceeded as exc:
             figures.append(None)
             why.append(str(exc))
+    figures += dist_figures
     composition: dict[Going, dict[str, tuple[Estimate, ...]]] = {g: {} for g in seen}
     if pool.composition:
         kinds = ExactEngine(
@@ -227,7 +244,7 @@ def run(pool: Pool, q: Question, opts: Options, *, deck_name: str | None, defaul
     outcomes = None
     figures: Figures = []
     if method is Method.EXACT:
-        exact, composition, why = _exact(pool, conds, opts)
+        exact, composition, why = _exact(pool, conds, opts, dist)
         over = [i for i, f in enumerate(exact) if f is None]
         if over and opts.mode is ExactMode.ALWAYS:
             raise GoldfishError(f"exact odds impractical: {why[0]}")
