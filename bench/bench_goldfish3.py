@@ -28,18 +28,21 @@ COMBO = {"a": 3, "b": 3, "c": 2, "d": 1, "e": 3}
 
 
 def _plain() -> float:
-    """The baseline: one plain condition, 20 turns, both goings, by the DP."""
-    return best_of(lambda: simulate_counts(40, {"s": 9}, ["s >= 1"], turns=TURNS), repeat=10)
+    """The baseline: one plain condition, 20 turns, both goings, by the DP, to its JSON form."""
+    return best_of(lambda: simulate_counts(40, {"s": 9}, ["s >= 1"], turns=TURNS).to_dict(),
+                   repeat=10)  # fmt: skip
 
 
 def _cumulative() -> Figure:
-    counts = {"starter": 9, "extender": 6, "handtrap": 9, "breaker": 5, "brick": 4}
-    stats = simulate_counts(40, counts, turns=TURNS, distributions=True)
+    """P(at least k), P(at most k) and the expected copies of a 9-card category by 20 turns."""
+    stats = simulate_counts(40, {"s": 9}, ["s >= 1"], turns=TURNS, distributions=True)
     d = stats.distributions[0]
     assert d.expected(Going.FIRST, 0).fraction == 9 * 5 / 40
-    t = best_of(lambda: simulate_counts(40, counts, turns=TURNS, distributions=True), repeat=5)
-    return Figure(f"cumulative + expected, 5 categories, {TURNS} turns (exact)", t * 1e3,
-                  "plain single-condition DP", _plain() * 1e3, "ms", target=10)  # fmt: skip
+    assert d.at_least(Going.FIRST, 0)[1] == stats.conditions[0].by_going[Going.FIRST][0]
+    t = best_of(lambda: simulate_counts(40, {"s": 9}, ["s >= 1"], turns=TURNS,
+                                        distributions=True).to_dict(), repeat=10)  # fmt: skip
+    return Figure(f"cumulative + expected of a category, {TURNS} turns (exact, JSON)", t * 1e3,
+                  "plain single-condition DP (JSON)", _plain() * 1e3, "ms", target=10)  # fmt: skip
 
 
 def _distinct_exact() -> Figure:

@@ -194,15 +194,18 @@ def _exact(
     why: list[str] = []
     plain = conds[: len(conds) - len(dist)]
     hyper: dict[tuple[str, int], list[Fraction]] = {}
+    dist_figures: list[dict[Going, tuple[Estimate, ...]] | None] = []
     for name, k, _ in dist:
-        figures.append({})
+        by_going: dict[Going, tuple[Estimate, ...]] = {}
         for g in seen:
             ests = []
             for d in seen[g]:
-                ps = hyper.setdefault((name, d), engine.distribution(name, d))
+                if (name, d) not in hyper:
+                    hyper[name, d] = engine.distribution(name, d)
+                ps = hyper[name, d]
                 ests.append(Estimate.exact(ps[k] if k < len(ps) else Fraction(0)))
-            figures[-1][g] = tuple(ests)
-    dist_figures, figures = figures, []
+            by_going[g] = tuple(ests)
+        dist_figures.append(by_going)
     for cond in plain:
         try:
             figures.append(

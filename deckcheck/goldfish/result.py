@@ -129,16 +129,18 @@ class DistributionStats:
         ests = self.by_going[going][turn]
         order = list(reversed(ests)) if reverse else list(ests)
         out: list[Estimate] = []
-        exact: Fraction | None = Fraction(0)
-        hits = 0
-        for e in order:
-            if exact is not None and e.fraction is not None:
-                exact += e.fraction
-                out.append(Estimate.exact(exact))
-                continue
-            exact = None
-            hits += round(e.probability * (self.trials or 0))
-            out.append(Estimate.simulated(hits, self.trials or 0))
+        if all(e.fraction is not None for e in ests):  # exact: integer sums over one denominator
+            fracs = [e.fraction for e in order if e.fraction is not None]
+            den = math.lcm(*(f.denominator for f in fracs))
+            total = 0
+            for f in fracs:
+                total += f.numerator * (den // f.denominator)
+                out.append(Estimate.exact(Fraction(total, den)))
+        else:  # simulated: the games meeting "at least / at most k", a proportion of its own
+            hits = 0
+            for e in order:
+                hits += round(e.probability * (self.trials or 0))
+                out.append(Estimate.simulated(hits, self.trials or 0))
         return tuple(reversed(out)) if reverse else tuple(out)
 
     def at_least(self, going: Going, turn: int) -> tuple[Estimate, ...]:
@@ -153,8 +155,11 @@ class DistributionStats:
         """The expected number of cards of the category seen by turn ``turn`` (0 = turn 1):
         exact, or simulated with a 95% interval (normal, from the simulated variance)."""
         ests = self.by_going[going][turn]
-        if all(e.fraction is not None for e in ests):
-            value = sum((k * e.fraction for k, e in enumerate(ests) if e.fraction), Fraction(0))
+        fracs = [e.fraction for e in ests if e.fraction is not None]
+        if len(fracs) == len(ests):
+            den = math.lcm(*(f.denominator for f in fracs))
+            value = Fraction(sum(k * f.numerator * (den // f.denominator)
+                                 for k, f in enumerate(fracs)), den)  # fmt: skip
             return Mean(float(value), None, None, value)
         mean = sum(k * e.probability for k, e in enumerate(ests))
         var = max(0.0, sum(k * k * e.probability for k, e in enumerate(ests)) - mean * mean)
