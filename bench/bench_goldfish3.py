@@ -55,7 +55,7 @@ def _distinct_exact() -> Figure:
 
 def _side_exact() -> Figure:
     deck = read_path(str(ROOT / "examples" / "tcg-legal.ydk"))
-    plan = parse_side_plan((ROOT / "examples" / "side-plan.txt").read_text(encoding="utf-8"))
+    plan = parse_side_plan((ROOT / "examples" / "side-plan.toml").read_text(encoding="utf-8"))
     spec = parse_spec({
         "categories": {"starter": {"archetypes": ["Cyber Dragon"]}, "brick": {"kinds": ["Trap"]},
                        "out": {"names": ["Cosmic Cyclone", "Harpie's Feather Duster"]}},

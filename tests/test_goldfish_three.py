@@ -34,7 +34,7 @@ from .goldfish_support import CODES, make_deck
 
 EXAMPLES = ROOT / "examples"
 DECK = str(EXAMPLES / "tcg-legal.ydk")
-PLAN = str(EXAMPLES / "side-plan.txt")
+PLAN = str(EXAMPLES / "side-plan.toml")
 
 
 def _enumerate(sizes: list[int], other: int, seen: int, pred) -> Fraction:  # type: ignore[no-untyped-def]
@@ -334,7 +334,7 @@ def test_sample_limits() -> None:
 
 def test_side_plan_figures_match_enumeration(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     res = cli("simulate", str(EXAMPLES / "tcg-legal.ydk"), "--side",
-              str(EXAMPLES / "side-plan.txt"), "-t", "2", "-o", "json", "--fractions")  # fmt: skip
+              str(EXAMPLES / "side-plan.toml"), "-t", "2", "-o", "json", "--fractions")  # fmt: skip
     assert res.code == 0, res.stderr
     data = json.loads(res.stdout)
     assert [(c["name"], c["copies"]) for c in data["plan"]["in"]] == [
@@ -362,7 +362,7 @@ def test_side_plan_spec_conditions_match_enumeration() -> None:
     from deckcheck.run.siding import parse_side_plan
 
     deck = read_path(str(EXAMPLES / "tcg-legal.ydk"))
-    plan = parse_side_plan((EXAMPLES / "side-plan.txt").read_text(encoding="utf-8"))
+    plan = parse_side_plan((EXAMPLES / "side-plan.toml").read_text(encoding="utf-8"))
     spec = parse_spec({
         "categories": {"spell_removal": {"names": ["Cosmic Cyclone", "Harpie's Feather Duster",
                                                    "Dark Ruler No More"]},
