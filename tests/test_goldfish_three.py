@@ -31,6 +31,7 @@ from deckcheck.goldfish.compare import compare
 
 from .conftest import ROOT
 from .goldfish_support import CODES, make_deck
+from .test_service import Api, api  # noqa: F401  (api is a fixture)
 
 EXAMPLES = ROOT / "examples"
 DECK = str(EXAMPLES / "tcg-legal.ydk")
@@ -442,3 +443,35 @@ def test_random_quick_questions_match_enumeration() -> None:
                                   lambda xs, need=need, bound=bound: sum(x >= 1 for x in xs) >= need
                                   or xs[0] - xs[-1] >= bound)  # fmt: skip
                 assert stats.conditions[0].by_going[going][t].fraction == want, text
+
+
+# --- over HTTP ----------------------------------------------------------------------------------
+
+
+def test_simulate_route_answers_the_new_questions(api: Api) -> None:  # noqa: F811
+    from .test_service import error_of
+
+    combo = {"a": 3, "b": 3, "c": 2, "d": 1, "e": 3}
+    quick = {"size": 40, "counts": combo, "when": ["distinct(a, b, c, d, e) >= 2"]}
+    body = {"quick": quick, "turns": 2, "fractions": True, "distributions": True, "sample": 2,
+            "seed": 4}  # fmt: skip
+    resp = api.post("/v1/simulate", json=body)
+    assert resp.status_code == 200, resp.text
+    doc = resp.json()
+    sizes = list(combo.values())
+    fig = doc["conditions"][0]
+    assert fig["method"] == "exact"
+    for t, seen in enumerate((5, 6)):
+        want = _enumerate(sizes, 40 - sum(sizes), seen, lambda xs: sum(x >= 1 for x in xs) >= 2)
+        assert Fraction(fig["results"]["first"][t]["fraction"]) == want
+    a = next(d for d in doc["distributions"] if d["name"] == "a")["results"]["second"][0]
+    assert [round(x["p"], 12) for x in a["at_least"]] == [
+        round(float(hypergeom(40, 3, 6).sf(k - 1)), 12) for k in range(4)
+    ]
+    assert a["expected"]["fraction"] == "9/20"
+    assert doc["samples"]["seed"] == 4 and len(doc["samples"]["hands"]) == 4
+    again = api.post("/v1/simulate", json=body).json()
+    assert again["samples"] == doc["samples"]
+    error_of(api.post("/v1/simulate", json=dict(body, sample=101)), 422, "bad-request")
+    sweep = dict(body, distributions=False, vary=["a=1..3"])
+    error_of(api.post("/v1/simulate/sweep", json=sweep), 422, "bad-input")
