@@ -17,6 +17,15 @@ from .test_service_browser import LEGAL, _act, _open, _text, browser  # noqa: F4
 POT_OF_GREED = 55144522
 
 
+def _start(d: Any, url: str) -> Any:
+    """Open the builder; a patient wait (the machine may be busy): every step waits up to 60 s."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _open(d, url)
+    return WebDriverWait(d, 60, ignored_exceptions=[StaleElementReferenceException])
+
+
 def _link_of(deck_text: str, base: str) -> str:
     """A share link (as the builder makes them) of a deck written here."""
     ydke = deckcheck.write_deck(deckcheck.read_deck(deck_text), "ydke").strip()
@@ -46,7 +55,7 @@ def test_odds_share_link_carries_the_question(browser: Any, live_server: str) ->
     from selenium.webdriver.support.ui import Select
 
     d = browser
-    wait = _open(d, f"{live_server}/")
+    wait = _start(d, f"{live_server}/")
     _import(d, wait, LEGAL.read_text(encoding="utf-8"), "40")
     d.find_element(By.ID, "new-category").send_keys("starter")
     d.find_element(By.ID, "add-category").click()
@@ -91,7 +100,7 @@ def test_a_link_never_replaces_the_saved_deck_unasked(browser: Any, live_server:
     from selenium.webdriver.common.by import By
 
     d = browser
-    wait = _open(d, f"{live_server}/")
+    wait = _start(d, f"{live_server}/")
     _import(d, wait, LEGAL.read_text(encoding="utf-8"), "40")
     friend = _link_of("3 Pot of Greed\n", live_server)
 
@@ -130,7 +139,7 @@ def test_edits_after_share_survive_a_reload(browser: Any, live_server: str) -> N
     from selenium.webdriver.common.by import By
 
     d = browser
-    wait = _open(d, f"{live_server}/")
+    wait = _start(d, f"{live_server}/")
     _import(d, wait, LEGAL.read_text(encoding="utf-8"), "40")
     _act(d, "#share")
     wait.until(lambda _: "#ydke://" in d.current_url)
@@ -146,7 +155,7 @@ def test_an_error_clears_the_old_odds(browser: Any, live_server: str) -> None:  
     from selenium.webdriver.common.by import By
 
     d = browser
-    wait = _open(d, f"{live_server}/")
+    wait = _start(d, f"{live_server}/")
     _import(d, wait, LEGAL.read_text(encoding="utf-8"), "40")
     d.find_element(By.ID, "new-category").send_keys("starter")
     d.find_element(By.ID, "add-category").click()
