@@ -491,9 +491,9 @@ def simulate_command(
         not vary and quick is None and spec_path is not None and (_spec_varies(spec_path, fmt))
     )
     if vary or spec_vary:
-        if vs is not None or distribution:
-            fail("a sweep (--vary, or the spec's [vary]) does not combine with --vs or "
-                 "--distribution")  # fmt: skip
+        if vs is not None or distribution or cumulative or sample or side is not None:
+            fail("a sweep (--vary, or the spec's [vary]) does not combine with --vs, --side, "
+                 "--distribution, --cumulative or --sample")  # fmt: skip
         run_sweep(deck_path, quick, spec_path, when or [], fmt,
                   dict(kw, vary=vary or [], filler=filler, by=by), output, fractions,
                   plot)  # fmt: skip
