@@ -474,8 +474,10 @@ def simulate_command(
     Exact (multivariate hypergeometric) where possible; simulated with 95% intervals when card
     effects or the exact engine's budget need it. Quick mode needs no deck file: --size 40
     --count starter=9 --count brick=6 --when "starter >= 1 and brick == 0". --vary NAME=a..b
-    ranks every ratio; --vs OTHER compares two decks or specs. Exit 2 on a bad deck, spec or
-    option.
+    ranks every ratio; --vs OTHER compares two decks or specs (paired intervals with --seed);
+    --side PLAN shows games 2 and 3 after a side plan beside game 1; --cumulative adds P(at
+    least k), P(at most k) and expected copies; --sample N shows seeded sample hands. Exit 2
+    on a bad deck, spec, plan or option.
     """
     from deckcheck.goldfish import DrawRules
     from deckcheck.reporter import render
