@@ -293,24 +293,29 @@ class _Plan:
         self.order = list(order)
         self.tests = sorted(set(_leaf_tests(node)), key=lambda t: (t.form, t.op, t.constant))
         self.forms = sorted({t.form for t in self.tests})
-        inc = np.zeros((len(order), len(self.forms)), dtype=np.int64)
-        once = np.zeros((len(order), len(self.forms)), dtype=np.int64)
-        for r, a in enumerate(order):
-            for f, form in enumerate(self.forms):
-                inc[r, f] = sum(c for n, c in form if n in atoms.members[a]
-                                and not n.startswith(CARD_PREFIX))  # fmt: skip
-                once[r, f] = sum(c for n, c in form if n in atoms.members[a]
-                                 and n.startswith(CARD_PREFIX))  # fmt: skip
+        per: list[list[int]] = []
+        per_once: list[list[int]] = []
+        for a in order:
+            member = atoms.members[a]
+            per.append([sum(c for n, c in form if n in member and not n.startswith(CARD_PREFIX))
+                        for form in self.forms])  # fmt: skip
+            per_once.append([sum(c for n, c in form if n in member and n.startswith(CARD_PREFIX))
+                             for form in self.forms])  # fmt: skip
+        shape = (len(order), len(self.forms))
+        inc = np.array(per, dtype=np.int64).reshape(shape)
+        once = np.array(per_once, dtype=np.int64).reshape(shape)
         self.inc = inc
         self.once = once
         """Per atom and form: added once when at least one card of the atom is picked (a
         card's term in a ``distinct(...)``), on top of ``inc`` per card."""
-        sizes = np.array([atoms.sizes[a] for a in order], dtype=np.int64)
+        sizes = np.array([atoms.sizes[a] for a in order], dtype=np.int64)[:, None]
         # each atom adds f(x) = inc * x + once * (x >= 1), x = 0..size: its lowest and highest
-        ends = np.stack([np.zeros_like(inc), inc + once, inc * sizes[:, None] + once])
-        ends = np.where(sizes[None, :, None] > 0, ends, 0)
-        self.low = [int(ends[:, :, f].min(axis=0).sum()) for f in range(len(self.forms))]
-        self.reach = (ends.max(axis=0) - ends.min(axis=0)).astype(np.int64)
+        one, full = inc + once, inc * sizes + once
+        live = sizes > 0
+        lowest = np.where(live, np.minimum(0, np.minimum(one, full)), 0)
+        highest = np.where(live, np.maximum(0, np.maximum(one, full)), 0)
+        self.low = [int(v) for v in lowest.sum(axis=0)]
+        self.reach = highest - lowest
         """Per atom and form: how far the form's value can move with the atom's picks."""
         self.clip: list[int | None] = []
         self.end: list[int] = []  # after which step each form is final (-1: from the start)
