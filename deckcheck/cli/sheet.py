@@ -137,8 +137,14 @@ def register(app: typer.Typer) -> None:
         when = parse_date(on)
         fields = SheetFields(player, player_id, event, when.isoformat() if on else None)
         try:
-            batch = sheets_from_sources(decks, fmt, when, lang=lang or "en", fields=fields,
-                                        allow_prerelease=allow_prerelease)  # fmt: skip
+            batch = sheets_from_sources(
+                decks,
+                fmt,
+                when,
+                lang=lang or "en",
+                fields=fields,
+                allow_prerelease=allow_prerelease,
+            )
         except DeckcheckError as exc:
             fail(str(exc))
         for line in batch.unreadable:

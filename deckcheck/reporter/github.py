@@ -47,9 +47,13 @@ def escape_property(text: str) -> str:
 
 
 def command(
-    kind: str, message: str, *, file: str | None = None, line: int | None = None,
+    kind: str,
+    message: str,
+    *,
+    file: str | None = None,
+    line: int | None = None,
     title: str | None = None,
-) -> str:  # fmt: skip
+) -> str:
     """One workflow command line: ``::kind file=F,line=L,title=T::message``."""
     props = []
     if file is not None:
@@ -79,8 +83,11 @@ def workflow_commands(batch: Batch, options: RenderOptions) -> str:
             lines.append(command(kind, v.message + where, file=file, line=line, title=v.code.value))
     for u in batch.unreadable:
         file, line = locate(u.path, u.registration, u.line, options.root)
-        lines.append(command("error", f"{u.error} [{u.code.value}]", file=file, line=line,
-                             title="unreadable"))  # fmt: skip
+        lines.append(
+            command(
+                "error", f"{u.error} [{u.code.value}]", file=file, line=line, title="unreadable"
+            )
+        )
     lines.append(summary_line(batch))
     return "".join(line + "\n" for line in lines)
 

@@ -172,10 +172,17 @@ def build_sheet(
     rows = _rows(deck, language)
     loc = Localizer(language, index)
     return Sheet(
-        language, tuple((g, tuple(rows[g])) for g in Group), fields or SheetFields(),
-        report.format, deck.name, verdict_lines(report, loc), report.legal,
-        fingerprint_deck(deck), report.data_fingerprint or "", dump_ydke(deck),
-    )  # fmt: skip
+        language,
+        tuple((g, tuple(rows[g])) for g in Group),
+        fields or SheetFields(),
+        report.format,
+        deck.name,
+        verdict_lines(report, loc),
+        report.legal,
+        fingerprint_deck(deck),
+        report.data_fingerprint or "",
+        dump_ydke(deck),
+    )
 
 
 def sheets_pdf(sheets: Sequence[Sheet], paper: Paper | str = Paper.A4) -> bytes:
@@ -255,8 +262,7 @@ def _latin(text: str) -> bool:
 class _Page:
     """Draws one sheet on the canvas's current page."""
 
-    def __init__(self, canvas: Any, sheet: Sheet, number: int, pages: int, forms: set[str]
-                 ) -> None:  # fmt: skip
+    def __init__(self, canvas: Any, sheet: Sheet, number: int, pages: int, forms: set[str]) -> None:
         self.c = canvas
         self.forms = forms
         """The forms (reused drawings) the PDF already holds."""
@@ -274,8 +280,16 @@ class _Page:
             return _BOLD if bold else _LATIN
         return _CJK[self.s.lang]
 
-    def text(self, x: float, y: float, text: str, size: float, bold: bool = False,
-             width: float | None = None, align: str = "left") -> None:  # fmt: skip
+    def text(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        size: float,
+        bold: bool = False,
+        width: float | None = None,
+        align: str = "left",
+    ) -> None:
         """``text`` at baseline ``y``; with ``width``, shrunk (then narrowed) to fit, never cut.
         Control, bidi-override and undecodable characters show as escapes (``\\x1b``)."""
         from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -303,8 +317,9 @@ class _Page:
         obj.textOut(text)
         self.c.drawText(obj)
 
-    def box(self, x: float, y: float, w: float, h: float, fill: tuple[float, ...] | None = None
-            ) -> None:  # fmt: skip
+    def box(
+        self, x: float, y: float, w: float, h: float, fill: tuple[float, ...] | None = None
+    ) -> None:
         """A rectangle with its lower-left corner at (x, y)."""
         self.c.setLineWidth(0.6)
         if fill is not None:
@@ -335,8 +350,9 @@ class _Page:
         self.c.setLineWidth(0.6)
         self.c.drawPath(path, stroke=1, fill=0)
 
-    def field(self, x: float, y: float, w: float, h: float, label: str, value: str | None,
-              name: str) -> None:  # fmt: skip
+    def field(
+        self, x: float, y: float, w: float, h: float, label: str, value: str | None, name: str
+    ) -> None:
         """A labelled box: the value printed, or a fillable form field when there is none."""
         self.box(x, y, w, h)
         self.text(x + 3, y + h - 7, label, 6, width=w - 6)
@@ -344,9 +360,17 @@ class _Page:
             self.text(x + 4, y + 4, value, 10, width=w - 8)
             return
         self.c.acroForm.textfield(
-            name=f"p{self.number}.{name}", tooltip=label, x=x + 2, y=y + 1.5, width=w - 4,
-            height=h - 10, fontSize=9, borderWidth=0, fillColor=None, forceBorder=False,
-        )  # fmt: skip
+            name=f"p{self.number}.{name}",
+            tooltip=label,
+            x=x + 2,
+            y=y + 1.5,
+            width=w - 4,
+            height=h - 10,
+            fontSize=9,
+            borderWidth=0,
+            fillColor=None,
+            forceBorder=False,
+        )
 
     # the sheet's parts
 
@@ -370,12 +394,17 @@ class _Page:
         y = top - 24
         w = (self.width - 2 * MARGIN) / 3
         rows = [
-            [("sheet.player", s.fields.player, "player"),
-             ("sheet.player_id", s.fields.player_id, "player_id"),
-             ("sheet.date", s.fields.date, "date")],
-            [("sheet.event", s.fields.event, "event"), ("sheet.format", s.format, "format"),
-             ("sheet.deck", s.deck_name, "deck")],
-        ]  # fmt: skip
+            [
+                ("sheet.player", s.fields.player, "player"),
+                ("sheet.player_id", s.fields.player_id, "player_id"),
+                ("sheet.date", s.fields.date, "date"),
+            ],
+            [
+                ("sheet.event", s.fields.event, "event"),
+                ("sheet.format", s.format, "format"),
+                ("sheet.deck", s.deck_name, "deck"),
+            ],
+        ]
         for row in rows:
             y -= 24
             for i, (key, value, name) in enumerate(row):
@@ -403,14 +432,24 @@ class _Page:
             total = s.total(Group.TRAP, Group.OTHER) if group is Group.TRAP else s.total(group)
             self.column(x, top, w, top - bottom, group, items, rows, total)
 
-    def column(self, x: float, top: float, w: float, h: float, group: Group,
-               items: Sequence[SheetRow | str], rows: int, total: int) -> None:  # fmt: skip
+    def column(
+        self,
+        x: float,
+        top: float,
+        w: float,
+        h: float,
+        group: Group,
+        items: Sequence[SheetRow | str],
+        rows: int,
+        total: int,
+    ) -> None:
         """One block: a heading, ``rows`` lines of count and name, and the block's total."""
         head, foot = 13.0, 12.0
         row_h = (h - head - foot) / rows
         self.box(x, top - head, w, head, fill=_GREY)
-        self.text(x + 4, top - head + 4, self.loc.t(f"sheet.{group.value}"), 8, bold=True,
-                  width=w - 8)  # fmt: skip
+        self.text(
+            x + 4, top - head + 4, self.loc.t(f"sheet.{group.value}"), 8, bold=True, width=w - 8
+        )
         qty = 20.0
         size = min(NAME_SIZE, row_h * 0.62)
         self.grid(x, top - head, w, row_h, rows, qty)
@@ -425,8 +464,14 @@ class _Page:
             self.text(x + qty + 3, base, name, size, width=w - qty - 6)
         y = top - h
         self.box(x, y, w, foot, fill=_GREY)
-        self.text(x + w - 4, y + 3.5, f"{self.loc.t('sheet.total')}: {total}", 7.5, bold=True,
-                  align="right")  # fmt: skip
+        self.text(
+            x + w - 4,
+            y + 3.5,
+            f"{self.loc.t('sheet.total')}: {total}",
+            7.5,
+            bold=True,
+            align="right",
+        )
 
     def lower(self, top: float, h: float) -> None:
         """Extra and Side Decks, then the QR code and the deck's totals."""
@@ -442,8 +487,11 @@ class _Page:
     def panel(self, x: float, top: float, w: float, h: float) -> None:
         """The QR code of the deck's ydke:// URL, and the Main / Extra / Side totals."""
         s, loc = self.s, self.loc
-        totals = [("sheet.main", s.main_total), ("sheet.extra", s.total(Group.EXTRA)),
-                  ("sheet.side", s.total(Group.SIDE))]  # fmt: skip
+        totals = [
+            ("sheet.main", s.main_total),
+            ("sheet.extra", s.total(Group.EXTRA)),
+            ("sheet.side", s.total(Group.SIDE)),
+        ]
         box_h = 10.5 * (len(totals) + 1) + 2
         self.box(x, top - box_h, w, box_h)
         self.text(x + 4, top - 10, loc.t("sheet.totals"), 8, bold=True, width=w - 8)
@@ -482,8 +530,10 @@ class _Page:
         for line in lines[1:]:
             y -= size + 1.5
             self.text(MARGIN + 8, y, line, size, width=w - 12)
-        fps = (f"{loc.t('sheet.deck_fp')}: {s.deck_fingerprint}    "
-               f"{loc.t('sheet.data_fp')}: {s.data_fingerprint[:16]}")  # fmt: skip
+        fps = (
+            f"{loc.t('sheet.deck_fp')}: {s.deck_fingerprint}    "
+            f"{loc.t('sheet.data_fp')}: {s.data_fingerprint[:16]}"
+        )
         self.text(MARGIN + 4, bottom + 4, fps, 6.5, width=w - 8)
 
     def footer(self) -> None:
@@ -492,9 +542,13 @@ class _Page:
         if any(r.fallback for _, rows in self.s.groups for r in rows):
             language = loc.t(f"lang.{self.s.lang.value}")
             self.text(MARGIN, MARGIN, loc.t("sheet.fallback", language=language), 6.5)
-        self.text(self.width - MARGIN, MARGIN,
-                  loc.t("sheet.page", page=self.number, pages=self.pages), 6.5,
-                  align="right")  # fmt: skip
+        self.text(
+            self.width - MARGIN,
+            MARGIN,
+            loc.t("sheet.page", page=self.number, pages=self.pages),
+            6.5,
+            align="right",
+        )
 
 
 # -- from sources -------------------------------------------------------------------------------
@@ -517,8 +571,9 @@ def _fields_for(src: Any, fields: SheetFields) -> SheetFields:
     reg = src.registration
     if reg is None:
         return fields
-    return replace(fields, player=reg.player or fields.player,
-                   player_id=reg.player_id or fields.player_id)  # fmt: skip
+    return replace(
+        fields, player=reg.player or fields.player, player_id=reg.player_id or fields.player_id
+    )
 
 
 def sheets_from_sources(
@@ -560,9 +615,11 @@ def sheets_from_sources(
         except DeckcheckError as exc:
             unreadable.append(str(exc) if src.label in str(exc) else f"{src.label}: {exc}")
             continue
-        report = validate(deck, fmt, when, allow_prerelease=allow_prerelease, path=src.label,
-                          data=ds)  # fmt: skip
+        report = validate(
+            deck, fmt, when, allow_prerelease=allow_prerelease, path=src.label, data=ds
+        )
         reports.append(report)
-        sheets.append(build_sheet(deck, report, lang=lang, fields=_fields_for(src, base),
-                                  index=ds.cards))  # fmt: skip
+        sheets.append(
+            build_sheet(deck, report, lang=lang, fields=_fields_for(src, base), index=ds.cards)
+        )
     return SheetBatch(tuple(sheets), tuple(reports), tuple(unreadable))

@@ -140,8 +140,17 @@ def summarize(
                 warnings += 1
             else:
                 notes += 1
-    return Summary(decks, legal, decks - legal, errors, warnings, notes, len(unreadable),
-                   len(skipped), duplicates)  # fmt: skip
+    return Summary(
+        decks,
+        legal,
+        decks - legal,
+        errors,
+        warnings,
+        notes,
+        len(unreadable),
+        len(skipped),
+        duplicates,
+    )
 
 
 def check(
@@ -206,5 +215,13 @@ def collect(format: str, when: date, outcomes: Iterable[Outcome], ds: Dataset) -
         else:
             unreadable.append(got)
         rows.append(got)
-    return Batch(format, when, tuple(reports), tuple(unreadable), tuple(skipped), ds.as_of,
-                 ds.fingerprint, tuple(rows))  # fmt: skip
+    return Batch(
+        format,
+        when,
+        tuple(reports),
+        tuple(unreadable),
+        tuple(skipped),
+        ds.as_of,
+        ds.fingerprint,
+        tuple(rows),
+    )

@@ -27,8 +27,9 @@ def simulate(svc: Service, req: SimulateRequest) -> Any:
 
     s = svc.settings
     if req.trials > s.max_trials:
-        raise LimitError(f"trials {req.trials} is over the limit of {s.max_trials}",
-                         "max_trials", s.max_trials)  # fmt: skip
+        raise LimitError(
+            f"trials {req.trials} is over the limit of {s.max_trials}", "max_trials", s.max_trials
+        )
     fmt = svc.rules(req)
     when = svc.date(req.date)
     fmt.require_date(when, svc.data)  # one date rule for every route (422 before lists)
@@ -48,8 +49,9 @@ def simulate(svc: Service, req: SimulateRequest) -> Any:
         raise LimitError(
             f"{req.trials} trials would take about {projected:.1f} s, over the "
             f"{limit:g} s budget of a simulation; ask for at most about {fits} trials",
-            "simulation_seconds", limit,
-        )  # fmt: skip
+            "simulation_seconds",
+            limit,
+        )
     # the pilot already found exact odds out of reach: simulate at once, keep its note
     return replace(runner(req.trials, "never", budget), note=stats.note)
 
@@ -61,8 +63,9 @@ def sweep(svc: Service, req: SweepRequest) -> Any:
 
     s = svc.settings
     if req.trials > s.max_trials:
-        raise LimitError(f"trials {req.trials} is over the limit of {s.max_trials}",
-                         "max_trials", s.max_trials)  # fmt: skip
+        raise LimitError(
+            f"trials {req.trials} is over the limit of {s.max_trials}", "max_trials", s.max_trials
+        )
     if req.distributions:
         raise InputError("a sweep has no distributions (ask POST /v1/simulate)")
     fmt = svc.rules(req)
@@ -70,9 +73,15 @@ def sweep(svc: Service, req: SweepRequest) -> Any:
     fmt.require_date(when, svc.data)  # one date rule for every route (422 before lists)
     rules = DrawRules.from_era(fmt.era_at(when))
     budget = ExactBudget(max_bytes=s.exact_bytes, seconds=s.simulation_seconds)
-    common: dict[str, Any] = dict(filler=req.filler, by=req.by, going=req.going,
-                                  turns=req.turns, rules=rules, exact=req.exact,
-                                  budget=budget)  # fmt: skip
+    common: dict[str, Any] = dict(
+        filler=req.filler,
+        by=req.by,
+        going=req.going,
+        turns=req.turns,
+        rules=rules,
+        exact=req.exact,
+        budget=budget,
+    )
     if (req.deck is None) == (req.quick is None):
         raise InputError("give either deck or quick (a deck size and category counts)")
     if req.quick is not None:
@@ -85,8 +94,7 @@ def sweep(svc: Service, req: SweepRequest) -> Any:
     spec = _spec(svc, req)
 
     def run(trials: int) -> Any:
-        return sweep(deck, spec, req.vary, trials=trials, seed=req.seed, data=svc.data,
-                     **common)  # fmt: skip
+        return sweep(deck, spec, req.vary, trials=trials, seed=req.seed, data=svc.data, **common)
 
     start = time.monotonic()
     pilot = min(req.trials, PILOT_TRIALS // 4)
@@ -99,8 +107,9 @@ def sweep(svc: Service, req: SweepRequest) -> Any:
         raise LimitError(
             f"{req.trials} trials per combination would take about {projected:.1f} s, over "
             f"the {s.simulation_seconds:g} s budget; ask for at most about {fits} trials",
-            "simulation_seconds", s.simulation_seconds,
-        )  # fmt: skip
+            "simulation_seconds",
+            s.simulation_seconds,
+        )
     return run(req.trials)
 
 
@@ -127,14 +136,24 @@ def _goldfish_runner(svc: Service, req: SimulateRequest, fmt: Format, rules: Any
 
     if (req.deck is None) == (req.quick is None):
         raise InputError("give either deck or quick (a deck size and category counts)")
-    common = dict(going=req.going, turns=req.turns, seed=req.seed, rules=rules,
-                  distributions=req.distributions)  # fmt: skip
+    common = dict(
+        going=req.going,
+        turns=req.turns,
+        seed=req.seed,
+        rules=rules,
+        distributions=req.distributions,
+    )
     if req.quick is not None:
         quick = req.quick
         return lambda trials, exact, budget: simulate_counts(
-            quick.size, quick.counts, quick.when, trials=trials, exact=exact,
-            budget=budget, **common,
-        )  # fmt: skip
+            quick.size,
+            quick.counts,
+            quick.when,
+            trials=trials,
+            exact=exact,
+            budget=budget,
+            **common,
+        )
     assert req.deck is not None
     deck = svc.deck(req.deck, req.deck_format, "deck", rush=fmt.pool is Pool.RUSH)
     spec = _spec(svc, req)
