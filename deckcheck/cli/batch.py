@@ -386,7 +386,13 @@ def register(app: typer.Typer) -> None:
         _settle()
         try:
             batch = check(
-                srcs, fmt, when, allow_prerelease=allow_prerelease, progress=progress, jobs=jobs
+                srcs,
+                fmt,
+                when,
+                allow_prerelease=allow_prerelease,
+                progress=progress,
+                jobs=jobs,
+                keep_decks=sheets is not None,  # the sheets are built from the same read
             )
         finally:
             if bar is not None:
@@ -399,6 +405,6 @@ def register(app: typer.Typer) -> None:
         if sheets is not None:
             from deckcheck.cli.sheet import batch_sheets
 
-            written.append(batch_sheets(srcs, fmt, when, lang or "en", sheets, allow_prerelease))
+            written.append(batch_sheets(batch, lang or "en", sheets))
         _tell(batch, written, out, quiet)
         raise typer.Exit(int(batch.exit_code))

@@ -28,6 +28,7 @@ from deckcheck.reporter.i18n import Lang, Localizer, card_name
 if TYPE_CHECKING:
     from deckcheck.card import CardIndex
     from deckcheck.deck.model import Deck, DeckCard
+    from deckcheck.run.batch import Batch
     from deckcheck.validation.report import Report
 
 
@@ -576,6 +577,27 @@ def _fields_for(src: Any, fields: SheetFields) -> SheetFields:
     )
 
 
+def sheets_from_batch(
+    batch: Batch, *, lang: Lang | str = Lang.EN, fields: SheetFields | None = None, data: Any
+) -> SheetBatch:
+    """The sheet of every checked deck of ``batch`` (checked with ``keep_decks=True``: each
+    deck was read and validated once, by the batch's own run); a registration's player and id
+    fill the sheet's fields."""
+    base = fields or SheetFields()
+    sheets: list[Sheet] = []
+    reports: list[Report] = []
+    for row in batch.checked:
+        if row.deck is None:
+            raise ValueError("sheets_from_batch: the batch was checked without keep_decks=True")
+        reports.append(row.report)
+        fill = _fields_for(row, base)
+        sheets.append(build_sheet(row.deck, row.report, lang=lang, fields=fill, index=data.cards))
+    unreadable = tuple(
+        u.error if u.path in u.error else f"{u.path}: {u.error}" for u in batch.unreadable
+    )
+    return SheetBatch(tuple(sheets), tuple(reports), unreadable)
+
+
 def sheets_from_sources(
     items: Sequence[Any],
     format: Any = "tcg",
@@ -587,39 +609,12 @@ def sheets_from_sources(
     data: Any = None,
 ) -> SheetBatch:
     """Read and validate every source (paths or :class:`~deckcheck.source.record.Source` values:
-    files, folders, zips, registration CSVs, ydke URLs) and build a sheet for each readable
-    deck; a registration's player and id fill the sheet's fields."""
+    files, folders, zips, registration CSVs, ydke URLs) through the one job loop
+    (:func:`deckcheck.run.batch.check`) and build a sheet for each readable deck."""
     from deckcheck.data.dataset import resolve_data
-    from deckcheck.error import DeckcheckError
-    from deckcheck.rule.format import Pool
-    from deckcheck.source.read import read_source
-    from deckcheck.source.scan import expand_sources
-    from deckcheck.validation.engine import validate
+    from deckcheck.run.batch import check
 
     ds = resolve_data(data)
-    fmt = ds.format(format) if isinstance(format, str) else format
     when = date if date is not None else _date.today()
-    fmt.require_date(when, ds)
-    base = fields or SheetFields()
-    sheets: list[Sheet] = []
-    reports: list[Report] = []
-    unreadable: list[str] = []
-    for src in expand_sources(items, ds):
-        if src.skip is not None:
-            continue
-        if src.error is not None:
-            unreadable.append(f"{src.label}: {src.error}")
-            continue
-        try:
-            deck = read_source(src, rush=fmt.pool is Pool.RUSH, data=ds)
-        except DeckcheckError as exc:
-            unreadable.append(str(exc) if src.label in str(exc) else f"{src.label}: {exc}")
-            continue
-        report = validate(
-            deck, fmt, when, allow_prerelease=allow_prerelease, path=src.label, data=ds
-        )
-        reports.append(report)
-        sheets.append(
-            build_sheet(deck, report, lang=lang, fields=_fields_for(src, base), index=ds.cards)
-        )
-    return SheetBatch(tuple(sheets), tuple(reports), tuple(unreadable))
+    batch = check(items, format, when, allow_prerelease=allow_prerelease, data=ds, keep_decks=True)
+    return sheets_from_batch(batch, lang=lang, fields=fields, data=ds)

@@ -90,6 +90,11 @@ def checked(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Checked:
     )
 
 
+def checked_keeping_deck(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Checked:
+    """The batch builder that also keeps the deck in its row (:attr:`Checked.deck`)."""
+    return replace(checked(deck, one, step, ds), deck=deck)
+
+
 def one_source(one: Planned, step: Step, ds: Dataset) -> Any:
     """Read and build one planned source; every failure becomes an :class:`Unreadable`, a
     skipped source a :class:`Skipped`."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from deckcheck.deck.model import Deck
     from deckcheck.source.registration import Registration
     from deckcheck.validation.report import Report, Violation
 
@@ -31,6 +32,9 @@ class Checked:
     contents: tuple[tuple[str, int, int], ...] = ()
     """The deck's cards as ``(section, canonical passcode, copies)`` (the batch's metagame is
     computed from them: :mod:`deckcheck.run.meta`)."""
+    deck: Deck | None = None
+    """The deck as read, when the run keeps it (``check(keep_decks=True)``: for the builders
+    that need every card, as registration sheets do, without reading the source again)."""
 
     @property
     def legal(self) -> bool:
