@@ -87,6 +87,7 @@ def checked(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Checked:
         src.registration,
         frozenset(one.ignored),
         deck_contents(deck, counts),
+        deck.unread,
     )
 
 

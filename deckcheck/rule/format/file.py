@@ -429,9 +429,11 @@ def format_from_mapping(  # noqa: C901 (a schema check: one branch per key, read
     if "banlist" in data:
         if folder is None:
             raise bad("banlist", "not allowed here")
+        problems: list[str] = []
         fields["custom_lists"] = _read_lists(
-            where, folder, typed("banlist", str), typed("banlist_name", str)
+            where, folder, typed("banlist", str), typed("banlist_name", str), problems
         )
+        fields["warnings"] = tuple(problems)
     if base is None:
         if "era" not in fields and "timeline" not in fields:
             raise bad("era", f"give an era ('{BY_DATE}' for the official one) or a base format")
@@ -439,9 +441,13 @@ def format_from_mapping(  # noqa: C901 (a schema check: one branch per key, read
     return replace(base, **fields)
 
 
-def _read_lists(where: _Where, folder: Path, ref: str, section: str | None) -> tuple[Banlist, ...]:
+def _read_lists(
+    where: _Where, folder: Path, ref: str, section: str | None, problems: list[str]
+) -> tuple[Banlist, ...]:
     """The lists of the file a format file names: relative to the format file's folder, and
-    inside it (a path that leaves it must be given absolute, on purpose)."""
+    inside it (a path that leaves it must be given absolute, on purpose). A malformed entry
+    line of an ``lflist.conf`` is skipped, as EDOPro and the data builder skip it, and
+    described in ``problems`` (file and line)."""
     target = (folder / ref).resolve()
     if not Path(ref).is_absolute() and not target.is_relative_to(folder.resolve()):
         raise where.bad(
@@ -464,7 +470,7 @@ def _read_lists(where: _Where, folder: Path, ref: str, section: str | None) -> t
     except DeckcheckError as exc:
         raise where.bad("banlist", str(exc)) from None
     try:
-        lists = read_lflist(text, str(target), effective=date(1970, 1, 1))
+        lists = read_lflist(text, str(target), effective=date(1970, 1, 1), problems=problems)
     except DataError as exc:
         raise where.bad("banlist", str(exc)) from None
     if section is not None:

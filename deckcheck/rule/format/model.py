@@ -205,6 +205,9 @@ class Format:
     tcg_region: TcgRegion = TcgRegion.NA
     """Whose effective dates pick a TCG list where North America and Europe differ (April
     2024: 2024-04-15 vs 2024-04-22). Not :attr:`region`, which is the tcg/ocg era timeline."""
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+    """What reading an organiser's format file skipped (a malformed ``lflist.conf`` line, with
+    its file and line): the CLI prints each as a ``warning:``."""
 
     def __hash__(self) -> int:
         # formats key the ruleset caches: hash what tells formats apart in practice (equal

@@ -80,7 +80,7 @@ def router(svc: Service) -> APIRouter:
     @router.post(f"{API}/convert", response_model=ConvertDocument, responses=ERRORS, tags=["decks"])
     async def convert(req: ConvertRequest) -> Response:
         """A deck in another file format (ydk, ydke, text, omega, json), with what was lost."""
-        from deckcheck.deck.io import write_deck
+        from deckcheck.deck.io import lost_lines, write_deck
 
         def run() -> Response:
             deck = svc.deck(req.deck, req.deck_format, "deck", rush=req.rush)
@@ -92,6 +92,7 @@ def router(svc: Service) -> APIRouter:
                     "content": content,
                     "counts": deck.counts,
                     "findings": [_finding(f) for f in deck.findings],
+                    "left_out": [f.line for f in lost_lines(deck, req.to)],
                 },
             )
 
