@@ -25,7 +25,7 @@ from deckcheck.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from deckcheck.reporter.sheet import SheetBatch
+    from deckcheck.reporter.sheetbatch import SheetBatch
     from deckcheck.run.batch import Batch
 
 
@@ -74,7 +74,7 @@ def batch_sheets(checked: Batch, lang: str, out: Path) -> str:
     """``deckcheck batch --sheets``: the sheet of every deck the batch checked (each read and
     validated once, by the batch's own run) into ``out``; its name."""
     from deckcheck.data.dataset import Dataset
-    from deckcheck.reporter.sheet import sheets_from_batch
+    from deckcheck.reporter.sheetbatch import sheets_from_batch
 
     batch = sheets_from_batch(checked, lang=lang, data=Dataset.active())
     if not batch.sheets:
@@ -125,7 +125,8 @@ def register(app: typer.Typer) -> None:
         read (the PDF then holds the decks that could) or nothing could be written.
         """
         from deckcheck.error import DeckcheckError
-        from deckcheck.reporter.sheet import SheetFields, sheets_from_sources
+        from deckcheck.reporter.sheet import SheetFields
+        from deckcheck.reporter.sheetbatch import sheets_from_sources
 
         fmt = resolve_format(format, format_file, region=region)
         when = parse_date(on)
