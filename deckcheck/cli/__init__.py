@@ -192,8 +192,11 @@ def _flush() -> int | None:
         sys.stdout.flush()
     except OSError as exc:
         _silence_stdout()
-        sys.stderr.write(f"error: {exc}\n" if isinstance(exc, DeckcheckError) else
-                         f"error: cannot write the output: {exc.strerror or exc}\n")  # fmt: skip
+        sys.stderr.write(
+            f"error: {exc}\n"
+            if isinstance(exc, DeckcheckError)
+            else f"error: cannot write the output: {exc.strerror or exc}\n"
+        )
         return 2
     return None
 
