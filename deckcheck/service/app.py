@@ -604,6 +604,7 @@ def create_app(settings: Settings | None = None, data: Dataset | None = None) ->
     _routes(app, svc)
     sheet.register(app, svc, API, ERRORS)  # POST /v1/sheet
     __import__("deckcheck.service.meta", fromlist=["register"]).register(app, svc)  # POST /v1/meta
+    app.include_router(__import__("deckcheck.service.event", fromlist=["router"]).router(svc))
     _openapi(app)
     return app
 
