@@ -9,6 +9,7 @@ against guessing); comparison uses :func:`hmac.compare_digest`.
 
 from __future__ import annotations
 
+import base64
 import enum
 import hashlib
 import hmac
@@ -16,8 +17,9 @@ import secrets
 
 TOKEN_BYTES = 32
 """Random bytes per token (256 bits; the contract asks for at least 128)."""
-ID_BYTES = 9
-"""Random bytes of an event or registration id (12 URL-safe characters)."""
+ID_BYTES = 10
+"""Random bytes of an event or registration id (80 bits: 16 characters of ``a-z2-7``, safe
+in URLs, file names and command lines)."""
 MAX_TOKEN_CHARS = 200
 """Longest ``Authorization`` token looked at (longer ones are wrong without hashing)."""
 
@@ -47,8 +49,8 @@ def new_token(role: Role) -> str:
 
 
 def new_id() -> str:
-    """A fresh random id (events, registrations): 72 bits, URL-safe."""
-    return secrets.token_urlsafe(ID_BYTES)
+    """A fresh random id (events, registrations): 80 bits in lowercase base32."""
+    return base64.b32encode(secrets.token_bytes(ID_BYTES)).decode("ascii").lower()
 
 
 def hash_token(token: str) -> str:
