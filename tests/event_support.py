@@ -28,7 +28,7 @@ SIDE_CARDS = (8267140, 54693926, 94145021, 14532163, 10045474, 24224830, 1814450
 
 def deck_for(n: int) -> str:
     """The legal example deck with a Side Deck that depends on ``n`` (decks differ)."""
-    main, _, rest = LEGAL.partition("!side")
+    main = LEGAL.partition("!side")[0]
     side = [str(SIDE_CARDS[i]) for i in range(len(SIDE_CARDS)) if n >> i & 1]
     return f"{main}!side\n" + "".join(f"{code}\n" for code in side)
 

@@ -43,16 +43,23 @@ class Rig:
     desk: Desk
 
     def create(self, deadline_in: timedelta = timedelta(days=1), **kw: Any) -> dict[str, Any]:
-        body = {"name": "Regional Qualifier", "format": "tcg", "date": "2025-06-01",
-                "deadline": (self.clock.now + deadline_in).isoformat(), **kw}  # fmt: skip
+        body = {
+            "name": "Regional Qualifier",
+            "format": "tcg",
+            "date": "2025-06-01",
+            "deadline": (self.clock.now + deadline_in).isoformat(),
+            **kw,
+        }
         r = self.client.post("/v1/events", json=body, headers=auth(ADMIN))
         assert r.status_code == 201, r.text
         got: dict[str, Any] = r.json()
         return got
 
     def submit(self, ev: str, pid: str, deck: str = LEGAL, player: str = "Ada") -> Any:
-        return self.client.post(f"/v1/events/{ev}/registrations",
-                                json={"player": player, "player_id": pid, "deck": deck})  # fmt: skip
+        return self.client.post(
+            f"/v1/events/{ev}/registrations",
+            json={"player": player, "player_id": pid, "deck": deck},
+        )
 
 
 def auth(token: str | None) -> dict[str, str]:
@@ -116,22 +123,22 @@ PATHS = {
     "publish": Route("POST", "/publish", None, ORGANISER_ONLY, 403),
     "check": Route(
         "POST", "/check", {"player_id": "P1", "deck": LEGAL}, {**ORGANISER_ONLY, "judge": 200}, 403
-    ),  # fmt: skip
+    ),
     "registration": Route(
         "GET", "/registrations/{rid}", None, {**ORGANISER_ONLY, "player": 200}, 403
-    ),  # fmt: skip
+    ),
     "edit": Route(
         "PUT",
         "/registrations/{rid}",
         {"deck": ILLEGAL},
         {"none": 401, "garbage": 401, "other-event": 401, "admin": 401, "player": 200},
         403,
-    ),  # fmt: skip
+    ),
     "decklists": Route("GET", "/decklists", None, {"organiser": 200}, 404),
     "event": Route("GET", "", None, {}, 200),
     "submit": Route(
         "POST", "/registrations", {"player": "New", "player_id": "NEW", "deck": LEGAL}, {}, 201
-    ),  # fmt: skip
+    ),
 }
 
 
@@ -142,10 +149,15 @@ def _tokens(rig: Rig) -> tuple[str, dict[str, str | None], str]:
     p1 = rig.submit(ev["id"], "P1").json()
     p2 = rig.submit(ev["id"], "P2", player="Bob").json()
     tokens: dict[str, str | None] = {
-        "none": None, "garbage": "not-a-token", "other-event": other["organiser_token"],
-        "player": p1["edit_token"], "other-player": p2["edit_token"],
-        "judge": ev["judge_token"], "organiser": ev["organiser_token"], "admin": ADMIN,
-    }  # fmt: skip
+        "none": None,
+        "garbage": "not-a-token",
+        "other-event": other["organiser_token"],
+        "player": p1["edit_token"],
+        "other-player": p2["edit_token"],
+        "judge": ev["judge_token"],
+        "organiser": ev["organiser_token"],
+        "admin": ADMIN,
+    }
     return ev["id"], tokens, p1["id"]
 
 
@@ -162,13 +174,12 @@ def test_every_route_answers_each_role_as_the_contract_says(shared: Rig, route: 
             assert r.json()["error"]["code"], r.text
         # no event: 404 for everyone, whatever the token
         missing = f"/v1/events/nosuchevent{spec.path.format(rid=rid)}"
-        r = shared.client.request(spec.method, missing, json=spec.body,
-                                  headers=auth(tokens[role]))  # fmt: skip
+        r = shared.client.request(spec.method, missing, json=spec.body, headers=auth(tokens[role]))
         assert r.status_code == 404, (route, role, r.status_code)
 
 
 def test_only_the_admin_token_creates_events(shared: Rig) -> None:
-    ev, tokens, _ = _tokens(shared)
+    _, tokens, _ = _tokens(shared)
     body = {"name": "X", "format": "tcg", "date": "2025-06-01", "deadline": "2099-01-01T00:00Z"}
     for role, token in tokens.items():
         r = shared.client.post("/v1/events", json=body, headers=auth(token))
@@ -189,8 +200,11 @@ def test_without_an_admin_token_set_nobody_creates_events(tmp_path: Path) -> Non
 
 def test_bad_events_are_refused_with_the_field_named(shared: Rig) -> None:
     base = {"name": "X", "format": "tcg", "date": "2025-06-01", "deadline": "2099-01-01T00:00Z"}
-    for change, word in (({"deadline": "2099-01-01T00:00"}, "zone"),
-                         ({"date": "01/06/2025"}, "date"), ({"format": "nosuchformat"}, "")):  # fmt: skip
+    for change, word in (
+        ({"deadline": "2099-01-01T00:00"}, "zone"),
+        ({"date": "01/06/2025"}, "date"),
+        ({"format": "nosuchformat"}, ""),
+    ):
         r = shared.client.post("/v1/events", json={**base, **change}, headers=auth(ADMIN))
         assert r.status_code in (404, 422), r.text
         assert word in r.json()["error"]["message"]
@@ -210,8 +224,9 @@ def test_an_illegal_deck_is_stored_with_its_findings(rig: Rig) -> None:
     codes = {v["code"] for v in doc["verdict"]["violations"]}
     assert {"forbidden", "main-size", "unknown-card"} <= codes
     assert len(base64.urlsafe_b64decode(doc["edit_token"][4:] + "=")) >= 16  # >= 128 bits
-    listed = rig.client.get(f"/v1/events/{ev['id']}/registrations",
-                            headers=auth(ev["organiser_token"])).json()  # fmt: skip
+    listed = rig.client.get(
+        f"/v1/events/{ev['id']}/registrations", headers=auth(ev["organiser_token"])
+    ).json()
     [row] = listed["registrations"]
     assert row["legal"] is False and row["fingerprint"] == doc["fingerprint"]
     assert listed["summary"] == {"registrations": 1, "legal": 0, "illegal": 1}
@@ -223,11 +238,15 @@ def test_one_registration_per_player_id_and_the_edit_link_replaces_it(rig: Rig) 
     again = rig.submit(ev["id"], "0301", ILLEGAL, player="Someone else")
     assert again.status_code == 409
     assert "edit" in again.json()["error"]["message"]
-    r = rig.client.put(f"/v1/events/{ev['id']}/registrations/{first['id']}",
-                       json={"deck": ILLEGAL}, headers=auth(first["edit_token"]))  # fmt: skip
+    r = rig.client.put(
+        f"/v1/events/{ev['id']}/registrations/{first['id']}",
+        json={"deck": ILLEGAL},
+        headers=auth(first["edit_token"]),
+    )
     assert r.status_code == 200 and r.json()["version"] == 2 and r.json()["legal"] is False
-    mine = rig.client.get(f"/v1/events/{ev['id']}/registrations/{first['id']}",
-                          headers=auth(first["edit_token"])).json()  # fmt: skip
+    mine = rig.client.get(
+        f"/v1/events/{ev['id']}/registrations/{first['id']}", headers=auth(first["edit_token"])
+    ).json()
     assert mine["deck"] == ILLEGAL and mine["player"] == "Ada"
 
 
@@ -250,15 +269,18 @@ def test_any_deck_format_is_read(rig: Rig) -> None:
 
 def test_unreadable_or_hostile_input_is_a_4xx_and_stores_nothing(rig: Rig) -> None:
     ev = rig.create()
-    for body in ({"player": "A", "player_id": "1", "deck": ""},
-                 {"player": "A", "player_id": "1", "deck": "\x00\x01\x02binary"},
-                 {"player": "A\x1b[31m", "player_id": "1", "deck": LEGAL},
-                 {"player": "A", "player_id": " ", "deck": LEGAL},
-                 {"player": "A", "player_id": "1", "deck": LEGAL, "admin": True}):  # fmt: skip
+    for body in (
+        {"player": "A", "player_id": "1", "deck": ""},
+        {"player": "A", "player_id": "1", "deck": "\x00\x01\x02binary"},
+        {"player": "A\x1b[31m", "player_id": "1", "deck": LEGAL},
+        {"player": "A", "player_id": " ", "deck": LEGAL},
+        {"player": "A", "player_id": "1", "deck": LEGAL, "admin": True},
+    ):
         r = rig.client.post(f"/v1/events/{ev['id']}/registrations", json=body)
         assert 400 <= r.status_code < 500, (body, r.text)
-    rows = rig.client.get(f"/v1/events/{ev['id']}/registrations",
-                          headers=auth(ev["organiser_token"])).json()["registrations"]  # fmt: skip
+    rows = rig.client.get(
+        f"/v1/events/{ev['id']}/registrations", headers=auth(ev["organiser_token"])
+    ).json()["registrations"]
     assert rows == []
 
 
@@ -286,8 +308,12 @@ def test_the_deadline_closes_every_write_to_the_microsecond(rig: Rig) -> None:
 
 def test_a_deadline_in_another_zone_is_the_same_moment(rig: Rig) -> None:
     moment = rig.clock.now + timedelta(hours=2)
-    body = {"name": "Tokyo", "format": "ocg", "date": "2025-06-01",
-            "deadline": moment.astimezone(__import__("zoneinfo").ZoneInfo("Asia/Tokyo")).isoformat()}  # fmt: skip
+    body = {
+        "name": "Tokyo",
+        "format": "ocg",
+        "date": "2025-06-01",
+        "deadline": moment.astimezone(__import__("zoneinfo").ZoneInfo("Asia/Tokyo")).isoformat(),
+    }
     ev = rig.client.post("/v1/events", json=body, headers=auth(ADMIN)).json()
     rig.clock.advance(hours=2, microseconds=-1)
     assert rig.submit(ev["id"], "A").status_code == 201
@@ -322,8 +348,10 @@ def test_publishing_an_open_event_locks_it_first(rig: Rig) -> None:
     org = auth(ev["organiser_token"])
     assert rig.client.post(f"/v1/events/{ev['id']}/publish", headers=org).status_code == 200
     assert rig.submit(ev["id"], "B").status_code == 423
-    actions = [a["action"] for a in rig.client.get(f"/v1/events/{ev['id']}/audit",
-                                                   headers=org).json()["audit"]]  # fmt: skip
+    actions = [
+        a["action"]
+        for a in rig.client.get(f"/v1/events/{ev['id']}/audit", headers=org).json()["audit"]
+    ]
     assert actions == ["create", "submit", "lock", "publish"]
 
 
@@ -338,17 +366,23 @@ def test_a_judge_checks_a_played_deck_or_the_sheets_qr_text(rig: Rig) -> None:
     rig.client.post(f"/v1/events/{ev['id']}/lock", headers=auth(ev["organiser_token"]))
     judge = auth(ev["judge_token"])
     qr = write_deck(read_deck(LEGAL), "ydke")  # what the sheet's QR code holds
-    same = rig.client.post(f"/v1/events/{ev['id']}/check", json={"player_id": "0301", "deck": qr},
-                           headers=judge).json()  # fmt: skip
+    same = rig.client.post(
+        f"/v1/events/{ev['id']}/check", json={"player_id": "0301", "deck": qr}, headers=judge
+    ).json()
     assert same["same"] is True and same["locked"] is True
     played = LEGAL.replace("!side", "!side\n8267140", 1)  # one card more in the Side Deck
-    diff = rig.client.post(f"/v1/events/{ev['id']}/check",
-                           json={"player_id": "0301", "deck": played}, headers=judge).json()  # fmt: skip
+    diff = rig.client.post(
+        f"/v1/events/{ev['id']}/check", json={"player_id": "0301", "deck": played}, headers=judge
+    ).json()
     assert diff["same"] is False
-    assert diff["extra"] == [{"section": "side", "passcode": 8267140, "name": "Cosmic Cyclone",
-                              "count": 1}] and diff["missing"] == []  # fmt: skip
-    nobody = rig.client.post(f"/v1/events/{ev['id']}/check",
-                             json={"player_id": "9999", "deck": LEGAL}, headers=judge)  # fmt: skip
+    assert (
+        diff["extra"]
+        == [{"section": "side", "passcode": 8267140, "name": "Cosmic Cyclone", "count": 1}]
+        and diff["missing"] == []
+    )
+    nobody = rig.client.post(
+        f"/v1/events/{ev['id']}/check", json={"player_id": "9999", "deck": LEGAL}, headers=judge
+    )
     assert nobody.status_code == 404
 
 
@@ -360,8 +394,11 @@ def test_the_audit_log_says_who_when_and_both_fingerprints(rig: Rig) -> None:
     org = auth(ev["organiser_token"])
     p = rig.submit(ev["id"], "0301", LEGAL).json()
     rig.clock.advance(minutes=5)
-    e = rig.client.put(f"/v1/events/{ev['id']}/registrations/{p['id']}", json={"deck": ILLEGAL},
-                       headers=auth(p["edit_token"])).json()  # fmt: skip
+    e = rig.client.put(
+        f"/v1/events/{ev['id']}/registrations/{p['id']}",
+        json={"deck": ILLEGAL},
+        headers=auth(p["edit_token"]),
+    ).json()
     log = rig.client.get(f"/v1/events/{ev['id']}/audit", headers=org).json()["audit"]
     assert [(a["action"], a["actor"]) for a in log] == [
         ("create", "admin"),
@@ -369,8 +406,10 @@ def test_the_audit_log_says_who_when_and_both_fingerprints(rig: Rig) -> None:
         ("edit", "player:0301"),
     ]
     assert log[1]["old_fingerprint"] is None and log[1]["new_fingerprint"] == p["fingerprint"]
-    assert (log[2]["old_fingerprint"], log[2]["new_fingerprint"]) == (p["fingerprint"],
-                                                                       e["fingerprint"])  # fmt: skip
+    assert (log[2]["old_fingerprint"], log[2]["new_fingerprint"]) == (
+        p["fingerprint"],
+        e["fingerprint"],
+    )
     assert p["fingerprint"] != e["fingerprint"]
     assert log[2]["at"] == (rig.clock.now).isoformat()
 
@@ -397,8 +436,11 @@ def test_the_reports_are_the_batch_reports_of_the_stored_decks(rig: Rig) -> None
         rig.submit(ev["id"], f"P{n}", deck_for(n), player=f"Player {n}")
         rig.clock.advance(seconds=1)  # rows are in the order the registrations came in
     rig.submit(ev["id"], "BAD", ILLEGAL, player="Bad")
-    rows = list(csv.DictReader(io.StringIO(
-        rig.client.get(f"/v1/events/{ev['id']}/report.csv", headers=org).text)))  # fmt: skip
+    rows = list(
+        csv.DictReader(
+            io.StringIO(rig.client.get(f"/v1/events/{ev['id']}/report.csv", headers=org).text)
+        )
+    )
     assert [r["player_id"] for r in rows] == ["P0", "P1", "P2", "BAD"]
     assert [r["status"] for r in rows] == ["legal", "legal", "legal", "illegal"]
     listed = rig.client.get(f"/v1/events/{ev['id']}/registrations", headers=org).json()
@@ -429,8 +471,10 @@ def test_migrations_are_versioned_and_a_newer_schema_is_refused(kind: str, tmp_p
         again = open_store(url)
         assert again.migrate() == LATEST  # applied once: nothing twice
         with again.transaction(write=True) as tx:
-            tx.run("INSERT INTO schema_version (version, about, applied_at) VALUES (?, ?, ?)",
-                   (LATEST + 1, "from the future", "2030-01-01T00:00:00+00:00"))  # fmt: skip
+            tx.run(
+                "INSERT INTO schema_version (version, about, applied_at) VALUES (?, ?, ?)",
+                (LATEST + 1, "from the future", "2030-01-01T00:00:00+00:00"),
+            )
         newer = open_store(url)
         with pytest.raises(StorageError, match="upgrade deckcheck"):
             newer.migrate()
@@ -445,7 +489,7 @@ def test_sqlite_runs_in_wal_mode_with_foreign_keys(tmp_path: Path) -> None:
         assert tx.one("PRAGMA foreign_keys") == (1,)
     import sqlite3
 
-    with pytest.raises(StorageError), store.transaction(write=True) as tx:  # noqa: PT012
+    with pytest.raises(StorageError), store.transaction(write=True) as tx:
         tx.run("INSERT INTO audit (event_id, action, actor, at) VALUES ('none', 'x', 'y', 'z')")
     assert sqlite3.sqlite_version
 
