@@ -505,3 +505,122 @@ def test_the_default_database_is_sqlite_in_the_data_home(
     monkeypatch.setenv("DECKCHECK_DATABASE_URL", "mysql://x")
     with pytest.raises(StorageError, match="postgresql://"):
         open_store()
+
+
+# -- HTTP hygiene -----------------------------------------------------------------------------
+
+
+def test_openapi_lists_the_statuses_that_happen_on_every_event_route(
+    shared: Rig, tmp_path: Path
+) -> None:
+    """Every status the OpenAPI document lists for an events route, sent for real (501: only
+    without the sheet extra); every GET answers HEAD and 304 to its own ETag."""
+    doc = shared.client.get("/openapi.json").json()
+    routes = {
+        (p, m): op
+        for p, ops in doc["paths"].items()
+        if p.startswith("/v1/events")
+        for m, op in ops.items()
+    }
+    assert len(routes) == 17
+    garbage = tmp_path / "not-a-database.db"
+    garbage.write_bytes(b"this is no SQLite file" * 100)
+    broken = Desk(open_store(f"sqlite:///{garbage}"), admin_token=ADMIN)
+    down = create_app()
+    down.state.event_desk = broken
+    down_client = TestClient(down, raise_server_exceptions=False)
+    for (path, method), op in sorted(routes.items()):
+        ev, tokens, rid = _tokens(shared)
+        url = path.replace("{event_id}", ev).replace("{registration_id}", rid)
+        body = _body(path, method)
+
+        def send(
+            client: TestClient = shared.client,
+            *,
+            _m: str = method,
+            _url: str = url,
+            _body: Any = body,
+            _org: str | None = tokens["organiser"],
+            **kw: Any,
+        ) -> Any:
+            kw.setdefault("json", _body)
+            kw.setdefault("headers", auth(_org))
+            return client.request(_m.upper(), kw.pop("url", _url), **kw)
+
+        for status in sorted(int(s) for s in op["responses"]):
+            if status == 200 or status == 201 or status == 501:
+                continue
+            if status == 304:
+                first = send()
+                assert first.status_code == 200, (path, first.text)
+                r = send(
+                    headers={**auth(tokens["organiser"]), "If-None-Match": first.headers["etag"]}
+                )
+                if path.endswith(("sheets.pdf", "/export")) and r.status_code == 200:
+                    continue  # made anew each time (their time stamps may differ)
+                head = send(json=None) if method == "get" else None
+                assert head is None or head.status_code == 200
+                assert shared.client.head(url, headers=auth(tokens["organiser"])).status_code == 200
+            else:
+                r = _provoke(status, send, shared, path, method, ev, tokens, down_client, url)
+            assert r.status_code == status, (method, path, status, r.status_code, r.text[:200])
+            if status >= 400:
+                assert r.json()["error"]["code"], r.text
+        if method == "get":
+            assert "304" in op["responses"] and "413" not in op["responses"], path
+
+
+def _provoke(
+    status: int,
+    send: Any,
+    shared: Rig,
+    path: str,
+    method: str,
+    ev: str,
+    tokens: dict[str, str | None],
+    down_client: TestClient,
+    url: str,
+) -> Any:
+    """A request to an events route (``url``, of event ``ev``) that gets ``status``."""
+    body = _body(path, method) or {}
+    player = auth(tokens["player"])
+    big = "x" * (3 << 20)
+    if status == 401:
+        r = send(headers={})
+    elif status == 403:  # a token of the event, of a role that may not
+        who = {"put": "organiser", "get": "other-player"} if "{registration_id}" in path else {}
+        r = send(headers=auth(tokens[who.get(method, "player")]))
+    elif status == 404:
+        r = send(url=url.replace(ev, "nosuchevent"))
+        if path == "/v1/events":
+            r = send(json={**body, "format": "nosuchformat"}, headers=auth(ADMIN))
+    elif status == 409:
+        r = send(json={**body, "player_id": "P1"})
+    elif status == 413:
+        r = send(json={**body, "deck": big})
+    elif status == 422:
+        r = (
+            send(url=url.replace(ev, "x" * 100))
+            if path != "/v1/events"
+            else send(json={**body, "deadline": "soon"}, headers=auth(ADMIN))
+        )
+    elif status == 423:
+        shared.client.post(f"/v1/events/{ev}/lock", headers=auth(tokens["organiser"]))
+        r = send(headers=player) if method == "put" else send(json={**body, "player_id": "late"})
+    elif status == 503:
+        r = send(client=down_client, headers=auth(ADMIN))
+    else:
+        raise AssertionError(f"no case for {status} on {method} {path}")
+    return r
+
+
+def _body(path: str, method: str) -> dict[str, Any] | None:
+    if path == "/v1/events":
+        return {"name": "E", "format": "tcg", "date": "2025-06-01", "deadline": "2099-01-01T00:00Z"}
+    if path.endswith("/registrations") and method == "post":
+        return {"player": "N", "player_id": "N1", "deck": LEGAL}
+    if method == "put":
+        return {"deck": LEGAL}
+    if path.endswith("/check"):
+        return {"player_id": "P1", "deck": LEGAL}
+    return None

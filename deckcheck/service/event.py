@@ -51,14 +51,21 @@ EventId = Annotated[str, Path(max_length=64, description="The event's id.")]
 Auth = Annotated[str | None, Header(description="Bearer TOKEN", include_in_schema=False)]
 
 
-def _err(*statuses: int) -> dict[int | str, dict[str, Any]]:
+def _err(*statuses: int, get: bool = False) -> dict[int | str, dict[str, Any]]:
+    """The answers a route lists besides 200 (``get``: a GET route, which also answers 304);
+    every route can answer 422 (a bad id, body or query) and 503 (no usable database)."""
     why = {401: "No token, or a token that opens nothing", 403: "A token of another role",
            404: "No such event or registration (or decklists not yet published)",
            409: "This player id is already registered: use the edit link",
            413: "Request body over the size limit", 422: "Bad input, or over a limit",
            423: "Past the deadline or locked: no more changes",
            501: "No PDF writer installed", 503: "The event database cannot be used"}  # fmt: skip
-    return {s: {"model": ErrorDocument, "description": why[s]} for s in (*statuses, 503)}
+    out: dict[int | str, dict[str, Any]] = {}
+    if get:
+        out[304] = {"description": "Not modified: the client's copy (`If-None-Match`) is current"}
+    for s in sorted({*statuses, 422, 503}):
+        out[s] = {"model": ErrorDocument, "description": why[s]}
+    return out
 
 
 class EventRequest(BaseModel):
@@ -122,6 +129,20 @@ def _json(data: Any, status: int = 200) -> Response:
 
     return Response(json.dumps(safe(data), ensure_ascii=False), status_code=status,
                     media_type="application/json")  # fmt: skip
+
+
+def _cached(svc: Service, request: Request, data: Any) -> Response:
+    """A GET answer's JSON with its ETag (304 when the client's copy is current)."""
+    from deckcheck.reporter import safe
+
+    return svc.cached(request, json.dumps(safe(data), ensure_ascii=False), "application/json")
+
+
+def _file(svc: Service, request: Request, body: bytes | str, media: str, name: str) -> Response:
+    """A download with its ETag and file name."""
+    resp = svc.cached(request, body, media)
+    resp.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return resp
 
 
 def _base(request: Request) -> str:
@@ -199,12 +220,12 @@ def _lifecycle(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
                 "event": made.event.to_dict(desk.clock())}  # fmt: skip
         return _json(body, 201)
 
-    @api.get("/v1/events/{event_id}", responses=_err(404))
+    @api.get("/v1/events/{event_id}", responses=_err(404, get=True))
     def show(request: Request, event_id: EventId) -> Response:
         """The event's public facts: name, format, date, deadline, status."""
         desk = lazy.desk(request)
         ev = desk.event(event_id)
-        return _json({**ev.to_dict(desk.clock()), **links(request, ev)})
+        return _cached(svc, request, {**ev.to_dict(desk.clock()), **links(request, ev)})
 
 
 def _registrations(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
@@ -221,19 +242,19 @@ def _registrations(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
                       "edit_url": f"{links(request, ev)['submission_url']}"
                                   f"&registration={got.entry.id}"}, 201)  # fmt: skip
 
-    @api.get("/v1/events/{event_id}/registrations", responses=_err(401, 403, 404))
+    @api.get("/v1/events/{event_id}/registrations", responses=_err(401, 403, 404, get=True))
     def listing(request: Request, event_id: EventId, authorization: Auth = None) -> Response:
         """Every registration with its verdict and fingerprint (organiser)."""
         desk = lazy.desk(request)
         desk.authorise(event_id, bearer(authorization), Role.ORGANISER)
         ev = desk.event(event_id)
         entries = desk.registrations(event_id)
-        return _json({"event": ev.to_dict(desk.clock()),
+        return _cached(svc, request, {"event": ev.to_dict(desk.clock()),
                       "registrations": [_entry(e) for e in entries],
                       "summary": _summary(entries)})  # fmt: skip
 
     @api.get("/v1/events/{event_id}/registrations/{registration_id}",
-             responses=_err(401, 403, 404))  # fmt: skip
+             responses=_err(401, 403, 404, get=True))  # fmt: skip
     def one(request: Request, event_id: EventId, registration_id: EventId,
             authorization: Auth = None) -> Response:  # fmt: skip
         """One registration with its deck (its player's edit token, or the organiser)."""
@@ -245,7 +266,7 @@ def _registrations(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
 
             raise ForbiddenError("this edit token opens another registration")
         entry = desk.registration(event_id, registration_id)
-        return _json(_entry(entry, deck=True))
+        return _cached(svc, request, _entry(entry, deck=True))
 
     @api.put("/v1/events/{event_id}/registrations/{registration_id}",
              responses=_err(401, 403, 404, 413, 422, 423))  # fmt: skip
@@ -273,7 +294,7 @@ def _organiser(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         desk.authorise(event_id, bearer(authorization), Role.ORGANISER)
         return _json(desk.publish(event_id).to_dict(desk.clock()))
 
-    @api.get("/v1/events/{event_id}/decklists", responses=_err(404))
+    @api.get("/v1/events/{event_id}/decklists", responses=_err(404, get=True))
     def decklists(request: Request, event_id: EventId, authorization: Auth = None) -> Response:
         """Every registered deck, once published (before: 404 without the organiser token)."""
         from deckcheck.event.error import UnauthorizedError
@@ -286,7 +307,7 @@ def _organiser(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         except UnauthorizedError:
             organiser = False
         entries = desk.decklists(event_id, organiser=organiser)
-        return _json({"event": stored.event.to_dict(desk.clock()),
+        return _cached(svc, request, {"event": stored.event.to_dict(desk.clock()),
                       "decklists": [_public(e) for e in entries]})  # fmt: skip
 
     @api.post("/v1/events/{event_id}/check", responses=_err(401, 403, 404, 413, 422))
@@ -298,14 +319,14 @@ def _organiser(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         return _json(desk.check(event_id, req.player_id, _deck_text(req.deck),
                                 data=svc.data).to_dict())  # fmt: skip
 
-    @api.get("/v1/events/{event_id}/audit", responses=_err(401, 403, 404))
+    @api.get("/v1/events/{event_id}/audit", responses=_err(401, 403, 404, get=True))
     def audit(request: Request, event_id: EventId, authorization: Auth = None) -> Response:
         """Every change: who, when, the old and new fingerprint (organiser)."""
         desk = lazy.desk(request)
         desk.authorise(event_id, bearer(authorization), Role.ORGANISER)
-        return _json({"audit": [a.to_dict() for a in desk.audit(event_id)]})
+        return _cached(svc, request, {"audit": [a.to_dict() for a in desk.audit(event_id)]})
 
-    @api.get("/v1/events/{event_id}/meta", responses=_err(401, 403, 404))
+    @api.get("/v1/events/{event_id}/meta", responses=_err(401, 403, 404, get=True))
     def meta(request: Request, event_id: EventId, authorization: Auth = None) -> Response:
         """The metagame of the stored decks (``MetaDocument``, organiser)."""
         from deckcheck.event.report import event_batch, meta_dict
@@ -313,12 +334,12 @@ def _organiser(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         desk = lazy.desk(request)
         stored = desk.authorise(event_id, bearer(authorization), Role.ORGANISER)
         batch = event_batch(stored.event, desk.registrations(event_id), svc.data)
-        return _json(meta_dict(batch))
+        return _cached(svc, request, meta_dict(batch))
 
     @api.get(
         "/v1/events/{event_id}/sheets.pdf",
         response_class=Response,
-        responses={200: {"content": {"application/pdf": {}}}, **_err(401, 403, 404, 501)},
+        responses={200: {"content": {"application/pdf": {}}}, **_err(401, 403, 404, 501, get=True)},
     )
     def sheets(request: Request, event_id: EventId, authorization: Auth = None,
                lang: Literal["en", "ja", "zh"] = "en",
@@ -332,16 +353,12 @@ def _organiser(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         if not entries:
             raise EventNotFoundError("no registrations yet: no sheets")
         pdf = make_sheets(stored.event, entries, svc.data, lang=lang, paper=paper)
-        return Response(
-            pdf,
-            media_type="application/pdf",
-            headers={"Content-Disposition": f'attachment; filename="{event_id}-sheets.pdf"'},
-        )
+        return _file(svc, request, pdf, "application/pdf", f"{event_id}-sheets.pdf")
 
     @api.get(
         "/v1/events/{event_id}/export",
         response_class=Response,
-        responses={200: {"content": {"application/zip": {}}}, **_err(401, 403, 404)},
+        responses={200: {"content": {"application/zip": {}}}, **_err(401, 403, 404, get=True)},
     )
     def export(request: Request, event_id: EventId, authorization: Auth = None) -> Response:
         """The event as a zip that ``deckcheck batch`` reads (``deckcheck event import``
@@ -350,11 +367,8 @@ def _organiser(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
 
         desk = lazy.desk(request)
         desk.authorise(event_id, bearer(authorization), Role.ORGANISER)
-        return Response(
-            export_event(desk, event_id),
-            media_type="application/zip",
-            headers={"Content-Disposition": f'attachment; filename="event-{event_id}.zip"'},
-        )
+        raw = export_event(desk, event_id)
+        return _file(svc, request, raw, "application/zip", f"event-{event_id}.zip")
 
 
 def _report_route(api: APIRouter, svc: Service, lazy: _Lazy, name: str, media: str) -> None:
@@ -364,7 +378,7 @@ def _report_route(api: APIRouter, svc: Service, lazy: _Lazy, name: str, media: s
         f"/v1/events/{{event_id}}/{name}",
         response_class=Response,
         name=f"event_{kind}",
-        responses={200: {"content": {media.split(";")[0]: {}}}, **_err(401, 403, 404)},
+        responses={200: {"content": {media.split(";")[0]: {}}}, **_err(401, 403, 404, get=True)},
     )
     def report(request: Request, event_id: EventId, authorization: Auth = None,
                lang: Literal["en", "ja", "zh"] = "en") -> Response:  # fmt: skip
@@ -374,8 +388,7 @@ def _report_route(api: APIRouter, svc: Service, lazy: _Lazy, name: str, media: s
         desk = lazy.desk(request)
         stored = desk.authorise(event_id, bearer(authorization), Role.ORGANISER)
         batch = event_batch(stored.event, desk.registrations(event_id), svc.data)
-        headers = {"Content-Disposition": f'attachment; filename="{event_id}-{name}"'}
-        return Response(render(batch, kind, lang=lang), media_type=media, headers=headers)
+        return _file(svc, request, render(batch, kind, lang=lang), media, f"{event_id}-{name}")
 
     report.__doc__ = f"The ``{name}`` of ``deckcheck batch`` over the stored decks (organiser)."
 
