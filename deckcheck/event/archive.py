@@ -38,8 +38,8 @@ MAX_MANIFEST_BYTES = 256 << 20
 """Largest manifest read back."""
 MAX_ARCHIVE_BYTES = 1 << 30
 """Largest export read back."""
-CSV_COLUMNS = ("player_id", "player", "deck", "registration_id", "legal", "fingerprint",
-               "submitted_at", "updated_at", "version")  # fmt: skip
+CSV_COLUMNS = ("player_id", "player", "deck", "registration_id", "submitted_legal",
+               "submitted_fingerprint", "submitted_at", "updated_at", "version")  # fmt: skip
 """Columns of the export's ``registrations.csv``."""
 
 
@@ -92,8 +92,10 @@ def export_event(desk: Desk, event_id: str) -> bytes:
 
 
 def _cell(text: str) -> str:
-    """A CSV cell a spreadsheet will not run as a formula (the registrations reader strips
-    nothing, so ids and names keep their text; a leading quote marks formula-like text)."""
+    """A CSV cell a spreadsheet will not run as a formula: text starting ``=``, ``+``, ``@``
+    or ``-`` (not a number) gets a leading ``'`` (the manifest keeps the text as it is)."""
+    if text[:1] in ("=", "+", "@", "\t", "\r") or (text[:1] == "-" and not text[1:2].isdigit()):
+        return "'" + text
     return text
 
 
