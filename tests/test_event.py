@@ -624,3 +624,35 @@ def _body(path: str, method: str) -> dict[str, Any] | None:
     if path.endswith("/check"):
         return {"player_id": "P1", "deck": LEGAL}
     return None
+
+
+def test_an_edit_may_carry_its_token_and_player_id_in_the_body(rig: Rig) -> None:
+    ev = rig.create()
+    p = rig.submit(ev["id"], "0301").json()
+    url = f"/v1/events/{ev['id']}/registrations/{p['id']}"
+    body = {"player": "Ada", "player_id": "0301", "deck": ILLEGAL, "edit_token": p["edit_token"]}
+    r = rig.client.put(url, json=body)
+    assert r.status_code == 200 and r.json()["legal"] is False
+    r = rig.client.put(url, json={**body, "player_id": "0999"})
+    assert r.status_code == 422 and "player_id" in r.json()["error"]["message"]
+    assert rig.client.put(url, json={"deck": LEGAL, "edit_token": "dcp_wrong"}).status_code == 401
+    judge = auth(ev["judge_token"])
+    from deckcheck.deck.io import read_deck, write_deck
+
+    qr = write_deck(read_deck(ILLEGAL), "ydke")
+    check = f"/v1/events/{ev['id']}/check"
+    got = rig.client.post(check, json={"player_id": "0301", "qr": qr}, headers=judge)
+    assert got.status_code == 200 and got.json()["same"] is True
+    both = rig.client.post(check, json={"player_id": "0301", "qr": qr, "deck": qr}, headers=judge)
+    assert both.status_code == 422
+
+
+def test_every_event_error_code_is_in_the_readme() -> None:
+    import re
+
+    from deckcheck.event.error import EVENT_ERRORS
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    table = dict(re.findall(r"^\| `([a-z-]+)` \| (\d{3})", readme, re.MULTILINE))
+    for cls in EVENT_ERRORS:
+        assert table.get(cls.code) == str(cls.http_status), cls

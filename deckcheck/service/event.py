@@ -22,7 +22,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from deckcheck.event.desk import Desk, parse_day, parse_deadline
-from deckcheck.event.error import EventNotFoundError
+from deckcheck.event.error import EventInputError, EventNotFoundError
 from deckcheck.event.model import Entry, Event
 from deckcheck.event.token import Role
 from deckcheck.service.model import ErrorDocument
@@ -99,6 +99,12 @@ class EditRequest(BaseModel):
 
     deck: str | dict[str, Any]
     player: str | None = Field(None, max_length=200)
+    player_id: str | None = Field(
+        None, max_length=100, description="If given, the registration's own (it cannot change)."
+    )
+    edit_token: str | None = Field(
+        None, max_length=200, description="The edit token, if not in the Authorization header."
+    )
 
 
 class CheckRequest(BaseModel):
@@ -107,9 +113,10 @@ class CheckRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     player_id: str = Field(max_length=100)
-    deck: str | dict[str, Any] = Field(
-        description="The played deck (any format), or the sheet's QR text (a ydke:// URL)."
+    deck: str | dict[str, Any] | None = Field(
+        None, description="The played deck (any format), or the sheet's QR text (a ydke:// URL)."
     )
+    qr: str | None = Field(None, description="The sheet's QR text (instead of deck).")
 
 
 def bearer(value: str | None) -> str | None:
@@ -274,8 +281,16 @@ def _registrations(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
              authorization: Auth = None) -> Response:  # fmt: skip
         """Replace the deck (the registration's edit token, before the deadline)."""
         desk = lazy.desk(request)
-        got = desk.edit(event_id, registration_id, bearer(authorization), _deck_text(req.deck),
-                        req.player, data=svc.data)  # fmt: skip
+        token = bearer(authorization) if authorization is not None else req.edit_token
+        if req.player_id is not None and token is not None:
+            stored = desk.stored(event_id)
+            who = desk.access(stored, token)
+            if who.registration_id == registration_id:
+                current = desk.registration(event_id, registration_id)
+                if req.player_id.strip() != current.player_id:
+                    raise EventInputError("player_id cannot change: this is another player's")
+        got = desk.edit(event_id, registration_id, token, _deck_text(req.deck), req.player,
+                        data=svc.data)  # fmt: skip
         return _json(_entry(got.entry))
 
 
@@ -316,8 +331,10 @@ def _organiser(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         """The played deck against the registration (organiser or judge token)."""
         desk = lazy.desk(request)
         desk.authorise(event_id, bearer(authorization), Role.ORGANISER, Role.JUDGE)
-        return _json(desk.check(event_id, req.player_id, _deck_text(req.deck),
-                                data=svc.data).to_dict())  # fmt: skip
+        if (req.deck is None) == (req.qr is None):
+            raise EventInputError("give the played deck as deck, or the sheet's QR text as qr")
+        played = req.qr if req.qr is not None else _deck_text(req.deck or "")
+        return _json(desk.check(event_id, req.player_id, played, data=svc.data).to_dict())
 
     @api.get("/v1/events/{event_id}/audit", responses=_err(401, 403, 404, get=True))
     def audit(request: Request, event_id: EventId, authorization: Auth = None) -> Response:
