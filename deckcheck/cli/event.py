@@ -92,7 +92,10 @@ def create(
         str, typer.Option("--format", "-f", help="Format id or alias.", show_default=False)
     ],
     on: Annotated[
-        str, typer.Option("--date", help="The event's date (YYYY-MM-DD).", show_default=False)
+        str,
+        typer.Option(
+            "--date", "-d", help="The event's date (YYYY-MM-DD or today).", show_default=False
+        ),
     ],
     deadline: Annotated[
         str,
@@ -115,13 +118,16 @@ def create(
     from deckcheck.event.desk import parse_day, parse_deadline
     from deckcheck.event.token import Role
 
+    import datetime as dt
+
     _text_only(output)
     desk = _desk(database)
+    day = dt.date.today() if on.strip().lower() == "today" else _safely(lambda: parse_day(on))
     made = _safely(
         lambda: desk.create(
             name,
             format,
-            parse_day(on),
+            day,
             parse_deadline(deadline),
             region.value if region else None,
             actor=Role.CLI,
