@@ -115,10 +115,10 @@ def create(
 ) -> None:
     """Create an event; prints its id, the organiser and judge tokens (shown once: keep them)
     and, with --url, the public submission link and the dashboard."""
+    import datetime as dt
+
     from deckcheck.event.desk import parse_day, parse_deadline
     from deckcheck.event.token import Role
-
-    import datetime as dt
 
     _text_only(output)
     desk = _desk(database)
