@@ -330,7 +330,10 @@ class Store:
 
             integrity = (*integrity, psycopg.IntegrityError)  # type: ignore[assignment]
         if isinstance(exc, integrity) and "player_id" in text:
-            return ConflictError("this player id is already registered")
+            return ConflictError(
+                "this player id is already registered: use the edit link (PUT the registration "
+                "with its edit token) to change the deck"
+            )
         return StorageError(f"{self.url}: {text}")
 
     # -- schema -----------------------------------------------------------------------------
