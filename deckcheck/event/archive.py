@@ -18,7 +18,7 @@ import io
 import json
 import zipfile
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.event.desk import Desk
 from deckcheck.event.error import ConflictError, EventInputError
@@ -26,6 +26,9 @@ from deckcheck.event.model import Action, Entry, Event, parse_moment
 from deckcheck.event.report import CSV_NAME, deck_file
 from deckcheck.event.store import StoredEntry, StoredEvent
 from deckcheck.event.token import Role
+
+if TYPE_CHECKING:
+    from deckcheck.data.dataset import Dataset
 
 MANIFEST = "event.manifest"
 """The export's description of the event (JSON; its name is no deck file's, so ``deckcheck
@@ -99,7 +102,7 @@ def _cell(text: str) -> str:
     return text
 
 
-def import_event(desk: Desk, raw: bytes, *, data: Any = None) -> Event:
+def import_event(desk: Desk, raw: bytes, *, data: Dataset | None = None) -> Event:
     """Restore an exported event into the desk's store; :class:`ConflictError` if an event
     with its id is there already, :class:`EventInputError` for a zip that is not a whole,
     intact export."""

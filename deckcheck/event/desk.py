@@ -225,13 +225,14 @@ class Desk:
 
     def lock(self, event_id: str, actor: Role = Role.ORGANISER) -> Event:
         """Close submissions now (kept if already locked)."""
-        return self._close(event_id, "locked_at", Action.LOCK, actor)
+        return self._close(event_id, actor, publish=False)
 
     def publish(self, event_id: str, actor: Role = Role.ORGANISER) -> Event:
         """Make the decklists public (locking the event first if it is still open)."""
-        return self._close(event_id, "published_at", Action.PUBLISH, actor)
+        return self._close(event_id, actor, publish=True)
 
-    def _close(self, event_id: str, column: str, action: Action, actor: Role) -> Event:
+    def _close(self, event_id: str, actor: Role, *, publish: bool) -> Event:
+        """Lock (and publish) under the event's row lock: no write commits after it unseen."""
         now = self.clock()
         with self.store.transaction(write=True) as tx:
             stored = tx.event(event_id, self.store.dialect.own_event)
@@ -240,14 +241,10 @@ class Desk:
             ev = stored.event
             if ev.locked_at is None:
                 tx.set_moment(event_id, "locked_at", now)
-                if action is Action.PUBLISH:
-                    tx.log(event_id, None, Action.LOCK, actor.value, now)
-            if column == "published_at" and ev.published_at is None:
-                tx.set_moment(event_id, column, now)
-            if (action is Action.LOCK and ev.locked_at is None) or (
-                action is Action.PUBLISH and ev.published_at is None
-            ):
-                tx.log(event_id, None, action, actor.value, now)
+                tx.log(event_id, None, Action.LOCK, actor.value, now)
+            if publish and ev.published_at is None:
+                tx.set_moment(event_id, "published_at", now)
+                tx.log(event_id, None, Action.PUBLISH, actor.value, now)
             got = tx.event(event_id)
         assert got is not None
         return got.event
