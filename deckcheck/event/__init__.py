@@ -6,6 +6,6 @@ repository over SQLite or PostgreSQL, :mod:`~deckcheck.event.migration` its vers
 records), :mod:`~deckcheck.event.desk` (the operations and their rules: who, the deadline, the
 audit log), :mod:`~deckcheck.event.report` (the stored decks as batch reports, sheets and the
 metagame) and :mod:`~deckcheck.event.archive` (an export that ``deckcheck batch`` reads, and its
-import). The HTTP routes (:mod:`deckcheck.service.event`) and ``deckcheck event``
+import). The HTTP routes (:mod:`deckcheck.service.routes.event`) and ``deckcheck event``
 (:mod:`deckcheck.cli.event`) are thin faces over :class:`~deckcheck.event.desk.Desk`.
 """

@@ -1,7 +1,7 @@
 """The event operations: create, submit, edit, lock, publish, list, check at the table.
 
 :class:`Desk` is the one place the contract's rules live, whichever face calls it (the HTTP
-routes of :mod:`deckcheck.service.event`, the ``deckcheck event`` commands): who may do what
+routes of :mod:`deckcheck.service.routes.event`, the ``deckcheck event`` commands): who may do what
 (:class:`Access`), the deadline and the lock, one registration per player id, the audit log.
 Decks are read with :func:`deckcheck.deck.io.read_deck`, checked with
 :func:`deckcheck.validation.engine.validate` and fingerprinted with

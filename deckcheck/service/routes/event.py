@@ -1,5 +1,6 @@
-"""The events routes (``/v1/events/...``) and their pages: an :class:`~fastapi.APIRouter` over
-:class:`deckcheck.event.desk.Desk`, added to the app with one ``include_router`` line.
+"""The events routes (``/v1/events/...``) and their pages: an
+:class:`~fastapi.APIRouter` over :class:`deckcheck.event.desk.Desk`, included with the other
+routes (:mod:`deckcheck.service.routes`).
 
 Tokens come in ``Authorization: Bearer TOKEN``: the admin token (``DECKCHECK_ADMIN_TOKEN``)
 creates events; each event has an organiser and a judge token; each registration an edit token.
@@ -28,7 +29,7 @@ from deckcheck.event.token import Role
 from deckcheck.service.model import ErrorDocument
 
 if TYPE_CHECKING:
-    from deckcheck.service.app import Service
+    from deckcheck.service.core import Service
 
 ADMIN_ENV = "DECKCHECK_ADMIN_TOKEN"
 """The variable holding the admin token (no events can be created over HTTP without it)."""
