@@ -23,6 +23,7 @@ from deckcheck.cli import (
     card,
     convert,
     data,
+    event,
     format,
     init,
     judge,
@@ -172,6 +173,7 @@ for _module in (
     serve,
     data,
     init,
+    event,
 ):
     _module.register(app)
 
