@@ -459,6 +459,7 @@ def test_cli_convert_cannot_write_exits_2(cli: Any, tmp_path: Path) -> None:
     assert out.read_text() == "keep"
 
 
+@pytest.mark.slow
 def test_cli_convert_subprocess_stdin(cli_proc: Any) -> None:
     proc = cli_proc("convert", "-", "--from", "text", "--to", "text", input="3 Maxx C\n")
     assert proc.returncode == 0

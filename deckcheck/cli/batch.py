@@ -67,10 +67,12 @@ def write_reports(
     """
     from deckcheck.reporter import OutputFormat
 
-    csv_, json_, html_, junit_ = (("report.csv", OutputFormat.CSV),
-                                  ("report.json", OutputFormat.JSON),
-                                  ("report.html", OutputFormat.HTML),
-                                  ("junit.xml", OutputFormat.JUNIT))  # fmt: skip
+    csv_, json_, html_, junit_ = (
+        ("report.csv", OutputFormat.CSV),
+        ("report.json", OutputFormat.JSON),
+        ("report.html", OutputFormat.HTML),
+        ("junit.xml", OutputFormat.JUNIT),
+    )
     folder.mkdir(parents=True, exist_ok=True)
     _clean_stale(folder)
     staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=folder))
@@ -270,19 +272,32 @@ def _tell(batch: Batch, written: list[str], out: Path, quiet: bool, lang: str = 
     dups = [r.registration for r in batch.rows if r.registration and r.registration.duplicate_of]
     for reg in dups[:20]:
         assert reg is not None
-        said = loc.t("cli.duplicate", file=clean(reg.file), row=reg.row,
-                     player_id=clean(reg.player_id), first=reg.duplicate_of)  # fmt: skip
+        said = loc.t(
+            "cli.duplicate",
+            file=clean(reg.file),
+            row=reg.row,
+            player_id=clean(reg.player_id),
+            first=reg.duplicate_of,
+        )
         sys.stderr.write(f"warning: {said}\n")
     if batch.skipped:
         sys.stderr.write(_skipped_note(batch, lang))
     if quiet:
         return
     s = batch.summary
-    line = loc.t("cli.batch_summary", n=len(batch.rows), legal=s.legal, illegal=s.illegal,
-                 unreadable=s.unreadable)  # fmt: skip
+    line = loc.t(
+        "cli.batch_summary",
+        n=len(batch.rows),
+        legal=s.legal,
+        illegal=s.illegal,
+        unreadable=s.unreadable,
+    )
     if s.duplicates:
-        line += (f" ({s.duplicates} of them duplicate{'s' if s.duplicates > 1 else ''})" if en
-                 else " " + loc.t("cli.batch_duplicates", n=s.duplicates))  # fmt: skip
+        line += (
+            f" ({s.duplicates} of them duplicate{'s' if s.duplicates > 1 else ''})"
+            if en
+            else " " + loc.t("cli.batch_duplicates", n=s.duplicates)
+        )
     wrote = loc.t("cli.wrote", files=", ".join(written), folder=clean(str(out)))
     sys.stdout.write(f"{line}\n{wrote}\n")
 
@@ -299,8 +314,10 @@ def _skipped_note(batch: Batch, lang: str = "en") -> str:
     n = len(batch.skipped)
     if lang != "en":
         return f"note: {loc.t('cli.skipped_files', n=n, reasons=why)}\n"
-    return (f"note: skipped {n} file{'s' if n != 1 else ''} that are not decks ({why}); "
-            "report.json and report.html list them\n")  # fmt: skip
+    return (
+        f"note: skipped {n} file{'s' if n != 1 else ''} that are not decks ({why}); "
+        "report.json and report.html list them\n"
+    )
 
 
 def register(app: typer.Typer) -> None:
@@ -390,20 +407,26 @@ def register(app: typer.Typer) -> None:
         progress, bar = _progress_bar(len(srcs), not quiet and sys.stderr.isatty())
         _settle()
         try:
-            batch = check(srcs, fmt, when, allow_prerelease=allow_prerelease, progress=progress,
-                          jobs=jobs)  # fmt: skip
+            batch = check(
+                srcs,
+                fmt,
+                when,
+                allow_prerelease=allow_prerelease,
+                progress=progress,
+                jobs=jobs,
+                keep_decks=sheets is not None,  # the sheets are built from the same read
+            )
         finally:
             if bar is not None:
                 bar.stop()
         _settle()
         try:
-            written = write_reports(batch, out, lambda: from_batch(batch, rules),
-                                    lang=lang or "en")  # fmt: skip
+            written = write_reports(batch, out, lambda: from_batch(batch, rules), lang=lang or "en")
         except OSError as exc:
             fail(f"cannot write the reports into {out}: {exc.strerror or exc}")
         if sheets is not None:
             from deckcheck.cli.sheet import batch_sheets
 
-            written.append(batch_sheets(srcs, fmt, when, lang or "en", sheets, allow_prerelease))
+            written.append(batch_sheets(batch, lang or "en", sheets))
         _tell(batch, written, out, quiet, lang or "en")
         raise typer.Exit(int(batch.exit_code))

@@ -212,9 +212,11 @@ def update(
     from deckcheck.error import DeckcheckError
 
     opts = FetchOptions(
-        timeout=timeout, retries=retries, max_bytes=max_size << 20,
+        timeout=timeout,
+        retries=retries,
+        max_bytes=max_size << 20,
         redirects_anywhere=redirects_anywhere,
-    )  # fmt: skip
+    )
     bar = _Bar()
     _interrupt_on_sigterm()
     try:
@@ -383,8 +385,10 @@ def diff_data(
     from deckcheck.error import DeckcheckError
 
     if last and (old is not None or new is not None or source is not None):
-        fail("--last compares the data before the last update with the data in use: "
-             "give it without OLD, NEW or --source")  # fmt: skip
+        fail(
+            "--last compares the data before the last update with the data in use: "
+            "give it without OLD, NEW or --source"
+        )
     names = (old or IN_USE, new or NEWEST)
     if source is not None and NEWEST not in names:
         fail(f"--source names where 'newest' comes from; neither OLD nor NEW is {NEWEST!r}")

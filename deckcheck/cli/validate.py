@@ -172,21 +172,33 @@ class CheckRun:
 
     @classmethod
     def start(
-        cls, config: Path | None, no_config: bool, format: str | None, format_file: Path | None,
-        on: str | None, strict: bool | None, out: Path | None,
-    ) -> CheckRun:  # fmt: skip
+        cls,
+        config: Path | None,
+        no_config: bool,
+        format: str | None,
+        format_file: Path | None,
+        on: str | None,
+        strict: bool | None,
+        out: Path | None,
+    ) -> CheckRun:
         """Read the configuration and the options; exit 2 on a bad one."""
         from deckcheck.run.config import find_repo_root
         from deckcheck.run.config import strict as strict_of
 
         cfg = load_repo_config(config, no_config)
-        fmt = (resolve_format(format, format_file)
-               if format is not None or format_file is not None else None)  # fmt: skip
+        fmt = (
+            resolve_format(format, format_file)
+            if format is not None or format_file is not None
+            else None
+        )
         return cls(
-            cfg, fmt, parse_date(on) if on is not None else None, strict_of(cfg, strict),
+            cfg,
+            fmt,
+            parse_date(on) if on is not None else None,
+            strict_of(cfg, strict),
             out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR"),
             str(find_repo_root(config=cfg)),
-        )  # fmt: skip
+        )
 
     def check(self, progress: bool | None, work: Callable[[Progress], _T], lang: str = "en") -> _T:
         """Run ``work`` with a progress line (in ``lang``); a configuration or date problem
@@ -201,8 +213,15 @@ class CheckRun:
         finally:
             shown.done()
 
-    def finish(self, report: str, out: Path | None, summary: str, summary_file: Path | None,
-               unreadable: Iterable[Unreadable], lang: str = "en") -> None:  # fmt: skip
+    def finish(
+        self,
+        report: str,
+        out: Path | None,
+        summary: str,
+        summary_file: Path | None,
+        unreadable: Iterable[Unreadable],
+        lang: str = "en",
+    ) -> None:
         """Write the report and the job summary; one ``error:`` line per unreadable source
         (its reason in ``lang``)."""
         from deckcheck.reporter.i18n import localizer
@@ -281,21 +300,35 @@ def register(app: typer.Typer) -> None:
 
         run = CheckRun.start(config, no_config, format, format_file, on, strict, out)
         is_strict = run.strict
-        batch = run.check(progress, lambda shown: check_with_config(
-            sources(default_paths(paths, run.config), exclude=exclude or ()), run.config,
-            format=run.format, date=run.date, allow_prerelease=True if allow_prerelease else None,
-            progress=shown, region=region.value if region is not None else None, jobs=jobs,
-        ), lang or "en")  # fmt: skip
+        batch = run.check(
+            progress,
+            lambda shown: check_with_config(
+                sources(default_paths(paths, run.config), exclude=exclude or ()),
+                run.config,
+                format=run.format,
+                date=run.date,
+                allow_prerelease=True if allow_prerelease else None,
+                progress=shown,
+                region=region.value if region is not None else None,
+                jobs=jobs,
+            ),
+            lang or "en",
+        )
         if batch.skipped:
             sys.stderr.write(f"note: {skipped_line(batch.skipped, lang or 'en')}\n")
             loc = localizer(lang or "en")
             sys.stderr.writelines(f"  {clean(k.path)}: {loc.skip_reason(k.code)} ({k.code.value})\n"
                                   for k in batch.skipped)  # fmt: skip
         run.finish(
-            render(batch, output, colour=run.colour, root=run.root, strict=is_strict,
-                   lang=lang or "en"), out,
-            summary_markdown(batch, root=run.root), summary, batch.unreadable, lang or "en",
-        )  # fmt: skip
+            render(
+                batch, output, colour=run.colour, root=run.root, strict=is_strict, lang=lang or "en"
+            ),
+            out,
+            summary_markdown(batch, root=run.root),
+            summary,
+            batch.unreadable,
+            lang or "en",
+        )
         if sarif is not None:
             write_report(render(batch, "sarif", root=run.root, strict=is_strict), sarif)
         if not batch.reports and not batch.unreadable and not batch.skipped:
@@ -303,7 +336,10 @@ def register(app: typer.Typer) -> None:
         code = batch.verdict(strict=is_strict)
         if is_strict and code != batch.exit_code:
             n = batch.summary.warnings
-            said = (f"--strict: {n} warning(s) count as failures" if (lang or "en") == "en"
-                    else t(lang or "en", "cli.strict", n=n))  # fmt: skip
+            said = (
+                f"--strict: {n} warning(s) count as failures"
+                if (lang or "en") == "en"
+                else t(lang or "en", "cli.strict", n=n)
+            )
             sys.stderr.write(f"error: {said}\n")
         raise typer.Exit(int(code))

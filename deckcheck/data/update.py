@@ -177,9 +177,13 @@ def update(
         try:
             with _failures(src, home, " (nothing was installed)"):
                 staged = stage(
-                    src, staging, opts, progress, headers=headers,
+                    src,
+                    staging,
+                    opts,
+                    progress,
+                    headers=headers,
                     accept=lambda doc, raw, where: _check_new(doc, raw, where, force, home),
-                )  # fmt: skip
+                )
                 if staged.status is UpdateStatus.NOT_MODIFIED:
                     return UpdateResult(staged.status, previous, previous, staged.source)
                 result = UpdateResult(
@@ -532,8 +536,15 @@ def _member(
     keep = bytearray() if sha256 is None else None
     total = zf.getinfo(member).file_size
     with zf.open(member) as inp, open(out, "wb") as handle:
-        _pump(_blocks(inp), handle, digest, cap, f"{where}: {member}", (out.name, total, progress),
-              keep)  # fmt: skip
+        _pump(
+            _blocks(inp),
+            handle,
+            digest,
+            cap,
+            f"{where}: {member}",
+            (out.name, total, progress),
+            keep,
+        )
     if sha256 is not None and digest.hexdigest() != sha256:
         raise UpdateError(
             f"{where}: {member}: sha256 {digest.hexdigest()} does not match the manifest ({sha256})"
@@ -673,8 +684,19 @@ def _fetch_once(
                     if resp.status_code in REDIRECTS and "location" in resp.headers:
                         target = redirect_target(target, resp, opts.redirects_anywhere, url)
                         continue
-                    return _answer(resp, url, dest, opts, cap, sha256, headers, progress, name,
-                                   listed_in, deadline)  # fmt: skip
+                    return _answer(
+                        resp,
+                        url,
+                        dest,
+                        opts,
+                        cap,
+                        sha256,
+                        headers,
+                        progress,
+                        name,
+                        listed_in,
+                        deadline,
+                    )
         except httpx.TransportError:
             if deadline.expired:
                 raise _Retry(f"slower than the {opts.deadline:g} s deadline") from None

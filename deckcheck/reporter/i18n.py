@@ -60,9 +60,18 @@ LANG_VALUES = "en, ja, zh (zh-Hans), ko"
 """The ``--lang`` values, as the help and the errors list them."""
 
 _ALIASES = {
-    "zh-cn": "zh", "zh-hans": "zh", "zh-sg": "zh", "zh-hans-cn": "zh", "cn": "zh",
-    "ja-jp": "ja", "jp": "ja", "ko-kr": "ko", "kr": "ko", "en-us": "en", "en-gb": "en",
-}  # fmt: skip
+    "zh-cn": "zh",
+    "zh-hans": "zh",
+    "zh-sg": "zh",
+    "zh-hans-cn": "zh",
+    "cn": "zh",
+    "ja-jp": "ja",
+    "jp": "ja",
+    "ko-kr": "ko",
+    "kr": "ko",
+    "en-us": "en",
+    "en-gb": "en",
+}
 
 
 def resolve_lang(value: str | None = None, environ: dict[str, str] | None = None) -> Lang:
@@ -619,11 +628,14 @@ class Localizer:
         them (how many to remove or add, the allowed size in words)."""
         found, allowed = v.found, v.allowed
         values: dict[str, object] = {
-            "name": self.name(v.passcode, v.name) or v.text, "found": found, "allowed": allowed,
-            "passcode": v.passcode, "text": v.text,
+            "name": self.name(v.passcode, v.name) or v.text,
+            "found": found,
+            "allowed": allowed,
+            "passcode": v.passcode,
+            "text": v.text,
             "section": self.t(f"section.{v.section}") if v.section else None,
             "excess": abs(found - allowed) if found is not None and allowed is not None else None,
-        }  # fmt: skip
+        }
         facts = dict(v.facts)
         for key, fact in facts.items():
             if isinstance(fact, date):

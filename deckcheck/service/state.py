@@ -78,8 +78,9 @@ class State:
         self.finder.search("a")
 
 
-_pinned: contextvars.ContextVar[State | None] = contextvars.ContextVar("deckcheck_state",
-                                                                      default=None)  # fmt: skip
+_pinned: contextvars.ContextVar[State | None] = contextvars.ContextVar(
+    "deckcheck_state", default=None
+)
 
 
 @dataclass
@@ -163,13 +164,21 @@ class Reloader:
                 new.warm()
             except Exception as exc:  # any unusable data: keep answering from the old
                 self.holder.reload = ReloadStatus("failed", now, f"{type(exc).__name__}: {exc}")
-                log.error("deckcheck: data reload failed, still serving %s: %s: %s",
-                          old[:16], type(exc).__name__, exc)  # fmt: skip
+                log.error(
+                    "deckcheck: data reload failed, still serving %s: %s: %s",
+                    old[:16],
+                    type(exc).__name__,
+                    exc,
+                )
                 return
             self.holder.swap(new)
             self.holder.reload = ReloadStatus("ok", now)
-            log.info("deckcheck: data reloaded in %.1f s: %s -> %s", time.monotonic() - t0,
-                     old[:16], new.data.fingerprint[:16])  # fmt: skip
+            log.info(
+                "deckcheck: data reloaded in %.1f s: %s -> %s",
+                time.monotonic() - t0,
+                old[:16],
+                new.data.fingerprint[:16],
+            )
 
 
 def load_active() -> Dataset:

@@ -263,8 +263,13 @@ def read_lflist(
         if not line or line.startswith(("#", "--")) or (line[0] == "[" and line[-1] == "]"):
             continue  # comments; a "[name]" header line missing its "#"
         if line.startswith("!"):
-            current = {"name": line[1:].strip(), "entries": {}, "flags": set(), "cap": None,
-                       "groups": {}}  # fmt: skip
+            current = {
+                "name": line[1:].strip(),
+                "entries": {},
+                "flags": set(),
+                "cap": None,
+                "groups": {},
+            }
             sections.append(current)
             group = None
             continue
@@ -290,7 +295,9 @@ def read_lflist(
                 raise DataError(
                     f"{source}:{lineno}: expected '<passcode> <count>' (an lflist.conf entry)"
                 ) from None
-            problems.append(f"{source}:{lineno}: expected '<passcode> <count>', got {line!r}")
+            # echoed only when it starts like an entry (a file named may be anything)
+            got = f", got {line[:80]!r}" if line[:1].isdigit() else ""
+            problems.append(f"{source}:{lineno}: expected '<passcode> <count>'{got}")
             continue
         current["entries"][code] = max(value, 0)
         if group is not None:
