@@ -33,6 +33,7 @@ from deckcheck.rule.pool import (
     region_problem,
     region_unknown,
     skill_problem,
+    speed_problem,
     tcg_region,
 )
 from deckcheck.validation.points import points_by_card
@@ -304,8 +305,8 @@ def _pool_problem(rs: Ruleset, card: Card) -> str | None:
         return "a GOAT-format version of a card, legal only in GOAT"
     if pool is Pool.MASTER_DUEL:
         return master_duel_problem(card, cutoff)
-    if pool is Pool.SPEED:  # the Speed list (a whitelist) says which cards; this says since when
-        return region_problem(card, Region.SPEED, cutoff)
+    if pool is Pool.SPEED:  # Speed Duel products and lists; the lists in force give limits
+        return speed_problem(card, cutoff)
     region = tcg_region(fmt.tcg_region)
     if pool is Pool.TCG:
         if not card.in_tcg:

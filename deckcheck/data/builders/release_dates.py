@@ -169,9 +169,7 @@ class SetDates:
         """The one product a print code names (by its prefix, its product code in any locale,
         else by name); with ``region``, products sold in that game (OCG or TCG) first."""
         pre = _prefix(number)
-        key = product_key(pre)
-        if key is None:
-            return None
+        key = product_key(pre) or (pre, "")  # 301-001: a prefix without a language
         exact = self.by_exact.get(pre)
         if exact and len(exact) == 1 and next(iter(exact)) in self.by_name:
             return next(iter(exact))  # AGOV-EN: Age of Overlord (AGOV-JP is also its +1 pack)
@@ -193,10 +191,8 @@ class SetDates:
     def linked(self, number: str) -> bool:
         """Whether a print code's prefix names a product of the data (one, or a series)."""
         pre = _prefix(number)
-        key = product_key(pre)
-        if key is None:
-            return False
-        if key in self.by_code or (key[0], "") in self.by_code:
+        key = product_key(pre) or (pre, "")
+        if pre in self.by_exact or key in self.by_code or (key[0], "") in self.by_code:
             return True
         return NAMED_SETS.get(key[0]) in self.by_name
 
@@ -295,7 +291,9 @@ class Evidence:
         for lang, number in prints.items():
             loc = YAML_LOCALE.get(lang)
             if loc:
-                for region, (when, src) in self.sets.print_dates(number, REGION_OF_LOCALE[loc]).items():
+                for region, (when, src) in self.sets.print_dates(
+                    number, REGION_OF_LOCALE[loc]
+                ).items():
                     offer(region, when, src)
         return best
 
@@ -429,7 +427,10 @@ class Evidence:
         """``same-product`` when the card's first English and Japanese prints share a product
         code (the OCG release of one product comes first), else ``ocg-first``."""
         prints = (y or {}).get("first_print_numbers") or {}
-        en, ja = product_key(_prefix(prints.get("en") or "")), product_key(_prefix(prints.get("ja") or ""))
+        en, ja = (
+            product_key(_prefix(prints.get("en") or "")),
+            product_key(_prefix(prints.get("ja") or "")),
+        )
         return "same-product" if en and ja and en[0] == ja[0] else "ocg-first"
 
 
