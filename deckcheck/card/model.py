@@ -388,6 +388,11 @@ class Lookup:
     """Which case applied."""
     query: str
 
+    @property
+    def early(self) -> bool:
+        """True for a pre-release code of a card since released (read as the released card)."""
+        return self.match is Match.PRERELEASE and self.card.passcode != self.record.passcode
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form: the card's facts plus how the query matched."""
         out = self.card.to_dict()

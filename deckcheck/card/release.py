@@ -67,7 +67,7 @@ SOURCES = {
     "never later; its North American date is missing)",
     "same-product": "not before the OCG release of its first English print's product (the same "
     "product code came out in the OCG first)",
-    "ocg-first": "not before its OCG debut (no dated TCG print; a weak bound)",
+    "ocg-first": "not before its OCG debut (no dated TCG print)",
     "tw": "TimeWizard TCG pools (between the last pool without it and the first with it)",
     "tw-confirmed": "dated print confirmed by the TimeWizard TCG pools",
     "series": "promo-series numbering (after every dated lower number)",
@@ -90,9 +90,6 @@ SOURCES = {
 
 
 _BOUND_KEYS = {"series", "as-of", "kid", "other-region", "same-product", "ocg-first"}
-_WEAK_KEYS = {"kid", "other-region", "ocg-first"}
-"""Sources of a lower bound that are estimates, not evidence: before such a bound a card is
-warned about, never refused."""
 
 
 def describe_source(key: str) -> str:
@@ -117,12 +114,6 @@ class Release:
     def from_bound(self) -> bool:
         """True when no dated print backs the date (a bound, maybe closed by Konami's status)."""
         return self.kind is ReleaseKind.BOUND or bool(_BOUND_KEYS & set(self.source.split("+")))
-
-    @property
-    def evidenced(self) -> bool:
-        """True when the earliest day rests on evidence (a dated print, a product, a list or a
-        pool), not on an estimate (the Konami ids of nearby cards, another region's debut)."""
-        return self.kind is ReleaseKind.EVIDENCE or not (_WEAK_KEYS & set(self.source.split("+")))
 
     @property
     def confidence(self) -> str:

@@ -54,8 +54,8 @@ def region_problem(card: Card, region: Region, cutoff: date) -> str | None:
     rel = release_in(card, region)
     if rel is None:
         return None  # the caller checks the region flags first
-    if rel.date is None or rel.date <= cutoff or not rel.evidenced:
-        return None  # an estimated bound is warned about (region_unknown), never refused
+    if rel.date is None or rel.date <= cutoff:
+        return None
     if rel.kind is ReleaseKind.EVIDENCE:
         return f"not released in {rel.region.label} until {rel.date} ({rel.why})"
     if rel.from_bound:
@@ -84,11 +84,6 @@ def region_unknown(card: Card, region: Region, cutoff: date) -> str | None:
         return None  # certainly out by then
     if rel.date is None:
         return f"no source dates its release in {rel.region.label}; it is assumed released"
-    if rel.date > cutoff:  # an estimated bound only (a window or a bound of evidence refuses)
-        return (
-            f"no source dates its release in {rel.region.label}; an estimate puts it not "
-            f"before {rel.date} ({rel.why}; confidence L), so it may not have been out on {cutoff}"
-        )
     if rel.from_bound:
         return (
             f"no source dates its release in {rel.region.label} (not before {rel.date}: "

@@ -38,6 +38,7 @@ from deckcheck.rule.pool import (
 )
 from deckcheck.validation.points import points_by_card
 from deckcheck.validation.report import (
+    DEFAULT_SEVERITY,
     BanlistRef,
     Code,
     PointCard,
@@ -802,8 +803,9 @@ def check_read_findings(ctx: Context) -> Iterator[Violation]:
             FindingCode.AMBIGUOUS_CARD: Code.AMBIGUOUS_CARD,
             FindingCode.PARSE: Code.PARSE,
             FindingCode.MISSING_SECTIONS: Code.MISSING_SECTIONS,
+            FindingCode.PRERELEASE_CODE: Code.PRERELEASE_CODE,
         }[f.code]
-        severity = Severity.NOTE if code is Code.MISSING_SECTIONS else Severity.ERROR
+        severity = DEFAULT_SEVERITY[code]
         msg = f.message
         if f.suggestions and "did you mean" not in msg:
             msg += "; did you mean: " + ", ".join(f.suggestions[:3]) + "?"

@@ -61,6 +61,7 @@ NAMED_SETS = {
     "GFTP": "Ghosts From the Past",
     "DUOV": "Duel Overload",
     "KICO": "King's Court",
+    "DPCT": "Duelist Pack Collection Tin 2009",
     "SDMA": "Structure Deck: Marik",
     "BLZD": "Blazing Dominion",
     "PHRE": "Phantom Revenge",
@@ -184,7 +185,7 @@ class SetDates:
         if len(dated) == 1:
             return dated[0]
         named = NAMED_SETS.get(key[0]) if not key[1] else None
-        if named and named in self.by_name and (not names or named in names):
+        if named and named in self.by_name:  # by hand: also settles a code several products share
             return named
         return None
 
