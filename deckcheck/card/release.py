@@ -81,6 +81,8 @@ SOURCES = {
     "status": "listed as legal there by Konami on the data's date (yaml-yugi)",
     "speed-first": "on EDOPro's first Speed Duel list",
     "speed-print": "printed in a Speed Duel product (its product's date)",
+    "speed-status": "listed as legal in Speed Duel by Konami on the data's date (yaml-yugi); not "
+    "before its TCG release or the first Speed Duel products",
     "speed-lists": "EDOPro's Speed lists (not before the first list holding it, nor the 2022-10-07 "
     "snapshot lacking it; out by that list's last change or its first dated Speed Duel print)",
     "speed-same": "the Skill's product in the other TCG region (Speed Duel products come out "

@@ -585,7 +585,13 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
     report["consistency"] = consistency.check(checked, sets)
 
     date_rush_cards(out_rows, rush_lists(data), report)
-    date_speed_cards(out_rows, speed_lists(data), speed_print, report)
+    konami_speed = {
+        pid
+        for pid, (y, _, _, _) in found.items()
+        if ((y or {}).get("limit_regulation") or {}).get("speed") in SPEED_LEGAL
+    }
+    date_speed_cards(out_rows, speed_lists(data), speed_print, report,
+                     (konami_speed, evidence.as_of))  # fmt: skip
     aliases = {pid: names for pid, names in search_aliases.items()}
     return {
         "format": INDEX_FORMAT,
@@ -764,11 +770,20 @@ def speed_lists(data: Path) -> list[tuple[str, str, set[int]]]:
     return sorted(out)
 
 
+SPEED_LAUNCH = "2019-01-24"
+"""The first Speed Duel products (Speed Duel Starter Decks: Destiny Masters, Duelists of
+Tomorrow)."""
+SPEED_LEGAL = ("Unlimited", "Limited 1", "Limited 2", "Limited 3", "Semi-Limited", "Limited")
+"""Konami's Speed Duel statuses of a card in the Speed Duel pool (yaml-yugi's
+``limit_regulation``)."""
+
+
 def date_speed_cards(
     rows: list[list[Any]],
     lists: list[tuple[str, str, set[int]]],
     printed: dict[int, str | None],
     report: dict[str, Any],
+    konami: tuple[set[int], str] = (set(), "9999-12-31"),
 ) -> None:
     """Give the cards of EDOPro's Speed lists a Speed Duel release window (region ``sd``).
 
@@ -780,8 +795,10 @@ def date_speed_cards(
     snapshot, so a card missing from it came out later; and a card was out by the last change
     of the first list holding it. A card printed in a Speed Duel product (a dated Speed Duel
     product among its first print codes, yaml-yugi) is in the pool from that product's date,
-    listed or not: the lists are evidence, not the pool. Cards of the first list are in the
-    pool from its date.
+    listed or not: the lists are evidence, not the pool. A card Konami lists as legal in Speed
+    Duel (yaml-yugi's status) without a print or list entry here was reprinted in a Speed Duel
+    product by the data's date: a window from its TCG release (or the first Speed Duel
+    products). Cards of the first list are in the pool from its date.
     """
     col = {f: i for i, f in enumerate(FIELDS)}
     counts = report["counts"]
@@ -801,8 +818,12 @@ def date_speed_cards(
         got = first.get(r[col["passcode"]]) or first.get(r[col["alias"]])
         out = printed.get(r[col["passcode"]]) or printed.get(r[col["alias"]])
         entry: list[Any]
+        listed = r[col["passcode"]] in konami[0] or r[col["alias"]] in konami[0]
         if out is not None:  # printed in a Speed Duel product: in the pool from its date
             entry = [out, "e", "speed-print", None]
+        elif got is None and listed:  # on Konami's Speed list (a Speed reprint): out by then
+            tcg = (r[col["release"]].get("na") or [None])[0]
+            entry = [max(SPEED_LAUNCH, tcg or SPEED_LAUNCH), "w", "speed-status", konami[1]]
         elif got is None:
             continue
         elif got[0] == first_label:
