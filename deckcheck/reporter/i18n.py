@@ -387,6 +387,7 @@ _VIOLATIONS: dict[str, str] = {
     "prerelease": "{name} is written with pre-release code {passcode}: it is not released yet",
     "prerelease+released": "{name} is written with pre-release code {passcode}: it has been "
     "released: use passcode {released}",
+    "prerelease-code": "pre-release code {passcode} read as the released card {name}",
     "points-over-cap": "the deck has {found} points; the cap is {allowed}: cut {excess}",
     "forbidden-type": "{name} is of a card type this format bans: remove it",
     "forbidden-type+format": "{name} is of a card type {format} bans: remove it",
