@@ -121,6 +121,8 @@ def test_builder_on_a_phone_in_every_language(phone: Any, live_server: str, lang
     d.find_element(By.ID, "add-category").click()
     d.find_elements(By.CSS_SELECTOR, ".category .picks input")[0].click()
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#odds table"))
+    # the odds' sample hands (going, each turn's draws, what they meet) are read too
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#samples li"))
     got = d.execute_script(PROBE, BUILDER_DATA)
     assert len(got["texts"]) > 40
     assert _english(got["texts"]) == [], (lang, _english(got["texts"]))

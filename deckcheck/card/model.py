@@ -207,7 +207,7 @@ class Card:
         if lang == "zh":
             return self.name_zh
         if lang == "ko":
-            return None  # the bundled index has no Korean names yet
+            return None  # Korean names are the index's (names-intl.jsonl, read lazily)
         return self.name
 
     def release(self, region: Region) -> Release | None:
