@@ -67,6 +67,11 @@ def source_items(items: object, argument: str = "paths") -> list[Source | str]:
                 f"{type(item).__name__}",
                 argument,
             )
+        if isinstance(item, str) and not item.strip():
+            raise ArgumentError(
+                f"{argument}: an empty path names no file (give '.' for the current folder)",
+                argument,
+            )
         out.append(item)
     return out
 
