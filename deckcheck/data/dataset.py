@@ -45,6 +45,8 @@ SCHEMA_VERSION = 1
 """Version of the bundle layout that this deckcheck reads."""
 BUNDLE_FILES = ("cards.jsonl", "names.json", "banlists.json", "formats.toml")
 """The data files every bundle holds (each listed in the manifest with its sha256)."""
+MAX_MANIFEST_FILES = 64
+"""Most files a bundle's manifest may list (every one is fetched, hashed and kept)."""
 BUNDLED_DIR = Path(__file__).resolve().parent / "bundled"
 """The bundle shipped inside the package."""
 DATA_ENV = "DECKCHECK_DATA"
@@ -100,6 +102,9 @@ def parse_manifest(raw: bytes, where: str) -> dict[str, Any]:
     files = doc.get("files")
     if not isinstance(files, dict) or any(name not in files for name in BUNDLE_FILES):
         raise DataError(f"{where}: the manifest must list {', '.join(BUNDLE_FILES)}")
+    if len(files) > MAX_MANIFEST_FILES:
+        raise DataError(f"{where}: the manifest lists {len(files):,} files, over the "
+                        f"{MAX_MANIFEST_FILES} a bundle may hold")  # fmt: skip
     for name, digest in files.items():
         if not _FILE_NAME.match(name) or name == MANIFEST:
             raise DataError(f"{where}: bad file name in the manifest: {name!r}")

@@ -57,6 +57,8 @@ SOURCE_LIST = "sources.json"
 """Name of the source list in a mirror folder."""
 MAX_LIST_BYTES = 4 << 20
 """Size cap of a source list."""
+MAX_SOURCE_FILES = 5_000
+"""Most files a source list may name (the built-in one names about 700)."""
 LISTED = "the source list"
 
 
@@ -82,6 +84,8 @@ def parse_source_list(raw: bytes, where: str) -> tuple[dict[str, Any], list[Sour
         rows = doc["files"]
         if not isinstance(doc, dict) or not isinstance(rows, list) or not rows:
             raise ValueError("'files' must be a non-empty list")
+        if len(rows) > MAX_SOURCE_FILES:
+            raise ValueError(f"{len(rows):,} files listed, over the {MAX_SOURCE_FILES:,} allowed")
         if "as_of" in doc:
             check_as_of(doc["as_of"], where)
         files: list[SourceFile] = []

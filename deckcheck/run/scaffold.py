@@ -191,7 +191,7 @@ def _check_config(text: str) -> None:
 
     with tempfile.TemporaryDirectory(prefix="deckcheck-init-") as tmp:
         path = Path(tmp) / CONFIG
-        path.write_text(text, encoding="utf-8")
+        path.write_text(text, encoding="utf-8")  # a private temporary folder, removed after
         load_config(path)
 
 
@@ -203,7 +203,9 @@ def write(folder: Path, files: dict[str, str], *, force: bool = False) -> list[P
     there = [str(p) for p in targets if p.exists()]
     if there and not force:
         raise InputError(f"{', '.join(there)}: already there (--force replaces)")
+    from deckcheck.boundary import write_file
+
     for path, text in targets.items():
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        write_file(path, text)
     return list(targets)
