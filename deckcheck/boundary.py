@@ -60,7 +60,7 @@ MAX_TEXT_BYTES = 1 << 20
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
 _FLAGS |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
-Refusal = Callable[[str], DeckcheckError]
+Refusal = Callable[[str], Exception]
 """Turns a reason (``"not a regular file (a FIFO)"``) into the error a caller raises."""
 
 
@@ -147,6 +147,19 @@ def read_stdin(cap: int, *, refuse: Refusal | None = None, over: Refusal | None 
     if len(raw) > cap:
         raise big(f"over the {cap:,}-byte limit")
     return raw
+
+
+MAX_DATA_BYTES = 256 << 20
+"""Size cap of one data file deckcheck reads itself (a bundle's files, the data folder's records,
+the files it ships): far over any real one, so only a damaged or hostile file meets it."""
+
+
+def read_data(path: str | Path, cap: int = MAX_DATA_BYTES) -> bytes:
+    """:func:`read_capped` for deckcheck's own data files: a file that is not regular or is over
+    ``cap`` raises :class:`OSError` (its ``strerror`` the reason), as a file that cannot be read
+    does, so callers handle the three alike."""
+    where = str(path)
+    return read_capped(path, cap, refuse=lambda why: OSError(errno.EINVAL, why, where))
 
 
 def is_regular_file(path: str | Path) -> bool:

@@ -189,6 +189,7 @@ def _render_to(
         text = batch_with_meta(batch, fmt, meta, lang=lang)
     else:
         text = render(batch, fmt, lang=lang)
+    # a new file in the private staging folder; swapped in by _swap_in (mode and owner kept)
     with open(path, "w", encoding="utf-8", newline="") as handle:
         handle.write(text)
 

@@ -30,7 +30,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from deckcheck.boundary import guard
+from deckcheck.boundary import guard, read_data
 from deckcheck.card import active as _active
 from deckcheck.error import DataError
 
@@ -45,6 +45,8 @@ SCHEMA_VERSION = 1
 """Version of the bundle layout that this deckcheck reads."""
 BUNDLE_FILES = ("cards.jsonl", "names.json", "banlists.json", "formats.toml")
 """The data files every bundle holds (each listed in the manifest with its sha256)."""
+MAX_MANIFEST_BYTES = 1 << 20
+"""Size cap of a bundle's manifest."""
 MAX_MANIFEST_FILES = 64
 """Most files a bundle's manifest may list (every one is fetched, hashed and kept)."""
 BUNDLED_DIR = Path(__file__).resolve().parent / "bundled"
@@ -58,7 +60,7 @@ _LOCK = threading.RLock()
 def file_sha256(path: Path) -> str:
     """The hex sha256 of a file's bytes."""
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with open(path, "rb") as handle:  # streamed in blocks: memory bounded whatever the size
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
@@ -122,7 +124,7 @@ def read_manifest(folder: Path) -> tuple[dict[str, Any], bytes]:
     """The parsed manifest of a bundle folder and its raw bytes; :class:`DataError` if unusable."""
     path = folder / MANIFEST
     try:
-        raw = path.read_bytes()
+        raw = read_data(path, MAX_MANIFEST_BYTES)
     except OSError as exc:
         raise DataError(f"{path}: cannot read the data manifest: {exc.strerror or exc}") from exc
     return parse_manifest(raw, str(path)), raw
@@ -231,7 +233,7 @@ class Dataset:
 
         path = self.folder / "banlists.json"
         try:
-            raw = path.read_bytes()
+            raw = read_data(path)
         except OSError as exc:
             raise DataError(f"{path}: cannot read ban-list data: {exc.strerror or exc}") from exc
         return BanlistCatalog(read_bundle(raw, str(path), resolver=self.resolver()))

@@ -74,6 +74,7 @@ def _installed_commit() -> str | None:
     from importlib import metadata
 
     try:
+        # pip's record of where this deckcheck came from (a few hundred bytes it wrote)
         raw = metadata.distribution("deckcheck").read_text("direct_url.json")
     except metadata.PackageNotFoundError:
         return None

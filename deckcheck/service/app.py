@@ -257,6 +257,7 @@ class Service:
         self.dates: dict[str, date] = {}
         """Dates asked as YYYY-MM-DD, parsed (the same for every dataset)."""
         folder = resources.files("deckcheck.service") / "static"
+        # the builder's own files, shipped in the package (a fixed list of small files)
         self.static = {name: (folder / name).read_bytes() for name in ("index.html", *STATIC)}
         if settings.image_url:  # the builder reads the card image template from its page
             import html

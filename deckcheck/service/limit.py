@@ -269,7 +269,7 @@ def _drop_sockets() -> None:
 
 def _statm(pid: int) -> list[int] | None:
     try:
-        with open(f"/proc/{pid}/statm", "rb") as f:
+        with open(f"/proc/{pid}/statm", "rb") as f:  # a kernel line of a few numbers
             return [int(x) for x in f.read().split()]
     except (OSError, ValueError):
         return None
