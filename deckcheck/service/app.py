@@ -65,6 +65,7 @@ from deckcheck.service.model import (
     SweepRequest,
     ValidateRequest,
 )
+from deckcheck.service.query import refuse_query
 
 API = "/v1"
 """Prefix of the versioned routes."""
@@ -247,11 +248,13 @@ class Service:
     """One dataset, its card finder, the settings and the builder's files: all read-only."""
 
     def __init__(self, settings: Settings, data: Dataset) -> None:
-        from deckcheck.service.state import Holder
+        from deckcheck.service.state import Holder, Siblings
 
         self.settings = settings
         self.holder = Holder(data)
         """The data in service (swapped whole by a reload; each request pins one)."""
+        self.siblings = Siblings.from_env()
+        """The other workers of this server (None: a single process)."""
         self.openapi_text: str | None = None
         """The OpenAPI document as JSON, made on first request."""
         self.dates: dict[str, date] = {}
@@ -300,6 +303,13 @@ class Service:
             if len(cache) < MAX_CACHED_CARDS:
                 cache[card.passcode] = got
         return got
+
+    def workers(self) -> dict[str, Any]:
+        """The ``workers`` object of ``/healthz`` (:class:`~deckcheck.service.state.Siblings`)."""
+        from deckcheck.service.state import single_health
+
+        state = self.holder.state
+        return self.siblings.health(state) if self.siblings is not None else single_health(state)
 
     def warm(self) -> None:
         """Load every part of the dataset now, so no request pays for it."""
@@ -578,6 +588,8 @@ def create_app(settings: Settings | None = None, data: Dataset | None = None) ->
         if reloadable:
             _reload_on_sighup(svc)
         svc.warm()
+        if svc.siblings is not None:
+            svc.siblings.started(svc.holder.live)
         yield
 
     app = FastAPI(
@@ -609,7 +621,7 @@ def create_app(settings: Settings | None = None, data: Dataset | None = None) ->
     return app
 
 
-COMPUTING = frozenset({f"{API}/simulate", f"{API}/simulate/sweep", f"{API}/batch"})
+COMPUTING = frozenset({f"{API}/simulate", f"{API}/simulate/sweep", f"{API}/batch", f"{API}/meta"})
 """Routes that can compute for long: run within the budgets of :mod:`deckcheck.service.limit`."""
 
 
@@ -628,11 +640,11 @@ def _middleware(app: FastAPI, svc: Service) -> None:
     app.add_middleware(Lane, routes={f"{API}/validate": (ValidateRequest, svc.validate)},
                        on_error=deckcheck_answer)  # fmt: skip
     app.add_middleware(ComputeLimit, settings=s, paths=COMPUTING)
-    app.add_middleware(Pin, holder=svc.holder)
     app.add_middleware(BodyLimit, settings=s)
     page = get_swagger_ui_html(openapi_url="/openapi.json", title="deckcheck API")
     csp = policy(image_origin(s.image_url) if s.image_url else None)
     app.add_middleware(Headers, csp=csp, docs_csp=docs_policy(bytes(page.body).decode()))
+    app.add_middleware(Pin, holder=svc.holder)  # outermost: every answer names its data
 
 
 def _reload_on_sighup(svc: Service) -> None:
@@ -641,7 +653,7 @@ def _reload_on_sighup(svc: Service) -> None:
     requests already running finish on the old (see :mod:`deckcheck.service.state`)."""
     from deckcheck.service.state import Reloader, load_active, on_sighup
 
-    on_sighup(Reloader(svc.holder, load_active))
+    on_sighup(Reloader(svc.holder, load_active, svc.siblings))
 
 
 def app_from_env() -> FastAPI:
@@ -686,7 +698,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
         return svc.cached_doc(request, HealthDocument, {
             "status": "ok", "version": __version__,
             "data": {"as_of": svc.data.as_of.isoformat(), "fingerprint": svc.data.fingerprint},
-            "reload": svc.holder.reload.to_dict(),
+            "reload": svc.holder.reload.to_dict(), "workers": svc.workers(),
         })  # fmt: skip
 
     # -- decks ------------------------------------------------------------------------------
@@ -764,6 +776,7 @@ def _routes(app: FastAPI, svc: Service) -> None:
         s = svc.settings
         sources: list[Source]
         if ctype == "application/json" or ctype.endswith("+json"):
+            refuse_query(request.query_params.keys(), "a JSON batch")
             try:
                 req = BatchRequest.model_validate_json(await request.body())
             except ValidationError as exc:
