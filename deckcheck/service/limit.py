@@ -4,7 +4,9 @@
 exact goldfish run over many categories, a thousand decks). :class:`ComputeLimit` runs each
 such request in a child process forked from the worker, so that:
 
-* its CPU time is capped (``RLIMIT_CPU``, and a wall-clock deadline of 3 times the budget);
+* its CPU time is capped (``RLIMIT_CPU``); a wall-clock deadline of 3 times the budget stops a
+  child that waits without computing (one still computing is left to its CPU budget, up to 10
+  times the budget of wall-clock time), so a busy machine does not change the answer;
 * the memory it adds is capped (its resident set is watched every 20 ms, and its address
   space is capped with ``RLIMIT_AS`` as a backstop);
 * it runs at a lower priority (``nice``), so the worker's event loop keeps answering;
@@ -46,12 +48,20 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 POLL = 0.02
 """Seconds between two looks at a child's memory."""
 WALL_FACTOR = 3.0
-"""A child's wall-clock deadline, as a multiple of its CPU budget (it runs at low priority)."""
+"""A child's wall-clock deadline, as a multiple of its CPU budget (it runs at low priority).
+Past it, a child that is still computing (its CPU time grew in the last second) goes on, so its
+CPU budget decides whatever the machine's load: the same request gets the same answer; a child
+that waits without computing is stopped."""
+BACKSTOP_FACTOR = 10.0
+"""The wall-clock time a child may take in any case, as a multiple of its CPU budget."""
+MIN_PROGRESS = 0.01
+"""CPU seconds a child must have used in the last second to count as still computing."""
 NICE = 10
 """How much lower a child's priority is than its worker's."""
 AS_SLACK = 256 << 20
 """Address space a child may reserve beyond its memory budget (thread stacks, malloc arenas)."""
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 PRELOAD = (
     "ctypes",
     "numpy",
@@ -159,7 +169,10 @@ class ComputeLimit:
         """Read the child's answer while watching its memory and its deadline."""
         s = self.settings
         base = _resident(pid)
-        deadline = time.monotonic() + s.compute_seconds * WALL_FACTOR
+        start = time.monotonic()
+        deadline = start + s.compute_seconds * WALL_FACTOR
+        backstop = start + s.compute_seconds * BACKSTOP_FACTOR
+        progress = 0.0
         chunks: list[bytes] = []
         over: str | None = None
         while True:
@@ -170,10 +183,15 @@ class ComputeLimit:
                     break
                 chunks.append(chunk)
                 continue
+            now = time.monotonic()
             if base is not None and (_resident(pid) or 0) - base > s.compute_memory_bytes:
                 over = "compute_memory_bytes"
-            elif time.monotonic() > deadline:
-                over = WALL
+            elif now > deadline:
+                used = _cpu(pid)
+                if used is not None and used > progress + MIN_PROGRESS and now < backstop:
+                    progress, deadline = used, now + 1.0  # still computing: its CPU budget decides
+                else:
+                    over = WALL
             if over is not None:
                 os.kill(pid, signal.SIGKILL)
                 break
@@ -327,6 +345,16 @@ def _statm(pid: int) -> list[int] | None:
         with open(f"/proc/{pid}/statm", "rb") as f:  # a kernel line of a few numbers
             return [int(x) for x in f.read().split()]
     except (OSError, ValueError):
+        return None
+
+
+def _cpu(pid: int) -> float | None:
+    """CPU seconds (user and system) a process has used (None where ``/proc`` does not exist)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:  # a kernel line of a few hundred bytes
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+    except (OSError, ValueError, IndexError):
         return None
 
 
