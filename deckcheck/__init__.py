@@ -32,6 +32,9 @@ _EXPORTS: dict[str, str] = {
     "Source": "deckcheck.run.batch",
     "Summary": "deckcheck.run.batch",
     "Unreadable": "deckcheck.run.batch",
+    "Skipped": "deckcheck.source.record",
+    "SkipReason": "deckcheck.source.record",
+    "UnreadableReason": "deckcheck.source.record",
     "check": "deckcheck.run.batch",
     "fingerprint_deck": "deckcheck.deck.model",
     "compare_decks": "deckcheck.deck.compare",
@@ -163,6 +166,8 @@ __all__ = [
     "SidePlan",
     "SideResult",
     "SizeRule",
+    "SkipReason",
+    "Skipped",
     "Source",
     "Spec",
     "SpecError",
@@ -171,6 +176,7 @@ __all__ = [
     "UnknownCardError",
     "UnknownFormatError",
     "Unreadable",
+    "UnreadableReason",
     "Violation",
     "apply_side_plan",
     "check",
@@ -281,6 +287,7 @@ if TYPE_CHECKING:
         parse_card_list,
         parse_side_plan,
     )
+    from deckcheck.source.record import Skipped, SkipReason, UnreadableReason
     from deckcheck.source.registration import Registration, read_registrations
     from deckcheck.validation.engine import validate
     from deckcheck.validation.report import BanlistRef, Code, Report, Severity, Violation

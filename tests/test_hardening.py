@@ -281,7 +281,7 @@ def test_json_sniff_reads_at_most_the_cap(tmp_path: Path) -> None:
         "import deckcheck.run.batch as b;"
         f"s = list(b.sources([{str(tmp_path)!r}]));"
         "print([x.split()[1] for x in open('/proc/self/status') if x.startswith('VmHWM')][0]);"
-        "print([x.skip for x in s])"
+        "print([x.skip and x.skip.meaning for x in s])"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     peak_kib, skips = proc.stdout.splitlines()
@@ -445,12 +445,18 @@ def test_convert_refuses_to_drop_unknown_lines_silently(cli, tmp_path: Path, to:
     out = tmp_path / "out"
     refused = cli("convert", str(src), "--to", to, "--out", str(out))
     assert refused.code == 2
-    assert "--drop-unknown" in refused.stderr
+    assert "--lenient" in refused.stderr
     assert not out.exists()
     dropped = cli("convert", str(src), "--to", to, "--out", str(out), "--drop-unknown")
-    assert dropped.code == 1
+    assert dropped.code == 1  # the deprecated flag keeps its exit code for one release
     assert "2 Blue-Eyes Whte Dragon" in dropped.stderr
     assert "1 Accesscode Talkerr" in dropped.stderr
+    assert len(deckcheck.read_path(out)) == 3
+    out.unlink()
+    lenient = cli("convert", str(src), "--to", to, "--out", str(out), "--lenient")
+    assert lenient.code == 0
+    assert "typo.txt:3: 2 Blue-Eyes Whte Dragon" in lenient.stderr
+    assert "typo.txt:5: 1 Accesscode Talkerr" in lenient.stderr
     assert len(deckcheck.read_path(out)) == 3
 
 

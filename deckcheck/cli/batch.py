@@ -303,8 +303,8 @@ def _skipped_note(batch: Batch) -> str:
     """One ``note:`` line: how many files were skipped and why (the reports list them)."""
     from collections import Counter
 
-    reasons = Counter(k.reason for k in batch.skipped)
-    why = ", ".join(f"{n} {clean(reason)}" for reason, n in reasons.most_common())
+    reasons = Counter(k.code for k in batch.skipped)
+    why = ", ".join(f"{n} {code.meaning}" for code, n in reasons.most_common())
     n = len(batch.skipped)
     return (f"note: skipped {n} file{'s' if n != 1 else ''} that are not decks ({why}); "
             "report.json and report.html list them\n")  # fmt: skip

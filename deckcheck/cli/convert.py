@@ -43,12 +43,19 @@ def convert(
     rush: Annotated[
         bool, typer.Option("--rush", help="Prefer Rush Duel cards for names in text lists.")
     ] = False,
+    lenient: Annotated[
+        bool,
+        typer.Option(
+            "--lenient",
+            help="Write the deck even though lines that name no card must be left out of the "
+            "output (warning with each line; exit 0).",
+        ),
+    ] = False,
     drop_unknown: Annotated[
         bool,
         typer.Option(
             "--drop-unknown",
-            help="Write ydk, ydke or omega even though lines naming no card must be left out "
-            "(exit 1, listing them).",
+            help="Deprecated (use --lenient): write the deck leaving such lines out, exit 1.",
         ),
     ] = False,
     lang: LangOpt = None,
@@ -57,11 +64,13 @@ def convert(
 
     Nothing is lost silently: unknown passcodes are kept, and lines naming no card (unknown or
     ambiguous names) are kept as written in text and json output; all are reported on stderr
-    as warnings with their line numbers. ydk, ydke and omega have no room for such lines: the
-    conversion is refused (exit 2) unless --drop-unknown is given, and then exits 1 naming the
-    lines left out. Exit 2 if the input cannot be read or the output cannot be written (an
-    existing output file is then left untouched). --out replaces a regular file atomically,
-    keeping its permissions, and writes in place to anything else (a FIFO, a device, a pipe).
+    as warnings with their line numbers. A line the output cannot hold (any such line in ydk,
+    ydke and omega; a line that is not a card at all in any format) refuses the conversion
+    (exit 2, naming the lines) unless --lenient is given: then the deck is written, each line
+    left out is named in a warning, and the exit is 0. Exit 2 if the input cannot be read or
+    the output cannot be written (an existing output file is then left untouched). --out
+    replaces a regular file atomically, keeping its permissions, and writes in place to
+    anything else (a FIFO, a device, a pipe).
     """
     from deckcheck.deck.io import read_path, write_deck
     from deckcheck.deck.io.text import unresolved_lines
@@ -79,14 +88,17 @@ def convert(
         label = "candidate" if finding.code is FindingCode.AMBIGUOUS_CARD else "did you mean"
         for hint in finding.suggestions:
             sys.stderr.write(f"  {label}: {clean(hint)}\n")
-    lost = unresolved_lines(deck) if to.value in ("ydk", "ydke", "omega") else []
+    kept = {id(f) for f in unresolved_lines(deck)} if to.value in ("text", "json") else set()
+    lost = [f for f in deck.unread if id(f) not in kept]
     listed = [
-        f"{where}:{f.line}: {f.text}" if f.line is not None else f"{where}: {f.text}" for f in lost
+        f"{where}:{f.line}: {what}" if f.line is not None else f"{where}: {what}"
+        for f in lost
+        for what in [f.text if f.text is not None else f.message]
     ]
-    if lost and not drop_unknown:
+    if lost and not (lenient or drop_unknown):
         fail(
             f"{to.value} cannot hold the {plural(len(lost), 'line')} naming no card; "
-            "fix them, convert to text or json (which keep them), or give --drop-unknown",
+            "fix them, convert to text or json (which keep named lines), or give --lenient",
             listed,
         )
     try:
@@ -98,7 +110,7 @@ def convert(
         sys.stderr.write(f"warning: left out {plural(len(lost), 'line')} naming no card:\n")
         for entry in listed:
             sys.stderr.write(f"  {clean(entry)}\n")
-        status = EXIT_ILLEGAL
+        status = EXIT_OK if lenient else EXIT_ILLEGAL
     if out == "-":
         # a deck file's bytes go to a file or pipe unchanged; on a terminal, escaped
         sys.stdout.write(

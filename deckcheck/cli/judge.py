@@ -21,6 +21,7 @@ from deckcheck.cli.options import (
     parse_date,
     resolve_format,
 )
+from deckcheck.reporter.text import plural
 
 if TYPE_CHECKING:
     from deckcheck.deck.model import Deck
@@ -34,6 +35,15 @@ def _read(path: str) -> Deck:
         return read_path(path)
     except DeckcheckError as exc:
         fail(str(exc))
+
+
+def _unread_lines(deck: Deck, where: str) -> list[str]:
+    """``path:line: text`` for each line of ``deck`` that names no card."""
+    out = []
+    for f in deck.unread:
+        at = f"{where}:{f.line}" if f.line is not None else where
+        out.append(f"{at}: {f.text if f.text is not None else f.message} ({f.code.value})")
+    return out
 
 
 def _json_out(data: object) -> None:
@@ -61,9 +71,12 @@ def fingerprint(
     """Print each deck's fingerprint: a short hash of its contents.
 
     Copies per card per section count; card order, file format, the deck's name and alternate
-    artworks do not, so a judge can confirm a played deck is the registered one. Exit 2 if a
-    deck cannot be read.
+    artworks do not, so a judge can confirm a played deck is the registered one. A deck with
+    lines that name no card (unknown or misspelt names, lines that are not cards) gets no
+    fingerprint: its lines are listed on stderr (and under ``unread`` in JSON) and the run exits
+    2, as it does when a deck cannot be read.
     """
+    from deckcheck.deck.compare import unread_dict
     from deckcheck.deck.io import read_path
     from deckcheck.deck.model import fingerprint_deck
     from deckcheck.error import DeckcheckError
@@ -79,13 +92,22 @@ def fingerprint(
             code = EXIT_ERROR
             continue
         label = deck.source or path
-        results.append({"path": label, "name": deck.name, "fingerprint": fingerprint_deck(deck),
-                        "counts": deck.counts})  # fmt: skip
+        unread = _unread_lines(deck, label)
+        if unread:
+            sys.stderr.write(f"error: {clean(label)}: no fingerprint: "
+                             f"{plural(len(unread), 'line')} name no card\n")  # fmt: skip
+            sys.stderr.writelines(f"  {clean(u)}\n" for u in unread)
+            code = EXIT_ERROR
+        results.append({"path": label, "name": deck.name,
+                        "fingerprint": None if unread else fingerprint_deck(deck),
+                        "counts": deck.counts,
+                        "unread": [unread_dict(f) for f in deck.unread]})  # fmt: skip
     if output is Output.JSON:
         _json_out({"decks": results})
     else:
         for r in results:
-            sys.stdout.write(f"{r['fingerprint']}  {clean(str(r['path']))}\n")
+            if r["fingerprint"] is not None:
+                sys.stdout.write(f"{r['fingerprint']}  {clean(str(r['path']))}\n")
     raise typer.Exit(code)
 
 
@@ -97,7 +119,8 @@ def diff(
     """Show what the played deck is missing or has extra, per section, by card name.
 
     Alternate artworks, card order and file format do not count as differences. Exit 0 when
-    the decks hold the same cards, 1 when they differ, 2 when a deck cannot be read.
+    the decks hold the same cards, 1 when they differ, 2 when a deck cannot be read or has
+    lines that name no card (they are listed; such decks are never called the same).
     """
     from deckcheck.deck.compare import compare_decks
     from deckcheck.deck.model import Section
@@ -112,7 +135,11 @@ def diff(
             f"registered {result.registered_fingerprint}  {clean(a.source or registered)}",
             f"played     {result.played_fingerprint}  {clean(b.source or played)}",
         ]
-        if result.same:
+        if result.unread:
+            lines.append("NOT COMPARED: lines that name no card (fix them first):")
+            for deck, given in ((a, registered), (b, played)):
+                lines += [f"  {clean(u)}" for u in _unread_lines(deck, deck.source or given)]
+        elif result.same:
             lines.append("SAME: the decks hold the same cards")
         else:
             lines.append("DIFFERENT (the played deck against the registered one):")
@@ -123,6 +150,9 @@ def diff(
                     lines.append(f"{section.value.capitalize()} Deck:")
                     lines += [f"  {what:7} {d.count}x {clean(d.name)}" for what, d in rows]
         sys.stdout.write("\n".join(lines) + "\n")
+    if result.unread:
+        sys.stderr.write("error: a deck has lines that name no card; not compared\n")
+        raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(EXIT_OK if result.same else EXIT_ILLEGAL)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from deckcheck.deck.model import Deck, Section, canonical_counts, fingerprint_deck
+from deckcheck.deck.model import Deck, ReadFinding, Section, canonical_counts, fingerprint_deck
 
 if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
@@ -44,11 +44,21 @@ class DeckDiff:
     """In the played deck, not in the registered one."""
     registered_fingerprint: str
     played_fingerprint: str
+    registered_unread: tuple[ReadFinding, ...] = ()
+    """Lines of the registered deck that name no card (:attr:`Deck.unread`)."""
+    played_unread: tuple[ReadFinding, ...] = ()
+    """Lines of the played deck that name no card."""
 
     @property
     def same(self) -> bool:
-        """True when both decks hold the same cards in the same sections."""
-        return not self.missing and not self.extra
+        """True when both decks hold the same cards in the same sections and every line of
+        both was read (a deck with unread lines is never the same as another)."""
+        return not self.missing and not self.extra and not self.unread
+
+    @property
+    def unread(self) -> bool:
+        """Whether either deck has lines that name no card (then nothing is called the same)."""
+        return bool(self.registered_unread or self.played_unread)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (``deckcheck diff --output json``)."""
@@ -58,11 +68,21 @@ class DeckDiff:
             "played_fingerprint": self.played_fingerprint,
             "missing": [d.to_dict() for d in self.missing],
             "extra": [d.to_dict() for d in self.extra],
+            "unread": {
+                "registered": [unread_dict(f) for f in self.registered_unread],
+                "played": [unread_dict(f) for f in self.played_unread],
+            },
         }
 
 
+def unread_dict(f: ReadFinding) -> dict[str, Any]:
+    """JSON form of a line that names no card: its line, code and text."""
+    return {"line": f.line, "code": f.code.value, "text": f.text}
+
+
 def compare_decks(registered: Deck, played: Deck, data: Dataset | None = None) -> DeckDiff:
-    """What ``played`` is missing and has extra, per section, against ``registered``.
+    """What ``played`` is missing and has extra, per section, against ``registered``, and the
+    lines of either that name no card (then the decks are never :attr:`DeckDiff.same`).
 
     Card names come from the card index of ``data`` (default: the active dataset).
     """
@@ -85,4 +105,4 @@ def compare_decks(registered: Deck, played: Deck, data: Dataset | None = None) -
             elif delta > 0:
                 extra.append(CardDelta(section, code, name(code), delta))
     return DeckDiff(tuple(missing), tuple(extra), fingerprint_deck(registered),
-                    fingerprint_deck(played))  # fmt: skip
+                    fingerprint_deck(played), registered.unread, played.unread)  # fmt: skip

@@ -134,6 +134,16 @@ class Deck:
         """Cards per section: ``{"main": n, "extra": n, "side": n}``."""
         return {"main": len(self.main), "extra": len(self.extra), "side": len(self.side)}
 
+    @property
+    def unread(self) -> tuple[ReadFinding, ...]:
+        """Every line the reader did not turn into a card (unknown or ambiguous names, lines
+        that are not cards), in file order, each with its line number and code. Unknown
+        passcodes are cards (kept, with ``card`` None) and are not in it."""
+        return tuple(
+            f for f in self.findings
+            if f.passcode is None and f.code is not FindingCode.MISSING_SECTIONS
+        )  # fmt: skip
+
     def passcodes(self, section: Section) -> list[int]:
         """The passcodes of a section, in order."""
         return [c.passcode for c in self.section(section)]
@@ -190,7 +200,8 @@ def fingerprint_deck(deck: Deck) -> str:
     Card order, file format, the deck's name and alternate artworks do not change it; moving a
     card between sections or changing one copy does. It is the first :data:`FINGERPRINT_LENGTH`
     hex digits of the sha256 of ``main:<code>x<n>,...;extra:...;side:...`` (codes ascending),
-    so anyone can recompute it. Lines that name no card (unknown names) are not part of it.
+    so anyone can recompute it. Lines that name no card (:attr:`Deck.unread`) cannot be part
+    of it: the faces refuse to fingerprint a deck that has any.
     """
     return fingerprint_counts(canonical_counts(deck))
 

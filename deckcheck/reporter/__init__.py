@@ -25,7 +25,7 @@ from deckcheck.reporter.options import safe as safe
 
 if TYPE_CHECKING:
     from deckcheck.goldfish import HandStats
-    from deckcheck.run.batch import Batch, Unreadable
+    from deckcheck.run.batch import Batch, Skipped, Unreadable
     from deckcheck.run.forecast import Forecast
     from deckcheck.validation.report import Report
 
@@ -188,7 +188,7 @@ def batch_dict(batch: Batch) -> dict[str, Any]:
             "skipped": s.skipped, "duplicates": s.duplicates,
         },
         "unreadable": unreadable,
-        "skipped": [{"path": k.path, "reason": k.reason} for k in batch.skipped],
+        "skipped": [skipped_dict(k) for k in batch.skipped],
         "format": batch.format,
         "date": batch.date.isoformat(),
         "data": {
@@ -199,9 +199,14 @@ def batch_dict(batch: Batch) -> dict[str, Any]:
     return out
 
 
+def skipped_dict(k: Skipped) -> dict[str, Any]:
+    """JSON form of a skipped source: its path, code and the code's meaning."""
+    return {"path": k.path, "code": k.code.value, "reason": k.reason}
+
+
 def unreadable_dict(u: Unreadable) -> dict[str, Any]:
     """JSON form of an unreadable source (with its registration and status, if any)."""
-    out: dict[str, Any] = {"path": u.path, "error": u.error, "line": u.line}
+    out: dict[str, Any] = {"path": u.path, "code": u.code.value, "error": u.error, "line": u.line}
     if u.registration is not None:
         from deckcheck.source.registration import status_of
 

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from deckcheck.reporter.metadoc import MetaDocument as MetaDocument
+from deckcheck.source.record import SkipReason, UnreadableReason
 
 
 class _Doc(BaseModel):
@@ -141,7 +142,8 @@ class UnreadableDoc(_Doc):
     """A source that could not be read."""
 
     path: str
-    error: str
+    code: UnreadableReason = Field(description="Why, as a stable code (README table).")
+    error: str = Field(description="The message, naming the source and the line where known.")
     line: int | None = None
     registration: RegistrationDoc | None = None
 
@@ -150,7 +152,8 @@ class SkippedDoc(_Doc):
     """A file a folder scan did not take for a deck."""
 
     path: str
-    reason: str
+    code: SkipReason = Field(description="Why, as a stable code (README table).")
+    reason: str = Field(description="The code's meaning in words.")
 
 
 class DataDoc(_Doc):
@@ -235,6 +238,7 @@ class UpcomingDocument(_Doc):
     decks: list[DeckForecastDoc]
     summary: UpcomingSummaryDoc
     unreadable: list[UnreadableDoc]
+    skipped: list[SkippedDoc] = Field(default_factory=list)
     data_as_of: str | None
 
 

@@ -79,7 +79,8 @@ def workflow_commands(batch: Batch, options: RenderOptions) -> str:
             lines.append(command(kind, v.message + where, file=file, line=line, title=v.code.value))
     for u in batch.unreadable:
         file, line = locate(u.path, u.registration, u.line, options.root)
-        lines.append(command("error", u.error, file=file, line=line, title="unreadable"))
+        lines.append(command("error", f"{u.error} [{u.code.value}]", file=file, line=line,
+                             title="unreadable"))  # fmt: skip
     lines.append(summary_line(batch))
     return "".join(line + "\n" for line in lines)
 

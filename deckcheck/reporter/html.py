@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from deckcheck.reporter.csv import Row, registration_of
 from deckcheck.reporter.text import clean
 from deckcheck.run.row import Checked
-from deckcheck.source.record import Unreadable
+from deckcheck.source.record import Unreadable, UnreadableReason
 from deckcheck.validation.report import CODE_FIX, Code
 
 if TYPE_CHECKING:
@@ -25,18 +25,14 @@ if TYPE_CHECKING:
     from deckcheck.run.meta import Metagame
 
 
-_PATH_PROBLEMS = ("absolute deck path", "deck path leads outside", "no such deck file",
-                  "not a file", "cannot resolve the deck path")  # fmt: skip
-
-
 def unreadable_fix(row: Unreadable, lang: str = "en") -> str:
     """What to do about a registration whose deck could not be read (in ``lang``)."""
     from deckcheck.reporter.i18n import t
 
     reg = row.registration
-    if reg is not None and any(p in row.error for p in _PATH_PROBLEMS):
+    if reg is not None and row.code is UnreadableReason.BAD_DECK_PATH:
         return t(lang, "html.fix_path", row=reg.row, file=reg.file)
-    if reg is not None and "no deck given" in row.error:
+    if reg is not None and row.code is UnreadableReason.NO_DECK_GIVEN:
         return t(lang, "html.fix_column", row=reg.row, file=reg.file)
     return t(lang, "html.unreadable_fix")
 
@@ -174,7 +170,8 @@ def _card(row: Row, loc: Localizer) -> str:
             )
     else:
         fix = unreadable_fix(row, loc.lang.value)
-        items.append(f'<li>{_e(row.error)}<div class="fix">{_e(fix)}</div></li>')
+        items.append(f'<li><span class="code">{row.code.value}</span> {_e(row.error)}'
+                     f'<div class="fix">{_e(fix)}</div></li>')  # fmt: skip
     lines.append("<ul>" + "".join(items) + "</ul></section>")
     return "\n".join(lines)
 
@@ -331,7 +328,8 @@ def batch_html(batch: Batch, meta: Metagame | None = None, *, lang: str = "en") 
         out.append(f'<p class="legal">{_e(loc.t("html.all_legal"))}</p>')
     if batch.skipped:
         out.append(f"<h2>{_e(loc.t('html.skipped', n=len(batch.skipped)))}</h2><ul>")
-        out += [f"<li>{_cell(k.path)}: {_e(k.reason)}</li>" for k in batch.skipped[:200]]
+        out += [f'<li>{_cell(k.path)}: <span class="code">{k.code.value}</span> {_e(k.reason)}</li>'
+                for k in batch.skipped[:200]]  # fmt: skip
         out.append("</ul>")
     if meta is not None:
         from deckcheck.reporter.meta import meta_section

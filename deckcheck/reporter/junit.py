@@ -11,14 +11,15 @@
           <system-out>warning upcoming-change decks/meta.ydk:12 ...</system-out>
         </testcase>
         <testcase classname="deckcheck" name="broken.ydk" file="broken.ydk">
-          <error type="unreadable" message="broken.ydk:2: ..."/>
+          <error type="bad-syntax" message="broken.ydk:2: ..."/>
         </testcase>
       </testsuite>
     </testsuites>
 
 Each error is one ``<failure>`` (``type`` is the violation code); warnings and notes are lines
 of ``<system-out>``, or failures too when :attr:`~deckcheck.reporter.RenderOptions.strict`. A
-source that could not be read is a test case with an ``<error>``. ``failures`` counts failed
+source that could not be read is a test case with an ``<error>`` (``type`` its unreadable code),
+a file a scan skipped one with ``<skipped>`` (``type`` its skip code). ``failures`` counts failed
 test cases (decks), as JUnit readers expect. Strings from outside are cleaned of control
 characters (and of characters XML 1.0 cannot hold), so the document always parses.
 """
@@ -128,11 +129,15 @@ def junit_xml(batch: Batch, options: RenderOptions) -> str:
     failed = sum(_report_case(suite, r, reg, options) for r, reg in checked_decks(batch))
     for u in batch.unreadable:
         case = _case(suite, "deckcheck", u.path, u.registration, options)
-        err = ET.SubElement(case, "error", message=xml_text(u.error), type="unreadable")
+        err = ET.SubElement(case, "error", message=xml_text(u.error), type=u.code.value)
         err.text = xml_text(u.error)
+    for k in batch.skipped:
+        case = _case(suite, "deckcheck.skipped", k.path, None, options)
+        ET.SubElement(case, "skipped", message=xml_text(k.reason), type=k.code.value)
     errored = len(batch.unreadable)
-    tests = len(batch.reports) + len(batch.unreadable)
-    counts = {"tests": tests, "failures": failed, "errors": errored, "skipped": 0}
+    tests = len(batch.reports) + len(batch.unreadable) + len(batch.skipped)
+    counts = {"tests": tests, "failures": failed, "errors": errored,
+              "skipped": len(batch.skipped)}  # fmt: skip
     for element in (root, suite):
         for key, n in counts.items():
             element.set(key, str(n))

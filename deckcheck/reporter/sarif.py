@@ -140,8 +140,19 @@ def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
             "message": {"text": u.error},
             "locations": _location(*locate(u.path, u.registration, u.line, options.root), u.path),
             "descriptor": {"id": "unreadable"},
+            "properties": {"code": u.code.value},
         }
         for u in batch.unreadable
+    ]
+    notifications += [
+        {
+            "level": "note",
+            "message": {"text": f"skipped: {k.reason}"},
+            "locations": _location(*locate(k.path, None, None, options.root), k.path),
+            "descriptor": {"id": "skipped"},
+            "properties": {"code": k.code.value},
+        }
+        for k in batch.skipped
     ]
     root = os.path.abspath(options.root if options.root is not None else os.curdir)
     invocation: dict[str, Any] = {

@@ -65,8 +65,8 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 def skipped_line(skipped: Sequence[Skipped]) -> str:
     """One line for everything a folder scan left out: counts by reason and an example."""
-    reasons = Counter(k.reason for k in skipped)
-    parts = ", ".join(f"{reason}: {n}" for reason, n in reasons.most_common())
+    reasons = Counter(k.code for k in skipped)
+    parts = ", ".join(f"{code.meaning}: {n}" for code, n in reasons.most_common())
     n = len(skipped)
     what = f"{plural(n, 'path')} that {'is not a deck' if n == 1 else 'are not decks'}"
     return f"skipped {what} ({parts}; e.g. {clean(skipped[0].path)})"

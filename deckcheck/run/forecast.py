@@ -200,7 +200,11 @@ class Forecast:
                 "skipped": len(self.skipped),
             },
             "unreadable": [
-                {"path": u.path, "error": u.error, "line": u.line} for u in self.unreadable
+                {"path": u.path, "code": u.code.value, "error": u.error, "line": u.line}
+                for u in self.unreadable
+            ],
+            "skipped": [
+                {"path": k.path, "code": k.code.value, "reason": k.reason} for k in self.skipped
             ],
             "data_as_of": self.data_as_of.isoformat() if self.data_as_of else None,
         }

@@ -21,7 +21,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from deckcheck.error import DeckcheckError, DeckReadError
-from deckcheck.source.record import Skipped, Source, Unreadable
+from deckcheck.source.record import Skipped, Source, Unreadable, UnreadableReason, read_code
 from deckcheck.validation.report import Report
 
 if TYPE_CHECKING:
@@ -98,19 +98,34 @@ def one_source(one: Planned, step: Step, ds: Dataset) -> Any:
     try:
         deck = read_source(src, rush=one.format.pool is Pool.RUSH, data=ds)
     except DeckReadError as exc:
-        return Unreadable(src.label, str(exc), exc.line, reg)
+        return Unreadable(src.label, str(exc), exc.line, reg, read_code(exc))
     except DeckcheckError as exc:
-        return Unreadable(src.label, f"{src.label}: {exc}", None, reg)
+        return Unreadable(src.label, f"{src.label}: {exc}", None, reg, _code(exc))
     except Exception as exc:  # a bug must not stop the other decks
         return Unreadable(src.label, f"{src.label}: unexpected {type(exc).__name__}: {exc}",
-                          None, reg)  # fmt: skip
+                          None, reg, UnreadableReason.INTERNAL_ERROR)  # fmt: skip
     try:
         return step.build(deck, one, step, ds)
     except DeckcheckError as exc:  # a rule of the library said no (not a bug)
-        return Unreadable(src.label, f"{src.label}: could not be checked: {exc}", None, reg)
+        return Unreadable(src.label, f"{src.label}: could not be checked: {exc}", None, reg,
+                          UnreadableReason.CHECK_FAILED)  # fmt: skip
     except Exception as exc:  # a bug must not stop the other decks either
         return Unreadable(src.label, f"{src.label}: could not be checked: unexpected "
-                          f"{type(exc).__name__}: {exc} (please report it)", None, reg)  # fmt: skip
+                          f"{type(exc).__name__}: {exc} (please report it)", None, reg,
+                          UnreadableReason.INTERNAL_ERROR)  # fmt: skip
+
+
+def _code(exc: DeckcheckError) -> UnreadableReason:
+    """The code of an error met reading a source that is not a deck read error (an archive
+    or registrations CSV refused, a limit)."""
+    from deckcheck.source.archive import ArchiveError
+    from deckcheck.source.registration import RegistrationError
+
+    if isinstance(exc, ArchiveError):
+        return UnreadableReason.BAD_ARCHIVE
+    if isinstance(exc, RegistrationError):
+        return UnreadableReason.BAD_REGISTRATIONS
+    return UnreadableReason.CHECK_FAILED
 
 
 def run(

@@ -42,7 +42,7 @@ from typing import IO, TYPE_CHECKING
 from deckcheck.deck.io.builder import MAX_INPUT_BYTES
 from deckcheck.error import DeckReadError, DeckTooLargeError, InputError, LimitError
 from deckcheck.source import sniff
-from deckcheck.source.record import Source, SourceKind
+from deckcheck.source.record import SkipReason, Source, SourceKind, UnreadableReason, read_code
 
 if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
@@ -91,9 +91,11 @@ class Entry:
     name: str
     """The name to show: UTF-8 where the bytes are UTF-8, else with undecodable bytes kept."""
     error: str | None = None
-    skip: str | None = None
+    skip: SkipReason | None = None
     content: bytes | None = field(default=None, repr=False)
     """The entry's bytes, when they were read already (a sniffed entry, an upload)."""
+    code: UnreadableReason | None = None
+    """Why ``error`` is set (its code)."""
 
 
 def is_archive(path: str) -> bool:
@@ -123,6 +125,15 @@ def unsafe_reason(name: str) -> str | None:
 
 def _is_symlink(info: zipfile.ZipInfo) -> bool:
     return stat.S_ISLNK(info.external_attr >> 16)
+
+
+def _entry_code(info: zipfile.ZipInfo, problem: str | None) -> UnreadableReason | None:
+    """The code of an entry's :func:`entry_problem` (over the size limit: too large)."""
+    if problem is None:
+        return None
+    if info.file_size > MAX_INPUT_BYTES and not _is_symlink(info) and not info.flag_bits & 0x1:
+        return UnreadableReason.TOO_LARGE
+    return UnreadableReason.BAD_ENTRY
 
 
 def entry_problem(
@@ -300,7 +311,8 @@ class _Reader:
             name = display_name(info)
             unsafe = unsafe_reason(name)
             if unsafe is not None:
-                out.decks.append(Entry(info.filename, name, error=unsafe))
+                out.decks.append(Entry(info.filename, name, error=unsafe,
+                                       code=UnreadableReason.UNSAFE_ENTRY))  # fmt: skip
                 continue
             norm = _norm(name)
             folder = self._skipped_folder(norm, venvs, seen_folders)
@@ -330,10 +342,12 @@ class _Reader:
         parts = norm.split("/")[:-1]
         for i, part in enumerate(parts):
             prefix = "/".join(parts[: i + 1])
+            if sniff.is_vcs_folder(part):
+                return ""
             why = sniff.folder_skip(part, prefix in venvs)
             if why is None:
                 continue
-            if why == "" or prefix in seen:
+            if prefix in seen:
                 return ""
             seen.add(prefix)
             return prefix
@@ -356,7 +370,8 @@ class _Reader:
         if norm.lower().endswith(".csv"):
             if sniff.name_skip(base) is not None:
                 return None
-            return Entry(info.filename, name, error=entry_problem(info, _csv_limit()))
+            problem = entry_problem(info, _csv_limit())
+            return Entry(info.filename, name, error=problem, code=_entry_code(info, problem))
         if not sniff.is_deck_name(base):
             return None
         skip = sniff.name_skip(base)
@@ -364,7 +379,7 @@ class _Reader:
             return Entry(info.filename, name, skip=skip)
         problem = entry_problem(info, self.limits.max_entry_bytes, self.limits.max_ratio)
         if problem is not None:
-            return Entry(info.filename, name, error=problem)
+            return Entry(info.filename, name, error=problem, code=_entry_code(info, problem))
         if not sniff.needs_sniff(base):
             return Entry(info.filename, name)
         return self._sniffed(info, name, base)
@@ -374,7 +389,7 @@ class _Reader:
         try:
             raw = self.read(info)
         except DeckReadError as exc:
-            return Entry(info.filename, name, error=exc.reason)
+            return Entry(info.filename, name, error=exc.reason, code=read_code(exc))
         skip = sniff.content_skip(base, raw, self.data)
         return Entry(info.filename, name, skip=skip, content=raw)
 
@@ -385,7 +400,7 @@ class _Reader:
         label = shown if shown is not None else f"{self.prefix}{entry.name}"
         if entry.error is not None or entry.skip is not None:
             return Source(self.kind, self.path, entry.error, entry.skip, entry.member,
-                          display=label, registration=registration)  # fmt: skip
+                          display=label, registration=registration, code=entry.code)  # fmt: skip
         if isinstance(self.where, str):
             return Source(SourceKind.ZIP, self.where, None, None, entry.member, display=label,
                           registration=registration)  # fmt: skip
@@ -394,7 +409,8 @@ class _Reader:
             try:
                 raw = self._budgeted(self.zf.getinfo(entry.member))
             except DeckReadError as exc:
-                return Source(SourceKind.MEMORY, label, exc.reason, registration=registration)
+                return Source(SourceKind.MEMORY, label, exc.reason, registration=registration,
+                              code=read_code(exc))  # fmt: skip
         return Source(SourceKind.MEMORY, label, content=raw, registration=registration)
 
     def _budgeted(self, info: zipfile.ZipInfo) -> bytes:
@@ -554,7 +570,7 @@ def _registrations(reader: _Reader, found: _Listing) -> list[Source]:
         cells = _Cells(reader, members, posixpath.dirname(_norm(entry.name)))
         out += parse_registrations(raw, label, cells.source)
         named |= cells.named
-    out += [Source(reader.kind, reader.path, None, "not named by the archive's registrations CSV",
+    out += [Source(reader.kind, reader.path, None, SkipReason.NOT_REGISTERED,
                    e.member, display=f"{reader.prefix}{e.name}")
             for e in members.values() if e.member not in named]  # fmt: skip
     return out
@@ -589,6 +605,6 @@ class _Cells:
         if found is None:
             error = unsafe or "no such deck file in the archive"
             return Source(self.reader.kind, self.reader.path, error, display=shown,
-                          registration=reg)  # fmt: skip
+                          registration=reg, code=UnreadableReason.BAD_DECK_PATH)  # fmt: skip
         self.named.add(found.member)
         return self.reader.source(found, reg, f"{self.reader.prefix}{found.name}")

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 from deckcheck.boundary import read_capped
 from deckcheck.deck.io.detect import DECK_SUFFIXES
 from deckcheck.error import InputError
-from deckcheck.source.record import Source, SourceKind
+from deckcheck.source.record import Source, SourceKind, UnreadableReason
 
 if TYPE_CHECKING:
     pass
@@ -290,7 +290,7 @@ def _deck_source(
     deck = reg.deck.strip()
     if not deck:
         return Source(SourceKind.FILE, reg.file, error="no deck given", display=label,
-                      registration=reg)  # fmt: skip
+                      registration=reg, code=UnreadableReason.NO_DECK_GIVEN)  # fmt: skip
     if deck[:7].lower() == "ydke://":
         return Source(SourceKind.URL, deck, display=label, registration=reg)
     got = None if "\n" in deck or "\r" in deck else deck_file(deck, reg)
@@ -325,7 +325,8 @@ def _file_source(cell: str, base: Path, reg: Registration) -> Source | None:
     if is_deck_code(cell) or not _looks_like_path(cell, base):
         return None
     file, error = _deck_path(cell, base)
-    return Source(SourceKind.FILE, file, error=error, display=file, registration=reg)
+    code = None if error is None else UnreadableReason.BAD_DECK_PATH
+    return Source(SourceKind.FILE, file, error=error, display=file, registration=reg, code=code)
 
 
 def _looks_like_path(cell: str, base: Path) -> bool:

@@ -14,7 +14,17 @@ from typing import TYPE_CHECKING, Any
 from deckcheck.boundary import is_regular_file
 from deckcheck.error import DeckcheckError
 from deckcheck.source import sniff
-from deckcheck.source.record import STDIN, Found, Skipped, Source, SourceKind, Unreadable, is_url
+from deckcheck.source.record import (
+    STDIN,
+    Found,
+    Skipped,
+    SkipReason,
+    Source,
+    SourceKind,
+    Unreadable,
+    UnreadableReason,
+    is_url,
+)
 
 if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
@@ -72,18 +82,23 @@ def _path(p: str, exclude: Sequence[str], data: Dataset | None) -> Iterator[Sour
         is_dir = path.is_dir()
         exists = is_dir or path.exists()
     except (OSError, ValueError) as exc:
-        yield Source(SourceKind.FILE, p, error=f"cannot read: {exc}")
+        yield Source(
+            SourceKind.FILE, p, error=f"cannot read: {exc}", code=UnreadableReason.OS_ERROR
+        )
         return
     if is_dir:
         yield from _folder(path, exclude, data)
     elif exists and not is_regular_file(p):  # a FIFO would block, a device never end
-        yield Source(SourceKind.FILE, p, error="not a regular file (a FIFO, device...)")
+        yield Source(SourceKind.FILE, p, error="not a regular file (a FIFO, device...)",
+                     code=UnreadableReason.SPECIAL_FILE)  # fmt: skip
     elif exists and p.lower().endswith((".zip", ".csv")):
         yield from _bundle(p, data)
     elif exists:
         yield Source(SourceKind.FILE, p)
     else:
-        yield Source(SourceKind.FILE, p, error="no such file or folder")
+        yield Source(
+            SourceKind.FILE, p, error="no such file or folder", code=UnreadableReason.MISSING
+        )
 
 
 def _bundle(path: str, data: Dataset | None) -> Iterator[Source]:
@@ -98,10 +113,13 @@ def _bundle(path: str, data: Dataset | None) -> Iterator[Source]:
             got = read_registrations(path)
             what = "no registrations in this CSV (only a header?)"
         if not got:
-            yield Source(SourceKind.FILE, path, error=what)
+            yield Source(SourceKind.FILE, path, error=what, code=UnreadableReason.NO_DECKS)
         yield from got
     except DeckcheckError as exc:
-        yield Source(SourceKind.FILE, path, error=str(exc).removeprefix(f"{path}: "))
+        code = (
+            UnreadableReason.BAD_ARCHIVE if is_archive(path) else UnreadableReason.BAD_REGISTRATIONS
+        )
+        yield Source(SourceKind.FILE, path, error=str(exc).removeprefix(f"{path}: "), code=code)
         # (a message naming a line, "regs.csv:3: ...", is kept whole)
 
 
@@ -167,7 +185,8 @@ def _folder(folder: Path, exclude: Sequence[str], data: Dataset | None = None) -
     try:
         root = folder.resolve()
     except (OSError, RuntimeError) as exc:
-        yield Source(SourceKind.FILE, str(folder), error=f"cannot read folder: {exc}")
+        yield Source(SourceKind.FILE, str(folder), error=f"cannot read folder: {exc}",
+                     code=UnreadableReason.OS_ERROR)  # fmt: skip
         return
     found = skipped = 0
     for src in _Walk(root, exclude, data).walk(folder):
@@ -182,6 +201,7 @@ def _folder(folder: Path, exclude: Sequence[str], data: Dataset | None = None) -
             SourceKind.FILE,
             str(folder),
             error=f"no deck files ({', '.join(sniff.deck_suffixes())}) in this folder{also}",
+            code=UnreadableReason.NO_DECKS,
         )
 
 
@@ -216,7 +236,8 @@ class _Walk:
                 is_link = entry.is_symlink()
                 is_dir = entry.is_dir(follow_symlinks=False)
             except OSError as exc:
-                yield Source(SourceKind.FILE, str(path), error=f"cannot read: {_why(exc)}")
+                yield Source(SourceKind.FILE, str(path), error=f"cannot read: {_why(exc)}",
+                             code=UnreadableReason.OS_ERROR)  # fmt: skip
                 continue
             if is_dir:
                 got = self.folder(path, sub, ignore)
@@ -231,11 +252,11 @@ class _Walk:
         self, path: Path, sub: PurePosixPath, ignore: _Ignore
     ) -> Source | tuple[Path, PurePosixPath, _Ignore, Iterator[os.DirEntry[str]]] | None:
         """A sub-folder: a skip, an unreadable listing, a frame to descend into, or None."""
-        why = sniff.folder_skip(path.name, _is_venv(path))
-        if why == "":
+        if sniff.is_vcs_folder(path.name):
             return None
+        why = sniff.folder_skip(path.name, _is_venv(path))
         if why is None and ignore.ignored(sub, True):
-            why = "ignored by .gitignore"
+            why = SkipReason.GITIGNORED
         if why is not None:
             return Source(SourceKind.FILE, str(path), skip=why)
         listing = _listing(path)
@@ -250,7 +271,7 @@ class _Walk:
         """A file with a deck suffix."""
         why = sniff.name_skip(entry.name)
         if why is None and ignore.ignored(sub, False):
-            why = "ignored by .gitignore"
+            why = SkipReason.GITIGNORED
         if why is not None:
             return Source(SourceKind.FILE, str(path), skip=why)
         if is_link:
@@ -258,7 +279,8 @@ class _Walk:
         try:
             st = entry.stat(follow_symlinks=False)
         except OSError as exc:
-            return Source(SourceKind.FILE, str(path), error=f"cannot read: {_why(exc)}")
+            return Source(SourceKind.FILE, str(path), error=f"cannot read: {_why(exc)}",
+                          code=UnreadableReason.OS_ERROR)  # fmt: skip
         return _checked(path, st, self.data)
 
 
@@ -272,7 +294,8 @@ def _listing(folder: Path) -> list[os.DirEntry[str]] | Source:
         with os.scandir(folder) as it:
             return sorted(it, key=lambda e: e.name)
     except OSError as exc:
-        return Source(SourceKind.FILE, str(folder), error=f"cannot list folder: {_why(exc)}")
+        return Source(SourceKind.FILE, str(folder), error=f"cannot list folder: {_why(exc)}",
+                      code=UnreadableReason.OS_ERROR)  # fmt: skip
 
 
 def _link(path: Path, root: Path, data: Dataset | None) -> Source:
@@ -281,31 +304,33 @@ def _link(path: Path, root: Path, data: Dataset | None) -> Source:
         target = path.resolve(strict=True)
     except (OSError, RuntimeError) as exc:
         reason = getattr(exc, "strerror", None) or "a loop"
-        return Source(SourceKind.FILE, str(path), error=f"broken symbolic link ({reason})")
+        return Source(SourceKind.FILE, str(path), error=f"broken symbolic link ({reason})",
+                      code=UnreadableReason.BROKEN_LINK)  # fmt: skip
     if not target.is_relative_to(root):
-        return Source(SourceKind.FILE, str(path), skip="symbolic link out of the folder")
+        return Source(SourceKind.FILE, str(path), skip=SkipReason.LINK_OUTSIDE)
     if target.is_dir():
-        return Source(SourceKind.FILE, str(path), skip="symbolic link to a folder")
+        return Source(SourceKind.FILE, str(path), skip=SkipReason.LINK_TO_FOLDER)
     try:
         st = target.stat()
     except OSError as exc:
-        return Source(SourceKind.FILE, str(path), error=f"cannot read: {_why(exc)}")
+        return Source(SourceKind.FILE, str(path), error=f"cannot read: {_why(exc)}",
+                      code=UnreadableReason.OS_ERROR)  # fmt: skip
     return _checked(path, st, data)
 
 
 def _checked(path: Path, st: os.stat_result, data: Dataset | None) -> Source:
     if not stat.S_ISREG(st.st_mode):
-        return Source(SourceKind.FILE, str(path), skip="not a regular file")
+        return Source(SourceKind.FILE, str(path), skip=SkipReason.NOT_REGULAR_FILE)
     return Source(SourceKind.FILE, str(path), skip=_not_a_deck(path, st.st_size, data))
 
 
-def _not_a_deck(path: Path, size: int, data: Dataset | None = None) -> str | None:
+def _not_a_deck(path: Path, size: int, data: Dataset | None = None) -> SkipReason | None:
     """Why a ``.json`` or ``.txt`` file is not taken for a deck (None: it is). A file that
     cannot be read is taken (the reader then reports it as unreadable)."""
     if not sniff.needs_sniff(path.name):
         return None
     if size > sniff.SNIFF_BYTES:
-        return sniff.TOO_BIG
+        return SkipReason.TOO_BIG_TO_SNIFF
     try:
         with open(path, "rb") as handle:  # a regular file (checked above); a bounded read
             raw = handle.read(sniff.SNIFF_BYTES + 1)

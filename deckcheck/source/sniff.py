@@ -23,6 +23,7 @@ import json
 from typing import TYPE_CHECKING
 
 from deckcheck.error import DeckcheckError
+from deckcheck.source.record import SkipReason
 
 if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
@@ -40,13 +41,6 @@ SYSTEM_FOLDERS = frozenset({"__MACOSX"})
 """Folders an archiver adds (macOS resource forks): skipped."""
 SNIFFED = (".json", ".txt")
 """Suffixes whose files are read to decide whether they are decks."""
-HIDDEN_FOLDER = "hidden folder"
-HIDDEN_FILE = "hidden file"
-TOOL_FOLDER = "tool folder"
-SYSTEM_FOLDER = "macOS resource folder"
-TOO_BIG = f"over the {SNIFF_BYTES >> 20} MiB limit of a deck file"
-NOT_JSON_DECK = "not a deckcheck deck JSON file"
-NOT_A_LIST = "not a deck list"
 
 
 def deck_suffixes() -> tuple[str, ...]:
@@ -56,17 +50,20 @@ def deck_suffixes() -> tuple[str, ...]:
     return DECK_SUFFIXES
 
 
-def folder_skip(name: str, is_venv: bool = False) -> str | None:
-    """Why a folder named ``name`` is not entered ("" for a version-control folder, which is
-    not mentioned); None: enter it."""
-    if name in VCS_FOLDERS:
-        return ""
+def is_vcs_folder(name: str) -> bool:
+    """Whether a folder is a version-control folder (never entered, never mentioned)."""
+    return name in VCS_FOLDERS
+
+
+def folder_skip(name: str, is_venv: bool = False) -> SkipReason | None:
+    """Why a folder named ``name`` is not entered; None: enter it (ask :func:`is_vcs_folder`
+    first: a version-control folder is not entered and not mentioned)."""
     if name.startswith("."):
-        return HIDDEN_FOLDER
+        return SkipReason.HIDDEN_FOLDER
     if name in SYSTEM_FOLDERS:
-        return SYSTEM_FOLDER
+        return SkipReason.RESOURCE_FOLDER
     if name in TOOL_FOLDERS or is_venv:
-        return TOOL_FOLDER
+        return SkipReason.TOOL_FOLDER
     return None
 
 
@@ -75,10 +72,10 @@ def is_deck_name(name: str) -> bool:
     return name.lower().endswith(deck_suffixes())
 
 
-def name_skip(name: str) -> str | None:
+def name_skip(name: str) -> SkipReason | None:
     """Why a file named ``name`` (with a deck suffix) is skipped by its name, or None."""
     if name.startswith("."):
-        return HIDDEN_FILE  # also the AppleDouble "._x.ydk" files of macOS
+        return SkipReason.HIDDEN_FILE  # also the AppleDouble "._x.ydk" files of macOS
     return None
 
 
@@ -87,17 +84,17 @@ def needs_sniff(name: str) -> bool:
     return name.lower().endswith(SNIFFED)
 
 
-def content_skip(name: str, raw: bytes, data: Dataset | None = None) -> str | None:
+def content_skip(name: str, raw: bytes, data: Dataset | None = None) -> SkipReason | None:
     """Why a ``.json`` or ``.txt`` file holding ``raw`` is not a deck, or None (it is, or it is
     not a sniffed kind). ``raw`` over :data:`SNIFF_BYTES` is too big."""
     lower = name.lower()
     if not lower.endswith(SNIFFED):
         return None
     if len(raw) > SNIFF_BYTES:
-        return TOO_BIG
+        return SkipReason.TOO_BIG_TO_SNIFF
     if lower.endswith(".json"):
-        return None if is_json_deck(raw) else NOT_JSON_DECK
-    return None if _text_deck(raw, data) else NOT_A_LIST
+        return None if is_json_deck(raw) else SkipReason.NOT_DECK_JSON
+    return None if _text_deck(raw, data) else SkipReason.NOT_DECK_LIST
 
 
 def is_json_deck(raw: bytes) -> bool:
