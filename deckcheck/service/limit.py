@@ -138,7 +138,8 @@ class ComputeLimit:
 
     def busy(self) -> list[Message]:
         """429: every computing slot of this worker is taken; ``Retry-After`` is when the
-        first one must be free at the latest."""
+        first one is expected to be free (its wall-clock deadline; one still computing may hold
+        it up to :data:`BACKSTOP_FACTOR` times its budget)."""
         s = self.settings
         first = min(self.deadlines.values()) - time.monotonic()
         retry = max(1, math.ceil(first))
