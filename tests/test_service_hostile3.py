@@ -128,3 +128,17 @@ def test_the_worker_imports_numpy_before_forking_a_simulation() -> None:
     got = json.loads(out.stdout.strip().splitlines()[-1])
     assert got["status"] == 200
     assert got["before"] is False and got["after"] is True  # imported here, not in each child
+
+
+@pytest.mark.slow
+def test_the_same_two_megabyte_batch_is_decided_the_same_way_every_time() -> None:
+    api = Api(create_app())
+    deck = LEGAL + "\n#" + "x" * (2000 - len(LEGAL)) + "\n"
+    raw = json.dumps({"decks": [{"name": f"d{i}.ydk", "deck": deck} for i in range(1000)]})
+    assert len(raw) > 2_000_000
+    answers = [
+        api.post("/v1/batch", content=raw, headers={"content-type": "application/json"})
+        for _ in range(3)
+    ]
+    assert [a.status_code for a in answers] == [200, 200, 200], answers[0].text[:300]
+    assert len({json.dumps(a.json()["summary"], sort_keys=True) for a in answers}) == 1
