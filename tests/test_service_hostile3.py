@@ -142,3 +142,46 @@ def test_the_same_two_megabyte_batch_is_decided_the_same_way_every_time() -> Non
     ]
     assert [a.status_code for a in answers] == [200, 200, 200], answers[0].text[:300]
     assert len({json.dumps(a.json()["summary"], sort_keys=True) for a in answers}) == 1
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are Unix processes here")
+def test_a_restarted_worker_does_not_leave_the_workers_on_different_data(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    import httpx
+
+    from deckcheck.data.update import update
+    from tests.conftest import start_server, stop_server
+    from tests.test_service_reload import newer_bundle, server_env
+
+    home = tmp_path / "home"
+    proc, url = start_server("--workers", "2", env=server_env(home), timeout=240)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:  # both workers up and recorded
+            old = httpx.get(f"{url}/healthz", timeout=30).json()
+            if old["workers"]["count"] == 2:
+                break
+            time.sleep(1)
+        assert old["workers"]["count"] == 2 and old["workers"]["consistent"] is True
+        newer, fingerprint = newer_bundle(tmp_path)
+        update(newer, home=home)  # installed, but nobody told the server (no SIGHUP)
+        kids = subprocess.run(["ps", "-o", "pid=", "--ppid", str(proc.pid)], capture_output=True,
+                              text=True, check=True).stdout.split()  # fmt: skip
+        os.kill(int(kids[0]), signal.SIGKILL)  # a worker dies; the supervisor starts another
+        deadline = time.monotonic() + 240
+        seen: dict[str, object] = {}
+        while time.monotonic() < deadline:
+            try:
+                seen = httpx.get(f"{url}/healthz", timeout=10).json()["workers"]
+            except httpx.HTTPError:
+                seen = {}
+            if seen.get("consistent") and seen.get("fingerprints") == [fingerprint]:
+                break
+            time.sleep(1)
+        assert seen.get("fingerprints") == [fingerprint], seen  # every worker on the new data
+        assert seen.get("count") == 2
+    finally:
+        stop_server(proc)
