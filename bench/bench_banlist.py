@@ -27,16 +27,17 @@ def run() -> list[Figure]:
     load = best_of(first_load, repeat=5)
     parse = best_of(lambda: json.loads(raw), repeat=5)
 
-    Dataset.active().banlists.families()
+    data = Dataset.active()
+    data.banlists.families()
     dates = [date(2002, 3, 1) + timedelta(days=37 * i) for i in range(240)]
-    fmts = [get_format(n) for n in ("tcg", "ocg", "traditional", "worlds", "genesys", "rush")]
-    fmts[0].banlist_at(dates[0])
+    fmts = [get_format(n, data) for n in ("tcg", "ocg", "traditional", "worlds", "genesys", "rush")]
+    fmts[0].banlist_at(dates[0], data)
 
     def lookups() -> None:
         for fmt in fmts:
             for d in dates:
                 if d >= date(2021, 1, 1) or fmt.family in ("tcg", "ocg", "tcg+ocg"):
-                    fmt.banlist_at(d)
+                    fmt.banlist_at(d, data)
 
     count = sum(
         1

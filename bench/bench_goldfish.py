@@ -20,7 +20,7 @@ from typing import Any
 
 from common import Figure, best_of
 
-from deckcheck.card import CardIndex
+from deckcheck.data.dataset import Dataset
 from deckcheck.deck.model import Deck, DeckCard, Section
 from deckcheck.goldfish import Condition, Going, Spec, parse_condition, parse_spec, simulate
 from deckcheck.goldfish.exact import ExactEngine, atoms_of
@@ -56,7 +56,7 @@ COPIES = [3, 3, 2, 1, 1, 1, 1, 2, 2, 2, 2, 3, 1, 1, 1, 2, 1, 1, 1, 1, 2, 1, 1, 2
 
 
 def _deck() -> Deck:
-    index = CardIndex.load()
+    index = Dataset.active().cards
     main = [
         DeckCard(code, Section.MAIN, index.get(code))
         for code, n in zip(CODES, COPIES, strict=True)
@@ -322,7 +322,7 @@ def _effects_figure() -> Figure:
 
     codes = [55144522, 70368879, 35261759, 84211599, 14558127]
     filler = [c for c in CODES if c not in codes][:15]
-    index = CardIndex.load()
+    index = Dataset.active().cards
     copies = [1, 3, 2, 1, 3] + [2] * 15
     main = [
         DeckCard(c, Section.MAIN, index.get(c))
@@ -356,7 +356,7 @@ SERVICE_SCRIPT = """
 import json, resource, sys, threading
 from deckcheck.data.dataset import Dataset
 from deckcheck.service import Settings
-from deckcheck.service.app import Service
+from deckcheck.service.core import Service
 from deckcheck.service.model import SimulateRequest
 svc = Service(Settings(), Dataset.active())
 svc.warm()

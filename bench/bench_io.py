@@ -16,6 +16,7 @@ from pathlib import Path
 from common import Figure, best_of
 
 from deckcheck.card import CardIndex
+from deckcheck.data.dataset import Dataset
 from deckcheck.deck.io import DeckFormat, parse_ydk, read_path, write_deck
 from deckcheck.deck.model import Deck
 
@@ -63,7 +64,7 @@ def sixty_card_ydk(index: CardIndex) -> str:
 
 def run() -> list[Figure]:
     """Measure every reader's files/s and the 60-card ydk parse time."""
-    index = CardIndex.load()
+    index = Dataset.active().cards
     decks = sample_decks()
     figures: list[Figure] = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -14,14 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from deckcheck import legacy as _legacy
-
 __version__ = "0.1.0"
-
-_legacy.install()  # the flat layout's module paths, kept for one release
-
-# the data stage installs the active-data resolver that cards and rules ask when given no dataset
-from deckcheck.data import dataset as _dataset  # noqa: E402
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
@@ -41,7 +34,6 @@ _EXPORTS: dict[str, str] = {
     "DeckDiff": "deckcheck.deck.compare",
     "apply_side_plan": "deckcheck.run.siding",
     "parse_side_plan": "deckcheck.run.siding",
-    "parse_card_list": "deckcheck.run.siding",
     "SidePlan": "deckcheck.run.siding",
     "SideResult": "deckcheck.run.siding",
     "Registration": "deckcheck.source.registration",
@@ -66,8 +58,6 @@ _EXPORTS: dict[str, str] = {
     "ExtraKind": "deckcheck.card",
     "Lookup": "deckcheck.card",
     "Match": "deckcheck.card",
-    "normalize_name": "deckcheck.card",
-    "load_index": "deckcheck.card",
     "Deck": "deckcheck.deck.model",
     "DeckCard": "deckcheck.deck.model",
     "ReadFinding": "deckcheck.deck.model",
@@ -101,18 +91,16 @@ _EXPORTS: dict[str, str] = {
     "Banlist": "deckcheck.rule.banlist",
     "BanlistCatalog": "deckcheck.rule.banlist",
     "TcgRegion": "deckcheck.rule.banlist",
-    "load_catalog": "deckcheck.rule.banlist",
     "read_lflist": "deckcheck.rule.banlist",
     "dump_lflist": "deckcheck.rule.banlist",
-    "read_banlist_file": "deckcheck.rule.banlist",
     "SizeRule": "deckcheck.rule.format",
     "Era": "deckcheck.rule.format",
     "Format": "deckcheck.rule.format",
     "Pool": "deckcheck.rule.format",
-    "get_format": "deckcheck.rule.format",
-    "list_formats": "deckcheck.rule.format",
-    "list_eras": "deckcheck.rule.format",
-    "load_format_file": "deckcheck.rule.format",
+    "get_format": "deckcheck.data.entry",
+    "list_formats": "deckcheck.data.entry",
+    "list_eras": "deckcheck.data.entry",
+    "load_format_file": "deckcheck.data.entry",
 }
 
 # a literal list, so type checkers see the exports (a test keeps it equal to sorted(_EXPORTS))
@@ -187,15 +175,10 @@ __all__ = [
     "get_format",
     "list_eras",
     "list_formats",
-    "load_catalog",
     "load_format_file",
-    "load_index",
     "load_spec",
-    "normalize_name",
-    "parse_card_list",
     "parse_condition",
     "parse_side_plan",
-    "read_banlist_file",
     "read_deck",
     "read_lflist",
     "read_path",
@@ -208,18 +191,9 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from deckcheck.card import (
-        Card,
-        CardIndex,
-        CardKind,
-        DeckZone,
-        ExtraKind,
-        Lookup,
-        Match,
-        load_index,
-        normalize_name,
-    )
+    from deckcheck.card import Card, CardIndex, CardKind, DeckZone, ExtraKind, Lookup, Match
     from deckcheck.data.dataset import Dataset
+    from deckcheck.data.entry import get_format, list_eras, list_formats, load_format_file
     from deckcheck.deck.compare import DeckDiff, compare_decks
     from deckcheck.deck.io import DeckFormat, detect_format, read_deck, read_path, write_deck
     from deckcheck.deck.model import (
@@ -258,35 +232,11 @@ if TYPE_CHECKING:
         simulate,
     )
     from deckcheck.reporter import OutputFormat, RenderOptions, render
-    from deckcheck.rule.banlist import (
-        Banlist,
-        BanlistCatalog,
-        TcgRegion,
-        dump_lflist,
-        load_catalog,
-        read_banlist_file,
-        read_lflist,
-    )
-    from deckcheck.rule.format import (
-        Era,
-        Format,
-        FormatRegistry,
-        Pool,
-        SizeRule,
-        get_format,
-        list_eras,
-        list_formats,
-        load_format_file,
-    )
+    from deckcheck.rule.banlist import Banlist, BanlistCatalog, TcgRegion, dump_lflist, read_lflist
+    from deckcheck.rule.format import Era, Format, FormatRegistry, Pool, SizeRule
     from deckcheck.run.batch import Batch, Source, Summary, Unreadable, check, sources
     from deckcheck.run.row import Checked
-    from deckcheck.run.siding import (
-        SidePlan,
-        SideResult,
-        apply_side_plan,
-        parse_card_list,
-        parse_side_plan,
-    )
+    from deckcheck.run.siding import SidePlan, SideResult, apply_side_plan, parse_side_plan
     from deckcheck.source.record import Skipped, SkipReason, UnreadableReason
     from deckcheck.source.registration import Registration, read_registrations
     from deckcheck.validation.engine import validate
@@ -303,6 +253,7 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(module), name)
     if isinstance(value, _FUNCTION):  # checked arguments, documented errors (deckcheck.boundary)
         value = importlib.import_module("deckcheck.boundary").guard(value)
+    value.__module__ = "deckcheck"  # shown (and pickled) by its public path, as httpx does
     globals()[name] = value
     return value
 

@@ -18,10 +18,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from deckcheck.card import CardIndex, CardKind, DeckZone  # noqa: E402
+from deckcheck.card import CardKind, DeckZone  # noqa: E402
+from deckcheck.data.dataset import Dataset  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "decks"
-ix = CardIndex.load()
+DATA = Dataset.active()
+ix = DATA.cards
 
 
 def vanilla(n: int, before: date = date(2002, 3, 8), skip: set[int] | None = None) -> list[int]:
@@ -274,7 +276,7 @@ def build() -> None:
     # Genesys on 2026-01-15: two Main Deck cards of 100 points each (the cap is 100)
     from deckcheck.rule.format import get_format
 
-    gl = get_format("genesys").banlist_at(date(2026, 1, 15))
+    gl = get_format("genesys", DATA).banlist_at(date(2026, 1, 15), DATA)
     assert gl is not None
     gm = [
         c

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from deckcheck.card import CardIndex
 from deckcheck.cli import app
+from deckcheck.data.dataset import Dataset
 
 # CI runs the property tests on a fixed sequence of examples, so a red run is reproducible;
 # local runs explore new examples each time.
@@ -48,7 +49,7 @@ TEST_DATA = Path(__file__).resolve().parent / "data"
 @pytest.fixture(scope="session")
 def index() -> CardIndex:
     """The bundled card index."""
-    return CardIndex.load()
+    return Dataset.active().cards
 
 
 class CliResult:

@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
-from deckcheck.card import CardIndex
+from deckcheck.data.dataset import Dataset
 from deckcheck.deck.model import Deck, DeckCard, Section
 from deckcheck.goldfish import Condition, Spec
 
@@ -26,7 +26,7 @@ POT_OF_PROSPERITY = 84211599
 
 def make_deck(copies: Sequence[int], codes: Sequence[int] = CODES, name: str = "test") -> Deck:
     """A Main Deck with ``copies[i]`` copies of ``codes[i]``."""
-    index = CardIndex.load()
+    index = Dataset.active().cards
     main = []
     for code, n in zip(codes, copies, strict=False):
         card = index.get(code)

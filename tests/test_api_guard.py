@@ -38,9 +38,7 @@ CALLS: dict[str, tuple[str, dict[str, Any], list[str]]] = {
     "fingerprint_deck": ("deck", {"deck": DECK}, []),
     "get_format": ("name", {"name": "tcg"}, ["data"]),
     "parse_condition": ("text", {"text": "Ash Blossom"}, ["categories"]),
-    "parse_card_list": ("text", {"text": "Ash Blossom"}, ["data"]),
     "detect_format": ("data", {"data": "#main\n"}, []),
-    "normalize_name": ("text", {"text": "x"}, []),
     "read_lflist": ("text", {"text": "!2025.1 x\n"}, ["source", "family", "effective"]),
 }  # fmt: skip
 

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
+from deckcheck.data.dataset import Dataset
+from deckcheck.data.entry import get_format
 from deckcheck.error import DataError
-from deckcheck.rule.banlist import dump_lflist, load_catalog, read_lflist
-from deckcheck.rule.format import get_format
+from deckcheck.rule.banlist import dump_lflist, read_lflist
 
 POT_OF_GREED = 55144522
 MAXX_C = 23434538
@@ -21,7 +22,7 @@ GRACEFUL_CHARITY = 79571449
 
 
 def tcg_limit(code: int, d: date) -> int | None:
-    b = get_format("tcg").banlist_at(d)
+    b = get_format("tcg").banlist_at(d, Dataset.active())
     assert b is not None
     return b.limit(code)
 
@@ -48,40 +49,40 @@ def test_tcg_list_in_force(code: int, day: date, expected: int | None) -> None:
 
 
 def test_tcg_before_the_first_list_is_the_empty_launch_list() -> None:
-    b = get_format("tcg").banlist_at(date(2002, 4, 1))
+    b = get_format("tcg").banlist_at(date(2002, 4, 1), Dataset.active())
     assert b is not None and b.effective == date(2002, 3, 1) and not b.entries
-    assert get_format("tcg").banlist_at(date(2001, 1, 1)) is None
+    assert get_format("tcg").banlist_at(date(2001, 1, 1), Dataset.active()) is None
 
 
 def test_no_tcg_forbidden_entry_before_august_2004() -> None:
-    for b in load_catalog().lists("tcg"):
+    for b in Dataset.active().banlists.lists("tcg"):
         if b.effective < date(2004, 8, 25):
             assert 0 not in b.entries.values(), b.name
 
 
 def test_ash_blossom_never_forbidden_in_tcg() -> None:
-    for b in load_catalog().lists("tcg"):
+    for b in Dataset.active().banlists.lists("tcg"):
         assert b.limit(ASH) != 0
 
 
 def test_alternate_artwork_resolves_to_its_original() -> None:
-    ocg = get_format("ocg").banlist_at(date(2019, 1, 1))
+    ocg = get_format("ocg").banlist_at(date(2019, 1, 1), Dataset.active())
     assert ocg is not None
     assert ocg.limit(ASH) == 2 and ocg.limit(ASH_ALT) == 2
 
 
 def test_real_effective_dates_not_labels() -> None:
-    tcg = load_catalog().lists("tcg")
+    tcg = Dataset.active().banlists.lists("tcg")
     dates = {b.effective for b in tcg}
     assert date(2005, 4, 1) in dates and date(2005, 3, 1) not in dates
-    label = load_catalog().get("tcg", date(2005, 4, 1))
+    label = Dataset.active().banlists.get("tcg", date(2005, 4, 1))
     assert label is not None and label.label == "March 2005"
     assert date(2024, 12, 9) in dates and date(2026, 5, 18) in dates
 
 
 def test_a_2025_change_from_the_data() -> None:
     """Whatever changed on 2025-04-07, the diff sees exactly those cards."""
-    cat = load_catalog()
+    cat = Dataset.active().banlists
     before, after = cat.in_force("tcg", date(2025, 4, 6)), cat.get("tcg", date(2025, 4, 7))
     assert before is not None and after is not None
     changes = before.diff(after)
@@ -92,14 +93,14 @@ def test_a_2025_change_from_the_data() -> None:
 
 def test_upcoming_lists() -> None:
     fmt = get_format("tcg")
-    up = fmt.upcoming(date(2026, 3, 1))
+    up = fmt.upcoming(date(2026, 3, 1), Dataset.active())
     assert [b.effective for b in up] == [date(2026, 5, 18)]
-    assert fmt.upcoming(date(2026, 6, 1)) == []
+    assert fmt.upcoming(date(2026, 6, 1), Dataset.active()) == []
 
 
 def test_traditional_reads_forbidden_as_limited() -> None:
-    trad = get_format("traditional").banlist_at(date(2024, 1, 1))
-    tcg = get_format("tcg").banlist_at(date(2024, 1, 1))
+    trad = get_format("traditional").banlist_at(date(2024, 1, 1), Dataset.active())
+    tcg = get_format("tcg").banlist_at(date(2024, 1, 1), Dataset.active())
     assert trad is not None and tcg is not None
     assert tcg.limit(POT_OF_GREED) == 0 and trad.limit(POT_OF_GREED) == 1
     assert 0 not in trad.entries.values()
@@ -108,14 +109,14 @@ def test_traditional_reads_forbidden_as_limited() -> None:
 
 def test_worlds_is_the_stricter_of_tcg_and_ocg() -> None:
     d = date(2024, 6, 1)
-    w, t, o = (get_format(n).banlist_at(d) for n in ("worlds", "tcg", "ocg"))
+    w, t, o = (get_format(n).banlist_at(d, Dataset.active()) for n in ("worlds", "tcg", "ocg"))
     assert w is not None and t is not None and o is not None
     for code in set(t.entries) | set(o.entries):
         assert w.entries[code] == min(t.entries.get(code, 3), o.entries.get(code, 3))
 
 
 def test_genesys_is_a_points_list() -> None:
-    b = get_format("genesys").banlist_at(date(2026, 1, 1))
+    b = get_format("genesys").banlist_at(date(2026, 1, 1), Dataset.active())
     assert b is not None and b.points and b.point_cap == 100
     assert any(v > 3 for v in b.entries.values())
     code = next(iter(b.entries))
@@ -176,7 +177,7 @@ def test_cli_export_round_trips(cli: Callable[..., Any]) -> None:
     res = cli("banlist", "export", "tcg", "--date", "2020-10-01", "--to", "lflist")
     assert res.code == 0
     (b,) = read_lflist(res.stdout)
-    ref = get_format("tcg").banlist_at(date(2020, 10, 1))
+    ref = get_format("tcg").banlist_at(date(2020, 10, 1), Dataset.active())
     assert ref is not None and dict(b.entries) == dict(ref.entries)
 
 

@@ -13,6 +13,7 @@ import pytest
 
 import deckcheck
 from deckcheck.card import CardIndex
+from deckcheck.data.dataset import Dataset
 
 from .conftest import ROOT
 
@@ -263,14 +264,14 @@ def test_april_2024_list_in_force_on_2024_04_18_in_north_america_not_europe(
 
 
 def test_may_2022_list_dates_differ_by_region() -> None:
-    from deckcheck.rule.format import get_format
+    from deckcheck.data.entry import get_format
 
     tcg = get_format("tcg")
-    na = tcg.banlist_at(date(2022, 5, 20))
-    eu = tcg.in_region("eu").banlist_at(date(2022, 5, 20))
+    na = tcg.banlist_at(date(2022, 5, 20), Dataset.active())
+    eu = tcg.in_region("eu").banlist_at(date(2022, 5, 20), Dataset.active())
     assert na is not None and eu is not None
     assert (na.effective, eu.effective) == (date(2022, 5, 17), date(2022, 2, 7))
-    assert tcg.in_region("eu").banlist_at(date(2022, 5, 23)) == na
+    assert tcg.in_region("eu").banlist_at(date(2022, 5, 23), Dataset.active()) == na
 
 
 def test_region_reaches_traditional_and_batch_check(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -280,7 +281,7 @@ def test_region_reaches_traditional_and_batch_check(tmp_path) -> None:  # type: 
     assert deckcheck.check([str(path)], "tcg", date(2024, 4, 18)).exit_code == 0
     assert deckcheck.check([str(path)], "tcg", date(2024, 4, 18), region="eu").exit_code == 1
     trad = deckcheck.get_format("traditional").in_region("eu")
-    bl = trad.banlist_at(date(2024, 4, 18))
+    bl = trad.banlist_at(date(2024, 4, 18), Dataset.active())
     assert bl is not None and bl.effective == date(2024, 1, 1)
 
 
@@ -370,15 +371,18 @@ def speed_codes(extra: list[int], on: date) -> set[str]:
 
 
 def test_speed_lists_take_the_published_dates() -> None:
-    from deckcheck.rule.format import get_format
+    from deckcheck.data.entry import get_format
 
     speed = get_format("speed")
-    got = [speed.banlist_at(date.fromisoformat(d)) for d in ("2022-09-09", "2022-09-10")]
+    got = [
+        speed.banlist_at(date.fromisoformat(d), Dataset.active())
+        for d in ("2022-09-09", "2022-09-10")
+    ]
     assert [b.effective if b else None for b in got] == [date(2022, 3, 1), date(2022, 9, 10)]
     assert got[0] is not None and got[0].approximate  # before the first published list
     assert got[1] is not None and not got[1].approximate
     # EDOPro's "2023.09" list is the one published 2023-09-30, not in force on 2023-09-15
-    mid = speed.banlist_at(date(2023, 9, 15))
+    mid = speed.banlist_at(date(2023, 9, 15), Dataset.active())
     assert mid is not None and mid.effective == date(2023, 4, 22)
 
 

@@ -10,16 +10,11 @@ from typing import Any
 
 import pytest
 
+from deckcheck.data.dataset import Dataset
+from deckcheck.data.entry import get_format, list_eras, list_formats, load_format_file
 from deckcheck.error import DataError, UnknownFormatError
-from deckcheck.rule.banlist import dump_lflist, load_catalog
-from deckcheck.rule.format import (
-    Pool,
-    SizeRule,
-    get_format,
-    list_eras,
-    list_formats,
-    load_format_file,
-)
+from deckcheck.rule.banlist import dump_lflist
+from deckcheck.rule.format import Pool, SizeRule
 
 RULES_FORMATS = ["tcg", "ocg", "traditional", "worlds", "goat", "edison", "hat", "time-wizard",
                  "speed", "duel-links", "rush", "master-duel", "genesys"]  # fmt: skip
@@ -78,7 +73,11 @@ def test_house_eras() -> None:
     era = lp.era_at(date(2024, 1, 1))
     assert era.main.describe() == "40–80" and era.life_points == 4000 and era.first_player_draws
     assert era.side.allows(15) and not era.side.allows(7)
-    assert lp.banlist_at(date(2024, 1, 1)) is None and lp.copy_limit == 3 and lp.pool is Pool.ANY
+    assert (
+        lp.banlist_at(date(2024, 1, 1), Dataset.active()) is None
+        and lp.copy_limit == 3
+        and lp.pool is Pool.ANY
+    )
     ex20 = get_format("mr4-ex20").era_at(date(2024, 1, 1))
     assert ex20.extra.allows(20) and not ex20.extra.allows(21) and "seed" in ex20.provenance
     assert get_format("mr3-2014").era_at(date(2030, 1, 1)).id == "mr3-2014"
@@ -93,20 +92,20 @@ def test_special_rules() -> None:
     assert rush.legend_limits_at(date(2023, 1, 1)) == {"monster": 1, "spell": 1, "trap": 1}
     assert rush.era_at(date(2023, 1, 1)).draw_up_to == 5
     assert get_format("duel-links").limit_groups is not None
-    assert get_format("duel-links").banlist_at(date(2024, 1, 1)) is None
+    assert get_format("duel-links").banlist_at(date(2024, 1, 1), Dataset.active()) is None
 
 
 def test_fixed_whitelist_formats() -> None:
     for name, when in (("goat", date(2005, 4, 1)), ("edison", date(2010, 3, 1)),
                        ("hat", date(2014, 4, 1))):  # fmt: skip
-        b = get_format(name).banlist_at(date(2026, 1, 1))
+        b = get_format(name).banlist_at(date(2026, 1, 1), Dataset.active())
         assert b is not None and b.whitelist and b.effective == when and len(b.entries) > 1000
-        assert get_format(name).upcoming(date(2000, 1, 1)) == []
+        assert get_format(name).upcoming(date(2000, 1, 1), Dataset.active()) == []
 
 
 def test_format_file(tmp_path: Path) -> None:
     lf = tmp_path / "club.lflist.conf"
-    tcg = get_format("tcg").banlist_at(date(2024, 6, 1))
+    tcg = get_format("tcg").banlist_at(date(2024, 6, 1), Dataset.active())
     assert tcg is not None
     lf.write_text(dump_lflist(tcg), encoding="utf-8")
     path = tmp_path / "club.toml"
@@ -120,7 +119,7 @@ def test_format_file(tmp_path: Path) -> None:
     era = fmt.era_at(date(2024, 6, 1))
     assert era.extra.describe() == "0–20" and era.hand_limit == 7 and era.main.describe() == "40–60"
     assert fmt.point_cap == 50 and fmt.pool is Pool.TCG
-    b = fmt.banlist_at(date(2024, 6, 1))
+    b = fmt.banlist_at(date(2024, 6, 1), Dataset.active())
     assert b is not None and dict(b.entries) == dict(tcg.entries)
 
 
@@ -130,8 +129,8 @@ def test_format_file_with_family(tmp_path: Path) -> None:
                     'pool = "tcg"\n', encoding="utf-8")  # fmt: skip
     fmt = load_format_file(path)
     assert fmt.id == "old"
-    b = fmt.banlist_at(date(2020, 1, 1))
-    assert b is not None and b == load_catalog().get("tcg", date(2005, 4, 1))
+    b = fmt.banlist_at(date(2020, 1, 1), Dataset.active())
+    assert b is not None and b == Dataset.active().banlists.get("tcg", date(2005, 4, 1))
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ import pytest
 
 import deckcheck
 from deckcheck.card import CardIndex
+from deckcheck.data.dataset import Dataset
 from deckcheck.error import DeckReadError, GoldfishError, UnknownCardError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,7 +83,7 @@ def test_odd_digits_in_cards_show_are_unknown_cards(cli, query: str) -> None:
     assert "unknown card" in res.stderr
     _no_traceback(res.stderr)
     with pytest.raises(UnknownCardError):
-        CardIndex.load().lookup(query)
+        Dataset.active().cards.lookup(query)
 
 
 def test_condition_with_a_5000_digit_number_is_a_condition_error() -> None:

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from deckcheck.card import CardIndex, Match
+from deckcheck.card import Match
+from deckcheck.data.dataset import Dataset
 from deckcheck.deck.io import (
     MAX_CARDS,
     MAX_INPUT_BYTES,
@@ -92,7 +93,7 @@ def test_ydk_without_headers_and_with_junk_lines() -> None:
 
 
 def test_ydk_keeps_alternate_art_records() -> None:
-    index = CardIndex.load()
+    index = Dataset.active().cards
     alt = next(c for c in index if c.is_alternate_art and c.in_tcg)
     deck = parse_ydk(f"#main\n{alt.passcode}\n")
     card = deck.main[0]
@@ -287,7 +288,7 @@ def test_text_typos_are_findings_with_lines_and_suggestions() -> None:
     assert len(ambiguous.suggestions) == 2
     assert set(by_line) == {2, 4}
     # the rest still loads: "7 Colored Fish" is a name, "2 7 Colored Fish" two copies of it
-    fish = CardIndex.load().lookup_name("7 Colored Fish").card.passcode
+    fish = Dataset.active().cards.lookup_name("7 Colored Fish").card.passcode
     assert deck.multiset()[Section.MAIN] == {CYBER_DRAGON: 2, fish: 3}
 
 
@@ -316,7 +317,7 @@ def test_text_headings_and_comments() -> None:
 
 
 def test_text_dump_reads_back_alt_arts_and_unknown_codes() -> None:
-    index = CardIndex.load()
+    index = Dataset.active().cards
     alt = next(c for c in index if c.is_alternate_art)
     deck = parse_ydk(f"#main\n{alt.passcode}\n{ASH}\n{ASH}\n99999999\n#extra\n56260110\n")
     text = dump_text(deck)

@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from deckcheck.card import CardIndex, DeckZone
+from deckcheck.card import DeckZone
+from deckcheck.data.dataset import Dataset
 from deckcheck.deck.io import (
     MAX_PASSCODE,
     DeckFormat,
@@ -47,7 +48,7 @@ SHARED_DECKS = (
 @functools.cache
 def pools() -> tuple[list[int], list[int], list[int]]:
     """(every passcode, Extra Deck passcodes, non-Extra passcodes) of the index."""
-    index = CardIndex.load()
+    index = Dataset.active().cards
     codes = index.passcodes()
     extra = [c.passcode for c in index if c.zone is DeckZone.EXTRA]
     other = [c.passcode for c in index if c.zone is not DeckZone.EXTRA]
@@ -63,11 +64,11 @@ def known(pool: int) -> st.SearchStrategy[int]:
 
 def alternate_art() -> st.SearchStrategy[int]:
     """An alternate-artwork record's passcode."""
-    index = CardIndex.load()
+    index = Dataset.active().cards
     return st.sampled_from([c.passcode for c in index if c.is_alternate_art])
 
 
-unknown = st.integers(0, MAX_PASSCODE).filter(lambda c: c not in CardIndex.load())
+unknown = st.integers(0, MAX_PASSCODE).filter(lambda c: c not in Dataset.active().cards)
 names = st.none() | st.text(
     st.characters(categories=("L", "N"), include_characters=" -'&!:"), min_size=1, max_size=30
 ).map(lambda s: " ".join(s.split())).filter(bool)
@@ -109,7 +110,7 @@ def test_round_trip_keeps_order(fmt: DeckFormat, deck: Deck) -> None:
     assert pairs(back) == pairs(deck)
     if fmt in NAMED:
         assert back.name == deck.name
-    index = CardIndex.load()
+    index = Dataset.active().cards
     for card in back:
         assert card.card == (index.get(card.passcode) if card.passcode in index else None)
 
@@ -121,7 +122,7 @@ def test_round_trip_text_keeps_cards_and_counts(deck: Deck) -> None:
     assert back.source_format == "text"
     assert back.multiset() == deck.multiset()
     assert back.name == deck.name
-    unknown_codes = {c.passcode for c in deck if c.passcode not in CardIndex.load()}
+    unknown_codes = {c.passcode for c in deck if c.passcode not in Dataset.active().cards}
     assert {f.passcode for f in back.findings} == unknown_codes
 
 

@@ -66,3 +66,12 @@ def test_use_in_ci_config_example_is_valid(tmp_path) -> None:  # type: ignore[no
     assert cfg.folder_format("goat/a.ydk") == "goat"
     assert not cfg.selects("drafts/x.ydk") and not cfg.selects("other/x.ydk")
     assert cfg.ignored("casual/x.ydk") == {"not-in-pool"}
+
+
+def test_the_readme_lists_every_public_name() -> None:
+    import deckcheck
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("### The public API: `deckcheck.__all__`", 1)[1].split("\n### ", 1)[0]
+    missing = [n for n in deckcheck.__all__ if f"`{n}`" not in section]
+    assert not missing, missing

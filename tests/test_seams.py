@@ -327,3 +327,21 @@ def test_export_list_and_type_checking_imports_are_in_step() -> None:
     assert deckcheck.__all__ == sorted(exports)  # the literal list type checkers read
     for name in deckcheck.__all__:
         assert getattr(deckcheck, name) is not None
+
+
+def test_the_top_level_stays_small() -> None:
+    package = ROOT / "deckcheck"
+    entries = [p.name for p in package.iterdir() if p.name != "__pycache__"]
+    assert len(entries) <= 16, sorted(entries)
+
+
+def test_import_adds_no_import_hook_and_exports_name_their_public_module() -> None:
+    code = (
+        "import sys\n"
+        "before = list(sys.meta_path)\n"
+        "import deckcheck\n"
+        "assert sys.meta_path == before, sys.meta_path\n"
+        "for name in deckcheck.__all__:\n"
+        "    assert getattr(deckcheck, name).__module__ == 'deckcheck', name\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

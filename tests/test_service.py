@@ -588,7 +588,7 @@ def test_formats_list_and_show(api: Api) -> None:
 def test_banlists(api: Api) -> None:
     body = api.get("/v1/banlists/tcg", params={"date": ON}).json()
     fmt = deckcheck.get_format("tcg")
-    current = fmt.banlist_at(date.fromisoformat(ON))
+    current = fmt.banlist_at(date.fromisoformat(ON), Dataset.active())
     assert current is not None
     assert body["name"] == current.name and len(body["entries"]) == len(current.entries)
     pot = [e for e in body["entries"] if e["passcode"] == 55144522]

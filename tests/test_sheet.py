@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from deckcheck.card import CardIndex
+from deckcheck.data.dataset import Dataset
 from deckcheck.deck.io import read_path
 from deckcheck.deck.model import Deck, fingerprint_deck
 
@@ -243,7 +244,7 @@ def test_the_qr_code_gives_back_the_deck(cli: Callable[..., Any], tmp_path: Path
     zbarimg = _tool("zbarimg", "zbar-tools")
     from deckcheck.deck.io import read_deck
 
-    full = _long_names_deck(CardIndex.load(), tmp_path, "zh")  # 60 + 15 + 15 cards
+    full = _long_names_deck(Dataset.active().cards, tmp_path, "zh")  # 60 + 15 + 15 cards
     decks = (LEGAL, PROBLEMS, full)
     pdf = _sheet(cli, tmp_path, *map(str, decks), "--lang", "zh")
     subprocess.run([pdftoppm, "-r", "200", "-png", str(pdf), str(tmp_path / "page")], check=True)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from deckcheck.data.dataset import Dataset
 from deckcheck.deck.io import read_path
 from deckcheck.deck.model import Deck, DeckCard, Section
 from deckcheck.validation.engine import validate
@@ -78,9 +79,8 @@ def test_same_deck_two_dates_two_verdicts() -> None:
 
 
 def _deck(main: list[int], extra: list[int] = (), side: list[int] = ()) -> Deck:  # type: ignore[assignment]
-    from deckcheck.card import CardIndex
 
-    ix = CardIndex.load()
+    ix = Dataset.active().cards
 
     def cards(codes: list[int], section: Section) -> list[DeckCard]:
         return [DeckCard(c, section, ix.get(c), i + 1) for i, c in enumerate(codes)]
@@ -95,9 +95,8 @@ def _old_vanilla() -> list[int]:
 
 
 def test_speed_duel_needs_exactly_one_skill() -> None:
-    from deckcheck.card import CardIndex
 
-    ix = CardIndex.load()
+    ix = Dataset.active().cards
     skills = [c.passcode for c in ix if c.is_skill and not c.is_unofficial][:2]
     body = _old_vanilla()[:20]
     none = validate(_deck(body), "speed", date(2024, 1, 1))
@@ -110,16 +109,15 @@ def test_speed_duel_needs_exactly_one_skill() -> None:
 
 
 def test_genesys_points_over_cap() -> None:
-    from deckcheck.rule.format import get_format
+    from deckcheck.data.entry import get_format
 
     fmt = get_format("genesys")
     on = date(2026, 1, 15)
-    bl = fmt.banlist_at(on)
+    bl = fmt.banlist_at(on, Dataset.active())
     assert bl is not None and bl.points
     pricey = sorted(((p, c) for c, p in bl.entries.items() if 0 < p < 100), reverse=True)
-    from deckcheck.card import CardIndex
 
-    ix = CardIndex.load()
+    ix = Dataset.active().cards
     picks: list[int] = []
     for _, code in pricey:
         card = ix.get(code) if code in ix else None
@@ -143,11 +141,11 @@ def test_date_outside_the_data_warns() -> None:
 
 
 def test_upcoming_change_warns_before_a_list_takes_effect() -> None:
-    from deckcheck.rule.format import get_format
+    from deckcheck.data.entry import get_format
 
     fmt = get_format("tcg")
     pog = 55144522
-    bl = fmt.banlist_at(date(2005, 9, 20))
+    bl = fmt.banlist_at(date(2005, 9, 20), Dataset.active())
     assert bl is not None and bl.limit(pog) == 1
     deck = _deck([pog, *_old_vanilla()[:39]])
     before = validate(deck, fmt, date(2005, 9, 20))

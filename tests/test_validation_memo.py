@@ -217,7 +217,7 @@ def test_report_types_are_immutable_values() -> None:
 
 
 def test_memory_stays_bounded_over_many_dates(monkeypatch: pytest.MonkeyPatch) -> None:
-    import deckcheck.validation.engine as engine
+    from deckcheck.validation import ruleset as engine
 
     monkeypatch.setattr(engine, "MAX_LEARNED", 400)
     monkeypatch.setattr(engine, "MAX_RULESETS", 5)

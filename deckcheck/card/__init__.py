@@ -5,7 +5,7 @@ Everything public is re-exported here, so ``from deckcheck.card import CardIndex
 
 from __future__ import annotations
 
-from deckcheck.card.index import CARDS_FILE, NAMES_FILE, CardIndex, load_index
+from deckcheck.card.index import CARDS_FILE, NAMES_FILE, CardIndex
 from deckcheck.card.model import (
     ALIAS_ALT_ART,
     ALIAS_NONE,
@@ -81,7 +81,6 @@ __all__ = [
     "Lookup",
     "Match",
     "build_name_table",
-    "load_index",
     "name_priority",
     "normalize_name",
 ]

@@ -113,13 +113,6 @@ class CardIndex:
         return -1
 
     @classmethod
-    def load(cls) -> CardIndex:
-        """The card index of the active dataset (:meth:`deckcheck.Dataset.active`)."""
-        from deckcheck.card.active import resolve
-
-        return resolve(None).cards
-
-    @classmethod
     def from_dir(cls, folder: str | Path) -> CardIndex:
         """Load an index folder written by ``scripts/build_card_index.py``.
 
@@ -421,8 +414,3 @@ class CardIndex:
             local = (card.name, card.name_ja, card.name_zh)[lang]
             out.append(f"{local} ({card.name})" if typed_cjk and lang and local else card.name)
         return out
-
-
-def load_index() -> CardIndex:
-    """The card index of the active dataset (:meth:`deckcheck.Dataset.active`)."""
-    return CardIndex.load()

@@ -20,6 +20,7 @@ from deckcheck.cli.options import (
     out_name,
     parse_date,
 )
+from deckcheck.data.dataset import Dataset
 from deckcheck.reporter.text import plural
 
 if TYPE_CHECKING:
@@ -40,9 +41,9 @@ class ExportFormat(enum.StrEnum):
 
 
 def _name(code: int) -> str | None:
-    from deckcheck.card import CardIndex
+    from deckcheck.data.dataset import Dataset
 
-    index = CardIndex.load()
+    index = Dataset.active().cards
     return index.get(code).name if code in index else None
 
 
@@ -68,7 +69,7 @@ def _format_and_list(
     fmt = resolve_named(name, format_file, region)
     d = parse_date(when)
     check_date(fmt, d)
-    current = fmt.banlist_at(d)
+    current = fmt.banlist_at(d, Dataset.active())
     if current is None:
         fail(f"{fmt.name} has no ban list in force on {d.isoformat()}")
     return fmt, current

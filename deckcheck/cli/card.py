@@ -30,10 +30,10 @@ def show(
     ] = False,
 ) -> None:
     """Show one card's facts. Unknown or ambiguous names exit 2 with suggestions."""
-    from deckcheck.card import CardIndex
+    from deckcheck.data.dataset import Dataset
     from deckcheck.error import AmbiguousCardError, UnknownCardError
 
-    index = CardIndex.load()
+    index = Dataset.active().cards
     try:
         found = index.lookup(query, rush=rush)
     except UnknownCardError as exc:
@@ -99,9 +99,9 @@ def search(
     rush: Annotated[bool, typer.Option("--rush", help="Rush Duel cards only.")] = False,
 ) -> None:
     """List the cards whose names best match TEXT, best first (exit 1 when none match)."""
-    from deckcheck.card import CardIndex
+    from deckcheck.data.dataset import Dataset
 
-    index = CardIndex.load()
+    index = Dataset.active().cards
     results = _rush_search(index, text, limit) if rush else index.search(text, limit)
     if output is Output.JSON:
         print_document(

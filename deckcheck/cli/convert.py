@@ -72,8 +72,7 @@ def convert(
     replaces a regular file atomically, keeping its permissions, and writes in place to
     anything else (a FIFO, a device, a pipe).
     """
-    from deckcheck.deck.io import read_path, write_deck
-    from deckcheck.deck.io.text import unresolved_lines
+    from deckcheck.deck.io import lost_lines, read_path, write_deck
     from deckcheck.deck.model import FindingCode
     from deckcheck.error import DeckcheckError
 
@@ -88,8 +87,7 @@ def convert(
         label = "candidate" if finding.code is FindingCode.AMBIGUOUS_CARD else "did you mean"
         for hint in finding.suggestions:
             sys.stderr.write(f"  {label}: {clean(hint)}\n")
-    kept = {id(f) for f in unresolved_lines(deck)} if to.value in ("text", "json") else set()
-    lost = [f for f in deck.unread if id(f) not in kept]
+    lost = lost_lines(deck, to.value)
     listed = [
         f"{where}:{f.line}: {what}" if f.line is not None else f"{where}: {what}"
         for f in lost
@@ -106,6 +104,9 @@ def convert(
     except DeckcheckError as exc:
         fail(f"cannot write {to.value}: {exc}")
     status = EXIT_OK
+    if deck.cover is not None:
+        kept = "kept" if to.value == "omega" else f"left out ({to.value} has no place for it)"
+        sys.stderr.write(f"note: the Omega code's cover card {deck.cover} is {kept}\n")
     if lost:
         sys.stderr.write(f"warning: left out {plural(len(lost), 'line')} naming no card:\n")
         for entry in listed:

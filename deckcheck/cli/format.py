@@ -19,6 +19,7 @@ from deckcheck.cli.options import (
     parse_date,
     resolve_format,
 )
+from deckcheck.data.dataset import Dataset
 
 if TYPE_CHECKING:
     from deckcheck.rule.format import Format
@@ -44,7 +45,7 @@ def check_date(fmt: Format, d: date) -> None:
     from deckcheck.error import DateRangeError
 
     try:
-        warnings = fmt.require_date(d)
+        warnings = fmt.require_date(d, Dataset.active())
     except DateRangeError as exc:
         fail(str(exc))
     for warning in warnings:
@@ -66,13 +67,14 @@ def formats(ctx: typer.Context, output: OutputOpt = Output.TEXT) -> None:
         return
     from deckcheck.rule.format import list_eras, list_formats
 
-    fmts = list_formats()
+    data = Dataset.active()
+    fmts = list_formats(data)
     if output is Output.JSON:
         print_document(
             "formats",
             {
                 "formats": [f.to_dict() for f in fmts],
-                "eras": [e.to_dict() for e in list_eras()],
+                "eras": [e.to_dict() for e in list_eras(data)],
             },
         )
         return
@@ -84,7 +86,7 @@ def formats(ctx: typer.Context, output: OutputOpt = Output.TEXT) -> None:
         lines.append(f"  {f.id:<14} {f.name}{alias}")
     lines.append("")
     lines.append("Eras (each usable as a format too):")
-    for e in list_eras():
+    for e in list_eras(data):
         house = " [house rules]" if e.house else ""
         lines.append(
             f"  {e.id:<20} Main {e.main.describe()}, Extra {e.extra.describe()}, "
@@ -112,7 +114,7 @@ def show(
     d = parse_date(when)
     check_date(fmt, d)
     if output is Output.JSON:
-        print_document("format", fmt.to_dict(d))
+        print_document("format", fmt.to_dict(d, Dataset.active()))
         return
     era = fmt.era_at(d)
     lines = [clean(f"{fmt.name} ({fmt.id})" + (f"  aliases: {', '.join(fmt.aliases)}"
@@ -141,13 +143,13 @@ def show(
         lines.append(
             "  limit groups: " + ", ".join(f"{k} {v}" for k, v in fmt.limit_groups.items())
         )
-    current = fmt.banlist_at(d)
+    current = fmt.banlist_at(d, Dataset.active())
     approx = " (date approximate: no source gives the effective day)"
     shown = "none" if current is None else current.name + (approx if current.approximate else "")
     lines.append(f"  ban list: {shown}")
     if fmt.family is not None and fmt.pool in (Pool.TCG, Pool.BOTH):
         lines.append(f"  TCG region for list dates: {fmt.tcg_region.value}")
-    for b in fmt.upcoming(d)[:3]:
+    for b in fmt.upcoming(d, Dataset.active())[:3]:
         lines.append(f"  upcoming: {b.name} (from {b.effective_in(fmt.tcg_region).isoformat()})")
     lines.append(f"  confidence: {era.confidence}/{fmt.confidence} (era/format; {CONFIDENCE_KEY})")
     for note in dict.fromkeys((fmt.note, era.note)):  # an era used as a format shares its note

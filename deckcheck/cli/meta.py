@@ -101,8 +101,13 @@ def meta_command(
         write_output(str(out), text)
     else:
         sys.stdout.write(text)
-    for _, why in result.unreadable:
-        sys.stderr.write(f"error: {clean(why)}\n")
+    for entry in result.entries:
+        for f in entry.unread:
+            what = clean(f.text or f.message)
+            sys.stderr.write(f"warning: {clean(entry.source)}:{f.line}: names no card, not "
+                             f"counted: {what} ({f.code.value})\n")  # fmt: skip
+    for u in result.unreadable:
+        sys.stderr.write(f"error: {clean(u.error)} [{u.code.value}]\n")
     raise typer.Exit(EXIT_ERROR if result.unreadable else EXIT_OK)
 
 

@@ -15,13 +15,14 @@
 from __future__ import annotations
 
 import enum
+import sys
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.common import Output, fail
+from deckcheck.cli.common import Output, clean, fail
 
 if TYPE_CHECKING:
     from deckcheck.rule.format import Format
@@ -218,12 +219,15 @@ def _resolve_format(name: str | None, file: Path | str | None, *, default: str) 
     if name is not None and not name.strip():
         fail("--format is empty; see 'deckcheck formats' for the valid names")
     try:
-        return resolve(name, file=file, default=default)
+        fmt = resolve(name, file=file, default=default)
     except UnknownFormatError as exc:
         fail(f"unknown format {exc.name!r}{did_you_mean(exc.name, exc.valid)}",
              ["valid formats: " + ", ".join(exc.valid)])  # fmt: skip
     except DeckcheckError as exc:
         fail(str(exc))
+    for warning in fmt.warnings:
+        sys.stderr.write(f"warning: {clean(warning)} (line skipped)\n")
+    return fmt
 
 
 def _lang_value(value: str | None) -> str | None:

@@ -61,6 +61,7 @@ def read_deck_warning(deck_path: str, rush: bool, skills: bool = False) -> Deck:
 
     ``skills`` (Speed Duel, Duel Links): a name that is also a Skill's means the Skill.
     """
+    from deckcheck.data.dataset import Dataset
     from deckcheck.deck.io import read_path
     from deckcheck.deck.model import FindingCode, Section
     from deckcheck.error import DeckcheckError
@@ -70,10 +71,9 @@ def read_deck_warning(deck_path: str, rush: bool, skills: bool = False) -> Deck:
     except DeckcheckError as exc:
         fail(str(exc))
     if skills:
-        from deckcheck.card import CardIndex
         from deckcheck.deck.skills import prefer_skills
 
-        deck = prefer_skills(deck, CardIndex.load())
+        deck = prefer_skills(deck, Dataset.active().cards)
     for finding in deck.findings:
         at = f"{deck.source or deck_path}:{finding.line}" if finding.line else deck_path
         if finding.code is FindingCode.MISSING_SECTIONS:  # a note about the file, no card

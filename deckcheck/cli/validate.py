@@ -279,6 +279,8 @@ def register(app: typer.Typer) -> None:
         ))  # fmt: skip
         if batch.skipped:
             sys.stderr.write(f"note: {skipped_line(batch.skipped)}\n")
+            sys.stderr.writelines(f"  {clean(k.path)}: {k.reason} ({k.code.value})\n"
+                                  for k in batch.skipped)  # fmt: skip
         run.finish(
             render(batch, output, colour=run.colour, root=run.root, strict=is_strict,
                    lang=lang or "en"), out,

@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from deckcheck.boundary import guard, read_data
-from deckcheck.card import active as _active
 from deckcheck.error import DataError
 
 if TYPE_CHECKING:
@@ -376,6 +375,3 @@ def _resolve() -> tuple[Dataset, DataOrigin, str | None]:
 def resolve_data(data: Dataset | None) -> Dataset:
     """``data``, or the active dataset when None (the rule every entry point follows)."""
     return data if data is not None else Dataset.active()
-
-
-_active.install(resolve_data)  # cards and rules ask through this seam, never import this stage

@@ -112,6 +112,9 @@ class Deck:
     source: str | None = None
     source_format: str | None = None
     findings: tuple[ReadFinding, ...] = field(default=())
+    cover: int | None = None
+    """The cover card's passcode, for a deck read from an Omega code that names one (only Omega
+    codes hold it; it is not a card of the deck)."""
 
     def section(self, section: Section) -> tuple[DeckCard, ...]:
         """The cards of one section."""
@@ -161,6 +164,7 @@ class Deck:
         source: str | None = None,
         source_format: str | None = None,
         findings: Iterable[ReadFinding] = (),
+        cover: int | None = None,
     ) -> Deck:
         """Build a deck from cards in any order (each keeps its own section)."""
         by: dict[Section, list[DeckCard]] = {s: [] for s in Section}
@@ -174,6 +178,7 @@ class Deck:
             source,
             source_format,
             tuple(findings),
+            cover,
         )
 
 

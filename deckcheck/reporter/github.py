@@ -81,6 +81,11 @@ def workflow_commands(batch: Batch, options: RenderOptions) -> str:
         file, line = locate(u.path, u.registration, u.line, options.root)
         lines.append(command("error", f"{u.error} [{u.code.value}]", file=file, line=line,
                              title="unreadable"))  # fmt: skip
+    for k in batch.skipped:
+        file, _ = locate(k.path, None, None, options.root)
+        shown = "" if file is not None else f"{clean(k.path)}: "
+        lines.append(command("notice", f"{shown}skipped, {k.reason} [{k.code.value}]", file=file,
+                             title="skipped"))  # fmt: skip
     lines.append(summary_line(batch))
     return "".join(line + "\n" for line in lines)
 

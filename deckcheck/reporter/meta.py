@@ -42,9 +42,13 @@ def meta_text(meta: Metagame) -> str:
     ):
         lines += ["", f"{title} (decks, share of decks, average copies)"]
         lines += _card_lines(cards) or ["  (none)"]
+    if meta.unread_lines:
+        lines += ["", f"Lines that name no card ({meta.unread_lines}, not counted)"]
+        lines += [f"  {clean(e.source)}:{f.line}: {clean(f.text or f.message)} ({f.code.value})"
+                  for e in meta.entries for f in e.unread]  # fmt: skip
     if meta.unreadable:
         lines += ["", f"Unreadable ({len(meta.unreadable)}, not counted)"]
-        lines += [f"  {clean(why)}" for _, why in meta.unreadable]
+        lines += [f"  {clean(u.error)} ({u.code.value})" for u in meta.unreadable]
     return "\n".join(lines) + "\n"
 
 

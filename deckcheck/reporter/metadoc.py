@@ -39,6 +39,14 @@ class ScoreDoc(_Doc):
     copies: int
 
 
+class UnreadLineDoc(_Doc):
+    """A line of a deck that names no card."""
+
+    line: int | None
+    code: str = Field(description="The finding's code: unknown-card, ambiguous-card, parse.")
+    text: str | None
+
+
 class MetaEntryDoc(_Doc):
     """One deck of the field and its archetype."""
 
@@ -51,13 +59,25 @@ class MetaEntryDoc(_Doc):
     scores: list[ScoreDoc]
     copies: int = Field(description="Main + Extra copies of the deck.")
     signature: bool = Field(description="True when the organiser's signature cards decided it.")
+    unread: list[UnreadLineDoc] = Field(
+        default_factory=list, description="The deck's lines that name no card (not counted)."
+    )
 
 
 class MetaUnreadableDoc(_Doc):
     """A source that could not be read."""
 
     source: str
+    code: str = Field(description="Why, as an unreadable code (README table).")
     error: str
+
+
+class MetaSkippedDoc(_Doc):
+    """A file a scan left out."""
+
+    path: str
+    code: str = Field(description="Why, as a skip code (README table).")
+    reason: str
 
 
 class MetaDocument(_Doc):
@@ -69,4 +89,6 @@ class MetaDocument(_Doc):
     main: list[CardUsageDoc] = Field(description="Main + Extra Deck staples.")
     side: list[CardUsageDoc] = Field(description="Side Deck staples.")
     entries: list[MetaEntryDoc]
+    unread_lines: int = Field(0, description="Lines of the decks read that name no card.")
     unreadable: list[MetaUnreadableDoc] = Field(default_factory=list)
+    skipped: list[MetaSkippedDoc] = Field(default_factory=list)

@@ -101,6 +101,8 @@ class Sheet:
         return self.total(Group.MONSTER, Group.SPELL, Group.TRAP, Group.OTHER)
 
 
+UNREAD_FINGERPRINT = "none (lines name no card)"
+"""The deck fingerprint a sheet shows for a deck with lines that name no card."""
 VERDICT_ERRORS = 4
 """Errors listed in brief under an illegal verdict (the rest are counted)."""
 
@@ -119,8 +121,8 @@ def _group_of(dc: DeckCard) -> Group:
 
 
 def _rows(deck: Deck, lang: Lang) -> dict[Group, list[SheetRow]]:
-    """Rows per block: one per distinct passcode in file order, then lines naming no card."""
-    from deckcheck.deck.io.text import unresolved_lines
+    """Rows per block: one per distinct passcode in file order, then every line naming no card
+    (:attr:`~deckcheck.deck.model.Deck.unread`), with its line number and code."""
     from deckcheck.deck.model import Section
 
     out: dict[Group, list[SheetRow]] = {g: [] for g in Group}
@@ -133,11 +135,13 @@ def _rows(deck: Deck, lang: Lang) -> dict[Group, list[SheetRow]]:
         seen.add(key)
         name, fallback = card_name(dc.card, lang) if dc.card else (f"#{dc.passcode}", False)
         out[_group_of(dc)].append(SheetRow(counts[key], name, fallback, dc.passcode))
-    for f in unresolved_lines(deck):
+    for f in deck.unread:
         group = {Section.EXTRA: Group.EXTRA, Section.SIDE: Group.SIDE}.get(
             f.section or Section.MAIN, Group.OTHER
         )
-        out[group].append(SheetRow(f.count, f.name or (f.text or "").strip()))
+        what = f.name or (f.text or "").strip() or f.message
+        where = f"line {f.line}, " if f.line is not None else ""
+        out[group].append(SheetRow(f.count, f"{what} ({where}{f.code.value})"))
     return out
 
 
@@ -174,7 +178,8 @@ def build_sheet(
     return Sheet(
         language, tuple((g, tuple(rows[g])) for g in Group), fields or SheetFields(),
         report.format, deck.name, verdict_lines(report, loc), report.legal,
-        fingerprint_deck(deck), report.data_fingerprint or "", dump_ydke(deck),
+        fingerprint_deck(deck) if not deck.unread else UNREAD_FINGERPRINT,
+        report.data_fingerprint or "", dump_ydke(deck),
     )  # fmt: skip
 
 

@@ -176,13 +176,13 @@ def check(
     format's first list.
     """
     from deckcheck.data.dataset import resolve_data
-    from deckcheck.validation.engine import _today
+    from deckcheck.validation.engine import today
 
     ds = resolve_data(data)
     fmt = ds.format(format) if isinstance(format, str) else format
     if region is not None:
         fmt = fmt.in_region(region)
-    when = date if date is not None else _today()
+    when = date if date is not None else today()
     if plan is None:
         fmt.require_date(when, ds)
         plan = [Planned(src, fmt) for src in expand_sources(items, ds)]

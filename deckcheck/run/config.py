@@ -378,11 +378,11 @@ def check_with_config(
     """
     from deckcheck.data.dataset import resolve_data
     from deckcheck.run.batch import check
-    from deckcheck.validation.engine import _today
+    from deckcheck.validation.engine import today
 
     ds = resolve_data(data)
     cfg = config if config is not None else empty_config()
-    when = date or cfg.event_date() or _today()
+    when = date or cfg.event_date() or today()
     prerelease = cfg.settings.allow_prerelease if allow_prerelease is None else allow_prerelease
     default, planned = plan(items, cfg, format=format, data=ds, region=region)
     for fmt in {id(p.format): p.format for p in planned}.values():

@@ -216,7 +216,7 @@ def _key(v: Violation) -> tuple[Any, ...]:
 
 def card_changes(deck: Deck, before: Banlist | None, after: Banlist) -> tuple[CardChange, ...]:
     """The cards of ``deck`` whose value differs between two lists, in deck order."""
-    from deckcheck.validation.engine import _list_status
+    from deckcheck.validation.fact import list_status
 
     copies: dict[str, int] = {}
     first: dict[str, Any] = {}
@@ -229,8 +229,8 @@ def card_changes(deck: Deck, before: Banlist | None, after: Banlist) -> tuple[Ca
     out = []
     for name, dc in first.items():
         card = dc.card
-        now = _list_status(before, card)[0]
-        then = _list_status(after, card)[0]
+        now = list_status(before, card)[0]
+        then = list_status(after, card)[0]
         if after.whitelist:
             continue  # a whitelist's change is a pool change, reported as a new error
         if now != then:
@@ -285,11 +285,11 @@ def forecast(
     from deckcheck.data.dataset import resolve_data
     from deckcheck.run.config import empty_config, plan
     from deckcheck.run.job import Step, run
-    from deckcheck.validation.engine import _today
+    from deckcheck.validation.engine import today
 
     ds = resolve_data(data)
     cfg = config if config is not None else empty_config()
-    when = date or cfg.event_date() or _today()
+    when = date or cfg.event_date() or today()
     prerelease = cfg.settings.allow_prerelease if allow_prerelease is None else allow_prerelease
     fixed = ds.format(format) if isinstance(format, str) else format
     _, planned = plan(items, cfg, format=fixed, data=ds, region=region)

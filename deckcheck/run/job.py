@@ -81,7 +81,7 @@ def checked(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Checked:
     report = apply_ignores(report, one.ignored)
     counts = canonical_counts(deck)
     return Checked(report, fingerprint_counts(counts), src.registration, frozenset(one.ignored),
-                   deck_contents(deck, counts))  # fmt: skip
+                   deck_contents(deck, counts), deck.unread)  # fmt: skip
 
 
 def one_source(one: Planned, step: Step, ds: Dataset) -> Any:
@@ -194,7 +194,7 @@ def _check_chunk(chunk: list[Planned]) -> list[Any]:
 
 def _warm(planned: list[Planned], step: Step, ds: Dataset) -> None:
     """Load what every worker needs before forking, so forked workers inherit it."""
-    from deckcheck.validation.engine import ruleset
+    from deckcheck.validation.ruleset import ruleset
 
     for fmt in {id(p.format): p.format for p in planned}.values():
         ruleset(fmt, step.date, step.allow_prerelease, ds)

@@ -36,8 +36,9 @@ from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deckcheck.deck.model import Deck, Section
+from deckcheck.deck.model import Deck, ReadFinding, Section
 from deckcheck.error import DeckcheckError, DeckReadError, InputError
+from deckcheck.source.record import Skipped, Unreadable, UnreadableReason, read_code
 
 if TYPE_CHECKING:
     from deckcheck.card import CardIndex
@@ -128,6 +129,9 @@ class Entry:
     player: str | None = None
     contents: tuple[tuple[str, int, int], ...] = field(default=(), repr=False)
     """The deck's cards (:func:`deck_contents`)."""
+    unread: tuple[ReadFinding, ...] = ()
+    """The deck's lines that name no card (:attr:`~deckcheck.deck.model.Deck.unread`): not
+    counted in the breakdown, counted in :attr:`Metagame.unread_lines`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +178,15 @@ class Metagame:
     side: tuple[CardUsage, ...]
     """Side Deck staples, by decks playing them."""
     entries: tuple[Entry, ...] = ()
-    unreadable: tuple[tuple[str, str], ...] = ()
-    """(source, why) of the sources that could not be read."""
+    unreadable: tuple[Unreadable, ...] = ()
+    """The sources that could not be read (each with its code)."""
+    skipped: tuple[Skipped, ...] = ()
+    """The files a scan left out (each with its code)."""
+
+    @property
+    def unread_lines(self) -> int:
+        """Lines of the decks read that name no card (not counted in the breakdown)."""
+        return sum(len(e.unread) for e in self.entries)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (``deckcheck schema meta``)."""
@@ -191,10 +202,16 @@ class Metagame:
             "side": [c.to_dict() for c in self.side],
             "entries": [
                 {"source": e.source, "name": e.name, "player": e.player,
-                 **e.archetype.to_dict()}
+                 **e.archetype.to_dict(),
+                 "unread": [{"line": f.line, "code": f.code.value, "text": f.text}
+                            for f in e.unread]}
                 for e in self.entries
             ],
-            "unreadable": [{"source": s, "error": why} for s, why in self.unreadable],
+            "unread_lines": self.unread_lines,
+            "unreadable": [{"source": u.path, "code": u.code.value, "error": u.error}
+                           for u in self.unreadable],
+            "skipped": [{"path": k.path, "code": k.code.value, "reason": k.reason}
+                        for k in self.skipped],
         }  # fmt: skip
 
 
@@ -392,7 +409,8 @@ def summarize(
     entries: Sequence[Entry],
     *,
     top: int = TOP,
-    unreadable: Sequence[tuple[str, str]] = (),
+    unreadable: Sequence[Unreadable] = (),
+    skipped: Sequence[Skipped] = (),
     data: Dataset | None = None,
     facts: _Facts | None = None,
 ) -> Metagame:
@@ -402,7 +420,7 @@ def summarize(
     facts = facts if facts is not None else _Facts(resolve_data(data).cards)
     n = len(entries)
     if n == 0:
-        return Metagame(0, (), (), (), (), (), tuple(unreadable))
+        return Metagame(0, (), (), (), (), (), tuple(unreadable), tuple(skipped))
     every, main, side = _Tally(), _Tally(), _Tally()
     known = facts.get
     side_name = Section.SIDE.value
@@ -427,6 +445,7 @@ def summarize(
         side.usage(facts, n, top),
         tuple(entries),
         tuple(unreadable),
+        tuple(skipped),
     )
 
 
@@ -445,7 +464,8 @@ def metagame(
     for i, item in enumerate(decks, 1):
         label, deck = item if isinstance(item, tuple) else (item.source or f"deck {i}", item)
         contents = deck_contents(deck)
-        entries.append(Entry(label, _classify(contents, rules, facts), deck.name, None, contents))
+        entries.append(Entry(label, _classify(contents, rules, facts), deck.name, None, contents,
+                             deck.unread))  # fmt: skip
     return summarize(entries, top=top, facts=facts)
 
 
@@ -460,11 +480,11 @@ def from_batch(
     facts = _Facts(resolve_data(data).cards)
     entries = [
         Entry(c.path or f"deck {i}", _classify(c.contents, rules, facts), c.name,
-              _player(c.registration), c.contents)
+              _player(c.registration), c.contents, c.unread)
         for i, c in enumerate(batch.checked, 1)
     ]  # fmt: skip
-    bad = [(u.path, u.error) for u in batch.unreadable]
-    return summarize(entries, top=top, unreadable=bad, facts=facts)
+    return summarize(entries, top=top, unreadable=batch.unreadable, skipped=batch.skipped,
+                     facts=facts)  # fmt: skip
 
 
 # -- reading sources ----------------------------------------------------------------------------
@@ -486,8 +506,9 @@ def analyze(
 ) -> Metagame:
     """Read every source (paths, folders, zips, registration CSVs) and sum up the field.
 
-    A source that cannot be read is listed in :attr:`Metagame.unreadable`, never fatal.
-    Skipped files of a folder scan are left out.
+    A source that cannot be read is listed in :attr:`Metagame.unreadable`, never fatal, and
+    the files a scan skipped in :attr:`Metagame.skipped`, each with its code. A bare string that
+    is not a usable path raises :class:`~deckcheck.error.ArgumentError`.
     """
     from deckcheck.data.dataset import resolve_data
     from deckcheck.source.read import read_source
@@ -496,22 +517,31 @@ def analyze(
     ds = resolve_data(data)
     facts = _Facts(ds.cards)
     entries: list[Entry] = []
-    bad: list[tuple[str, str]] = []
+    bad: list[Unreadable] = []
+    skipped: list[Skipped] = []
     for src in expand_sources(items, ds):
-        if src.skip is not None:
+        known = src.outcome()
+        if isinstance(known, Skipped):
+            skipped.append(known)
+            continue
+        if known is not None:
+            bad.append(known)
             continue
         try:
-            if src.error is not None:
-                raise DeckReadError(src.error, src.label)
             deck = read_source(src, rush=rush, data=ds)
         except DeckcheckError as exc:
             text = str(exc)
-            bad.append((src.label, text if text.startswith(src.label) else f"{src.label}: {text}"))
+            why = text if text.startswith(src.label) else f"{src.label}: {text}"
+            code = (
+                read_code(exc) if isinstance(exc, DeckReadError) else UnreadableReason.CHECK_FAILED
+            )
+            line = exc.line if isinstance(exc, DeckReadError) else None
+            bad.append(Unreadable(src.label, why, line, src.registration, code))
             continue
         contents = deck_contents(deck)
         entries.append(Entry(src.label, _classify(contents, rules, facts), deck.name,
-                             _player(src.registration), contents))  # fmt: skip
-    return summarize(entries, top=top, unreadable=bad, facts=facts)
+                             _player(src.registration), contents, deck.unread))  # fmt: skip
+    return summarize(entries, top=top, unreadable=bad, skipped=skipped, facts=facts)
 
 
 # -- the organiser's signature file --------------------------------------------------------------

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from deckcheck.deck.model import ReadFinding
     from deckcheck.source.registration import Registration
     from deckcheck.validation.report import Report, Violation
 
@@ -31,6 +32,9 @@ class Checked:
     contents: tuple[tuple[str, int, int], ...] = ()
     """The deck's cards as ``(section, canonical passcode, copies)`` (the batch's metagame is
     computed from them: :mod:`deckcheck.run.meta`)."""
+    unread: tuple[ReadFinding, ...] = ()
+    """The deck's lines that name no card (:attr:`~deckcheck.deck.model.Deck.unread`; the
+    report has a finding for each)."""
 
     @property
     def legal(self) -> bool:

@@ -177,11 +177,13 @@ def plan(opts: Options) -> tuple[Ref, dict[str, str]]:
 
 def _check_formats(opts: Options) -> None:
     """Every format named is known (format files are checked when the configuration is used)."""
+    from deckcheck.data.dataset import Dataset
     from deckcheck.rule.format import get_format
 
+    data = Dataset.active()
     for name in (opts.format, *(fmt for _, fmt in opts.folders)):
         if not name.endswith(".toml"):
-            get_format(name)
+            get_format(name, data)
 
 
 def _check_config(text: str) -> None:

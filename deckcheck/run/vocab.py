@@ -126,7 +126,7 @@ def resolve_format(
             "as format_file, or name a format (see the list of formats)"
         )
     if document is not None:
-        fmt = format_from_document(document, "format_file", ds)
+        fmt = format_from_document(document, ds, "format_file")
     elif file is not None or is_path:
         path = Path(file if file is not None else (name or "").strip())
         fmt = load_format_file(base / path if base is not None else path, ds)

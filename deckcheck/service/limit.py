@@ -400,3 +400,71 @@ def _replay(body: bytes) -> Receive:
 async def _send_all(send: Send, messages: list[Message]) -> None:
     for message in messages:
         await send(message)
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over its limit gets 413 before any route reads it.
+
+    The body is read up to the limit (whatever ``Content-Length`` claims, and for chunked
+    bodies too) and handed on; ``big_path`` (``POST /v1/batch``) has its own, larger limit.
+    """
+
+    def __init__(self, app: ASGIApp, settings: Settings, big_path: str) -> None:
+        self.app = app
+        self.settings = settings
+        self.big_path = big_path
+        """The route with the larger limit (``POST /v1/batch``)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        big = scope["path"] == self.big_path
+        limit = self.settings.max_batch_bytes if big else self.settings.max_body_bytes
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    declared = 0
+                if declared > limit:
+                    await self._refuse(scope, receive, send, limit)
+                    return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.app(scope, _replay_messages([message]), send)
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await self._refuse(scope, receive, send, limit)
+                return
+            chunks.append(chunk)
+            more = bool(message.get("more_body", False))
+        body = b"".join(chunks)
+        await self.app(scope, _replay_messages([{"type": "http.request", "body": body}]), send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+        from deckcheck.service.error import error_response
+
+        resp = error_response(413, "too-large", f"the request body is over {limit} bytes",
+                              {"limit": "max_body_bytes" if limit == self.settings.max_body_bytes
+                               else "max_batch_bytes", "value": limit})  # fmt: skip
+        resp.headers["Connection"] = "close"
+        await resp(scope, receive, send)
+
+
+def _replay_messages(messages: list[Message]) -> Receive:
+    """A ``receive`` handing out ``messages``, then a disconnect."""
+    pending = list(messages)
+
+    async def receive() -> Message:
+        if pending:
+            return pending.pop(0)
+        return {"type": "http.disconnect"}
+
+    return receive

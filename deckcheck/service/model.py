@@ -203,6 +203,11 @@ class ConvertDocument(BaseModel):
         description="Unknown or ambiguous names and unreadable lines (unknown passcodes are "
         "kept; names that match no card cannot be)."
     )
+    left_out: list[int | None] = Field(
+        default_factory=list,
+        description="Lines of the findings that `content` does not hold (every line naming no "
+        "card in ydk, ydke and omega; lines that are not cards in text and json).",
+    )
 
 
 class DataInfoDoc(BaseModel):

@@ -391,6 +391,9 @@ class _Reader:
         except DeckReadError as exc:
             return Entry(info.filename, name, error=exc.reason, code=read_code(exc))
         skip = sniff.content_skip(base, raw, self.data)
+        refused = sniff.refusal(base, skip)
+        if refused is not None:
+            return Entry(info.filename, name, error=refused[0], code=refused[1])
         return Entry(info.filename, name, skip=skip, content=raw)
 
     def source(self, entry: Entry, registration: Registration | None = None,

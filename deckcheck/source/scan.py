@@ -30,10 +30,60 @@ if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
 
 
+def source_items(items: object, argument: str = "paths") -> list[Source | str]:
+    """``items`` (the sources a public function was given) as a list of paths and
+    :class:`Source` values, checked.
+
+    A bare string (or path) is taken as one source only when it is one deckcheck can use: ``-``,
+    a ``ydke://`` URL, or an existing file or folder; any other bare string, bytes, or an item
+    that is neither a path nor a :class:`Source`, raises
+    :class:`~deckcheck.error.ArgumentError` naming ``argument``. (Iterating a string would read
+    each of its characters as a path, and ``"x/"`` would scan ``/``.)
+    """
+    from deckcheck.error import ArgumentError
+
+    if isinstance(items, Source):
+        return [items]
+    if isinstance(items, str | os.PathLike):
+        text = os.fspath(items)
+        if isinstance(text, str) and (text == STDIN or is_url(text) or _exists(text)):
+            return [text]
+        raise ArgumentError(
+            f"{argument} must be a list of paths or sources, not a bare string: {text!r} is not "
+            "an existing file or folder, '-' or a ydke:// URL",
+            argument,
+        )
+    if isinstance(items, bytes | bytearray) or not isinstance(items, Iterable):
+        raise ArgumentError(
+            f"{argument} must be a list of paths or sources, not {type(items).__name__}", argument
+        )
+    out: list[Source | str] = []
+    for item in items:
+        if isinstance(item, os.PathLike):
+            item = os.fspath(item)
+        if not isinstance(item, str | Source):
+            raise ArgumentError(
+                f"{argument}: each item must be a path (str) or a Source, not "
+                f"{type(item).__name__}",
+                argument,
+            )
+        out.append(item)
+    return out
+
+
+def _exists(text: str) -> bool:
+    try:
+        return text != "" and os.path.exists(text)
+    except (OSError, ValueError):
+        return False
+
+
 def sources(
     paths: Iterable[str], *, exclude: Sequence[str] = (), data: Dataset | None = None
 ) -> Iterator[Source]:
-    """The deck sources named by ``paths``; never raises for a bad path.
+    """The deck sources named by ``paths``; never raises for a bad path (a bare string that is
+    not a usable path raises :class:`~deckcheck.error.ArgumentError`: see
+    :func:`source_items`).
 
     ``-`` is standard input (once, however often given); a ``ydke://`` URL (any case) is read as
     is; a missing path is an unreadable source. A folder is searched recursively, in path order,
@@ -53,6 +103,16 @@ def sources(
     (:mod:`deckcheck.source.archive`), a ``.csv`` its registrations
     (:mod:`deckcheck.source.registration`).
     """
+    from deckcheck.error import ArgumentError
+
+    given = source_items(paths)
+    if not all(isinstance(p, str) for p in given):
+        raise ArgumentError("paths: each item must be a path (str); use expand_sources() for "
+                            "Source values", "paths")  # fmt: skip
+    return _sources([p for p in given if isinstance(p, str)], exclude, data)
+
+
+def _sources(paths: list[str], exclude: Sequence[str], data: Dataset | None) -> Iterator[Source]:
     stdin_seen = False
     for p in paths:
         if p == STDIN:
@@ -321,7 +381,11 @@ def _link(path: Path, root: Path, data: Dataset | None) -> Source:
 def _checked(path: Path, st: os.stat_result, data: Dataset | None) -> Source:
     if not stat.S_ISREG(st.st_mode):
         return Source(SourceKind.FILE, str(path), skip=SkipReason.NOT_REGULAR_FILE)
-    return Source(SourceKind.FILE, str(path), skip=_not_a_deck(path, st.st_size, data))
+    skip = _not_a_deck(path, st.st_size, data)
+    refused = sniff.refusal(path.name, skip)
+    if refused is not None:
+        return Source(SourceKind.FILE, str(path), error=refused[0], code=refused[1])
+    return Source(SourceKind.FILE, str(path), skip=skip)
 
 
 def _not_a_deck(path: Path, size: int, data: Dataset | None = None) -> SkipReason | None:
@@ -341,7 +405,12 @@ def _not_a_deck(path: Path, size: int, data: Dataset | None = None) -> SkipReaso
 
 def expand_sources(items: Iterable[Source | str], data: Dataset | None = None) -> Iterator[Source]:
     """``items`` as sources: :class:`Source` values as they are, runs of plain paths expanded
-    with :func:`sources` (folder scans, zips, registration CSVs), in order."""
+    with :func:`sources` (folder scans, zips, registration CSVs), in order. A bare string that
+    is not a usable path raises :class:`~deckcheck.error.ArgumentError` (:func:`source_items`)."""
+    return _expand(source_items(items, "items"), data)
+
+
+def _expand(items: list[Source | str], data: Dataset | None) -> Iterator[Source]:
     pending: list[str] = []
     for item in items:
         if isinstance(item, Source):

@@ -23,7 +23,7 @@ import json
 from typing import TYPE_CHECKING
 
 from deckcheck.error import DeckcheckError
-from deckcheck.source.record import SkipReason
+from deckcheck.source.record import SkipReason, UnreadableReason
 
 if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
@@ -67,9 +67,57 @@ def folder_skip(name: str, is_venv: bool = False) -> SkipReason | None:
     return None
 
 
+_LOOKALIKE = str.maketrans({
+    "\u0443": "y", "\u04af": "y", "\u03b3": "y", "\u0501": "d", "\u217e": "d",
+    "\u043a": "k", "\u03ba": "k", "\u0435": "e", "\u0454": "e", "\u0445": "x",
+    "\u03c7": "x", "\u0442": "t", "\u03c4": "t", "\u0455": "s", "\u0458": "j",
+    "\u043e": "o", "\u03bf": "o", "\u0578": "n", "\u043f": "n", "\u043c": "m",
+    "\u0430": "a", "\u03b1": "a", "\u0261": "g", "\u0456": "i", "\u2024": ".",
+    "\u3002": ".", "\u200b": "", "\u200c": "", "\u200d": "", "\u2060": "", "\ufeff": "",
+})  # fmt: skip
+"""Letters that look like the ASCII letters of deck suffixes (Cyrillic, Greek...), and
+invisible characters: ``deck.уdk`` (a Cyrillic у) is a deck file to a user, so a scan takes it."""
+
+
+def suffix_form(name: str) -> str:
+    """The name as a user reads its suffix: NFKC (full-width letters), look-alike letters
+    folded, invisible characters and trailing blanks and dots dropped, lower case."""
+    if name.isascii():
+        return name.rstrip(" .\t").lower()
+    import unicodedata
+
+    folded = unicodedata.normalize("NFKC", name).casefold().translate(_LOOKALIKE)
+    return folded.rstrip(" .\t\u3000")
+
+
 def is_deck_name(name: str) -> bool:
-    """Whether a file name ends in a deck suffix (any case)."""
-    return name.lower().endswith(deck_suffixes())
+    """Whether a file name ends in a deck suffix (any case; also with trailing blanks, full-width
+    or look-alike letters: a name a user reads as a deck file's)."""
+    return suffix_form(name).endswith(deck_suffixes())
+
+
+DECK_WORDS = ("deck", "ydk", "デッキ", "卡组", "卡組", "덱")
+"""Words that make a ``.txt`` or ``.json`` file a deck by its name (``my-deck.txt``)."""
+
+
+def deck_named(name: str) -> bool:
+    """Whether a file's own name says it is a deck (its stem holds :data:`DECK_WORDS`)."""
+    stem = suffix_form(name.replace("\\", "/").rsplit("/", 1)[-1]).rsplit(".", 1)[0]
+    return any(w in stem for w in DECK_WORDS)
+
+
+def refusal(name: str, skip: SkipReason | None) -> tuple[str, UnreadableReason] | None:
+    """The error (message and code) to report instead of ``skip`` when the file looks like a
+    deck by its name: a deck-named ``.txt``/``.json`` file that fails the content test is
+    unreadable, never skipped."""
+    if skip not in _CONTENT_SKIPS or skip is None or not deck_named(name):
+        return None
+    if skip is SkipReason.TOO_BIG_TO_SNIFF:
+        return f"named like a deck, but {skip.meaning}", UnreadableReason.TOO_LARGE
+    return f"named like a deck, but {skip.meaning}", UnreadableReason.NOT_A_DECK
+
+
+_CONTENT_SKIPS = (SkipReason.NOT_DECK_LIST, SkipReason.NOT_DECK_JSON, SkipReason.TOO_BIG_TO_SNIFF)
 
 
 def name_skip(name: str) -> SkipReason | None:
@@ -81,13 +129,13 @@ def name_skip(name: str) -> SkipReason | None:
 
 def needs_sniff(name: str) -> bool:
     """Whether a file's content decides if it is a deck (``.json``, ``.txt``)."""
-    return name.lower().endswith(SNIFFED)
+    return suffix_form(name).endswith(SNIFFED)
 
 
 def content_skip(name: str, raw: bytes, data: Dataset | None = None) -> SkipReason | None:
     """Why a ``.json`` or ``.txt`` file holding ``raw`` is not a deck, or None (it is, or it is
     not a sniffed kind). ``raw`` over :data:`SNIFF_BYTES` is too big."""
-    lower = name.lower()
+    lower = suffix_form(name)
     if not lower.endswith(SNIFFED):
         return None
     if len(raw) > SNIFF_BYTES:

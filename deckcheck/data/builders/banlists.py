@@ -108,7 +108,7 @@ class Builder:
     def __init__(self, data: Path, index: CardIndex | None = None) -> None:
         self.data = data
         self.lf = data / "lflists"
-        self.index = index if index is not None else CardIndex.load()
+        self.index = index if index is not None else _active_cards()
         self.log: list[str] = []
         self.kid_main: dict[int, int] = {}
         self.kid_rush: dict[int, int] = {}
@@ -1138,3 +1138,10 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _active_cards() -> CardIndex:
+    """The card index of the active dataset (a builder run with no index given)."""
+    from deckcheck.data.dataset import Dataset
+
+    return Dataset.active().cards

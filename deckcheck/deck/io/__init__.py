@@ -29,7 +29,7 @@ from deckcheck.deck.io.omega import dump_omega, parse_omega
 from deckcheck.deck.io.text import dump_text, parse_text
 from deckcheck.deck.io.ydk import dump_ydk, parse_ydk
 from deckcheck.deck.io.ydke import dump_ydke, parse_ydke
-from deckcheck.deck.model import Deck
+from deckcheck.deck.model import Deck, ReadFinding
 from deckcheck.error import (
     DeckEncodingError,
     DeckReadError,
@@ -61,6 +61,7 @@ __all__ = [
     "dump_text",
     "dump_ydk",
     "dump_ydke",
+    "lost_lines",
     "parse_json",
     "parse_omega",
     "parse_text",
@@ -163,6 +164,18 @@ def write_deck(
     if kind is DeckFormat.JSON:
         return dump_json(deck)
     return dump_text(deck, index=_index(index, data), lang=lang)
+
+
+def lost_lines(deck: Deck, fmt: DeckFormat | str) -> list[ReadFinding]:
+    """The lines of ``deck`` naming no card (:attr:`Deck.unread`) the output format
+    ``fmt`` cannot hold: every one in ydk, ydke and Omega; in text and JSON, which keep the
+    lines naming unknown or ambiguous cards as written, the lines that are not cards at all."""
+    from deckcheck.deck.io.text import unresolved_lines
+
+    kind = to_format(fmt)
+    keeps = kind in (DeckFormat.TEXT, DeckFormat.JSON)
+    kept = {id(f) for f in unresolved_lines(deck)} if keeps else set()
+    return [f for f in deck.unread if id(f) not in kept]
 
 
 def _index(index: CardIndex | None, data: Dataset | None) -> CardIndex:

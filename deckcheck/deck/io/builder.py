@@ -105,6 +105,7 @@ class DeckBuilder:
         self.source = source
         self.fmt = fmt
         self.name: str | None = None
+        self.cover: int | None = None
         self.cards: list[DeckCard] = []
         self.findings: list[ReadFinding] = []
         resolved = self.index.token_lookups
@@ -209,6 +210,7 @@ class DeckBuilder:
             source=self.source,
             source_format=self.fmt,
             findings=self.findings,
+            cover=self.cover,
         )
 
 

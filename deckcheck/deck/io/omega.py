@@ -5,6 +5,12 @@ plus Extra Deck cards, one byte the number of Side Deck cards, then every passco
 little-endian unsigned 32-bit integer (Main and Extra in order, then Side). The code does not
 separate Main from Extra: on reading, cards the index places in the Extra Deck (Fusion,
 Synchro, Xyz, Link) go to the Extra Deck and all others, unknown passcodes included, to the Main.
+
+YGO Omega (and the ``yugitoolbox`` encoder) write a **cover card** after the passcodes: one more
+little-endian uint32, the card shown on the deck's box (0: none). The reader accepts a code with
+or without it and keeps it as :attr:`Deck.cover <deckcheck.deck.model.Deck.cover>`; the writer
+writes it back when the deck has one (an Omega code read and written again is the same code),
+and other formats have no room for it (``convert`` says it leaves it out).
 """
 
 from __future__ import annotations
@@ -20,12 +26,14 @@ from deckcheck.deck.io.builder import decode_input as _decode
 from deckcheck.deck.model import Deck, Section
 from deckcheck.error import DeckSyntaxError, DeckWriteError
 
-_MAX_RAW = 2 + 4 * (255 + 255)
+_MAX_RAW = 2 + 4 * (255 + 255) + 4
 
 
 def _inflate(code: str, source: str | None) -> bytes:
+    body = "".join(code.split())
+    body += "=" * (-len(body) % 4)  # codes are shared unpadded too
     try:
-        packed = base64.b64decode("".join(code.split()), validate=True)
+        packed = base64.b64decode(body, validate=True)
     except (binascii.Error, ValueError) as exc:
         raise DeckSyntaxError("not an Omega deck code (bad base64)", source, 1) from exc
     inflater = zlib.decompressobj(-15)
@@ -39,11 +47,21 @@ def _inflate(code: str, source: str | None) -> bytes:
 
 
 def inflate_counted(code: str, source: str | None) -> bytes:
-    """The raw bytes of an Omega code, checked against its card counts (or DeckReadError)."""
+    """The raw bytes of an Omega code, checked against its card counts (with or without the
+    trailing 4-byte cover card), or DeckReadError."""
     raw = _inflate(code, source)
-    if len(raw) < 2 or len(raw) != 2 + 4 * (raw[0] + raw[1]):
+    if len(raw) < 2 or len(raw) - (2 + 4 * (raw[0] + raw[1])) not in (0, 4):
         raise DeckSyntaxError("not an Omega deck code (card counts do not match)", source, 1)
     return raw
+
+
+def cover_of(raw: bytes) -> int | None:
+    """The cover card of an Omega code's raw bytes (None: the code has none, or it is 0)."""
+    end = 2 + 4 * (raw[0] + raw[1])
+    if len(raw) != end + 4:
+        return None
+    (cover,) = struct.unpack_from("<I", raw, end)
+    return cover or None
 
 
 def parse_omega(
@@ -52,8 +70,9 @@ def parse_omega(
     """Read an Omega deck code; raises :class:`~deckcheck.error.DeckReadError` if it is not one."""
     raw = inflate_counted(_decode(data, source), source)
     deck = DeckBuilder(index, source, "omega")
+    deck.cover = cover_of(raw)
     main_extra = raw[0]
-    for i, (code,) in enumerate(struct.iter_unpack("<I", raw[2:])):
+    for i, (code,) in enumerate(struct.iter_unpack("<I", raw[2 : 2 + 4 * (raw[0] + raw[1])])):
         if i >= main_extra:
             section = Section.SIDE
         else:
@@ -65,7 +84,7 @@ def parse_omega(
 
 
 def dump_omega(deck: Deck) -> str:
-    """Write a deck as an Omega deck code.
+    """Write a deck as an Omega deck code (with its cover card, when it has one).
 
     Raises :class:`DeckWriteError` for more than 255 Main+Extra or 255 Side cards.
     """
@@ -78,5 +97,7 @@ def dump_omega(deck: Deck) -> str:
     if bad:
         raise DeckWriteError(f"passcode {bad[0]} does not fit in 32 bits")
     raw = bytes((len(first), len(side))) + struct.pack(f"<{len(codes)}I", *codes)
+    if deck.cover is not None and 0 < deck.cover <= MAX_PASSCODE:
+        raw += struct.pack("<I", deck.cover)
     comp = zlib.compressobj(9, zlib.DEFLATED, -15)
     return base64.b64encode(comp.compress(raw) + comp.flush()).decode("ascii")

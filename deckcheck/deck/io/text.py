@@ -133,10 +133,15 @@ def looks_like_deck(text: str, index: CardIndex) -> bool:
     """Whether a text reads like a deck list: most of its lines a card or a heading.
 
     Blank lines, comments and form fields (``Name:``, ``Player:``) do not count either way; at
-    least one line must be a card. Folder scans use it to leave out ``LICENSE.txt`` or
-    ``requirements.txt``; no suggestions are computed, so it is cheap.
+    least one line must be a card. A text shaped like a deck list is one too, whatever its names:
+    a Main/Extra/Side heading with a card-shaped line, or mostly card-shaped lines (a count of 1
+    to 3 and a short name: ``3 Ash Blosom``, ``재와 벚꽃 x3``), so a list of misspelt names or
+    of names in a language deckcheck does not read is read (and each line reported), never left
+    out. Folder scans use it to leave out ``LICENSE.txt`` or ``requirements.txt``; no
+    suggestions are computed, so it is cheap.
     """
-    cards = other = 0
+    cards = other = shaped = 0
+    headed = False
     for raw in split_lines(text):
         line = raw.strip()
         if not line.isascii():
@@ -146,8 +151,11 @@ def looks_like_deck(text: str, index: CardIndex) -> bool:
         if len(line) > MAX_LINE:
             other += 1
             continue
-        if not line[0].isdigit() and _heading(line) is not None:
-            continue
+        if not line[0].isdigit():
+            kind = _heading(line)
+            if kind is not None:
+                headed = headed or kind in (_MAIN, _EXTRA, _SIDE)
+                continue
         field, colon, _ = line.partition(":")
         if colon and not line[0].isdigit():
             key = _HEADING_JUNK.sub("", field.casefold())
@@ -157,7 +165,29 @@ def looks_like_deck(text: str, index: CardIndex) -> bool:
             cards += 1
         else:
             other += 1
-    return cards > 0 and cards >= other
+            shaped += _shaped(line)
+    if cards > 0 and cards >= other:
+        return True
+    if headed and cards + shaped > 0:
+        return True
+    return shaped >= 3 and 2 * (cards + shaped) >= cards + other
+
+
+def _shaped(line: str) -> bool:
+    """Whether a line has the shape of a card line (a count of 1 to 3 and a short name)."""
+    for pattern in (_QTY_FIRST, _QTY_LAST):
+        m = pattern.fullmatch(line)
+        if m is None:
+            continue
+        if pattern is _QTY_FIRST:
+            count, name = m.group(1), m.group(2)
+        else:
+            name = m.group(1)
+            count = next(g for g in m.groups()[1:] if g is not None)
+        name = name.strip()
+        if count in ("1", "2", "3") and 2 <= len(name) <= 60 and len(name.split()) <= 10:
+            return any(c.isalpha() for c in name) and not name.endswith((".", ",", ";"))
+    return False
 
 
 class _TextReader:

@@ -2,6 +2,12 @@
 
 ``ydke://<main>!<extra>!<side>!``: each part is the standard base64 of the section's passcodes
 as little-endian unsigned 32-bit integers. Cards have no line (``line`` is None).
+
+Read as ydke.js (the reference implementation, which decodes each part with the browser's
+forgiving ``atob``) reads it: padding is optional, blanks inside a part are ignored, the URL-safe
+alphabet (``-``, ``_``) is accepted, and parts after the third are ignored (ydke.js reads the
+first three). The writer writes the canonical form: padded standard base64, three parts and the
+trailing ``!``.
 """
 
 from __future__ import annotations
@@ -29,15 +35,11 @@ def parse_ydke(
     text = decode_input(data, source).strip()
     if not text[: len(PREFIX)].lower() == PREFIX:
         raise DeckSyntaxError("not a ydke:// URL", source, 1)
-    parts = text[len(PREFIX) :].split("!")
-    if parts and parts[-1] == "" and len(parts) > 1:
-        parts.pop()
-    if len(parts) > 3:
-        raise DeckSyntaxError(f"a ydke URL has 3 parts, this one {len(parts)}", source, 1)
+    parts = text[len(PREFIX) :].split("!")[:3]
     deck = DeckBuilder(index, source, "ydke")
     for section, part in zip(_SECTIONS, parts, strict=False):
         try:
-            raw = base64.b64decode(part.strip(), validate=True)
+            raw = _decode_part(part)
         except (binascii.Error, ValueError) as exc:
             raise DeckSyntaxError(f"bad base64 in the {section.value} part", source, 1) from exc
         if len(raw) % 4:
@@ -49,6 +51,17 @@ def parse_ydke(
         for (code,) in struct.iter_unpack("<I", raw):
             deck.add_passcode(str(code), section, None)
     return deck.build()
+
+
+def _decode_part(part: str) -> bytes:
+    """One part's bytes, decoded as ``atob`` does: blanks dropped, padding optional (a
+    length of 1 modulo 4 is refused), and the URL-safe alphabet read as the standard one."""
+    body = "".join(part.split()).replace("-", "+").replace("_", "/")
+    if body.endswith("="):
+        body = body.rstrip("=")
+    if len(body) % 4 == 1:
+        raise ValueError("truncated base64")
+    return base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
 
 
 def _pack(codes: list[int]) -> str:

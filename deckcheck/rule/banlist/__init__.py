@@ -8,7 +8,7 @@ bundles them as one compact JSON file, which is what :class:`~deckcheck.data.dat
 * :func:`read_banlist_file` / :func:`read_banlist_dir` read project TOML files;
 * :func:`dump_banlist_toml` writes one;
 * :func:`read_lflist` / :func:`dump_lflist` read and write EDOPro/YGOPro ``lflist.conf`` text;
-* :func:`load_catalog` gives the :class:`BanlistCatalog` of the active dataset, or of a file.
+* :func:`load_catalog` gives the :class:`BanlistCatalog` of a bundle file or a folder.
 """
 
 from __future__ import annotations
@@ -67,12 +67,9 @@ MAX_BUNDLE_FILE_BYTES = 64 << 20
 """Size cap of a ban-list bundle file read from disk."""
 
 
-def load_catalog(path: str | Path | None = None) -> BanlistCatalog:
-    """The catalog of the active dataset, or of a bundle file or a folder of TOML lists."""
-    if path is None:
-        from deckcheck.card.active import resolve
-
-        return resolve(None).banlists
+def load_catalog(path: str | Path) -> BanlistCatalog:
+    """The catalog of a bundle file or a folder of TOML lists (a dataset's own:
+    :attr:`deckcheck.Dataset.banlists`)."""
     p = Path(path)
     if p.is_dir():
         return BanlistCatalog(read_banlist_dir(p))

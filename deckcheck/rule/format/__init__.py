@@ -57,23 +57,21 @@ __all__ = [
 ]
 
 
-def _registry(data: Dataset | None) -> FormatRegistry:
-    from deckcheck.card.active import resolve
-
-    return resolve(data).formats
+def _registry(data: Dataset) -> FormatRegistry:
+    return data.formats
 
 
-def get_format(name: str, data: Dataset | None = None) -> Format:
+def get_format(name: str, data: Dataset) -> Format:
     """A format or era by id or alias (case-insensitive); :class:`UnknownFormatError` if none."""
     return _registry(data).get(name)
 
 
-def format_names(data: Dataset | None = None) -> list[str]:
+def format_names(data: Dataset) -> list[str]:
     """Every format and era id (aliases left out), formats first."""
     return _registry(data).names()
 
 
-def list_formats(include_eras: bool = True, data: Dataset | None = None) -> list[Format]:
+def list_formats(data: Dataset, include_eras: bool = True) -> list[Format]:
     """Every registered format, then (by default) every era as a format.
 
     An era whose id is also a format's (``speed``, ``duel-links``, ``rush``) is that format.
@@ -81,12 +79,12 @@ def list_formats(include_eras: bool = True, data: Dataset | None = None) -> list
     return _registry(data).formats(include_eras)
 
 
-def list_eras(data: Dataset | None = None) -> list[Era]:
+def list_eras(data: Dataset) -> list[Era]:
     """Every era, official ones by date, then the house and special eras."""
     return _registry(data).eras()
 
 
-def official_era_at(region: str, on: date, data: Dataset | None = None) -> Era:
+def official_era_at(region: str, on: date, data: Dataset) -> Era:
     """The official era in force in ``region`` (``tcg`` or ``ocg``) on a date.
 
     Before the region's first era, the first era is returned.

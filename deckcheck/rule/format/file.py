@@ -378,9 +378,11 @@ def format_from_mapping(  # noqa: C901 (a schema check: one branch per key, read
     if "banlist" in data:
         if folder is None:
             raise bad("banlist", "not allowed here")
+        problems: list[str] = []
         fields["custom_lists"] = _read_lists(
-            where, folder, typed("banlist", str), typed("banlist_name", str)
+            where, folder, typed("banlist", str), typed("banlist_name", str), problems
         )
+        fields["warnings"] = tuple(problems)
     if base is None:
         if "era" not in fields and "timeline" not in fields:
             raise bad("era", f"give an era ('{BY_DATE}' for the official one) or a base format")
@@ -388,9 +390,13 @@ def format_from_mapping(  # noqa: C901 (a schema check: one branch per key, read
     return replace(base, **fields)
 
 
-def _read_lists(where: _Where, folder: Path, ref: str, section: str | None) -> tuple[Banlist, ...]:
+def _read_lists(
+    where: _Where, folder: Path, ref: str, section: str | None, problems: list[str]
+) -> tuple[Banlist, ...]:
     """The lists of the file a format file names: relative to the format file's folder, and
-    inside it (a path that leaves it must be given absolute, on purpose)."""
+    inside it (a path that leaves it must be given absolute, on purpose). A malformed entry
+    line of an ``lflist.conf`` is skipped, as EDOPro and the data builder skip it, and
+    described in ``problems`` (file and line)."""
     target = (folder / ref).resolve()
     if not Path(ref).is_absolute() and not target.is_relative_to(folder.resolve()):
         raise where.bad(
@@ -413,7 +419,7 @@ def _read_lists(where: _Where, folder: Path, ref: str, section: str | None) -> t
     except DeckcheckError as exc:
         raise where.bad("banlist", str(exc)) from None
     try:
-        lists = read_lflist(text, str(target), effective=date(1970, 1, 1))
+        lists = read_lflist(text, str(target), effective=date(1970, 1, 1), problems=problems)
     except DataError as exc:
         raise where.bad("banlist", str(exc)) from None
     if section is not None:
@@ -470,14 +476,12 @@ def load_registry(path: str | Path, data: Dataset) -> FormatRegistry:
     return FormatRegistry(eras.values(), formats)
 
 
-def load_format_file(path: str | Path, data: Dataset | None = None) -> Format:
+def load_format_file(path: str | Path, data: Dataset) -> Format:
     """Read an organiser's TOML format file (schema in ``docs/formats.md``).
 
     Raises :class:`~deckcheck.error.FormatFileError` naming the file and the offending key.
     """
-    from deckcheck.card.active import resolve
-
-    ds = resolve(data)
+    ds = data
     path = Path(path)
     doc = _read_toml(path, FormatFileError, "format file")
     return format_from_mapping(
@@ -488,7 +492,7 @@ def load_format_file(path: str | Path, data: Dataset | None = None) -> Format:
 
 
 def format_from_document(
-    doc: Mapping[str, Any] | str, source: str = "inline format", data: Dataset | None = None
+    doc: Mapping[str, Any] | str, data: Dataset, source: str = "inline format"
 ) -> Format:
     """An organiser's format given as data: a format table, or the TOML text of a format file.
 
@@ -496,9 +500,7 @@ def format_from_document(
     is not allowed: there is no folder to read it from. Raises
     :class:`~deckcheck.error.FormatFileError` naming ``source`` and the offending key.
     """
-    from deckcheck.card.active import resolve
-
-    ds = resolve(data)
+    ds = data
     if isinstance(doc, str):
         if len(doc.encode("utf-8", "surrogatepass")) > MAX_FORMAT_FILE_BYTES:
             raise FormatFileError(f"{source}: over {MAX_FORMAT_FILE_BYTES // 1024} KiB")

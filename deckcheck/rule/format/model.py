@@ -205,6 +205,9 @@ class Format:
     tcg_region: TcgRegion = TcgRegion.NA
     """Whose effective dates pick a TCG list where North America and Europe differ (April
     2024: 2024-04-15 vs 2024-04-22). Not :attr:`region`, which is the tcg/ocg era timeline."""
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+    """What reading an organiser's format file skipped (a malformed ``lflist.conf`` line, with
+    its file and line): the CLI prints each as a ``warning:``."""
 
     def __hash__(self) -> int:
         # formats key the ruleset caches: hash what tells formats apart in practice (equal
@@ -259,7 +262,7 @@ class Format:
         """True if the format uses ban lists at all (a family or its own lists)."""
         return bool(self.custom_lists) or self.family is not None
 
-    def banlist_at(self, d: date, data: Dataset | None = None) -> Banlist | None:
+    def banlist_at(self, d: date, data: Dataset) -> Banlist | None:
         """The list in force on ``d`` (None if the format has none, or none is in force yet)."""
         if self.custom_lists:
             when = self.list_date or d
@@ -270,7 +273,7 @@ class Format:
             return current
         if self.family is None:
             return None
-        cat = _data(data).banlists
+        cat = data.banlists
         match self.derivation:
             case Derivation.FIXED:
                 return cat.last(self.family)
@@ -292,13 +295,13 @@ class Format:
             case Derivation.DIRECT:
                 return cat.in_force(self.family, self.list_date or d, self.tcg_region)
 
-    def upcoming(self, d: date, data: Dataset | None = None) -> list[Banlist]:
+    def upcoming(self, d: date, data: Dataset) -> list[Banlist]:
         """Known lists that take effect after ``d``, soonest first."""
         if self.custom_lists:
             return [b for b in self.custom_lists if b.effective > d]
         if self.family is None or self.derivation is Derivation.FIXED or self.list_date:
             return []
-        ds = _data(data)
+        ds = data
         cat = ds.banlists
         if self.derivation in (Derivation.TRADITIONAL, Derivation.WORLDS):
             fams = ("tcg",) if self.derivation is Derivation.TRADITIONAL else ("tcg", "ocg")
@@ -313,13 +316,13 @@ class Format:
             return out
         return cat.upcoming(self.family, d, self.tcg_region)
 
-    def first_date(self, data: Dataset | None = None) -> date | None:
+    def first_date(self, data: Dataset) -> date | None:
         """The first day the format has a list for (None if it has no list or no start)."""
         if self.custom_lists:
             return self.custom_lists[0].effective if len(self.custom_lists) > 1 else None
         if self.family is None or self.derivation is Derivation.FIXED:
             return None
-        cat = _data(data).banlists
+        cat = data.banlists
         if self.derivation is Derivation.WORLDS:
             firsts = [cat.first(f) for f in ("tcg", "ocg")]
             return max(b.effective for b in firsts if b is not None)
@@ -327,13 +330,13 @@ class Format:
         first = cat.first(fam)
         return first.effective if first else None
 
-    def check_date(self, d: date, data: Dataset | None = None) -> DateCheck:
+    def check_date(self, d: date, data: Dataset) -> DateCheck:
         """Error if ``d`` is before the format's first list; warning if after the data's end.
 
         This is the one rule for every command (``validate``, ``formats show``, ``banlist
         show``): :meth:`require_date` turns the error into a :class:`DateRangeError`.
         """
-        ds = _data(data)
+        ds = data
         warnings: list[str] = []
         first = self.first_date(ds)
         if first is not None and d < first:
@@ -348,7 +351,7 @@ class Format:
             )
         return DateCheck(None, tuple(warnings))
 
-    def require_date(self, d: date, data: Dataset | None = None) -> tuple[str, ...]:
+    def require_date(self, d: date, data: Dataset) -> tuple[str, ...]:
         """The warnings of :meth:`check_date`; raises :class:`DateRangeError` on its error."""
         verdict = self.check_date(d, data)
         if verdict.error is not None:
@@ -384,7 +387,9 @@ class Format:
         if self.era is not None:
             out["era_rules"] = self.era.to_dict()
         if d is not None:
-            ds = _data(data)
+            if data is None:
+                raise TypeError("Format.to_dict: a date needs the dataset its lists are in")
+            ds = data
             out["date"] = d.isoformat()
             out["era_at_date"] = self.era_at(d).to_dict()
             current = self.banlist_at(d, ds)
@@ -400,9 +405,3 @@ class Format:
             ]
             out["legend_limits"] = self.legend_limits_at(d)
         return out
-
-
-def _data(data: Dataset | None) -> Dataset:
-    from deckcheck.card.active import resolve
-
-    return resolve(data)

@@ -3,16 +3,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
-from fastapi import FastAPI
+from fastapi import APIRouter
 from fastapi.responses import Response
 from pydantic import Field
 
+from deckcheck.service.core import API, Service
+from deckcheck.service.error import ERRORS
 from deckcheck.service.model import ValidateRequest
-
-if TYPE_CHECKING:
-    from deckcheck.service.app import Service
 
 
 class SheetRequest(ValidateRequest):
@@ -25,17 +24,20 @@ class SheetRequest(ValidateRequest):
     paper: Literal["a4", "letter"] = "a4"
 
 
-def register(app: FastAPI, svc: Service, api: str, errors: dict[int | str, dict[str, Any]]) -> None:
-    """Add ``POST /v1/sheet`` (``api``: the route prefix; ``errors``: the error answers the
-    OpenAPI lists) to the app."""
-    responses: dict[int | str, dict[str, Any]] = {
-        200: {"content": {"application/pdf": {}}, "description": "The sheet (PDF)."},
-        **errors,
-        501: {"model": errors[422]["model"], "description": "No PDF writer installed"},
-    }
+RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"application/pdf": {}}, "description": "The sheet (PDF)."},
+    **ERRORS,
+    501: {"model": ERRORS[422]["model"], "description": "No PDF writer installed"},
+}
+"""The answers the OpenAPI document lists (a PDF, or an error)."""
 
-    @app.post(f"{api}/sheet", response_class=Response, tags=["decks"],
-              responses=responses)  # fmt: skip
+
+def router(svc: Service) -> APIRouter:
+    """The sheet route."""
+    router = APIRouter()
+
+    @router.post(f"{API}/sheet", response_class=Response, tags=["decks"],
+              responses=RESPONSES)  # fmt: skip
     def sheet(req: SheetRequest) -> Response:
         """The deck's registration sheet (PDF): sections, counts, totals, the verdict for the
         format and date, both fingerprints and a QR code of the deck's ydke:// URL."""
@@ -56,3 +58,5 @@ def register(app: FastAPI, svc: Service, api: str, errors: dict[int | str, dict[
             sheets_pdf([page], req.paper), media_type="application/pdf",
             headers={"Content-Disposition": 'inline; filename="decklist.pdf"'},
         )  # fmt: skip
+
+    return router

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from fastapi import FastAPI
+from fastapi import APIRouter
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from deckcheck.reporter.metadoc import MetaDocument
+from deckcheck.service.core import API, Service
+from deckcheck.service.error import ERRORS
 from deckcheck.service.model import BatchDeck
-
-if TYPE_CHECKING:
-    from deckcheck.service.app import Service
 
 
 class MetaRequest(BaseModel):
@@ -30,11 +29,11 @@ class MetaRequest(BaseModel):
     top: int = Field(20, ge=1, le=1000, description="Cards per table.")
 
 
-def register(app: FastAPI, svc: Service) -> None:
-    """Add ``POST /v1/meta`` to the service's app."""
-    from deckcheck.service.app import API, ERRORS
+def router(svc: Service) -> APIRouter:
+    """The metagame route."""
+    router = APIRouter()
 
-    @app.post(f"{API}/meta", response_model=MetaDocument, responses=ERRORS, tags=["decks"])
+    @router.post(f"{API}/meta", response_model=MetaDocument, responses=ERRORS, tags=["decks"])
     async def meta(req: MetaRequest) -> Response:
         """The metagame of the decks: each deck's archetype, the breakdown, the card tables.
 
@@ -59,3 +58,5 @@ def register(app: FastAPI, svc: Service) -> None:
         ]
         result = await run_in_threadpool(analyze, sources, rules, data=svc.data, top=req.top)
         return svc.answer(MetaDocument, result.to_dict())
+
+    return router

@@ -1,0 +1,101 @@
+"""One deck in, one answer out: ``POST /v1/validate``, ``/v1/simulate``, ``/v1/simulate/sweep``
+and ``/v1/convert``."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
+
+from deckcheck.reporter import document as doc
+from deckcheck.reporter import localize_result
+from deckcheck.rule.format import Pool
+from deckcheck.service import budget
+from deckcheck.service.core import API, Service, is_big
+from deckcheck.service.error import ERRORS
+from deckcheck.service.model import (
+    ConvertDocument,
+    ConvertRequest,
+    SimulateRequest,
+    SweepRequest,
+    ValidateRequest,
+)
+
+
+def validate_answer(svc: Service) -> Callable[[ValidateRequest], Awaitable[Response]]:
+    """The answer to ``POST /v1/validate`` (the deck's result document), for the route and the
+    quick lane."""
+    from deckcheck.validation.engine import validate
+
+    async def answer(req: ValidateRequest) -> Response:
+        # a usual deck is checked at once; a big input (a long text list) in a worker thread,
+        # so that it never holds up the other requests
+        return await run_in_threadpool(run, req) if is_big(req.deck) else run(req)
+
+    def run(req: ValidateRequest) -> Response:
+        fmt = svc.rules(req)
+        when = svc.date(req.date)
+        name = req.name or "deck"
+        deck = svc.deck(req.deck, req.deck_format, name, rush=fmt.pool is Pool.RUSH)
+        report = validate(deck, fmt, when, allow_prerelease=req.allow_prerelease,
+                          path=req.name, data=svc.data)  # fmt: skip
+        result = localize_result(report, report.to_dict(), req.lang)
+        return svc.answer(doc.ResultDoc, result, check=False)  # a ResultDoc's own JSON
+
+    return answer
+
+
+def router(svc: Service) -> APIRouter:
+    """The routes of one deck."""
+    router = APIRouter()
+    answer = validate_answer(svc)
+
+    @router.post(f"{API}/validate", response_model=doc.ResultDoc, responses=ERRORS, tags=["decks"])
+    async def validate(req: ValidateRequest) -> Response:
+        """Check one deck against a format (or an inline one) on a date: every violation."""
+        return await answer(req)  # the usual request comes by the Lane (see the app's middleware)
+
+    @router.post(f"{API}/simulate", response_model=doc.GoldfishDocument, responses=ERRORS,
+              tags=["decks"])  # fmt: skip
+    def simulate(req: SimulateRequest) -> Response:
+        """Goldfish odds of the Main Deck: by condition, going first and second, by turn."""
+        stats = budget.simulate(svc, req)
+        data = stats.to_dict(fractions=req.fractions)
+        data["warnings"] = []
+        return svc.answer(doc.GoldfishDocument, data)
+
+    @router.post(f"{API}/simulate/sweep", response_model=doc.SweepDocument, responses=ERRORS,
+              tags=["decks"])  # fmt: skip
+    def simulate_sweep(req: SweepRequest) -> Response:
+        """Ratio sweep: every combination of copies asked, ranked by a condition."""
+        stats = budget.sweep(svc, req)
+        return svc.answer(doc.SweepDocument, stats.to_dict(fractions=req.fractions))
+
+    @router.post(f"{API}/convert", response_model=ConvertDocument, responses=ERRORS,
+              tags=["decks"])  # fmt: skip
+    async def convert(req: ConvertRequest) -> Response:
+        """A deck in another file format (ydk, ydke, text, omega, json), with what was lost."""
+        from deckcheck.deck.io import lost_lines, write_deck
+
+        def run() -> Response:
+            deck = svc.deck(req.deck, req.deck_format, "deck", rush=req.rush)
+            content = write_deck(deck, req.to, data=svc.data)
+            return svc.answer(ConvertDocument, {
+                "to": req.to, "content": content, "counts": deck.counts,
+                "findings": [_finding(f) for f in deck.findings],
+                "left_out": [f.line for f in lost_lines(deck, req.to)],
+            })  # fmt: skip
+
+        return await run_in_threadpool(run) if is_big(req.deck) else run()
+
+    return router
+
+
+def _finding(f: Any) -> dict[str, Any]:
+    """A reader's finding in a ``ConvertDocument``."""
+    section = f.section.value if f.section else None
+    return {"code": f.code.value, "message": f.message, "line": f.line, "text": f.text,
+            "section": section, "suggestions": list(f.suggestions)}  # fmt: skip

@@ -1,0 +1,68 @@
+"""The reference data: formats and eras with their rules, and the list in force on a date."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import Response
+
+from deckcheck.error import NotFoundError
+from deckcheck.reporter import document as doc
+from deckcheck.service.core import API, Service
+from deckcheck.service.error import ERRORS
+
+TCG_REGION = "na or eu: the TCG event region whose dates pick the list (default: the format's)."
+"""How the ``tcg_region`` query parameter is documented."""
+
+
+def router(svc: Service) -> APIRouter:
+    """The routes of formats and ban lists."""
+    router = APIRouter()
+
+    @router.get(f"{API}/formats", response_model=doc.FormatsDocument, tags=["reference"])
+    async def formats(request: Request) -> Response:
+        """Every format and era with its rules."""
+        reg = svc.data.formats
+        return svc.cached_doc(request, doc.FormatsDocument, {
+            "formats": [f.to_dict() for f in reg.formats()],
+            "eras": [e.to_dict() for e in reg.eras()],
+        })  # fmt: skip
+
+    @router.get(f"{API}/formats/{{format_id}}", response_model=doc.FormatDoc, responses=ERRORS,
+             tags=["reference"])  # fmt: skip
+    async def format_show(
+        request: Request,
+        format_id: Annotated[str, Path(description="Format or era id or alias.")],
+        date: Annotated[str | None, Query(description="YYYY-MM-DD or 'today'.")] = None,
+        tcg_region: Annotated[Literal["na", "eu"] | None, Query(description=TCG_REGION)] = None,
+    ) -> Response:
+        """A format's rules, and the era and ban list in force on the date."""
+        fmt = svc.format(format_id, None, None, tcg_region)
+        when = svc.date(date)
+        fmt.require_date(when, svc.data)  # the library's one rule: DateRangeError (422)
+        return svc.cached_doc(request, doc.FormatDoc, fmt.to_dict(when, svc.data))
+
+    @router.get(f"{API}/banlists/{{format_id}}", response_model=doc.BanlistDocument,
+             responses=ERRORS, tags=["reference"])  # fmt: skip
+    async def banlist(
+        request: Request,
+        format_id: Annotated[str, Path(description="Format id or alias.")],
+        date: Annotated[str | None, Query(description="YYYY-MM-DD or 'today'.")] = None,
+        tcg_region: Annotated[Literal["na", "eu"] | None, Query(description=TCG_REGION)] = None,
+    ) -> Response:
+        """The ban list (or whitelist, or points list) in force on the date."""
+        fmt = svc.format(format_id, None, None, tcg_region)
+        when = svc.date(date)
+        fmt.require_date(when, svc.data)  # the library's one rule: DateRangeError (422)
+        current = fmt.banlist_at(when, svc.data)
+        if current is None:
+            raise NotFoundError(f"{fmt.name} has no ban list in force on {when.isoformat()}")
+        cards = svc.data.cards
+
+        def name(code: int) -> str | None:
+            return cards.get(code).name if code in cards else None
+
+        return svc.cached_doc(request, doc.BanlistDocument, current.to_dict(name))
+
+    return router

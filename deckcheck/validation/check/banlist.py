@@ -1,0 +1,117 @@
+"""The lists: statuses of the list in force, Speed Duel limit groups, upcoming changes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from deckcheck.rule.banlist.model import status_word
+from deckcheck.validation.context import Context, violation
+from deckcheck.validation.report import Code, Severity, Violation
+
+if TYPE_CHECKING:
+    from deckcheck.deck.model import DeckCard
+    from deckcheck.rule.banlist import Banlist
+    from deckcheck.validation.fact import CardFacts
+
+
+def check_banlist(ctx: Context) -> Iterator[Violation]:
+    """Forbidden, Limited and Semi-Limited statuses of the list in force (whitelists too)."""
+    bl = ctx.rules.banlist
+    if bl is None or bl.points or not ctx.listed:
+        return
+    groups, group_facts = ctx.groups_of(ctx.listed)
+    for name, copies in groups.items():
+        found = _status_finding(bl, name, copies, group_facts[name])
+        if found is not None:
+            yield found
+
+
+def _status_finding(
+    bl: Banlist, name: str, copies: list[DeckCard], facts: list[CardFacts]
+) -> Violation | None:
+    """What the list says about the copies of one name, if anything."""
+    if len(facts) == 1:
+        one = facts[0].status
+        if one is None and not bl.whitelist:
+            return None
+        listed = [] if one is None else [one]
+    else:
+        listed = [f.status for f in facts if f.status is not None]
+    n, first = len(copies), copies[0]
+    if not listed:
+        if not bl.whitelist:
+            return None
+        message = f"{name} is not on the {bl.name} card list: remove it"
+        return violation(Code.NOT_IN_POOL, message, first, found=n, allowed=0, name=name)
+    status = min(listed)
+    if status <= 0:
+        message = f"{name} is Forbidden on the {bl.name} list: remove all {n}"
+        return violation(Code.FORBIDDEN, message, first, found=n, allowed=0, name=name)
+    if n > status and facts[0].group is None:  # a group's rule counts those
+        message = (
+            f"{name} is {status_word(status)} ({status}) on the {bl.name} "
+            f"list; the deck has {n}: remove {n - status}"
+        )
+        return violation(Code.OVER_LIMIT, message, first, found=n, allowed=status, name=name)
+    return None
+
+
+def check_limit_groups(ctx: Context) -> Iterator[Violation]:
+    """Speed Duel limit groups: a deck holds at most N cards from all of Limited N together.
+
+    Every copy counts, over Main + Extra + Side, Skill cards included (Skills are listed too).
+    """
+    bl = ctx.rules.banlist
+    if bl is None or not bl.groups:
+        return
+    members: dict[int, dict[str, list[DeckCard]]] = {}
+    facts_of = ctx.rules.facts
+    for dc in ctx.deck:
+        facts = facts_of.get(dc.passcode) if dc.card is not None else None
+        if facts is not None and facts.group is not None:
+            members.setdefault(facts.group, {}).setdefault(facts.limit_name, []).append(dc)
+    for group, by_name in sorted(members.items()):
+        total = sum(len(copies) for copies in by_name.values())
+        if total <= group:
+            continue
+        listed = ", ".join(f"{name} x{len(copies)}" for name, copies in by_name.items())
+        first = next(iter(by_name.values()))[0]
+        yield violation(
+            Code.LIMIT_GROUP,
+            f"{total} cards from the Limited {group} group of the {bl.name} list ({listed}); "
+            f"at most {group} in total from that group: remove {total - group}",
+            first,
+            found=total,
+            allowed=group,
+            name=f"Limited {group}",
+        )
+
+
+def check_upcoming(ctx: Context) -> Iterator[Violation]:
+    """Warn about cards whose status changes in a list announced for after the date."""
+    rs = ctx.rules
+    if not ctx.changing:
+        return
+    groups, group_facts = ctx.groups_of(ctx.changing)
+    for index, future in enumerate(rs.upcoming):
+        if future.points:
+            continue
+        when = future.effective_in(rs.format.tcg_region)
+        for name, copies in groups.items():
+            facts = group_facts[name]
+            now = facts[0].status
+            now = 3 if now is None else now
+            later_vals = [v for v in (f.later[index] for f in facts) if v is not None]
+            later = min(later_vals) if later_vals else (0 if future.whitelist else 3)
+            if later < now and len(copies) > later:
+                yield violation(
+                    Code.UPCOMING_CHANGE,
+                    f"{name} becomes {status_word(later)} on {when} ({future.name}); the deck "
+                    f"has {len(copies)}",
+                    copies[0],
+                    severity=Severity.WARNING,
+                    found=len(copies),
+                    allowed=later,
+                    name=name,
+                )
