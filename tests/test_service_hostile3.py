@@ -168,9 +168,14 @@ def test_a_restarted_worker_does_not_leave_the_workers_on_different_data(tmp_pat
         assert old["workers"]["count"] == 2 and old["workers"]["consistent"] is True
         newer, fingerprint = newer_bundle(tmp_path)
         update(newer, home=home)  # installed, but nobody told the server (no SIGHUP)
-        kids = subprocess.run(["ps", "-o", "pid=", "--ppid", str(proc.pid)], capture_output=True,
-                              text=True, check=True).stdout.split()  # fmt: skip
-        os.kill(int(kids[0]), signal.SIGKILL)  # a worker dies; the supervisor starts another
+        rows = subprocess.run(
+            ["ps", "-o", "pid=,args=", "--ppid", str(proc.pid)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()
+        workers = [int(r.split()[0]) for r in rows if "spawn_main" in r]  # not the tracker
+        os.kill(workers[0], signal.SIGKILL)  # a worker dies; the supervisor starts another
         deadline = time.monotonic() + 240
         seen: dict[str, object] = {}
         while time.monotonic() < deadline:
