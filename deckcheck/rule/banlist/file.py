@@ -290,7 +290,9 @@ def read_lflist(
                 raise DataError(
                     f"{source}:{lineno}: expected '<passcode> <count>' (an lflist.conf entry)"
                 ) from None
-            problems.append(f"{source}:{lineno}: expected '<passcode> <count>', got {line!r}")
+            # echoed only when it starts like an entry (a file named may be anything)
+            got = f", got {line[:80]!r}" if line[:1].isdigit() else ""
+            problems.append(f"{source}:{lineno}: expected '<passcode> <count>'{got}")
             continue
         current["entries"][code] = max(value, 0)
         if group is not None:

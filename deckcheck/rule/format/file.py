@@ -428,6 +428,8 @@ def _read_lists(
             raise where.bad("banlist_name", f"no list named {section!r} in {ref}")
     if not lists:
         raise where.bad("banlist", f"{ref} holds no list")
+    if problems and not any(b.entries for b in lists):
+        raise where.bad("banlist", f"not an lflist.conf: {problems[0]}")
     return tuple(sorted(lists, key=lambda b: b.effective))
 
 
