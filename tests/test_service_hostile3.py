@@ -169,7 +169,7 @@ def test_a_restarted_worker_does_not_leave_the_workers_on_different_data(tmp_pat
         newer, fingerprint = newer_bundle(tmp_path)
         update(newer, home=home)  # installed, but nobody told the server (no SIGHUP)
         rows = subprocess.run(
-            ["ps", "-o", "pid=,args=", "--ppid", str(proc.pid)],
+            ["ps", "-ww", "-o", "pid=,args=", "--ppid", str(proc.pid)],
             capture_output=True,
             text=True,
             check=True,
