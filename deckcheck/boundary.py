@@ -299,21 +299,39 @@ def _in_place(name: str, raw: bytes, *, truncate: bool) -> None:
 F = TypeVar("F", bound=Callable[..., Any])
 
 _SIMPLE: dict[str, Any] = {
-    "str": str, "bytes": bytes, "bool": bool, "int": int, "float": (int, float),
-    "None": type(None), "date": datetime.date, "_date": datetime.date, "Path": os.PathLike,
-    "_dt.date": datetime.date, "dict": dict, "list": list, "tuple": tuple,
-    "frozenset": frozenset, "set": set,
-}  # fmt: skip
+    "str": str,
+    "bytes": bytes,
+    "bool": bool,
+    "int": int,
+    "float": (int, float),
+    "None": type(None),
+    "date": datetime.date,
+    "_date": datetime.date,
+    "Path": os.PathLike,
+    "_dt.date": datetime.date,
+    "dict": dict,
+    "list": list,
+    "tuple": tuple,
+    "frozenset": frozenset,
+    "set": set,
+}
 _CLASSES = {
-    "Deck": "deckcheck.deck.model", "Format": "deckcheck.rule.format",
-    "Dataset": "deckcheck.data.dataset", "CardIndex": "deckcheck.card",
-    "DeckFormat": "deckcheck.deck.io", "TcgRegion": "deckcheck.rule.banlist",
-    "Spec": "deckcheck.goldfish", "DrawRules": "deckcheck.goldfish",
-    "OutputFormat": "deckcheck.reporter", "RenderOptions": "deckcheck.reporter",
-    "SidePlan": "deckcheck.run.siding", "Banlist": "deckcheck.rule.banlist",
-    "Report": "deckcheck.validation.report", "Source": "deckcheck.run.batch",
+    "Deck": "deckcheck.deck.model",
+    "Format": "deckcheck.rule.format",
+    "Dataset": "deckcheck.data.dataset",
+    "CardIndex": "deckcheck.card",
+    "DeckFormat": "deckcheck.deck.io",
+    "TcgRegion": "deckcheck.rule.banlist",
+    "Spec": "deckcheck.goldfish",
+    "DrawRules": "deckcheck.goldfish",
+    "OutputFormat": "deckcheck.reporter",
+    "RenderOptions": "deckcheck.reporter",
+    "SidePlan": "deckcheck.run.siding",
+    "Banlist": "deckcheck.rule.banlist",
+    "Report": "deckcheck.validation.report",
+    "Source": "deckcheck.run.batch",
     "ExactMode": "deckcheck.goldfish.spec",
-}  # fmt: skip
+}
 _ITERABLES = ("Iterable", "Sequence", "Collection")
 
 

@@ -290,6 +290,7 @@ def test_unknown_region_is_a_clear_input_error() -> None:
         deckcheck.validate(deckcheck.read_deck(deck()), "tcg", date(2024, 4, 18), region="jp")
 
 
+@pytest.mark.slow
 def test_region_flag_and_format_file_key(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "deck.txt"
     path.write_text(deck("3 Anti-Spell Fragrance"), encoding="utf-8")
@@ -434,6 +435,7 @@ def test_genesys_list_of_june_2026_takes_effect_2026_06_08() -> None:
     assert report.points == 15
 
 
+@pytest.mark.slow
 def test_genesys_snapshot_dates_are_marked_approximate(cli) -> None:  # type: ignore[no-untyped-def]
     import json
 

@@ -101,6 +101,7 @@ NAMED = {DeckFormat.YDK, DeckFormat.JSON, DeckFormat.TEXT}
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ORDERED)
 @SETTINGS
 @given(deck=decks())
@@ -115,6 +116,7 @@ def test_round_trip_keeps_order(fmt: DeckFormat, deck: Deck) -> None:
         assert card.card == (index.get(card.passcode) if card.passcode in index else None)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(deck=decks())
 def test_round_trip_text_keeps_cards_and_counts(deck: Deck) -> None:
@@ -126,6 +128,7 @@ def test_round_trip_text_keeps_cards_and_counts(deck: Deck) -> None:
     assert {f.passcode for f in back.findings} == unknown_codes
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(deck=decks(omega=True))
 def test_round_trip_omega(deck: Deck) -> None:
@@ -182,6 +185,7 @@ def read_detected(data: bytes) -> Deck:
 READERS["detect"] = read_detected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("reader", list(READERS.values()), ids=list(READERS))
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.binary(max_size=300) | mutated())

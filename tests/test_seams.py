@@ -332,7 +332,8 @@ def test_export_list_and_type_checking_imports_are_in_step() -> None:
 def test_the_top_level_stays_small() -> None:
     package = ROOT / "deckcheck"
     entries = [p.name for p in package.iterdir() if p.name != "__pycache__"]
-    assert len(entries) <= 16, sorted(entries)
+    # 17: event/, the stage of events between the reporters and the front ends (issue 37)
+    assert len(entries) <= 17, sorted(entries)
 
 
 def test_import_adds_no_import_hook_and_exports_name_their_public_module() -> None:

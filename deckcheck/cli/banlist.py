@@ -89,10 +89,12 @@ def show(
         print_document("banlist", b.to_dict(_name))
         return
     lines = [f"{b.name}" + (f"  (label: {b.label})" if b.label else "")]
-    lines.append(f"  effective {b.effective.isoformat()}"
-                 + (" (approximate: no source gives the effective day)" if b.approximate else "")
-                 + (f", in Europe {b.effective_eu.isoformat()}" if b.effective_eu else "")
-                 + (f", announced {b.announced.isoformat()}" if b.announced else ""))  # fmt: skip
+    lines.append(
+        f"  effective {b.effective.isoformat()}"
+        + (" (approximate: no source gives the effective day)" if b.approximate else "")
+        + (f", in Europe {b.effective_eu.isoformat()}" if b.effective_eu else "")
+        + (f", announced {b.announced.isoformat()}" if b.announced else "")
+    )
     if b.whitelist:
         lines.append(f"  whitelist: {plural(len(b.entries), 'card')} in the pool")
     if b.points:

@@ -69,10 +69,12 @@ def write_reports(
     """
     from deckcheck.reporter import OutputFormat
 
-    csv_, json_, html_, junit_ = (("report.csv", OutputFormat.CSV),
-                                  ("report.json", OutputFormat.JSON),
-                                  ("report.html", OutputFormat.HTML),
-                                  ("junit.xml", OutputFormat.JUNIT))  # fmt: skip
+    csv_, json_, html_, junit_ = (
+        ("report.csv", OutputFormat.CSV),
+        ("report.json", OutputFormat.JSON),
+        ("report.html", OutputFormat.HTML),
+        ("junit.xml", OutputFormat.JUNIT),
+    )
     folder.mkdir(parents=True, exist_ok=True)
     _clean_stale(folder)
     staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=folder))
@@ -292,8 +294,10 @@ def _tell(batch: Batch, written: list[str], out: Path, quiet: bool) -> None:
     if quiet:
         return
     s = batch.summary
-    line = (f"{len(batch.rows)} registrations: {s.legal} legal, {s.illegal} illegal, "
-            f"{s.unreadable} unreadable")  # fmt: skip
+    line = (
+        f"{len(batch.rows)} registrations: {s.legal} legal, {s.illegal} illegal, "
+        f"{s.unreadable} unreadable"
+    )
     if s.duplicates:
         line += f" ({s.duplicates} of them duplicate{'s' if s.duplicates > 1 else ''})"
     sys.stdout.write(f"{line}\nwrote {', '.join(written)} to {clean(str(out))}\n")
@@ -306,8 +310,10 @@ def _skipped_note(batch: Batch) -> str:
     reasons = Counter(k.code for k in batch.skipped)
     why = ", ".join(f"{n} {code.meaning}" for code, n in reasons.most_common())
     n = len(batch.skipped)
-    return (f"note: skipped {n} file{'s' if n != 1 else ''} that are not decks ({why}); "
-            "report.json and report.html list them\n")  # fmt: skip
+    return (
+        f"note: skipped {n} file{'s' if n != 1 else ''} that are not decks ({why}); "
+        "report.json and report.html list them\n"
+    )
 
 
 def register(app: typer.Typer) -> None:
@@ -399,21 +405,27 @@ def register(app: typer.Typer) -> None:
         progress, bar = _progress_bar(len(srcs), not quiet and sys.stderr.isatty())
         _settle()
         try:
-            batch = check(srcs, fmt, when, allow_prerelease=allow_prerelease, progress=progress,
-                          jobs=jobs)  # fmt: skip
+            batch = check(
+                srcs,
+                fmt,
+                when,
+                allow_prerelease=allow_prerelease,
+                progress=progress,
+                jobs=jobs,
+                keep_decks=sheets is not None,  # the sheets are built from the same read
+            )
         finally:
             if bar is not None:
                 bar.stop()
         _settle()
         try:
-            written = write_reports(batch, out, lambda: from_batch(batch, rules),
-                                    lang=lang or "en")  # fmt: skip
+            written = write_reports(batch, out, lambda: from_batch(batch, rules), lang=lang or "en")
         except OSError as exc:
             named = f" ({exc.filename})" if exc.filename else ""
             fail(f"cannot write the reports into {out}{named}: {exc.strerror or exc}")
         if sheets is not None:
             from deckcheck.cli.sheet import batch_sheets
 
-            written.append(batch_sheets(srcs, fmt, when, lang or "en", sheets, allow_prerelease))
+            written.append(batch_sheets(batch, lang or "en", sheets))
         _tell(batch, written, out, quiet)
         raise typer.Exit(int(batch.exit_code))

@@ -398,8 +398,10 @@ def diff_data(
     from deckcheck.error import DeckcheckError
 
     if last and (old is not None or new is not None or source is not None):
-        fail("--last compares the data before the last update with the data in use: "
-             "give it without OLD, NEW or --source")  # fmt: skip
+        fail(
+            "--last compares the data before the last update with the data in use: "
+            "give it without OLD, NEW or --source"
+        )
     names = (old or IN_USE, new or NEWEST)
     if source is not None and NEWEST not in names:
         fail(f"--source names where 'newest' comes from; neither OLD nor NEW is {NEWEST!r}")

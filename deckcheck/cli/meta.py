@@ -93,9 +93,11 @@ def meta_command(
     except DeckcheckError as exc:
         fail(str(exc))
     render = {
-        MetaOutput.TEXT: report.meta_text, MetaOutput.JSON: report.meta_json,
-        MetaOutput.CSV: report.meta_csv, MetaOutput.HTML: report.meta_html,
-    }[output]  # fmt: skip
+        MetaOutput.TEXT: report.meta_text,
+        MetaOutput.JSON: report.meta_json,
+        MetaOutput.CSV: report.meta_csv,
+        MetaOutput.HTML: report.meta_html,
+    }[output]
     text = render(result)
     if out is not None:
         write_output(str(out), text)

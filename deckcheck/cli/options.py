@@ -78,8 +78,10 @@ def _text_or_json(value: str | Output) -> Output:
     if fmt is None:
         raise typer.BadParameter(f"{value!r}: this command writes text or json")
     if fmt not in (Output.TEXT, Output.JSON):
-        raise typer.BadParameter(f"{value!r}: this command writes text or json ({fmt.value} is "
-                                 "for validation results: 'deckcheck validate')")  # fmt: skip
+        raise typer.BadParameter(
+            f"{value!r}: this command writes text or json ({fmt.value} is "
+            "for validation results: 'deckcheck validate')"
+        )
     return fmt
 
 
@@ -221,8 +223,10 @@ def _resolve_format(name: str | None, file: Path | str | None, *, default: str) 
     try:
         fmt = resolve(name, file=file, default=default)
     except UnknownFormatError as exc:
-        fail(f"unknown format {exc.name!r}{did_you_mean(exc.name, exc.valid)}",
-             ["valid formats: " + ", ".join(exc.valid)])  # fmt: skip
+        fail(
+            f"unknown format {exc.name!r}{did_you_mean(exc.name, exc.valid)}",
+            ["valid formats: " + ", ".join(exc.valid)],
+        )
     except DeckcheckError as exc:
         fail(str(exc))
     for warning in fmt.warnings:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import enum
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -25,10 +25,8 @@ from deckcheck.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from datetime import date
-
-    from deckcheck.reporter.sheet import SheetBatch
-    from deckcheck.rule.format import Format
+    from deckcheck.reporter.sheetbatch import SheetBatch
+    from deckcheck.run.batch import Batch
 
 
 class PaperChoice(enum.StrEnum):
@@ -36,6 +34,13 @@ class PaperChoice(enum.StrEnum):
 
     A4 = "a4"
     LETTER = "letter"
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """``data`` into ``path`` through the one output writer (:func:`deckcheck.boundary.write_file`:
+    atomic, keeps mode and owner, respects the umask, refuses what the user could not write).
+    Raises :class:`~deckcheck.error.OutputError` (an :class:`OSError`)."""
+    write_file(path, data)
 
 
 def write_sheets(batch: SheetBatch, out: Path, paper: str) -> None:
@@ -54,17 +59,13 @@ def write_sheets(batch: SheetBatch, out: Path, paper: str) -> None:
         fail(str(exc))
 
 
-def batch_sheets(
-    srcs: list[Any], fmt: Format, when: date, lang: str, out: Path, allow_prerelease: bool
-) -> str:
-    """``deckcheck batch --sheets``: every readable source's sheet into ``out``; its name."""
-    from deckcheck.error import DeckcheckError
-    from deckcheck.reporter.sheet import sheets_from_sources
+def batch_sheets(checked: Batch, lang: str, out: Path) -> str:
+    """``deckcheck batch --sheets``: the sheet of every deck the batch checked (each read and
+    validated once, by the batch's own run) into ``out``; its name."""
+    from deckcheck.data.dataset import Dataset
+    from deckcheck.reporter.sheetbatch import sheets_from_batch
 
-    try:
-        batch = sheets_from_sources(srcs, fmt, when, lang=lang, allow_prerelease=allow_prerelease)
-    except DeckcheckError as exc:
-        fail(str(exc))
+    batch = sheets_from_batch(checked, lang=lang, data=Dataset.active())
     if not batch.sheets:
         fail("--sheets: no deck could be read: no sheet written")
     write_sheets(batch, out, "a4")
@@ -119,14 +120,21 @@ def register(app: typer.Typer) -> None:
         read (the PDF then holds the decks that could) or nothing could be written.
         """
         from deckcheck.error import DeckcheckError
-        from deckcheck.reporter.sheet import SheetFields, sheets_from_sources
+        from deckcheck.reporter.sheet import SheetFields
+        from deckcheck.reporter.sheetbatch import sheets_from_sources
 
         fmt = resolve_format(format, format_file, region=region)
         when = parse_date(on)
         fields = SheetFields(player, player_id, event, when.isoformat() if on else None)
         try:
-            batch = sheets_from_sources(decks, fmt, when, lang=lang or "en", fields=fields,
-                                        allow_prerelease=allow_prerelease)  # fmt: skip
+            batch = sheets_from_sources(
+                decks,
+                fmt,
+                when,
+                lang=lang or "en",
+                fields=fields,
+                allow_prerelease=allow_prerelease,
+            )
         except DeckcheckError as exc:
             fail(str(exc))
         for line in batch.unreadable:

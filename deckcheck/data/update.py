@@ -182,9 +182,13 @@ def update(
         try:
             with _failures(src, home, " (nothing was installed)"):
                 staged = stage(
-                    src, staging, opts, progress, headers=headers,
+                    src,
+                    staging,
+                    opts,
+                    progress,
+                    headers=headers,
                     accept=lambda doc, raw, where: _check_new(doc, raw, where, force, home),
-                )  # fmt: skip
+                )
                 if staged.status is UpdateStatus.NOT_MODIFIED:
                     return UpdateResult(staged.status, previous, previous, staged.source)
                 result = UpdateResult(
@@ -678,8 +682,19 @@ def _fetch_once(
                     if resp.status_code in REDIRECTS and "location" in resp.headers:
                         target = redirect_target(target, resp, opts.redirects_anywhere, url)
                         continue
-                    return _answer(resp, url, dest, opts, cap, sha256, headers, progress, name,
-                                   listed_in, deadline)  # fmt: skip
+                    return _answer(
+                        resp,
+                        url,
+                        dest,
+                        opts,
+                        cap,
+                        sha256,
+                        headers,
+                        progress,
+                        name,
+                        listed_in,
+                        deadline,
+                    )
         except httpx.TransportError:
             if deadline.expired:
                 raise _Retry(f"slower than the {opts.deadline:g} s deadline") from None

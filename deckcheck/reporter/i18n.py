@@ -325,11 +325,16 @@ class Localizer:
         code = v.code.value
         name = self.name(v.passcode, v.name) or v.text
         values: dict[str, object] = {
-            "name": name, "found": v.found, "allowed": v.allowed, "passcode": v.passcode,
-            "text": v.text, "section": self.t(f"section.{v.section}") if v.section else None,
+            "name": name,
+            "found": v.found,
+            "allowed": v.allowed,
+            "passcode": v.passcode,
+            "text": v.text,
+            "section": self.t(f"section.{v.section}") if v.section else None,
             "excess": abs(v.found - v.allowed)
-            if v.found is not None and v.allowed is not None else None,
-        }  # fmt: skip
+            if v.found is not None and v.allowed is not None
+            else None,
+        }
         template = MESSAGES[f"violation.{code}"]
         if all(values.get(f) is not None for f in fields_of(template)):
             return self.t(f"violation.{code}", **{f: values[f] for f in fields_of(template)})

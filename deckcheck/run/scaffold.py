@@ -63,8 +63,13 @@ class Options:
 
 def _git(folder: Path, *args: str) -> str | None:
     try:
-        out = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True,
-                             timeout=10, check=False)  # fmt: skip
+        out = subprocess.run(
+            ["git", "-C", str(folder), *args],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() if out.returncode == 0 else None
@@ -106,8 +111,7 @@ def pinned_ref(rev: str | None = None) -> Ref:
 def action_name(repo: str) -> str:
     """``OWNER/NAME`` of the Action for a repository URL (``OWNER/deckcheck`` when the URL is
     not a GitHub one)."""
-    m = re.match(r"^(?:https://github\.com/|git@github\.com:)([\w.-]+/[\w.-]+?)(?:\.git)?/?$",
-                 repo)  # fmt: skip
+    m = re.match(r"^(?:https://github\.com/|git@github\.com:)([\w.-]+/[\w.-]+?)(?:\.git)?/?$", repo)
     return m.group(1) if m else "OWNER/deckcheck"
 
 

@@ -123,8 +123,13 @@ def _openapi(app: FastAPI) -> None:
     def build() -> dict[str, Any]:
         if app.openapi_schema:
             return app.openapi_schema
-        schema = get_openapi(title=app.title, version=app.version, summary=app.summary,
-                             description=app.description, routes=app.routes)  # fmt: skip
+        schema = get_openapi(
+            title=app.title,
+            version=app.version,
+            summary=app.summary,
+            description=app.description,
+            routes=app.routes,
+        )
         comps = schema.setdefault("components", {}).setdefault("schemas", {})
         extra = BatchRequest.model_json_schema(ref_template="#/components/schemas/{model}")
         for name, sub in extra.pop("$defs", {}).items():

@@ -126,9 +126,12 @@ class Service:
         return got
 
     def format(
-        self, name: str | None, inline: dict[str, Any] | str | None, timeline: str | None,
+        self,
+        name: str | None,
+        inline: dict[str, Any] | str | None,
+        timeline: str | None,
         tcg_region: str | None = None,
-    ) -> Format:  # fmt: skip
+    ) -> Format:
         """The format a request names, defines inline, or implies by its timeline (tcg/ocg),
         in the TCG event region asked (na/eu), by the one resolver of
         :func:`deckcheck.run.vocab.resolve_format`."""
@@ -145,8 +148,14 @@ class Service:
         named = inline is None and not (name or "").strip().lower().endswith(".toml")
         if named and key in known:
             return known[key]
-        fmt = resolve_format(name, document=inline, data=ds, default=timeline or "tcg",
-                             region=tcg_region, files=False)  # fmt: skip
+        fmt = resolve_format(
+            name,
+            document=inline,
+            data=ds,
+            default=timeline or "tcg",
+            region=tcg_region,
+            files=False,
+        )
         if timeline is not None and fmt.era is None and fmt.region != timeline:
             fmt = replace(fmt, region=timeline, timeline=ds.formats.timeline(timeline))
         if named and len(known) < MAX_CACHED:
@@ -196,8 +205,9 @@ class Service:
         etag = f'"{self.etag_prefix}-{zlib.crc32(raw):08x}"'
         headers = {"ETag": etag, "Cache-Control": "no-cache"}
         match = request.headers.get("if-none-match")
-        if match is not None and (match.strip() == "*" or etag in {
-                t.strip().removeprefix("W/") for t in match.split(",")}):  # fmt: skip
+        if match is not None and (
+            match.strip() == "*" or etag in {t.strip().removeprefix("W/") for t in match.split(",")}
+        ):
             return Response(status_code=304, headers=headers)
         return Response(raw, media_type=media_type, headers=headers)
 

@@ -81,12 +81,14 @@ WALL = "compute_wall_seconds"
 # Python 3.12+ warns on every fork of a process with threads; the child here only runs the
 # request (its imports done beforehand, no lock of another thread needed) and is watched by a
 # deadline, so the warning says nothing to an operator.
-warnings.filterwarnings("ignore", message=r".*use of fork\(\) may lead to deadlocks",
-                        category=DeprecationWarning)  # fmt: skip
+warnings.filterwarnings(
+    "ignore", message=r".*use of fork\(\) may lead to deadlocks", category=DeprecationWarning
+)
 
 
-def json_error(status: int, code: str, message: str, detail: Any = None,
-               headers: dict[str, str] | None = None) -> list[Message]:  # fmt: skip
+def json_error(
+    status: int, code: str, message: str, detail: Any = None, headers: dict[str, str] | None = None
+) -> list[Message]:
     """The ASGI messages of a JSON error answer ``{"error": {"code", "message", "detail"}}``."""
     import json
 
@@ -144,11 +146,12 @@ class ComputeLimit:
         first = min(self.deadlines.values()) - time.monotonic()
         retry = max(1, math.ceil(first))
         return json_error(
-            429, "too-many-requests",
+            429,
+            "too-many-requests",
             f"{s.max_computing} computing requests are running; retry in {retry} s",
             {"limit": "max_computing", "value": s.max_computing},
             {"Retry-After": str(retry)},
-        )  # fmt: skip
+        )
 
     def in_child(self, scope: Scope, body: bytes) -> list[Message]:
         """Run the request in a forked child within the budgets; its answer's messages."""
@@ -451,9 +454,17 @@ class BodyLimit:
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         from deckcheck.service.error import error_response
 
-        resp = error_response(413, "too-large", f"the request body is over {limit} bytes",
-                              {"limit": "max_body_bytes" if limit == self.settings.max_body_bytes
-                               else "max_batch_bytes", "value": limit})  # fmt: skip
+        resp = error_response(
+            413,
+            "too-large",
+            f"the request body is over {limit} bytes",
+            {
+                "limit": "max_body_bytes"
+                if limit == self.settings.max_body_bytes
+                else "max_batch_bytes",
+                "value": limit,
+            },
+        )
         resp.headers["Connection"] = "close"
         await resp(scope, receive, send)
 

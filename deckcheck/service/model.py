@@ -126,6 +126,9 @@ class SimulateRequest(_RulesRequest):
     seed: int | None = Field(None, ge=0, le=2**63 - 1, description="Seed of the simulation.")
     exact: Literal["auto", "always", "never"] = "auto"
     fractions: bool = Field(False, description="Exact probabilities also as 'n/d'.")
+    sample: int = Field(
+        0, ge=0, le=100, description="Seeded sample hands to deal (`samples`; `seed` repeats them)."
+    )
 
 
 class SweepRequest(SimulateRequest):

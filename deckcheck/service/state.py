@@ -87,8 +87,9 @@ class State:
         self.finder.search("a")
 
 
-_pinned: contextvars.ContextVar[State | None] = contextvars.ContextVar("deckcheck_state",
-                                                                      default=None)  # fmt: skip
+_pinned: contextvars.ContextVar[State | None] = contextvars.ContextVar(
+    "deckcheck_state", default=None
+)
 
 
 @dataclass

@@ -193,11 +193,22 @@ class Violation:
         line: int | None = None,
         text: str | None = None,
     ) -> None:
-        _SET(self, "__dict__", {
-            "code": code, "severity": severity, "message": message, "section": section,
-            "passcode": passcode, "name": name, "found": found, "allowed": allowed, "line": line,
-            "text": text,
-        })  # fmt: skip
+        _SET(
+            self,
+            "__dict__",
+            {
+                "code": code,
+                "severity": severity,
+                "message": message,
+                "section": section,
+                "passcode": passcode,
+                "name": name,
+                "found": found,
+                "allowed": allowed,
+                "line": line,
+                "text": text,
+            },
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (the README documents it)."""
@@ -243,8 +254,13 @@ class PointCard:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
-        return {"name": self.name, "passcode": self.passcode, "copies": self.copies,
-                "each": self.each, "points": self.points}  # fmt: skip
+        return {
+            "name": self.name,
+            "passcode": self.passcode,
+            "copies": self.copies,
+            "each": self.each,
+            "points": self.points,
+        }
 
     def label(self) -> str:
         """``3x Name 20 = 60`` (one copy: ``Name 20``)."""
@@ -288,11 +304,24 @@ class Report:
         data_fingerprint: str | None = None,
         point_cards: tuple[PointCard, ...] = (),
     ) -> None:
-        _SET(self, "__dict__", {
-            "format": format, "era": era, "date": date, "banlist": banlist, "counts": counts,
-            "violations": violations, "path": path, "points": points, "point_cap": point_cap,
-            "name": name, "data_fingerprint": data_fingerprint, "point_cards": point_cards,
-        })  # fmt: skip
+        _SET(
+            self,
+            "__dict__",
+            {
+                "format": format,
+                "era": era,
+                "date": date,
+                "banlist": banlist,
+                "counts": counts,
+                "violations": violations,
+                "path": path,
+                "points": points,
+                "point_cap": point_cap,
+                "name": name,
+                "data_fingerprint": data_fingerprint,
+                "point_cards": point_cards,
+            },
+        )
 
     @property
     def legal(self) -> bool:
