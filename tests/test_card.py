@@ -176,7 +176,7 @@ def test_regenerated_index_equals_committed(tmp_path: Path) -> None:
          "--report", str(tmp_path / "report.md")],
         check=True, capture_output=True,
     )  # fmt: skip
-    for name in ("cards.jsonl", "names.json"):
+    for name in ("cards.jsonl", "names.json", "names-intl.jsonl"):
         assert (tmp_path / name).read_bytes() == (
             ROOT / "deckcheck" / "data" / "bundled" / name
         ).read_bytes()

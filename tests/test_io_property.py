@@ -49,9 +49,12 @@ SHARED_DECKS = (
 def pools() -> tuple[list[int], list[int], list[int]]:
     """(every passcode, Extra Deck passcodes, non-Extra passcodes) of the index."""
     index = Dataset.active().cards
-    codes = index.passcodes()
-    extra = [c.passcode for c in index if c.zone is DeckZone.EXTRA]
-    other = [c.passcode for c in index if c.zone is not DeckZone.EXTRA]
+    # EDOPro's pre-release codes of released cards read as the released card (with a finding,
+    # tested in test_data_truth3), so they cannot round-trip as themselves: left out here
+    early = {c for c in index.passcodes() if index.lookup_passcode(c).early}
+    codes = [c for c in index.passcodes() if c not in early]
+    extra = [c.passcode for c in index if c.zone is DeckZone.EXTRA and c.passcode not in early]
+    other = [c.passcode for c in index if c.zone is not DeckZone.EXTRA and c.passcode not in early]
     alts = [c.passcode for c in index if c.is_alternate_art]
     assert alts and extra
     return codes, extra, other

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import deckcheck
-from deckcheck.data.dataset import BUNDLE_FILES, BUNDLED_DIR, MANIFEST, Dataset
+from deckcheck.data.dataset import BUNDLE_FILES, BUNDLED_DIR, MANIFEST, OPTIONAL_FILES, Dataset
 from deckcheck.deck.io import read_path
 from deckcheck.error import (
     ERRORS,
@@ -65,7 +65,7 @@ def test_committed_manifest_is_up_to_date() -> None:
 def _copy_bundle(tmp_path: Path) -> Path:
     folder = tmp_path / "bundle"
     folder.mkdir()
-    for name in (*BUNDLE_FILES, MANIFEST):
+    for name in (*BUNDLE_FILES, *OPTIONAL_FILES, MANIFEST):
         shutil.copy(BUNDLED_DIR / name, folder / name)
     return folder
 

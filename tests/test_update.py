@@ -29,7 +29,14 @@ from deckcheck.error import OfflineError, UpdateError
 from .bundle_server import BundleServer, serve
 from .conftest import ROOT
 
-FILES = ("manifest.json", "cards.jsonl", "names.json", "banlists.json", "formats.toml")
+FILES = (
+    "manifest.json",
+    "cards.jsonl",
+    "names.json",
+    "names-intl.jsonl",
+    "banlists.json",
+    "formats.toml",
+)
 FAST = FetchOptions(timeout=0.5, retries=0, backoff=0.01, deadline=5.0)
 
 

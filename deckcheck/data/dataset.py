@@ -44,6 +44,9 @@ SCHEMA_VERSION = 1
 """Version of the bundle layout that this deckcheck reads."""
 BUNDLE_FILES = ("cards.jsonl", "names.json", "banlists.json", "formats.toml")
 """The data files every bundle holds (each listed in the manifest with its sha256)."""
+OPTIONAL_FILES = ("names-intl.jsonl",)
+"""Data files a bundle may hold (listed in the manifest when present): the card names in the
+other official languages, read only when a name is not found in English, Japanese or Chinese."""
 MAX_MANIFEST_BYTES = 1 << 20
 """Size cap of a bundle's manifest."""
 MAX_MANIFEST_FILES = 64

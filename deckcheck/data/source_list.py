@@ -164,6 +164,12 @@ _TIMEWIZARD = {
 (checked byte for byte against the repository at the shared data's commit)."""
 
 
+BASE_CDB = "cards/projectignis/base-2020-03-30/cards.cdb"
+"""The 2020 base card database (its older English names are search aliases)."""
+BASE_CDB_COMMIT = "945ca034a0e0c8d2eb271923bd8d54735362f352"
+"""The BabelCDB commit of :data:`BASE_CDB` (2020-03-30, "Minerva-generated card databases")."""
+
+
 def _upstream_of(rel: str) -> tuple[str, str] | None:
     """``(repo, path in it)`` of a source-data file that follows its default branch."""
     top = rel.split("/")
@@ -179,8 +185,12 @@ def _upstream_of(rel: str) -> tuple[str, str] | None:
         return "ProjectIgnis/BabelCDB", "cards.cdb"
     if rel.startswith("cards/projectignis/babelcdb-current/"):
         return "ProjectIgnis/BabelCDB", top[-1]
-    if rel.startswith("cards/projectignis/deltas/") and top[-1] == "mappings.json":
-        return f"ProjectIgnis/{top[3]}", "mappings.json"
+    if rel.startswith("cards/projectignis/deltas/") and (
+        top[-1] == "mappings.json" or top[-1].endswith(".cdb")
+    ):
+        return f"ProjectIgnis/{top[3]}", top[-1]
+    if rel == BASE_CDB:
+        return "ProjectIgnis/BabelCDB", "cards.cdb"
     if rel == "cards/projectignis/strings/strings.conf":
         return "ProjectIgnis/Distribution", "config/strings.conf"
     return None
@@ -199,6 +209,8 @@ def generate(data: Path) -> dict[str, Any]:
         up = _upstream_of(rel)
         if up is not None:
             row: dict[str, Any] = {"dest": rel, "repo": up[0], "path": up[1]}
+            if rel == BASE_CDB:  # the 2020 base database, fixed (older English names)
+                row["ref"] = BASE_CDB_COMMIT
             if rel.startswith("lflists/projectignis/current/"):
                 row["history"] = True
             rows.append(row)

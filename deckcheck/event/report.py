@@ -3,7 +3,7 @@ makes: each registration becomes a :class:`~deckcheck.source.record.Source` in m
 :class:`~deckcheck.source.registration.Registration` (player, player id, row), checked by
 :func:`deckcheck.run.batch.check` and rendered by :mod:`deckcheck.reporter` (``report.csv``,
 ``report.html`` and ``report.json`` with the metagame of :func:`deckcheck.run.meta.from_batch`;
-``sheets.pdf`` by :func:`deckcheck.reporter.sheet.sheets_from_sources`).
+``sheets.pdf`` by :func:`deckcheck.reporter.sheetbatch.sheets_from_sources`).
 
 The rows are numbered as in the export's ``registrations.csv`` (the header is row 1), and each
 deck is named by its file in the export (``decks/0001-ID.ydk``), so the reports of the live
@@ -88,7 +88,8 @@ def sheets(event: Event, entries: list[Entry], data: Dataset | None = None, *,
            lang: str = "en", paper: str = "a4") -> bytes:  # fmt: skip
     """Every registration's sheet in one PDF (player, id, event name and date filled in);
     :class:`~deckcheck.error.SheetUnavailableError` without the ``sheet`` extra."""
-    from deckcheck.reporter.sheet import SheetFields, sheets_from_sources, sheets_pdf
+    from deckcheck.reporter.sheet import SheetFields, sheets_pdf
+    from deckcheck.reporter.sheetbatch import sheets_from_sources
     from deckcheck.run.vocab import resolve_format
 
     fmt = resolve_format(event.format, data=data, region=event.tcg_region, files=False)

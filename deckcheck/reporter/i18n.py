@@ -194,6 +194,7 @@ _VIOLATIONS: dict[str, str] = {
     "ambiguous-card": "{name} matches several cards: write its passcode",
     "unofficial-card": "{name} is not an official card: remove it",
     "prerelease": "{name} is written with pre-release code {passcode}: use its released passcode",
+    "prerelease-code": "pre-release code {passcode} read as the released card {name}",
     "points-over-cap": "the deck has {found} points; the cap is {allowed}",
     "forbidden-type": "{name} is of a card type this format bans: remove it",
     "legend-limit": "{found} Legend cards; at most {allowed}: remove {excess}",

@@ -864,8 +864,10 @@ def build_all(b: Builder) -> list[Banlist]:
     rush_pi = clean_source(rush_pi, "Rush Duel", log)
     rush_yy = b.yaml_vectors("rush", rush=True)
     speed_fam = Family(
-        "speed", "Speed Duel", ("ygojson", "projectignis"), whitelist=True,
-        note="Whitelists (the Speed Duel card pool) from EDOPro, on the published list dates "
+        "speed", "Speed Duel", ("ygojson", "projectignis"), whitelist=False,
+        note="Limits only (the card pool comes from the Speed Duel products: a card printed in "
+        "one, and every Skill, is legal from its product's date; see docs/data.md). From "
+        "EDOPro's Speed lists, on the published list dates "
         "of YGOJSON's per-card Speed Duel history (Yugipedia), which also gives the limits: "
         "Forbidden, and the Limited 1/2/3 groups (a deck holds at most N cards from all the "
         "cards of Limited N together; EDOPro notes that it does not model this system). "
@@ -1008,9 +1010,14 @@ def build_speed(b: Builder, fam: Family, spine: list[SrcList]) -> list[Banlist]:
                 for step, value in steps:
                     if step <= when:
                         word = value
-                if word != "unlimited" and code not in src.entries:
+                if word != "unlimited" and code not in src.entries and word in words:
                     rows.append(f"| {code} | {b.name(code)} | ygojson {word}, not in EDOPro's "
-                                "pool | **not in pool** | the pool is EDOPro's |")  # fmt: skip
+                                f"list | **{word}** | Konami's list (YGOJSON) |")  # fmt: skip
+                    entries[code] = words[word]
+                    if words[word]:
+                        groups[code] = words[word]
+        entries = {c: v for c, v in entries.items() if 0 <= v < 3}
+        groups = {c: v for c, v in groups.items() if c in entries}
         effective = when or src.when
         banlist = Banlist(
             family=fam.family,
@@ -1020,7 +1027,7 @@ def build_speed(b: Builder, fam: Family, spine: list[SrcList]) -> list[Banlist]:
             announced=None,
             sources=(src.ref, *([f"{REPO_YJ}:cards (legality.speed.history)"] if when else [])),
             entries=MappingProxyType(entries),
-            whitelist=True,
+            whitelist=False,
             note=fam.note,
             approximate=when is None,
             groups=MappingProxyType(groups),

@@ -25,12 +25,13 @@ def router(svc: Service) -> APIRouter:
         request: Request,
         q: Annotated[str, Query(min_length=1, max_length=200, description="Part of a name.")],
         lang: Annotated[
-            Literal["en", "ja", "zh-CN"] | None,
+            Literal["en", "ja", "zh-CN", "ko", "fr", "de", "it", "es", "pt", "zh-TW"] | None,
             Query(description="Match names in this language only (default: all)."),
         ] = None,
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
     ) -> Response:
-        """Cards whose names (English, Japanese, Simplified Chinese) best match ``q``."""
+        """Cards whose names (English, Japanese, Chinese, Korean, French, German, Italian,
+        Spanish, Portuguese) best match ``q``."""
         found = svc.finder.search(q, limit, lang)
         # each card's JSON is made once (from its validated document) and reused; the page is
         # a CardSearchDocument (the tests read every answer back through the model)
