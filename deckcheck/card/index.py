@@ -16,6 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from deckcheck.boundary import read_data
 from deckcheck.card.model import (
     ALIAS_ALT_ART,
     ALIAS_TREATED_AS,
@@ -133,7 +134,7 @@ class CardIndex:
         folder = Path(folder)
         path = folder / CARDS_FILE
         try:
-            text = path.read_bytes()
+            text = read_data(path)
         except OSError as exc:
             raise DataError(f"{path}: cannot read card index: {exc}") from exc
         first = text.find(b"\n")
@@ -236,7 +237,7 @@ class CardIndex:
         if self._names_path is None:
             return build_name_table(self._row(pc) for pc in self._pos)
         try:
-            table: dict[str, list[list[int]]] = json.loads(self._names_path.read_bytes())
+            table: dict[str, list[list[int]]] = json.loads(read_data(self._names_path))
         except (OSError, ValueError) as exc:
             raise DataError(f"{self._names_path}: cannot read name index: {exc}") from exc
         return table
@@ -249,7 +250,7 @@ class CardIndex:
         if path is None or not path.exists():
             return {}, {}
         try:
-            lines = path.read_bytes().splitlines()
+            lines = read_data(path).splitlines()
             rows = [json.loads(line) for line in lines[1:] if line.strip()]
         except (OSError, ValueError) as exc:
             raise DataError(

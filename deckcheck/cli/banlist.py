@@ -17,6 +17,7 @@ from deckcheck.cli.options import (
     OutputOpt,
     RegionChoice,
     RegionOpt,
+    out_name,
     parse_date,
 )
 from deckcheck.data.dataset import Dataset
@@ -168,7 +169,8 @@ def export(
         ExportFormat.LFLIST
     ),
     out: Annotated[
-        str | None, typer.Option("--out", help="Write to this file (default: stdout).")
+        str | None,
+        typer.Option("--out", help="Write to this file (default: stdout).", parser=out_name),
     ] = None,
     format_file: FormatFileOpt = None,
     region: RegionOpt = None,
@@ -181,10 +183,7 @@ def export(
     if out is None:
         sys.stdout.write(text)
         return
-    try:
-        write_output(out, text)
-    except OSError as exc:
-        fail(f"cannot write {out}: {exc.strerror or exc}")
+    write_output(out, text)
 
 
 def register(main: typer.Typer) -> None:

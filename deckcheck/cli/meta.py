@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from deckcheck.cli.common import EXIT_ERROR, EXIT_OK, clean, fail, write_output
+from deckcheck.cli.options import out_path
 
 
 class MetaOutput(enum.StrEnum):
@@ -37,7 +38,13 @@ def meta_command(
     ] = MetaOutput.TEXT,
     out: Annotated[
         Path | None,
-        typer.Option("--out", metavar="FILE", help="Write the report to FILE.", show_default=False),
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Write the report to FILE.",
+            show_default=False,
+            parser=out_path,
+        ),
     ] = None,
     signatures: Annotated[
         Path | None,

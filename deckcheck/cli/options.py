@@ -85,6 +85,23 @@ def _text_or_json(value: str | Output) -> Output:
     return fmt
 
 
+def out_path(value: str | Path) -> Path:
+    """An output file or folder named on the command line (``--out``, ``--sarif``,
+    ``--sheets``): an empty name is refused, never taken for the current folder."""
+    if isinstance(value, Path):
+        return value
+    if not value:
+        raise typer.BadParameter("an empty file name")
+    return Path(value)
+
+
+def out_name(value: str) -> str:
+    """:func:`out_path` for the options that keep the name as text (``-`` for stdout)."""
+    if not value:
+        raise typer.BadParameter("an empty file name")
+    return value
+
+
 JobsOpt = Annotated[
     int,
     typer.Option(

@@ -125,9 +125,18 @@ def _run(uvicorn: Any, settings: Any, **options: Any) -> None:
     )
     server = uvicorn.Server(config)
     if config.workers > 1:
-        from deckcheck.service.state import Supervisor
+        import shutil
+        import tempfile
 
-        Supervisor(config, sockets=[config.bind_socket()]).run()
+        from deckcheck.service.state import SUPERVISOR_ENV, WORKERS_ENV, Supervisor
+
+        folder = tempfile.mkdtemp(prefix="deckcheck-workers-")  # each worker's data, for /healthz
+        os.environ[WORKERS_ENV] = folder
+        os.environ[SUPERVISOR_ENV] = str(os.getpid())
+        try:
+            Supervisor(config, sockets=[config.bind_socket()]).run()
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
     else:
         server.run()
 

@@ -29,6 +29,7 @@ from deckcheck.cli.options import (
     ReportOutputOpt,
     StrictOpt,
     load_repo_config,
+    out_path,
     parse_date,
     resolve_format,
 )
@@ -91,7 +92,12 @@ ProgressOpt = Annotated[
 ]
 OutOpt = Annotated[
     Path | None,
-    typer.Option("--out", metavar="FILE", help="Write the report to FILE (default: stdout)."),
+    typer.Option(
+        "--out",
+        metavar="FILE",
+        help="Write the report to FILE (default: stdout).",
+        parser=out_path,
+    ),
 ]
 SarifOpt = Annotated[
     Path | None,
@@ -99,6 +105,7 @@ SarifOpt = Annotated[
         "--sarif",
         metavar="FILE",
         help="Also write a SARIF 2.1.0 report of the same run to FILE (code scanning).",
+        parser=out_path,
     ),
 ]
 
@@ -241,10 +248,7 @@ def write_report(text: str, out: Path | None) -> None:
         return
     from deckcheck.cli.common import write_output
 
-    try:
-        write_output(str(out), text)
-    except OSError as exc:
-        fail(f"cannot write {out}: {exc.strerror or exc}")
+    write_output(str(out), text)
 
 
 def append_summary(text: str, path: Path | None) -> None:

@@ -17,6 +17,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from deckcheck.boundary import read_data
 from deckcheck.data.builders.snapshot import snapshot_date as snapshot_date  # re-exported
 from deckcheck.data.dataset import (
     BUNDLE_FILES,
@@ -34,7 +35,7 @@ FORMATS_FILE = "formats.toml"
 
 def list_sources(bundle: Path) -> list[str]:
     """The source repositories (``owner/name@commit``) the bundle's lists name, sorted."""
-    doc = json.loads((bundle / "banlists.json").read_bytes())
+    doc = json.loads(read_data(bundle / "banlists.json"))
     repos: set[str] = set()
     for row in doc["lists"]:
         for src in row.get("sources", []):

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
+from deckcheck.boundary import read_data
 from deckcheck.error import DataError
 
 BUILTIN_FILE = Path(__file__).with_name("source_list.json")
@@ -128,7 +129,7 @@ def load(path: Path | None = None) -> SourceList:
     """The source list at ``path`` (default: the built-in one); :class:`DataError` if unusable."""
     path = path or BUILTIN_FILE
     try:
-        doc = json.loads(path.read_bytes())
+        doc = json.loads(read_data(path))
         entries = tuple(_entry(row) for row in doc["files"])
         return SourceList(str(doc["raw_base"]), str(doc["asset_base"]), entries)
     except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -221,7 +222,7 @@ def generate(data: Path) -> dict[str, Any]:
 def _follow_rows(data: Path) -> list[dict[str, Any]]:
     links = data / "lflists" / "yaml-yugi-limit-regulation" / "_symlinks.json"
     rows = []
-    for link in sorted(json.loads(links.read_text(encoding="utf-8"))):
+    for link in sorted(json.loads(read_data(links))):
         if link.endswith("current.vector.json"):
             folder = link.rsplit("/", 1)[0]
             rows.append(
@@ -236,7 +237,7 @@ def _follow_rows(data: Path) -> list[dict[str, Any]]:
 
 
 def _history_rows(data: Path) -> list[dict[str, Any]]:
-    index = json.loads((data / HISTORY_INDEX).read_text(encoding="utf-8"))
+    index = json.loads(read_data(data / HISTORY_INDEX))
     return [
         {
             "dest": HISTORY + row["file"],
@@ -266,7 +267,7 @@ def write_mirror(data: Path, out: Path, sources: SourceList | None = None) -> in
     """
     sources = sources or load()
     links = json.loads(
-        (data / "lflists" / "yaml-yugi-limit-regulation" / "_symlinks.json").read_text("utf-8")
+        read_data(data / "lflists" / "yaml-yugi-limit-regulation" / "_symlinks.json").decode()
     )
     count = 0
     for entry in sources.entries:

@@ -28,6 +28,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from deckcheck.boundary import read_data
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -494,7 +496,7 @@ def catalog(lang: Lang) -> dict[str, str]:
     if lang is Lang.EN:
         return {}
     path = LOCALE_DIR / f"{lang.value}.po"
-    entries = parse_po(path.read_text(encoding="utf-8"))
+    entries = parse_po(read_data(path).decode("utf-8"))
     return {
         key: text for key, (msgid, text) in entries.items() if text and MESSAGES.get(key) == msgid
     }

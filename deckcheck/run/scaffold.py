@@ -79,6 +79,7 @@ def _installed_commit() -> str | None:
     from importlib import metadata
 
     try:
+        # pip's record of where this deckcheck came from (a few hundred bytes it wrote)
         raw = metadata.distribution("deckcheck").read_text("direct_url.json")
     except metadata.PackageNotFoundError:
         return None
@@ -197,7 +198,7 @@ def _check_config(text: str) -> None:
 
     with tempfile.TemporaryDirectory(prefix="deckcheck-init-") as tmp:
         path = Path(tmp) / CONFIG
-        path.write_text(text, encoding="utf-8")
+        path.write_text(text, encoding="utf-8")  # a private temporary folder, removed after
         load_config(path)
 
 
@@ -209,7 +210,9 @@ def write(folder: Path, files: dict[str, str], *, force: bool = False) -> list[P
     there = [str(p) for p in targets if p.exists()]
     if there and not force:
         raise InputError(f"{', '.join(there)}: already there (--force replaces)")
+    from deckcheck.boundary import write_file
+
     for path, text in targets.items():
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        write_file(path, text)
     return list(targets)

@@ -45,11 +45,13 @@ class Service:
     """One dataset, its card finder, the settings and the builder's files: all read-only."""
 
     def __init__(self, settings: Settings, data: Dataset) -> None:
-        from deckcheck.service.state import Holder
+        from deckcheck.service.state import Holder, Siblings
 
         self.settings = settings
         self.holder = Holder(data)
         """The data in service (swapped whole by a reload; each request pins one)."""
+        self.siblings = Siblings.from_env()
+        """The other workers of this server (None: a single process)."""
         self.openapi_text: str | None = None
         """The OpenAPI document as JSON, made on first request."""
         self.dates: dict[str, date] = {}
@@ -90,6 +92,13 @@ class Service:
             if len(cache) < MAX_CACHED_CARDS:
                 cache[card.passcode] = got
         return got
+
+    def workers(self) -> dict[str, Any]:
+        """The ``workers`` object of ``/healthz`` (:class:`~deckcheck.service.state.Siblings`)."""
+        from deckcheck.service.state import single_health
+
+        state = self.holder.state
+        return self.siblings.health(state) if self.siblings is not None else single_health(state)
 
     def warm(self) -> None:
         """Load every part of the dataset now, so no request pays for it."""

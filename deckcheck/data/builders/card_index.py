@@ -61,6 +61,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[3]
 """The source checkout (for the command-line defaults: ``../shared/data``, the bundled folder)."""
 
+from deckcheck.boundary import read_data  # noqa: E402
 from deckcheck.card import (  # noqa: E402
     ALIAS_ALT_ART,
     ALIAS_NONE,
@@ -186,6 +187,7 @@ def yaml_type_bits(rec: dict[str, Any]) -> int:
 
 def load_jsonl(path: Path) -> Iterator[dict[str, Any]]:
     """Yield the JSON objects of a JSON-lines file."""
+    # streamed by line: a build input (shared data, or a file fetched under the cap)
     with open(path, encoding="utf-8") as fh:
         for line in fh:
             if line.strip():
@@ -248,7 +250,7 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
 
     # --- archetype names -------------------------------------------------------------
     setnames: dict[int, str] = {}
-    strings = (cards_dir / "projectignis" / "strings" / "strings.conf").read_text(encoding="utf-8")
+    strings = read_data(cards_dir / "projectignis" / "strings" / "strings.conf").decode()
     for line in strings.splitlines():
         if line.startswith("!setname "):
             parts = line.rstrip("\n").split(" ", 2)
@@ -410,6 +412,7 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
     for path in sorted(
         glob.glob(str(cards_dir / "projectignis" / "deltas" / "*" / "mappings.json"))
     ):
+        # streamed by line: a build input (shared data, or a file fetched under the cap)
         with open(path, encoding="utf-8") as fh:
             for pre, real in json.load(fh).get("mappings", []):
                 if real in rows:
@@ -754,14 +757,14 @@ def speed_lists(data: Path) -> list[tuple[str, str, set[int]]]:
     if not index_path.exists():
         return []
     out = []
-    for row in json.loads(index_path.read_text(encoding="utf-8")):
+    for row in json.loads(read_data(index_path)):
         header = str(row.get("header", ""))
         m = re.match(r"(\d{4})\.(\d{1,2})(?:\.(\d{1,2}))? Speed Duel", header)
         if not m:
             continue
         named = f"{int(m[1]):04d}-{int(m[2]):02d}-{int(m[3] or 1):02d}"
         codes = set()
-        for line in (hist / row["file"]).read_text(encoding="utf-8-sig").splitlines():
+        for line in read_data(hist / row["file"]).decode("utf-8-sig").splitlines():
             parts = line.split()
             listed = len(parts) >= 2 and parts[0].isdigit() and parts[1].lstrip("-").isdigit()
             if listed and int(parts[1]) >= 0:
@@ -854,7 +857,7 @@ def rush_lists(data: Path) -> list[tuple[str, set[int]]]:
     if not index_path.exists():
         return []
     out = []
-    for row in json.loads(index_path.read_text(encoding="utf-8")):
+    for row in json.loads(read_data(index_path)):
         header = str(row.get("header", ""))
         if not header.endswith("Rush Duel"):
             continue
@@ -865,7 +868,7 @@ def rush_lists(data: Path) -> list[tuple[str, set[int]]]:
         changed = str(row.get("commit_date", named))
         fresh = (_day(changed) - _day(named)) <= RUSH_LIST_FRESH_DAYS
         codes = set()
-        for line in (hist / row["file"]).read_text(encoding="utf-8-sig").splitlines():
+        for line in read_data(hist / row["file"]).decode("utf-8-sig").splitlines():
             parts = line.split()
             if len(parts) >= 2 and parts[0].isdigit() and parts[1].lstrip("-").isdigit():
                 codes.add(int(parts[0]))

@@ -23,6 +23,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from deckcheck.boundary import read_data
 from deckcheck.data.builders.release_dates import (
     OCG_LAUNCH,
     SAME_DAY_SINCE,
@@ -126,7 +127,7 @@ def load_baseline(path: Path = BASELINE) -> dict[str, set[str]]:
     """The reviewed violations per rule (empty when the file is missing)."""
     if not path.exists():
         return {}
-    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc = json.loads(read_data(path))
     return {rule: set(keys) for rule, keys in doc.items()}
 
 

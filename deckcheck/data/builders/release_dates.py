@@ -40,6 +40,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+from deckcheck.boundary import read_data
 from deckcheck.card.release import describe_source
 
 OCG_LOCALES = ("jp", "kr", "ae", "sc", "tc")
@@ -244,7 +245,7 @@ def tw_pools(curated: Path) -> list[tuple[str, set[int]]]:
     out = []
     for path in sorted(curated.glob("*.lflist.conf")):
         codes = set()
-        for line in path.read_text(encoding="utf-8-sig", errors="replace").splitlines():
+        for line in read_data(path).decode("utf-8-sig", errors="replace").splitlines():
             m = re.match(r"(\d+)\s+(-?\d+)", line)
             if m and int(m.group(2)) >= 0:
                 codes.add(int(m.group(1)))
@@ -479,7 +480,7 @@ def md_lists(folder: Path, names_to_kid: dict[str, int]) -> dict[int, str]:
         when = path.name[:10]
         if not re.match(r"\d{4}-\d{2}-\d{2}$", when):
             continue
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(read_data(path).decode("utf-8"))
         if path.name.endswith(".vector.json"):
             kids = [int(k) for k in (doc.get("regulation") or {})]
         else:

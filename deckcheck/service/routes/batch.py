@@ -106,7 +106,9 @@ def router(svc: Service) -> APIRouter:
 async def _json_batch(svc: Service, request: Request) -> Asked:
     """What a JSON batch request asks (its body read as a :class:`BatchRequest`)."""
     from deckcheck.run.batch import Source
+    from deckcheck.service.query import refuse_query
 
+    refuse_query(request.query_params.keys(), "a JSON batch")
     try:
         req = BatchRequest.model_validate_json(await request.body())
     except ValidationError as exc:

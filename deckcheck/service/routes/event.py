@@ -201,6 +201,7 @@ def router(svc: Service) -> APIRouter:
 
 def _pages(api: APIRouter, svc: Service) -> None:
     folder = resources.files("deckcheck.service") / "static" / "event"
+    # the event pages shipped in the package (a fixed list of small files)
     pages = {name: (folder / name).read_bytes() for name in PAGES}
 
     @api.get("/static/event/{name}", include_in_schema=False)
