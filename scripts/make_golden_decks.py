@@ -423,6 +423,17 @@ def build() -> None:
         "2024-01-01",
         ["unofficial-card"],
     )
+    # EDOPro's pre-release code 100200210 of Yakusa, Lord of the Eight Thunders (released as
+    # 90583279; ProjectIgnis' mappings): read as the released card, with a warning
+    yakusa_early = 100200210
+    case(
+        "legal",
+        "tcg-prerelease-code-of-a-released-card.ydk",
+        ydk([*filler(39, set()), yakusa_early]),
+        "tcg",
+        "2025-06-01",
+        ["prerelease-code"],
+    )
     case(
         "illegal",
         "prerelease.ydk",
