@@ -72,7 +72,8 @@ def create_app(settings: Settings | None = None, data: Dataset | None = None) ->
     return app
 
 
-COMPUTING = frozenset({f"{API}/simulate", f"{API}/simulate/sweep", f"{API}/batch"})
+COMPUTING = frozenset({f"{API}/simulate", f"{API}/simulate/sweep", f"{API}/simulate/side",
+                       f"{API}/batch"})  # fmt: skip
 """Routes that can compute for long: run within the budgets of :mod:`deckcheck.service.limit`."""
 
 
