@@ -23,6 +23,7 @@ from deckcheck.cli import (
     card,
     convert,
     data,
+    event,
     format,
     init,
     judge,
@@ -172,6 +173,7 @@ for _module in (
     serve,
     data,
     init,
+    event,
 ):
     _module.register(app)
 
@@ -192,8 +194,11 @@ def _flush() -> int | None:
         sys.stdout.flush()
     except OSError as exc:
         _silence_stdout()
-        sys.stderr.write(f"error: {exc}\n" if isinstance(exc, DeckcheckError) else
-                         f"error: cannot write the output: {exc.strerror or exc}\n")  # fmt: skip
+        sys.stderr.write(
+            f"error: {exc}\n"
+            if isinstance(exc, DeckcheckError)
+            else f"error: cannot write the output: {exc.strerror or exc}\n"
+        )
         return 2
     return None
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from deckcheck.deck.model import ReadFinding
+    from deckcheck.deck.model import Deck, ReadFinding
     from deckcheck.source.registration import Registration
     from deckcheck.validation.report import Report, Violation
 
@@ -35,6 +35,9 @@ class Checked:
     unread: tuple[ReadFinding, ...] = ()
     """The deck's lines that name no card (:attr:`~deckcheck.deck.model.Deck.unread`; the
     report has a finding for each)."""
+    deck: Deck | None = None
+    """The deck as read, when the run keeps it (``check(keep_decks=True)``: for the builders
+    that need every card, as registration sheets do, without reading the source again)."""
 
     @property
     def legal(self) -> bool:

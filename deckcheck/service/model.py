@@ -249,6 +249,16 @@ class ReloadDoc(BaseModel):
     error: str | None = Field(description="Why it failed.")
 
 
+class WorkersDoc(BaseModel):
+    """The workers of the server and whether they all serve the same data."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    count: int = Field(description="Live workers that recorded their data.")
+    consistent: bool = Field(description="False when the workers serve different data.")
+    fingerprints: list[str] = Field(description="Every fingerprint served (one when consistent).")
+
+
 class HealthDocument(BaseModel):
     """``GET /healthz``."""
 
@@ -258,6 +268,7 @@ class HealthDocument(BaseModel):
     version: str
     data: DataInfoDoc
     reload: ReloadDoc
+    workers: WorkersDoc
 
 
 class ErrorBody(BaseModel):
