@@ -1,5 +1,6 @@
-"""Output languages: ``--lang en|ja|zh`` (and ``DECKCHECK_LANG``, the locale) for validate's
-reports, batch's CSV and HTML, ``convert --to text``; and the message catalogs complete."""
+"""Output languages: ``--lang en|ja|zh|ko`` (and ``DECKCHECK_LANG``, the locale) for validate's
+reports, batch's CSV and HTML, ``convert --to text``; the message catalogs complete, every
+translation saying exactly the facts of its English template."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ PROBLEMS = ROOT / "examples" / "problems.ydk"
 LEGAL = ROOT / "examples" / "tcg-legal.ydk"
 ON = "2025-06-01"
 CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
 POT_OF_GREED = 55144522
 CYBER_DRAGON = 70095154
 
@@ -130,7 +132,7 @@ def test_batch_csv_and_html_in_the_language(cli: Callable[..., Any], tmp_path: P
     rows = list(csv.reader(io.StringIO((out / "report.csv").read_text(encoding="utf-8"))))
     assert tuple(rows[0]) == HEADER  # column names are API: never translated
     messages = rows[1][HEADER.index("messages")]
-    assert "強欲な壺は禁止カードです" in messages
+    assert "強欲な壺は2025-04-07 TCGのリストで禁止カードです" in messages  # the list is named
     assert rows[1][HEADER.index("codes")].startswith("main-size;")
     page = (out / "report.html").read_text(encoding="utf-8")
     assert '<html lang="ja">' in page
@@ -138,8 +140,16 @@ def test_batch_csv_and_html_in_the_language(cli: Callable[..., Any], tmp_path: P
     assert "Needs attention" not in page
 
 
-def test_every_message_is_translated_in_both_catalogs() -> None:
-    for lang in ("ja", "zh"):
+UI_LANGS = ("ja", "zh", "ko")
+
+
+def _words(template: str) -> bool:
+    """Whether a template has words of its own (not only fields and punctuation)."""
+    return bool(re.search(r"[A-Za-z]", re.sub(r"\{\w+\}", "", template)))
+
+
+def test_every_message_is_translated_in_every_catalog() -> None:
+    for lang in UI_LANGS:
         entries = parse_po((LOCALE_DIR / f"{lang}.po").read_text(encoding="utf-8"))
         assert set(entries) == set(MESSAGES), lang  # nothing missing, nothing stale
         for key, english in MESSAGES.items():
@@ -147,35 +157,40 @@ def test_every_message_is_translated_in_both_catalogs() -> None:
             assert msgid == english, (lang, key)  # translated from the current English
             assert text.strip(), (lang, key)
             assert fields_of(text) == fields_of(english), (lang, key)
-            assert text != english, (lang, key)  # translated, not copied
+            assert text != english or not _words(english), (lang, key)  # translated, not copied
     assert {f"violation.{c.value}" for c in Code} <= set(MESSAGES)
     assert {f"fix.{c.value}" for c in Code} <= set(MESSAGES)
+    from deckcheck.source.record import SkipReason, UnreadableReason
+
+    assert {f"skip.{c.value}" for c in SkipReason} <= set(MESSAGES)  # translated by code
+    assert {f"unreadable.{c.value}" for c in UnreadableReason} <= set(MESSAGES)
 
 
 def test_catalogs_are_valid_gettext() -> None:
     msgfmt = shutil.which("msgfmt")
     if msgfmt is None:
         pytest.skip("msgfmt is missing (apt-get install gettext)")
-    for lang in ("ja", "zh"):
+    for lang in UI_LANGS:
         subprocess.run([msgfmt, "--check", "-o", "/dev/null", str(LOCALE_DIR / f"{lang}.po")],
                        check=True, capture_output=True)  # fmt: skip
 
 
-@pytest.mark.parametrize("lang", [Lang.JA, Lang.ZH])
+@pytest.mark.parametrize("lang", [Lang.JA, Lang.ZH, Lang.KO])
 def test_every_violation_code_translates_with_its_values(index: CardIndex, lang: Lang) -> None:
     loc = Localizer(lang, index)
-    local = _names(index, lang.value)[0]
+    local = _names(index, lang.value)[0] if lang is not Lang.KO else "Pot of Greed"
     for code in Code:
         v = Violation(code, Severity.ERROR, "english message", "main", POT_OF_GREED,
                       "Pot of Greed", 4, 3, 7, "4 Pot of Greed")  # fmt: skip
         text = loc.violation(v)
-        assert CJK.search(text), (code, text)
+        assert CJK.search(text) or HANGUL.search(text), (code, text)
         assert "english message" not in text
         if "{name}" in MESSAGES[f"violation.{code.value}"]:
             assert local in text, (code, text)
         # without the values a template needs: the code's fix, still translated
         bare = loc.violation(Violation(code, Severity.ERROR, "english message"))
-        assert CJK.search(bare) and "english message" not in bare, (code, bare)
+        assert CJK.search(bare) or HANGUL.search(bare), (code, bare)
+        assert "english message" not in bare, (code, bare)
 
 
 def test_catalogs_read_as_gettext_tools_write_them() -> None:
@@ -192,3 +207,203 @@ def test_catalogs_read_as_gettext_tools_write_them() -> None:
         "report.summary": (MESSAGES["report.summary"], wanted),
         "html.fix": ("Fix:", '"対処"：'),
     }
+
+
+def _sample(field: str) -> object:
+    return {"n": 7, "min": 40, "max": 60}.get(field, f"<{field}>")
+
+
+@pytest.mark.parametrize("lang", UI_LANGS)
+def test_every_message_id_renders_in_every_language_with_the_same_fields(lang: str) -> None:
+    # the check that fails the build when a translation drops or adds a fact: every message id,
+    # rendered in the language, carries every field value of its English template, and no other
+    from deckcheck.reporter.i18n import t
+
+    for key, english in MESSAGES.items():
+        values = {f: _sample(f) for f in fields_of(english)}
+        text = t(lang, key, **values)
+        assert text != t("en", key, **values) or not _words(english), (lang, key)  # translated
+        for field, value in values.items():
+            assert str(value) in text, (lang, key, field, text)
+        assert "{" not in text and "}" not in text, (lang, key, text)
+
+
+def test_a_translation_that_drops_or_adds_a_field_is_caught(tmp_path: Path) -> None:
+    # the parity check reads the catalogs as gettext writes them: a dropped field is found
+    good = (LOCALE_DIR / "ja.po").read_text(encoding="utf-8")
+    dropped = good.replace('msgstr "{name}は{list}のリストで禁止カードです',
+                           'msgstr "{name}は禁止カードです')  # fmt: skip
+    added = good.replace('msgstr "要確認（{n}）"', 'msgstr "要確認（{n}、{date}）"')
+    for text in (dropped, added):
+        assert text != good
+        entries = parse_po(text)
+        bad = [k for k, (_, local) in entries.items() if fields_of(local) != fields_of(MESSAGES[k])]
+        assert len(bad) == 1
+
+
+FACT_DECKS = {
+    # a deck breaking many rules (sizes, Forbidden on a named list, copies, placement, unknown)
+    "problems": (PROBLEMS.read_text(encoding="utf-8"), "tcg", "2025-06-01"),
+    # a typo: the unknown-card error suggests names
+    "typo": ("Main Deck\n3 Ash Blosom\n3 Pot of Greed\n3 Cyber Dragon\n", "tcg", "2025-06-01"),
+    # Limited and Semi-Limited on a named list; a list announced for after the date
+    "limits": (
+        'Main Deck\n3 Maxx "C"\n3 Ash Blossom & Joyous Spring\n3 Pot of Desires\n',
+        "tcg",
+        "2024-12-01",
+    ),
+    # Rush Duel Legend cards; Speed Duel skills
+    "goat": (
+        "Main Deck\n3 Sangan\n3 Black Luster Soldier - Envoy of the Beginning\n",
+        "goat",
+        "2005-06-01",
+    ),
+}
+
+
+def _fact_violations(index: CardIndex) -> list[Violation]:
+    from datetime import date
+
+    from deckcheck.deck.io import read_deck
+    from deckcheck.validation.engine import validate
+
+    found: list[Violation] = []
+    for text, fmt, when in FACT_DECKS.values():
+        deck = read_deck(text, index=index)
+        found += validate(deck, fmt, date.fromisoformat(when)).violations
+    return found
+
+
+@pytest.mark.parametrize("lang", [Lang.JA, Lang.ZH, Lang.KO])
+def test_no_translated_violation_drops_a_fact_of_the_english_one(
+    index: CardIndex, lang: Lang
+) -> None:
+    # real violations of real decks: every fact the engine's English message states (the list's
+    # name, dates, suggested names, counts, the era) is in the translated message too
+    from deckcheck.reporter.i18n import format_date
+
+    loc = Localizer(lang, index)
+    violations = _fact_violations(index)
+    with_facts = [v for v in violations if v.facts]
+    kinds = {k for v in with_facts for k, _ in v.facts}
+    assert {"list", "suggestions", "era"} <= kinds, kinds
+    for v in violations:
+        text = loc.violation(v)
+        assert CJK.search(text) or HANGUL.search(text), text
+        for key, fact in v.facts:
+            if key in ("fix", "status", "kind") or fact is None:
+                continue  # words: translated (checked below), not copied
+            shown = format_date(fact, lang) if hasattr(fact, "isoformat") else str(fact)
+            assert shown in text, (v.code, key, shown, text)
+            if key != "detail":
+                assert str(fact) in v.message or hasattr(fact, "isoformat"), (key, v.message)
+        for number in (v.found, v.allowed):
+            if number is not None and str(number) in v.message:
+                assert str(number) in text, (v.code, number, text)
+    unknown = next(v for v in violations if v.code is Code.UNKNOWN_CARD and v.facts)
+    assert "Ash Blossom & Joyous Spring" in loc.violation(unknown)  # the suggestions say it
+
+
+def test_korean_reports_fall_back_to_english_names_and_say_so_once(
+    cli: Callable[..., Any], tmp_path: Path
+) -> None:
+    res = cli("validate", str(PROBLEMS), "--date", ON, "--lang", "ko")
+    assert res.code == 1
+    assert res.stdout.startswith("사용 불가")
+    assert "Pot of Greed" in res.stdout  # no Korean name in the data: English stands in
+    assert res.stdout.count("한국어 이름 없음") == 1
+    assert "2025년 6월 1일" in res.stdout  # dates as Korean writes them
+    text = cli("convert", str(LEGAL), "--to", "text", "--lang", "ko")
+    assert text.code == 0 and "메인 덱 (40)" in text.stdout
+    assert text.stderr.count("한국어 이름이 없습니다") == 1
+    listed = tmp_path / "deck-ko.txt"
+    listed.write_text(text.stdout, encoding="utf-8")
+    assert cli("validate", str(listed), "--date", ON).code == 0  # reads back
+
+
+def test_accepted_language_names() -> None:
+    from deckcheck.error import InputError
+    from deckcheck.reporter.i18n import accept_language, parse_lang
+
+    assert parse_lang("zh-Hans") is Lang.ZH and parse_lang("ko-KR") is Lang.KO
+    assert parse_lang("KO") is Lang.KO and Lang.ZH.tag == "zh-Hans"
+    with pytest.raises(InputError):
+        parse_lang("zh-TW")
+    assert accept_language("ko-KR,ko;q=0.9,en;q=0.5") is Lang.KO
+    assert accept_language("fr-FR, ja;q=0.8, zh;q=0.9") is Lang.ZH
+    assert accept_language("zh-TW, zh-Hant;q=0.9, ja;q=0.2") is Lang.JA
+    assert accept_language("de, fr") is Lang.EN
+    assert accept_language("") is Lang.EN and accept_language(None) is Lang.EN
+    assert accept_language("ja;q=oops, ko;q=0") is Lang.EN
+    assert resolve_lang(None, {"LANG": "ko_KR.UTF-8"}) is Lang.KO
+
+
+def test_the_service_answers_in_the_accepted_language() -> None:
+    from fastapi.testclient import TestClient
+
+    from deckcheck.service.app import create_app
+
+    client = TestClient(create_app())
+    body = {"deck": PROBLEMS.read_text(encoding="utf-8"), "deck_format": "ydk", "date": ON}
+    plain = client.post("/v1/validate", json=body).json()
+    assert all("message_local" not in v for v in plain["violations"])
+    korean = client.post("/v1/validate", json=body, headers={"Accept-Language": "ko-KR,ko"})
+    assert korean.status_code == 200
+    local = [v["message_local"] for v in korean.json()["violations"]]
+    assert all(HANGUL.search(m) for m in local)
+    # the body's lang wins over the header
+    ja = client.post("/v1/validate", json={**body, "lang": "ja"},
+                     headers={"Accept-Language": "ko"}).json()  # fmt: skip
+    assert all(CJK.search(v["message_local"]) for v in ja["violations"])
+    # errors: the code's meaning in the language, then the English message
+    bad = client.post("/v1/validate", json={**body, "format": "no-such-format"},
+                      headers={"Accept-Language": "zh-Hans"})  # fmt: skip
+    assert bad.status_code == 404
+    error = bad.json()["error"]
+    assert error["code"] == "unknown-format" and error["message_local"].startswith("未知赛制")
+    assert error["message"] in error["message_local"]
+    english = client.post("/v1/validate", json={**body, "format": "no-such-format"}).json()
+    assert "message_local" not in english["error"]
+
+
+def test_batch_html_in_korean_is_translated_through(
+    cli: Callable[..., Any], tmp_path: Path
+) -> None:
+    shutil.copy(PROBLEMS, tmp_path / "problems.ydk")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / "notes.md").write_text("# not a deck\n\nsome words here\n", encoding="utf-8")
+    out = tmp_path / "out"
+    res = cli("batch", str(tmp_path), "--out", str(out), "--date", ON, "--lang", "ko", "-q")
+    assert res.code == 1, res.stderr
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert '<html lang="ko">' in page
+    for english in ("Needs attention", "All registrations", "Metagame", "Most played cards",
+                    "Share of decks", "Fix:", " points: "):  # fmt: skip
+        assert english not in page, english
+    assert "메타게임" in page and "확인 필요" in page and "2025년 6월 1일" in page
+
+
+AUDIT = """
+import sys
+read = []
+sys.addaudithook(lambda event, args: read.append(str(args[0]))
+                 if event == "open" and str(args[0]).endswith(".po") else None)
+sys.argv = ["deckcheck", *sys.argv[1:]]
+from deckcheck.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.stderr.write("CATALOGS " + ",".join(sorted({p.rsplit("/", 1)[-1] for p in read})) + "\\n")
+"""
+
+
+@pytest.mark.parametrize(("lang", "read"), [("en", ""), ("ko", "ko.po")])
+def test_a_catalog_is_read_only_for_its_language(lang: str, read: str) -> None:
+    # English (the default) never opens a catalog: cold start stays as it was
+    import sys
+
+    res = subprocess.run([sys.executable, "-c", AUDIT, "validate", str(PROBLEMS), "--date", ON,
+                          "--lang", lang], capture_output=True, text=True, check=False)  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert f"CATALOGS {read}\n" in res.stderr

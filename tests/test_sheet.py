@@ -365,7 +365,9 @@ def test_post_v1_sheet_returns_the_pdf(tmp_path: Path, index: CardIndex) -> None
     assert all("message_local" not in v for v in plain["violations"])
     forbidden = next(v for v in local["violations"] if v["code"] == "forbidden")
     assert forbidden["name_local"] == index.get(55144522).name_ja
-    assert forbidden["message_local"].startswith(f"{forbidden['name_local']}は禁止カード")
+    # the Japanese message names the list, as the English one does
+    listed = f"{forbidden['name_local']}は2025-04-07 TCGのリストで禁止カード"
+    assert forbidden["message_local"].startswith(listed)
     assert (
         forbidden["message"]
         == next(v for v in plain["violations"] if v["code"] == "forbidden")["message"]

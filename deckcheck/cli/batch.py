@@ -275,41 +275,63 @@ def _progress_bar(total: int, enabled: bool) -> tuple[Callable[[int, str], None]
     return update, bar
 
 
-def _tell(batch: Batch, written: list[str], out: Path, quiet: bool) -> None:
+def _tell(batch: Batch, written: list[str], out: Path, quiet: bool, lang: str = "en") -> None:
     """The unreadable and duplicate registrations and the skipped files on stderr, then the
-    summary line (legal + illegal + unreadable = the registrations) on stdout."""
+    summary line (legal + illegal + unreadable = the registrations) on stdout, in ``lang``."""
+    from deckcheck.reporter.i18n import localizer
+
+    loc = localizer(lang)
+    en = lang == "en"
     for u in batch.unreadable[:20]:
-        sys.stderr.write(f"error: {clean(u.error)}\n")
+        sys.stderr.write(f"error: {clean(loc.unreadable(u.code, u.error))}\n")
     if len(batch.unreadable) > 20:
-        sys.stderr.write(f"error: ... and {len(batch.unreadable) - 20} more unreadable\n")
+        more = len(batch.unreadable) - 20
+        sys.stderr.write(f"error: {loc.t('cli.more_unreadable', n=more)}\n")
     dups = [r.registration for r in batch.rows if r.registration and r.registration.duplicate_of]
     for reg in dups[:20]:
         assert reg is not None
-        sys.stderr.write(
-            f"warning: {clean(reg.file)}: row {reg.row}: player id {clean(reg.player_id)} is "
-            f"already registered on row {reg.duplicate_of}\n"
+        said = loc.t(
+            "cli.duplicate",
+            file=clean(reg.file),
+            row=reg.row,
+            player_id=clean(reg.player_id),
+            first=reg.duplicate_of,
         )
+        sys.stderr.write(f"warning: {said}\n")
     if batch.skipped:
-        sys.stderr.write(_skipped_note(batch))
+        sys.stderr.write(_skipped_note(batch, lang))
     if quiet:
         return
     s = batch.summary
-    line = (
-        f"{len(batch.rows)} registrations: {s.legal} legal, {s.illegal} illegal, "
-        f"{s.unreadable} unreadable"
+    line = loc.t(
+        "cli.batch_summary",
+        n=len(batch.rows),
+        legal=s.legal,
+        illegal=s.illegal,
+        unreadable=s.unreadable,
     )
     if s.duplicates:
-        line += f" ({s.duplicates} of them duplicate{'s' if s.duplicates > 1 else ''})"
-    sys.stdout.write(f"{line}\nwrote {', '.join(written)} to {clean(str(out))}\n")
+        line += (
+            f" ({s.duplicates} of them duplicate{'s' if s.duplicates > 1 else ''})"
+            if en
+            else " " + loc.t("cli.batch_duplicates", n=s.duplicates)
+        )
+    wrote = loc.t("cli.wrote", files=", ".join(written), folder=clean(str(out)))
+    sys.stdout.write(f"{line}\n{wrote}\n")
 
 
-def _skipped_note(batch: Batch) -> str:
+def _skipped_note(batch: Batch, lang: str = "en") -> str:
     """One ``note:`` line: how many files were skipped and why (the reports list them)."""
     from collections import Counter
 
+    from deckcheck.reporter.i18n import localizer
+
+    loc = localizer(lang)
     reasons = Counter(k.code for k in batch.skipped)
-    why = ", ".join(f"{n} {code.meaning}" for code, n in reasons.most_common())
+    why = ", ".join(f"{n} {loc.skip_reason(code)}" for code, n in reasons.most_common())
     n = len(batch.skipped)
+    if lang != "en":
+        return f"note: {loc.t('cli.skipped_files', n=n, reasons=why)}\n"
     return (
         f"note: skipped {n} file{'s' if n != 1 else ''} that are not decks ({why}); "
         "report.json and report.html list them\n"
@@ -427,5 +449,5 @@ def register(app: typer.Typer) -> None:
             from deckcheck.cli.sheet import batch_sheets
 
             written.append(batch_sheets(batch, lang or "en", sheets))
-        _tell(batch, written, out, quiet)
+        _tell(batch, written, out, quiet, lang or "en")
         raise typer.Exit(int(batch.exit_code))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -104,11 +104,17 @@ def convert(
     except DeckcheckError as exc:
         fail(f"cannot write {to.value}: {exc}")
     status = EXIT_OK
+    if to.value == "text" and lang and lang != "en":
+        _say_fallback(deck, lang)
     if deck.cover is not None:
         kept = "kept" if to.value == "omega" else f"left out ({to.value} has no place for it)"
         sys.stderr.write(f"note: the Omega code's cover card {deck.cover} is {kept}\n")
     if lost:
-        sys.stderr.write(f"warning: left out {plural(len(lost), 'line')} naming no card:\n")
+        from deckcheck.reporter.i18n import t
+
+        said = (f"left out {plural(len(lost), 'line')} naming no card:" if not lang or lang == "en"
+                else t(lang, "cli.left_out", n=len(lost)))  # fmt: skip
+        sys.stderr.write(f"warning: {said}\n")
         for entry in listed:
             sys.stderr.write(f"  {clean(entry)}\n")
         status = EXIT_OK if lenient else EXIT_ILLEGAL
@@ -120,6 +126,17 @@ def convert(
     else:
         write_output(out, text)
     raise typer.Exit(status)
+
+
+def _say_fallback(deck: Any, lang: str) -> None:
+    """Once, on stderr: how many distinct cards of a text list in ``lang`` kept their English
+    name (the data has none in that language)."""
+    from deckcheck.reporter.i18n import card_name, t
+
+    missing = {dc.passcode for dc in deck if dc.card is not None and card_name(dc.card, lang)[1]}
+    if missing:
+        language = t(lang, f"lang.{lang}")
+        sys.stderr.write(f"note: {t(lang, 'report.fallback', n=len(missing), language=language)}\n")
 
 
 def register(app: typer.Typer) -> None:

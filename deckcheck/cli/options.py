@@ -250,11 +250,14 @@ LangOpt = Annotated[
         "--lang",
         metavar="LANG",
         callback=_lang_value,
-        help="Language of card names, messages and headings: en, ja or zh (default: "
-        "DECKCHECK_LANG, else the locale, else en). Codes and JSON field names never change.",
+        help="Language of card names, messages, headings and dates: en, ja, zh (Simplified "
+        "Chinese; also zh-Hans) or ko (default: DECKCHECK_LANG, else the locale, else en). Card "
+        "names the data lacks in the language are printed in English. Codes, JSON field names "
+        "and CSV headings never change.",
     ),
 ]
-"""``--lang en|ja|zh``; the callback resolves a missing value from DECKCHECK_LANG and the locale."""
+"""``--lang en|ja|zh|ko``; the callback resolves a missing value from DECKCHECK_LANG and the
+locale."""
 
 
 def did_you_mean(name: str, valid: list[str]) -> str:

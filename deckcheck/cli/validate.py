@@ -126,8 +126,9 @@ class Progress:
     on a terminal it appears after the first half second and is redrawn at most 10 times a
     second (``--progress`` draws every source)."""
 
-    def __init__(self, enabled: bool | None) -> None:
+    def __init__(self, enabled: bool | None, lang: str = "en") -> None:
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.lang = lang
         self.throttle = enabled is None
         self.start = time.monotonic()
         self.last = 0.0
@@ -143,7 +144,12 @@ class Progress:
                 return
             self.last = now
         width = shutil.get_terminal_size((80, 24)).columns
-        text = f"checked {done}: {clean(label)}"
+        if self.lang == "en":
+            text = f"checked {done}: {clean(label)}"
+        else:
+            from deckcheck.reporter.i18n import t
+
+            text = t(self.lang, "cli.checked", done=done, source=clean(label))
         text = text if len(text) < width else text[: max(width - 2, 10)] + "…"
         sys.stderr.write("\r\033[K" + text)
         sys.stderr.flush()
@@ -201,11 +207,12 @@ class CheckRun:
             str(find_repo_root(config=cfg)),
         )
 
-    def check(self, progress: bool | None, work: Callable[[Progress], _T]) -> _T:
-        """Run ``work`` with a progress line; a configuration or date problem exits 2."""
+    def check(self, progress: bool | None, work: Callable[[Progress], _T], lang: str = "en") -> _T:
+        """Run ``work`` with a progress line (in ``lang``); a configuration or date problem
+        exits 2."""
         from deckcheck.error import ConfigError, DateRangeError
 
-        shown = Progress(progress)
+        shown = Progress(progress, lang)
         try:
             return work(shown)
         except (ConfigError, DateRangeError) as exc:
@@ -220,12 +227,18 @@ class CheckRun:
         summary: str,
         summary_file: Path | None,
         unreadable: Iterable[Unreadable],
+        lang: str = "en",
     ) -> None:
-        """Write the report and the job summary; one ``error:`` line per unreadable source."""
+        """Write the report and the job summary; one ``error:`` line per unreadable source
+        (its reason in ``lang``)."""
+        from deckcheck.reporter.i18n import localizer
+
         write_report(report, out)
         append_summary(summary, summary_file)
+        loc = localizer(lang)
         for u in unreadable:
-            sys.stderr.write(f"error: {clean(u.error)}\n")
+            why = loc.unreadable(u.code, u.error)
+            sys.stderr.write(f"error: {clean(why)}\n")
 
 
 def write_report(text: str, out: Path | None) -> None:
@@ -284,6 +297,7 @@ def register(app: typer.Typer) -> None:
         """
         from deckcheck.reporter import render
         from deckcheck.reporter.github import summary_markdown
+        from deckcheck.reporter.i18n import localizer, t
         from deckcheck.reporter.text import skipped_line
         from deckcheck.run.batch import sources
         from deckcheck.run.config import check_with_config
@@ -302,10 +316,12 @@ def register(app: typer.Typer) -> None:
                 region=region.value if region is not None else None,
                 jobs=jobs,
             ),
+            lang or "en",
         )
         if batch.skipped:
-            sys.stderr.write(f"note: {skipped_line(batch.skipped)}\n")
-            sys.stderr.writelines(f"  {clean(k.path)}: {k.reason} ({k.code.value})\n"
+            sys.stderr.write(f"note: {skipped_line(batch.skipped, lang or 'en')}\n")
+            loc = localizer(lang or "en")
+            sys.stderr.writelines(f"  {clean(k.path)}: {loc.skip_reason(k.code)} ({k.code.value})\n"
                                   for k in batch.skipped)  # fmt: skip
         run.finish(
             render(
@@ -315,16 +331,19 @@ def register(app: typer.Typer) -> None:
             summary_markdown(batch, root=run.root),
             summary,
             batch.unreadable,
+            lang or "en",
         )
         if sarif is not None:
             write_report(render(batch, "sarif", root=run.root, strict=is_strict), sarif)
         if not batch.reports and not batch.unreadable and not batch.skipped:
-            sys.stderr.write(
-                "note: nothing to check: the configuration excludes every file given\n"
-            )
+            sys.stderr.write(f"note: {t(lang or 'en', 'cli.nothing')}\n")
         code = batch.verdict(strict=is_strict)
         if is_strict and code != batch.exit_code:
-            sys.stderr.write(
-                f"error: --strict: {batch.summary.warnings} warning(s) count as failures\n"
+            n = batch.summary.warnings
+            said = (
+                f"--strict: {n} warning(s) count as failures"
+                if (lang or "en") == "en"
+                else t(lang or "en", "cli.strict", n=n)
             )
+            sys.stderr.write(f"error: {said}\n")
         raise typer.Exit(int(code))

@@ -68,6 +68,10 @@ td.id,td.fp,td.cards,.nw{white-space:nowrap}
 th{background:#f6f6f6;cursor:pointer;user-select:none;position:sticky;top:0}
 th[aria-sort=ascending]::after{content:" \\25B2"}th[aria-sort=descending]::after{content:" \\25BC"}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
+.scroll{overflow-x:auto;max-width:100%}
+h1,h2,.meta{overflow-wrap:break-word}
+@media (max-width:600px){body{margin:1rem auto;padding:0 .6rem}h1{font-size:1.3rem}
+.count{min-width:0;flex:1 1 6rem}}
 """
 
 _SCRIPT = """
@@ -147,10 +151,14 @@ def _card(row: Row, loc: Localizer) -> str:
         lines.append(f'<div class="meta">{_e(row.path)}</div>')
     rep = row.report if isinstance(row, Checked) else row
     if not isinstance(rep, Unreadable) and rep.point_cap is not None:  # Genesys
-        made = ", ".join(c.label() for c in rep.point_cards) or "no card with points"
-        lines.append(
-            f'<div class="meta points">{rep.points}/{rep.point_cap} points: {_e(made)}</div>'
+        made = ", ".join(loc.point_card(c) for c in rep.point_cards)
+        said = loc.t(
+            "html.points",
+            points=rep.points,
+            cap=rep.point_cap,
+            cards=made or loc.t("report.no_point_cards"),
         )
+        lines.append(f'<div class="meta points">{_e(said)}</div>')
     items: list[str] = []
     reg = registration_of(row)
     if reg is not None and reg.duplicate_of is not None:
@@ -173,11 +181,16 @@ def _card(row: Row, loc: Localizer) -> str:
     else:
         fix = unreadable_fix(row, loc.lang.value)
         items.append(
-            f'<li><span class="code">{row.code.value}</span> {_e(row.error)}'
+            f'<li><span class="code">{row.code.value}</span> {_e(_why(row, loc))}'
             f'<div class="fix">{_e(fix)}</div></li>'
         )
     lines.append("<ul>" + "".join(items) + "</ul></section>")
     return "\n".join(lines)
+
+
+def _why(row: Unreadable, loc: Localizer) -> str:
+    """Why the source could not be read, in the report's language (by its reason code)."""
+    return loc.unreadable(row.code, row.error)
 
 
 def _meta_style(meta: Metagame | None) -> str:
@@ -260,7 +273,7 @@ def _row(i: int, r: Row, extra: list[str], loc: Localizer) -> str:
             f"<td>{_cell(r.path)}</td>",
             state,
             *(["<td></td>"] * 3),
-            f"<td>{_cell(r.error)}</td>",
+            f"<td>{_cell(_why(r, loc))}</td>",
             "<td></td>",
         ]
     return "<tr>" + "".join(cells) + "</tr>"
@@ -274,14 +287,15 @@ def _table(table: tuple[Row, ...], loc: Localizer) -> list[str]:
         loc.t(f"col.{c}")
         for c in ("deck", "source", "status", "errors", "warnings", "cards", "codes", "fingerprint")
     ]
-    head = [*cols, *extra, *rest]
+    # the CSV's own column names are the organiser's words: shown as they are (class "own")
+    head = [(h, "") for h in cols] + [(h, ' class="own"') for h in extra] + [(h, "") for h in rest]
     out = [
-        '<table class="sortable"><thead><tr>'
-        + "".join(f'<th scope="col">{_e(h)}</th>' for h in head)
+        '<div class="scroll"><table class="sortable"><thead><tr>'
+        + "".join(f'<th scope="col"{cls}>{_e(h)}</th>' for h, cls in head)
         + "</tr></thead><tbody>"
     ]
     out += [_row(i, r, extra, loc) for i, r in enumerate(table)]
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return out
 
 
@@ -312,9 +326,9 @@ def _counts(batch: Batch, registrations: int, loc: Localizer) -> str:
 
 def _head(batch: Batch, meta: Metagame | None, loc: Localizer, registrations: int) -> list[str]:
     """The page's head, title, data line and summary counts."""
-    when = batch.date.isoformat()
-    as_of = batch.data_as_of.isoformat() if batch.data_as_of else loc.t("html.unknown")
-    lang = {"en": "en", "ja": "ja", "zh": "zh-CN"}[loc.lang.value]
+    when = loc.date(batch.date)
+    as_of = loc.date(batch.data_as_of) if batch.data_as_of else loc.t("html.unknown")
+    lang = loc.lang.tag
     style = _STYLE.replace("%FIX%", loc.t("html.fix"))
     checked = loc.t(
         "html.checked", as_of=as_of, fingerprint=_e((batch.data_fingerprint or "")[:16])
@@ -353,15 +367,18 @@ def batch_html(batch: Batch, meta: Metagame | None = None, *, lang: str = "en") 
     if batch.skipped:
         out.append(f"<h2>{_e(loc.t('html.skipped', n=len(batch.skipped)))}</h2><ul>")
         out += [
-            f'<li>{_cell(k.path)}: <span class="code">{k.code.value}</span> {_e(k.reason)}</li>'
+            f'<li>{_cell(k.path)}: <span class="code">{k.code.value}</span> '
+            f"{_e(loc.skip_reason(k.code))}</li>"
             for k in batch.skipped[:200]
         ]
         out.append("</ul>")
     if meta is not None:
         from deckcheck.reporter.meta import meta_section
 
-        out.append(meta_section(meta))
+        out.append(meta_section(meta, loc))
     out.append(f"<h2>{_e(loc.t('html.all'))}</h2>")
     out += _table(table, loc)
+    if loc.falls_back(v.passcode for r in batch.reports for v in r.violations):
+        out.append(f'<p class="meta">{_e(loc.fallback_note())}</p>')
     out.append(f"<script>{_SCRIPT}</script></body></html>")
     return "\n".join(out) + "\n"

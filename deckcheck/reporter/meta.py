@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 from deckcheck.reporter.text import clean
 
 if TYPE_CHECKING:
-    from deckcheck.run.meta import CardUsage, Metagame
+    from deckcheck.reporter.i18n import Localizer
+    from deckcheck.run.meta import ArchetypeShare, CardUsage, Metagame
 
 OUTPUTS = ("text", "json", "csv", "html")
 """The output formats of ``deckcheck meta``."""
@@ -121,6 +122,8 @@ align-items:center;margin:.2rem 0}
 .meta-bar.rogue i{background:#999}.meta-bar.hybrid i{background:#9a7fd1}
 .meta-bar b{font-weight:600;text-align:right;font-variant-numeric:tabular-nums}
 table.meta td.num{text-align:right;font-variant-numeric:tabular-nums}
+.scroll{overflow-x:auto;max-width:100%}
+@media (max-width:600px){.meta-bar{grid-template-columns:minmax(0,7rem) 1fr 5rem}}
 """
 """The styles of the metagame section (the batch page includes them)."""
 
@@ -132,53 +135,67 @@ def _e(text: object) -> str:
     return html.escape(value, quote=True)
 
 
-def _cards_table(title: str, cards: tuple[CardUsage, ...]) -> list[str]:
-    out = [f"<h3>{_e(title)}</h3>"]
+def _label(a: ArchetypeShare, loc: Localizer) -> str:
+    """An archetype's label (archetype names are the data's; "rogue" is a word to translate)."""
+    return loc.t("meta.kind.rogue") if a.kind.value == "rogue" else a.label
+
+
+def _heads(loc: Localizer, *keys: str) -> str:
+    return "".join(f'<th scope="col">{_e(loc.t(f"meta.{k}"))}</th>' for k in keys)
+
+
+def _cards_table(title: str, cards: tuple[CardUsage, ...], loc: Localizer) -> list[str]:
+    out = [f"<h3>{_e(loc.t(title))}</h3>"]
     if not cards:
-        return [*out, "<p>None.</p>"]
+        return [*out, f"<p>{_e(loc.t('meta.no_cards'))}</p>"]
     out.append(
-        '<table class="meta"><thead><tr><th scope="col">Card</th>'
-        '<th scope="col">Decks</th><th scope="col">Share of decks</th>'
-        '<th scope="col">Average copies</th></tr></thead><tbody>'
+        '<div class="scroll"><table class="meta"><thead><tr>'
+        + _heads(loc, "card", "decks", "share_of_decks", "average")
+        + "</tr></thead><tbody>"
     )
     for c in cards:
+        name = loc.name(c.passcode, c.name) or c.name
         out.append(
-            f'<tr><td>{_e(c.name)}</td><td class="num">{c.decks}</td>'
+            f'<tr><td>{_e(name)}</td><td class="num">{c.decks}</td>'
             f'<td class="num">{_pct(c.share)}</td>'
             f'<td class="num">{c.average:.2f}</td></tr>'
         )
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return out
 
 
-def meta_section(meta: Metagame) -> str:
-    """The metagame as an HTML section: the archetype chart and table, then the card tables."""
-    out = ['<section class="metagame">', f"<h2>Metagame ({meta.decks} decks)</h2>"]
+def meta_section(meta: Metagame, loc: Localizer | None = None) -> str:
+    """The metagame as an HTML section: the archetype chart and table, then the card tables
+    (headings and card names in ``loc``'s language; English without one)."""
+    from deckcheck.reporter.i18n import Localizer
+
+    loc = loc or Localizer()
+    out = ['<section class="metagame">', f"<h2>{_e(loc.t('meta.heading', decks=meta.decks))}</h2>"]
     if not meta.decks:
-        return "\n".join([*out, "<p>No deck could be read.</p></section>"])
+        return "\n".join([*out, f"<p>{_e(loc.t('meta.none_read'))}</p></section>"])
     top = max(a.share for a in meta.archetypes)
-    out.append('<div class="meta-chart" role="img" aria-label="Archetypes by share of decks">')
+    out.append(f'<div class="meta-chart" role="img" aria-label="{_e(loc.t("meta.chart"))}">')
     for a in meta.archetypes:
         width = 100 * a.share / top
         out.append(
-            f'<div class="meta-bar {a.kind.value}"><span>{_e(a.label)}</span>'
+            f'<div class="meta-bar {a.kind.value}"><span>{_e(_label(a, loc))}</span>'
             f'<i style="width:{width:.1f}%"></i><b>{a.decks} · {_pct(a.share)}</b></div>'
         )
     out.append("</div>")
     out.append(
-        '<table class="meta"><thead><tr><th scope="col">Archetype</th>'
-        '<th scope="col">Kind</th><th scope="col">Decks</th><th scope="col">Share</th>'
-        "</tr></thead><tbody>"
+        '<div class="scroll"><table class="meta"><thead><tr>'
+        + _heads(loc, "archetype", "kind", "decks", "share")
+        + "</tr></thead><tbody>"
     )
     for a in meta.archetypes:
         out.append(
-            f"<tr><td>{_e(a.label)}</td><td>{a.kind.value}</td>"
+            f"<tr><td>{_e(_label(a, loc))}</td><td>{_e(loc.t(f'meta.kind.{a.kind.value}'))}</td>"
             f'<td class="num">{a.decks}</td><td class="num">{_pct(a.share)}</td></tr>'
         )
-    out.append("</tbody></table>")
-    out += _cards_table("Most played cards", meta.most_played)
-    out += _cards_table("Main Deck staples (Main + Extra)", meta.main)
-    out += _cards_table("Side Deck staples", meta.side)
+    out.append("</tbody></table></div>")
+    out += _cards_table("meta.most_played", meta.most_played, loc)
+    out += _cards_table("meta.main", meta.main, loc)
+    out += _cards_table("meta.side", meta.side, loc)
     out.append("</section>")
     return "\n".join(out)
 

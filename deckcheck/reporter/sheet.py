@@ -146,7 +146,7 @@ def _rows(deck: Deck, lang: Lang) -> dict[Group, list[SheetRow]]:
 
 def verdict_lines(report: Report, loc: Localizer) -> tuple[str, ...]:
     """The verdict for the report's format and date, then its errors in brief."""
-    day = report.date.isoformat()
+    day = loc.date(report.date)
     if report.legal:
         if report.banlist is not None:
             return (loc.t("sheet.legal", date=day, list=report.banlist.name),)
@@ -209,7 +209,8 @@ def sheets_pdf(sheets: Sequence[Sheet], paper: Paper | str = Paper.A4) -> bytes:
 
 # -- layout -------------------------------------------------------------------------------------
 
-_CJK = {Lang.EN: "HeiseiKakuGo-W5", Lang.JA: "HeiseiKakuGo-W5", Lang.ZH: "STSong-Light"}
+_CJK = {Lang.EN: "HeiseiKakuGo-W5", Lang.JA: "HeiseiKakuGo-W5", Lang.ZH: "STSong-Light",
+        Lang.KO: "HYGothic-Medium"}  # fmt: skip
 _LATIN = "Helvetica"
 _BOLD = "Helvetica-Bold"
 MARGIN = 28.0

@@ -64,11 +64,17 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
-def skipped_line(skipped: Sequence[Skipped]) -> str:
-    """One line for everything a folder scan left out: counts by reason and an example."""
+def skipped_line(skipped: Sequence[Skipped], lang: str = "en") -> str:
+    """One line for everything a folder scan left out: counts by reason and an example (in
+    ``lang``)."""
+    from deckcheck.reporter.i18n import localizer
+
+    loc = localizer(lang)
     reasons = Counter(k.code for k in skipped)
-    parts = ", ".join(f"{code.meaning}: {n}" for code, n in reasons.most_common())
+    parts = ", ".join(f"{loc.skip_reason(code)}: {n}" for code, n in reasons.most_common())
     n = len(skipped)
+    if lang != "en":
+        return loc.t("report.skipped", n=n, reasons=parts, example=clean(skipped[0].path))
     what = f"{plural(n, 'path')} that {'is not a deck' if n == 1 else 'are not decks'}"
     return f"skipped {what} ({parts}; e.g. {clean(skipped[0].path)})"
 
@@ -89,22 +95,23 @@ def report_text(report: Report, options: RenderOptions) -> str:
     mark = (_colour(loc.t("report.legal"), "1;32", colour) if report.legal
             else _colour(loc.t("report.illegal"), "1;31", colour))  # fmt: skip
     bl = (
-        ", " + loc.t("report.list", name=clean(report.banlist.name), date=report.banlist.effective)
+        ", " + loc.t("report.list", name=clean(report.banlist.name),
+                     date=loc.date(report.banlist.effective))
         if report.banlist
         else ""
-    )
+    )  # fmt: skip
     c = report.counts
     head = (
         f"{mark}  {clean(report.path or '<deck>')}  [{clean(report.format)}, "
-        f"{loc.t('report.era', era=clean(report.era))}, {report.date}{bl}]  "
+        f"{loc.t('report.era', era=clean(report.era))}, {loc.date(report.date)}{bl}]  "
         + loc.t("report.counts", main=c["main"], extra=c["extra"], side=c["side"])
     )
     if report.point_cap is not None:
         head += "  " + loc.t("report.points", points=report.points, cap=report.point_cap)
     lines = [head]
     if report.point_cards:
-        made = ", ".join(clean(c.label()) for c in report.point_cards)
-        lines.append(f"  points: {made}")
+        made = ", ".join(clean(loc.point_card(c)) for c in report.point_cards)
+        lines.append("  " + loc.t("report.point_cards", cards=made))
     width = max((len(v.code.value) for v in report.violations), default=0)
     width = max(width, 17)
     for v in report.violations:
@@ -121,6 +128,12 @@ def batch_text(batch: Batch, options: RenderOptions) -> str:
     from deckcheck.reporter.i18n import t
 
     parts = [report_text(r, options) for r in batch.reports]
+    if options.lang != "en":
+        from deckcheck.reporter.i18n import localizer
+
+        loc = localizer(options.lang)
+        if loc.falls_back(v.passcode for r in batch.reports for v in r.violations):
+            parts.append(loc.fallback_note())
     s = batch.summary
     if len(batch.reports) + len(batch.unreadable) > 1:
         if options.lang == "en":

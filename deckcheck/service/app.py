@@ -86,6 +86,7 @@ def _middleware(app: FastAPI, svc: Service) -> None:
 
     from deckcheck.service.config import image_origin
     from deckcheck.service.header import Headers, docs_policy, policy
+    from deckcheck.service.language import AcceptLanguage
     from deckcheck.service.limit import BodyLimit, ComputeLimit
     from deckcheck.service.routes.deck import validate_answer
     from deckcheck.service.state import Pin
@@ -96,6 +97,7 @@ def _middleware(app: FastAPI, svc: Service) -> None:
         f"{API}/validate": (ValidateRequest, validate_answer(svc))
     }
     app.add_middleware(Lane, routes=lane, on_error=deckcheck_answer)
+    app.add_middleware(AcceptLanguage)  # the request's language, for every answer of it
     app.add_middleware(ComputeLimit, settings=s, paths=COMPUTING)
     app.add_middleware(BodyLimit, settings=s, big_path=f"{API}/batch")
     page = get_swagger_ui_html(openapi_url="/openapi.json", title="deckcheck API")

@@ -8,7 +8,7 @@ from importlib import resources
 STATIC = {
     "builder.js": "text/javascript; charset=utf-8",
     "builder.css": "text/css; charset=utf-8",
-    "i18n.js": "text/javascript; charset=utf-8",  # the builder in en/ja/zh
+    "i18n.js": "text/javascript; charset=utf-8",  # the builder in en/ja/zh/ko
     "print.js": "text/javascript; charset=utf-8",  # its "Print decklist" view
     "print.css": "text/css; charset=utf-8",
 }

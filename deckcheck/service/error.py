@@ -36,8 +36,18 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 def error_response(status: int, code: str, message: str, detail: Any = None) -> Response:
-    """The JSON error answer ``{"error": {"code", "message", "detail"}}``."""
-    body = {"error": {"code": code, "message": message, "detail": safe(detail)}}
+    """The JSON error answer ``{"error": {"code", "message", "detail"}}``; when the request's
+    ``Accept-Language`` is not English, also ``message_local``: what the code means in that
+    language, then the message."""
+    from deckcheck.service.language import REQUESTED
+
+    error: dict[str, Any] = {"code": code, "message": message, "detail": safe(detail)}
+    lang = REQUESTED.get()
+    if lang != "en":
+        from deckcheck.reporter.i18n import error_message
+
+        error["message_local"] = error_message(lang, code, message)
+    body = {"error": error}
     return Response(
         json.dumps(safe(body), ensure_ascii=False),
         status_code=status,

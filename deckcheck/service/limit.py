@@ -92,7 +92,14 @@ def json_error(
     """The ASGI messages of a JSON error answer ``{"error": {"code", "message", "detail"}}``."""
     import json
 
-    body = json.dumps({"error": {"code": code, "message": message, "detail": detail}}).encode()
+    from deckcheck.service.language import REQUESTED
+
+    error: dict[str, Any] = {"code": code, "message": message, "detail": detail}
+    if REQUESTED.get() != "en":
+        from deckcheck.reporter.i18n import error_message
+
+        error["message_local"] = error_message(REQUESTED.get(), code, message)
+    body = json.dumps({"error": error}).encode()
     head = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     head += [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
     return [

@@ -81,8 +81,10 @@ class ValidateRequest(_RulesRequest):
     name: str | None = Field(
         None, description="How the result names the deck (its `path`).", max_length=500
     )
-    lang: Literal["en", "ja", "zh"] = Field(
-        "en", description="ja or zh: each violation gains `name_local` and `message_local`."
+    lang: Literal["en", "ja", "zh", "zh-Hans", "ko"] | None = Field(
+        None,
+        description="ja, zh (zh-Hans) or ko: each violation gains `name_local` and "
+        "`message_local` (default: the request's Accept-Language, else en).",
     )
 
 
@@ -279,6 +281,11 @@ class ErrorBody(BaseModel):
     code: str = Field(description="Stable kebab-case error code (README 'Service errors').")
     message: str
     detail: Any = None
+    message_local: str | None = Field(
+        None,
+        description="With an Accept-Language other than English: what the code means in "
+        "that language, then the message.",
+    )
 
 
 class ErrorDocument(BaseModel):

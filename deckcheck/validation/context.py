@@ -174,14 +174,17 @@ def violation(
     found: int | None = None,
     allowed: int | None = None,
     name: str | None = None,
+    facts: tuple[tuple[str, object], ...] = (),
 ) -> Violation:
-    """A violation; where it is (section, passcode, card name, line) comes from ``dc``."""
+    """A violation; where it is (section, passcode, card name, line) comes from ``dc``;
+    ``facts``: the message's other named facts (translations say them too)."""
     if dc is None:
-        return Violation(code, severity, message, None, None, name, found, allowed)
+        return Violation(code, severity, message, None, None, name, found, allowed, facts=facts)
     if name is None and dc.card is not None:
         name = dc.card.name
     section = _SECTION_NAME[dc.section]
-    return Violation(code, severity, message, section, dc.passcode, name, found, allowed, dc.line)
+    return Violation(code, severity, message, section, dc.passcode, name, found, allowed, dc.line,
+                     facts=facts)  # fmt: skip
 
 
 def cards(n: int, word: str = "card") -> str:

@@ -53,7 +53,7 @@ class CardFacts:
     """Per section (Main, Extra, Side): whether a per-card rule (placement, pool, treated-as,
     forbidden types) may have something to say about the card there; False lets validation
     skip it."""
-    pool_finding: tuple[Code, Severity, str] | None = None
+    pool_finding: PoolFinding | None = None
     """What the pool rule says about every copy of the card (code, severity, message)."""
     group: int | None = None
     """The limit group (Speed Duel: Limited 1/2/3) of the list in force the card is in."""
@@ -246,29 +246,37 @@ def _whitelisted(banlist: Banlist | None, card: Card) -> bool:
     return banlist is not None and banlist.whitelist and banlist.limit(card.passcode) is not None
 
 
+PoolFinding = tuple[Code, Severity, str, tuple[tuple[str, object], ...]]
+"""What the card pool rule says about a card: code, severity, message, the message's facts."""
+
+
 def pool_finding(
     setting: Setting, card: Card, problem: str | None, unknown: str | None
-) -> tuple[Code, Severity, str] | None:
+) -> PoolFinding | None:
     """What the card pool rule says about a card, if anything."""
     if card.is_unofficial:
         if _whitelisted(setting.banlist, card):
             return None
         why = "not an official card (anime, video game or otherwise illegal)"
-        return Code.UNOFFICIAL_CARD, Severity.ERROR, f"{card.name} is {why}: remove it"
+        return Code.UNOFFICIAL_CARD, Severity.ERROR, f"{card.name} is {why}: remove it", ()
     if card.is_prerelease:
+        facts: tuple[tuple[str, object], ...] = ()
         if card.canonical != card.passcode:
             fix = f"it has been released: use passcode {card.canonical}"
+            facts = (("released", card.canonical),)
         else:
             fix = "it is not released yet"
         sev = Severity.WARNING if setting.allow_prerelease else Severity.ERROR
         message = f"{card.name} is written with pre-release code {card.passcode}: {fix}"
-        return Code.PRERELEASE, sev, message
+        return Code.PRERELEASE, sev, message, facts
     if card.zone is DeckZone.NONE:
         return None  # not a deck card at all: the placement rule says so
     if problem:
-        return Code.NOT_IN_POOL, Severity.ERROR, f"{card.name} is {problem}: remove it"
+        return (Code.NOT_IN_POOL, Severity.ERROR, f"{card.name} is {problem}: remove it",
+                (("detail", problem),))  # fmt: skip
     if unknown is not None:
-        return Code.RELEASE_DATE_UNKNOWN, Severity.WARNING, f"{card.name}: {unknown}: check it"
+        return (Code.RELEASE_DATE_UNKNOWN, Severity.WARNING, f"{card.name}: {unknown}: check it",
+                (("detail", unknown),))  # fmt: skip
     return None
 
 

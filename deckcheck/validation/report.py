@@ -185,6 +185,9 @@ class Violation:
     line: int | None = None
     text: str | None = None
     """The deck file's line as written (for lines that name no card: unknown, ambiguous, parse)."""
+    facts: tuple[tuple[str, object], ...] = ()
+    """The message's other named facts (the ban list's name, a date, the suggested names...):
+    translations fill their templates from these and the fields above, so no fact is lost."""
 
     def __init__(
         self,
@@ -198,6 +201,7 @@ class Violation:
         allowed: int | None = None,
         line: int | None = None,
         text: str | None = None,
+        facts: tuple[tuple[str, object], ...] = (),
     ) -> None:
         _SET(
             self,
@@ -213,6 +217,7 @@ class Violation:
                 "allowed": allowed,
                 "line": line,
                 "text": text,
+                "facts": facts,
             },
         )
 

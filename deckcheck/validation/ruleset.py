@@ -111,10 +111,10 @@ class Ruleset:
     that has nothing to change)."""
     points: dict[int, int] = field(default_factory=dict, repr=False)
     """Passcode -> points of one copy, for the cards among :attr:`facts` with points."""
-    size_findings: dict[tuple[int, int], tuple[Code, str, int]] = field(
-        default_factory=dict, repr=False
+    size_findings: dict[tuple[int, int], tuple[Code, str, int, tuple[tuple[str, object], ...]]] = (
+        field(default_factory=dict, repr=False)
     )
-    """(section index, cards) -> what the size rule says (code, message, allowed)."""
+    """(section index, cards) -> what the size rule says (code, message, allowed, facts)."""
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
     """Held while a card's facts are learnt and indexed: two threads validating at once must
     not interleave the read-compare-write of the floors (one would skip a list check)."""

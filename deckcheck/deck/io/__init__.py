@@ -152,7 +152,8 @@ def write_deck(
     """The deck written in format ``fmt``; raises :class:`DeckWriteError` if it cannot be.
 
     Text lists name cards through ``index``, else the card index of ``data`` (default: active),
-    in ``lang`` (``en``, ``ja``, ``zh``: headings and card names; other formats have no names).
+    in ``lang`` (``en``, ``ja``, ``zh``, ``ko``: headings and card names; other formats have no
+    names).
     """
     kind = to_format(fmt)
     if kind is DeckFormat.YDK:

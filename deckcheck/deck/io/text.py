@@ -366,8 +366,9 @@ _LOCAL_TITLES = {
         Section.SIDE: "サイドデッキ",
     },
     "zh": {Section.MAIN: "主卡组", Section.EXTRA: "额外卡组", Section.SIDE: "副卡组"},
+    "ko": {Section.MAIN: "메인 덱", Section.EXTRA: "엑스트라 덱", Section.SIDE: "사이드 덱"},
 }
-"""Section headings of lists written in Japanese and Chinese (the reader knows them)."""
+"""Section headings of lists written in Japanese, Chinese and Korean (the reader knows them)."""
 
 
 def _reads_back(index: CardIndex, name: str, passcode: int) -> bool:
@@ -385,7 +386,7 @@ def _label(index: CardIndex, card: DeckCard, cache: dict[int, str], lang: str = 
     if record is None or record.passcode != card.passcode:
         label = str(card.passcode)
     else:
-        local = {"ja": record.name_ja, "zh": record.name_zh}.get(lang)
+        local = record.name_in(lang) if lang != "en" else None
         if local and _reads_back(index, local, record.passcode):
             name, same = local, True
         else:
@@ -402,8 +403,8 @@ def dump_text(deck: Deck, *, index: CardIndex | None = None, lang: str = "en") -
     Cards whose name would not read back as the same record (alternate artworks, Rush or other
     cards sharing a name) are written ``Name [passcode]``; unknown cards as their passcode. Lines
     that named no card (:func:`unresolved_lines`) are written as they were, after the cards of
-    their section, so nothing is lost. ``lang`` ``ja`` or ``zh`` writes the headings and the
-    card names in that language (a card without a name in it keeps its English name).
+    their section, so nothing is lost. ``lang`` ``ja``, ``zh`` or ``ko`` writes the headings and
+    the card names in that language (a card without a name in it keeps its English name).
     """
     if index is None:
         from deckcheck.data.dataset import resolve_data

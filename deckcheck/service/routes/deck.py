@@ -16,6 +16,7 @@ from deckcheck.rule.format import Pool
 from deckcheck.service import budget
 from deckcheck.service.core import API, Service, is_big
 from deckcheck.service.error import ERRORS
+from deckcheck.service.language import lang_of
 from deckcheck.service.model import (
     ConvertDocument,
     ConvertRequest,
@@ -44,7 +45,7 @@ def validate_answer(svc: Service) -> Callable[[ValidateRequest], Awaitable[Respo
         report = validate(
             deck, fmt, when, allow_prerelease=req.allow_prerelease, path=req.name, data=svc.data
         )
-        result = localize_result(report, report.to_dict(), req.lang)
+        result = localize_result(report, report.to_dict(), lang_of(req.lang))
         return svc.answer(doc.ResultDoc, result, check=False)  # a ResultDoc's own JSON
 
     return answer

@@ -11,6 +11,7 @@ from pydantic import Field
 
 from deckcheck.service.core import API, Service
 from deckcheck.service.error import ERRORS
+from deckcheck.service.language import lang_of
 from deckcheck.service.model import ValidateRequest
 
 
@@ -54,7 +55,7 @@ def router(svc: Service) -> APIRouter:
         fields = SheetFields(
             req.player, req.player_id, req.event, when.isoformat() if req.date else None
         )
-        page = build_sheet(deck, report, lang=req.lang, fields=fields, index=data.cards)
+        page = build_sheet(deck, report, lang=lang_of(req.lang), fields=fields, index=data.cards)
         return Response(
             sheets_pdf([page], req.paper),
             media_type="application/pdf",

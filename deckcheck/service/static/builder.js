@@ -61,7 +61,8 @@ function el(tag, attrs, ...children) {
 }
 
 async function api(method, path, body) {
-  const init = { method, headers: {} };
+  // answers (errors too) in the interface's language (i18n.js)
+  const init = { method, headers: { "Accept-Language": window.deckcheckI18n ? window.deckcheckI18n.lang : "en" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -70,7 +71,7 @@ async function api(method, path, body) {
   let data = null;
   try { data = await response.json(); } catch (e) { data = null; }
   if (!response.ok) {
-    const message = data && data.error ? data.error.message : `HTTP ${response.status}`;
+    const message = data && data.error ? data.error.message_local || data.error.message : `HTTP ${response.status}`;
     const error = new Error(message);
     error.code = data && data.error ? data.error.code : "http-error";
     throw error;
@@ -87,6 +88,7 @@ function debounce(fn, ms) {
 
 function rules() {
   const out = { timeline: $("region").value };  // tcg/ocg: the card-release timeline
+  if (!$("tcg-region-choice").hidden) out.tcg_region = $("tcg-region").value;  // na/eu
   const format = $("format").value;
   if (format) out.format = format;
   if ($("date").value) out.date = $("date").value;
@@ -100,14 +102,22 @@ async function loadFormats() {
     const formats = el("optgroup", { label: "Formats" });
     const eras = el("optgroup", { label: "Eras" });
     for (const f of data.formats) {
-      (f.kind === "era" ? eras : formats).append(el("option", { value: f.id }, `${f.name} (${f.id})`));
+      (f.kind === "era" ? eras : formats).append(el("option", { value: f.id, dataset: { region: f.region } }, `${f.name} (${f.id})`));
     }
     select.append(formats, eras);
+    showTcgRegion();
   } catch (e) { showVerdict("error", `Formats: ${e.message}`); }
   try {
     const health = await api("GET", "/healthz");
     $("as-of").textContent = `${health.data.as_of} (fingerprint ${health.data.fingerprint.slice(0, 12)})`;
   } catch (e) { $("as-of").textContent = "unknown"; }
+}
+
+// North America / Europe: only where the format (or, with none picked, the timeline) is TCG's
+function showTcgRegion() {
+  const picked = $("format").selectedOptions[0];
+  const region = picked && picked.dataset.region ? picked.dataset.region : $("region").value;
+  $("tcg-region-choice").hidden = region !== "tcg";
 }
 
 // -- cards --------------------------------------------------------------------------------
@@ -701,9 +711,10 @@ function drawSamples(stats) {
   const names = stats.conditions.map((c) => c.name);
   $("samples").replaceChildren(el("h3", {}, `Sample hands (seed ${stats.samples.seed})`),
     el("ol", { class: "notes" }, ...hands.map((h) => {
-      const draws = h.draws.map((d, t) => (d.length ? ` · turn ${t + 1}: ${d.join(", ")}` : "")).join("");
+      // one text node per piece, so that i18n.js translates each
+      const draws = h.draws.map((d, t) => (d.length ? ` · turn ${t + 1}: ${d.join(", ")}` : null));
       const met = names.filter((n) => h.met[n][h.met[n].length - 1]);
-      return el("li", { dataset: { going: h.going } }, `going ${h.going}: ${h.hand.join(", ")}${draws}`,
+      return el("li", { dataset: { going: h.going } }, `going ${h.going}: ${h.hand.join(", ")}`, ...draws,
         el("br"), `meets by turn ${stats.turns}: ${met.length ? met.join("; ") : "none"}`);
     })));
 }
@@ -819,7 +830,7 @@ async function start() {
   $("search").addEventListener("keydown", searchKeys);
   $("results").addEventListener("keydown", resultKeys);
   $("lang").addEventListener("change", search);
-  for (const id of ["region", "format", "date"]) $(id).addEventListener("change", () => { validate(); odds(); });
+  for (const id of ["region", "format", "date", "tcg-region"]) $(id).addEventListener("change", () => { showTcgRegion(); validate(); odds(); });
   $("import").addEventListener("click", importDeck);
   $("file").addEventListener("change", (e) => { readFile(e.target.files[0]); e.target.value = ""; });
   $("file-button").addEventListener("keydown", (e) => {

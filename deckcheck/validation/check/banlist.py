@@ -43,17 +43,20 @@ def _status_finding(
         if not bl.whitelist:
             return None
         message = f"{name} is not on the {bl.name} card list: remove it"
-        return violation(Code.NOT_IN_POOL, message, first, found=n, allowed=0, name=name)
+        return violation(Code.NOT_IN_POOL, message, first, found=n, allowed=0, name=name,
+                         facts=(("list", bl.name),))  # fmt: skip
     status = min(listed)
     if status <= 0:
         message = f"{name} is Forbidden on the {bl.name} list: remove all {n}"
-        return violation(Code.FORBIDDEN, message, first, found=n, allowed=0, name=name)
+        return violation(Code.FORBIDDEN, message, first, found=n, allowed=0, name=name,
+                         facts=(("list", bl.name),))  # fmt: skip
     if n > status and facts[0].group is None:  # a group's rule counts those
         message = (
             f"{name} is {status_word(status)} ({status}) on the {bl.name} "
             f"list; the deck has {n}: remove {n - status}"
         )
-        return violation(Code.OVER_LIMIT, message, first, found=n, allowed=status, name=name)
+        return violation(Code.OVER_LIMIT, message, first, found=n, allowed=status, name=name,
+                         facts=(("list", bl.name), ("status", status)))  # fmt: skip
     return None
 
 
@@ -85,6 +88,7 @@ def check_limit_groups(ctx: Context) -> Iterator[Violation]:
             found=total,
             allowed=group,
             name=f"Limited {group}",
+            facts=(("list", bl.name), ("cards", listed)),
         )
 
 
@@ -114,4 +118,5 @@ def check_upcoming(ctx: Context) -> Iterator[Violation]:
                     found=len(copies),
                     allowed=later,
                     name=name,
+                    facts=(("status", later), ("list", future.name), ("date", when)),
                 )

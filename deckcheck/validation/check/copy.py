@@ -38,4 +38,5 @@ def check_treated_as(ctx: Context) -> Iterator[Violation]:
                 f"{card.name} is always treated as {card.treated_as}: counted as {card.treated_as}",
                 dc,
                 severity=Severity.NOTE,
+                facts=(("other", card.treated_as),),
             )

@@ -40,14 +40,19 @@ def check_legends(ctx: Context) -> Iterator[Violation]:
     ]
     if "total" in limits:
         when = f" in total on {ctx.rules.date}"
-        yield from _too_many(legends, limits["total"], "Legend card", when)
+        yield from _too_many(legends, limits["total"], "Legend card", when,
+                             (("date", ctx.rules.date),))  # fmt: skip
         return
     for kind in (CardKind.MONSTER, CardKind.SPELL, CardKind.TRAP):
         some = [dc for dc in legends if dc.card is not None and dc.card.kind is kind]
-        yield from _too_many(some, limits.get(kind.value.lower(), 1), f"Legend {kind.value} card")
+        yield from _too_many(some, limits.get(kind.value.lower(), 1), f"Legend {kind.value} card",
+                             facts=(("kind", kind.value.lower()),))  # fmt: skip
 
 
-def _too_many(some: list[DeckCard], allowed: int, what: str, when: str = "") -> Iterator[Violation]:
+def _too_many(
+    some: list[DeckCard], allowed: int, what: str, when: str = "",
+    facts: tuple[tuple[str, object], ...] = (),
+) -> Iterator[Violation]:  # fmt: skip
     """A Legend limit over: ``some`` holds more than ``allowed`` cards."""
     if len(some) > allowed:
         yield violation(
@@ -57,6 +62,7 @@ def _too_many(some: list[DeckCard], allowed: int, what: str, when: str = "") -> 
             found=len(some),
             allowed=allowed,
             name=None,
+            facts=facts,
         )
 
 
@@ -70,7 +76,8 @@ def _skill_pool(ctx: Context) -> Iterator[Violation]:
         seen.add(dc.passcode)
         why = skill_problem(dc.card, rs.banlist, rs.date, tcg_region(rs.format.tcg_region))
         if why is not None:
-            yield violation(Code.NOT_IN_POOL, f"{why}: remove it", dc, name=dc.card.name)
+            yield violation(Code.NOT_IN_POOL, f"{why}: remove it", dc, name=dc.card.name,
+                            facts=(("detail", why),))  # fmt: skip
 
 
 def check_skills(ctx: Context) -> Iterator[Violation]:
@@ -88,10 +95,12 @@ def check_skills(ctx: Context) -> Iterator[Violation]:
             f"{need}: {fix}",
             found=n,
             allowed=need,
+            facts=(("format", ctx.rules.format.name),),
         )
 
 
 def check_date(ctx: Context) -> Iterator[Violation]:
     """Warn when the date is outside the format's list data (before the first, after the end)."""
     if ctx.rules.date_warning:
-        yield violation(Code.DATE_OUT_OF_RANGE, ctx.rules.date_warning, severity=Severity.WARNING)
+        yield violation(Code.DATE_OUT_OF_RANGE, ctx.rules.date_warning, severity=Severity.WARNING,
+                        facts=(("detail", ctx.rules.date_warning),))  # fmt: skip

@@ -26,12 +26,15 @@ def check_read_findings(ctx: Context) -> Iterator[Violation]:
         code = _CODE[f.code]
         severity = DEFAULT_SEVERITY[code]
         msg = f.message
-        if f.suggestions and "did you mean" not in msg:
-            msg += "; did you mean: " + ", ".join(f.suggestions[:3]) + "?"
+        facts: tuple[tuple[str, object], ...] = ()
+        if f.suggestions:
+            facts = (("suggestions", ", ".join(f.suggestions[:3])),)
+            if "did you mean" not in msg:
+                msg += "; did you mean: " + ", ".join(f.suggestions[:3]) + "?"
         found = f.count if f.code is not FindingCode.PARSE else None
         section = f.section.value if f.section else None
         yield Violation(
-            code, severity, msg, section, f.passcode, f.name, found, None, f.line, f.text
+            code, severity, msg, section, f.passcode, f.name, found, None, f.line, f.text, facts
         )
 
 

@@ -16,7 +16,7 @@ def check_pool(ctx: Context) -> Iterator[Violation]:
     for dc, facts in ctx.flagged:
         found = facts.pool_finding
         if found is not None:
-            yield violation(found[0], found[2], dc, severity=found[1])
+            yield violation(found[0], found[2], dc, severity=found[1], facts=found[3])
 
 
 def check_forbidden_types(ctx: Context) -> Iterator[Violation]:
@@ -29,4 +29,5 @@ def check_forbidden_types(ctx: Context) -> Iterator[Violation]:
         message = facts.forbidden_type
         if message is not None and dc.passcode not in seen:
             seen.add(dc.passcode)
-            yield violation(Code.FORBIDDEN_TYPE, message, dc)
+            yield violation(Code.FORBIDDEN_TYPE, message, dc,
+                            facts=(("format", ctx.rules.format.name),))  # fmt: skip

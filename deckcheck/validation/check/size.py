@@ -30,8 +30,9 @@ def check_sizes(ctx: Context) -> Iterator[Violation]:
                 continue
             if n <= MAX_CARDS:  # what a section of n cards gets is the same for every deck
                 rs.size_findings[(index, n)] = found
-        code, message, allowed = found
-        yield Violation(code, Severity.ERROR, message, section.value, found=n, allowed=allowed)
+        code, message, allowed, facts = found
+        yield Violation(code, Severity.ERROR, message, section.value, found=n, allowed=allowed,
+                        facts=facts)  # fmt: skip
 
 
 _SIZE_RULE = (
@@ -41,23 +42,27 @@ _SIZE_RULE = (
 )
 
 
-def size_finding(era: Era, index: int, n: int) -> tuple[Code, str, int] | None:
-    """(code, message, allowed) for section ``index`` (Main, Extra, Side) of ``n`` cards in
-    ``era``; None if it is fine."""
+def size_finding(
+    era: Era, index: int, n: int
+) -> tuple[Code, str, int, tuple[tuple[str, object], ...]] | None:
+    """(code, message, allowed, facts) for section ``index`` (Main, Extra, Side) of ``n`` cards
+    in ``era``; None if it is fine."""
     rule: SizeRule = (era.main, era.extra, era.side)[index]
     if rule.allows(n):
         return None
     if rule.zero_or_exact is not None and n:
         allowed = rule.zero_or_exact
-        fix = f"use exactly {cards(allowed)} or none"
+        fix, how = f"use exactly {cards(allowed)} or none", "exact"
     elif n < rule.min:
         allowed = rule.min
-        fix = f"add {rule.min - n}"
+        fix, how = f"add {rule.min - n}", "add"
     else:
         allowed = rule.max if rule.max is not None else rule.min
-        fix = f"remove {n - allowed}"
+        fix, how = f"remove {n - allowed}", "remove"
     code, label = _SIZE_RULE[index]
-    return code, f"{label} has {cards(n)}; {era.name} allows {rule.describe()}: {fix}", allowed
+    facts = (("era", era.name), ("min", rule.min), ("max", rule.max), ("fix", how))
+    message = f"{label} has {cards(n)}; {era.name} allows {rule.describe()}: {fix}"
+    return code, message, allowed, facts
 
 
 _RIGHT_ZONE = {Section.MAIN: DeckZone.MAIN, Section.EXTRA: DeckZone.EXTRA, Section.SIDE: None}

@@ -53,7 +53,7 @@
     panel.hidden = true;
     panel.innerHTML = `
       <h3>Submit to event</h3>
-      <label>Submission link <input id="event-url" type="text" spellcheck="false" placeholder="https://…/?event=…"></label>
+      <label>Submission link <input id="event-url" type="text" spellcheck="false" data-no-i18n placeholder="https://…/?event=…"></label>
       <p id="event-info" class="hint"></p>
       <label>Player name <input id="event-player" type="text" maxlength="200" autocomplete="name"></label>
       <label>Player ID <input id="event-player-id" type="text" maxlength="100"></label>
