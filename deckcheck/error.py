@@ -24,6 +24,7 @@ error into the same answer::
     │   ├── AmbiguousCardError     exit 2 · HTTP 409  several cards have this name
     │   └── UnknownFormatError     exit 2 · HTTP 404  no format or era has this name
     ├── GoldfishError              exit 2 · HTTP 422  odds that cannot be computed
+    │   ├── SidePlanError          exit 2 · HTTP 422  a side plan that cannot be read or applied
     │   └── PlotUnavailableError   exit 2 · HTTP 422  matplotlib is not installed
     ├── DeckWriteError             exit 2 · HTTP 422  a deck that cannot be written in a format
     ├── OutputError                exit 2 · HTTP 500  the output cannot be written (stdout closed)
@@ -31,13 +32,14 @@ error into the same answer::
         └── OfflineError           exit 2 · HTTP 503  network access disabled (--offline)
 
 ``DeckReadError`` carries ``source`` and ``line``; ``UnknownCardError`` its ``suggestions``;
-``UnknownFormatError`` the ``valid`` names.
+``UnknownFormatError`` the ``valid`` names; ``SidePlanError`` the plan's ``problems``.
 """
 
 from __future__ import annotations
 
 import enum
-from typing import ClassVar
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 
 class ExitCode(enum.IntEnum):
@@ -87,6 +89,24 @@ class GoldfishError(DeckcheckError):
 
     http_status = 422
     code = "goldfish-error"
+
+
+class SidePlanError(GoldfishError):
+    """A side plan that cannot be read or applied as written (games two and three)."""
+
+    code = "bad-side-plan"
+
+    def __init__(
+        self,
+        message: str,
+        problems: Sequence[dict[str, Any]] = (),
+        cause: DeckcheckError | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.problems = list(problems)
+        """The plan's problems (``code``, ``message``, ``name``, ``passcode``), when applied."""
+        self.cause = cause
+        """The error that stopped reading the plan (an unknown card...), else None."""
 
 
 class DeckWriteError(DeckcheckError, ValueError):

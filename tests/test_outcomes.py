@@ -67,6 +67,28 @@ def test_codes_reach_json_sarif_and_junit(tmp_path: Path) -> None:
     assert junit.get("skipped") == "2"
 
 
+def test_csv_lists_each_skipped_file_with_its_code(tmp_path: Path) -> None:
+    import csv
+    import io
+
+    from deckcheck.reporter.csv import HEADER
+
+    batch = deckcheck.check([str(_tree(tmp_path))], "tcg", DATE)
+    table = list(csv.DictReader(io.StringIO(render(batch, OutputFormat.CSV, RenderOptions()))))
+    assert tuple(table[0]) == HEADER  # the same columns
+    by_name = {Path(r["source"]).name: r for r in table}
+    assert {n: r["status"] for n, r in by_name.items()} == {
+        "legal.ydk": "legal", "junk.ydk": "unreadable", ".hidden.ydk": "skipped",
+        "notes.txt": "skipped",
+    }  # fmt: skip
+    assert (by_name[".hidden.ydk"]["codes"], by_name[".hidden.ydk"]["messages"]) == (
+        "hidden-file", "hidden file")  # fmt: skip
+    assert by_name["notes.txt"]["codes"] == "not-deck-list"
+    assert by_name["notes.txt"]["legal"] == by_name["notes.txt"]["main"] == ""
+    # the skipped rows come after the checked and unreadable ones
+    assert [r["status"] for r in table][-2:] == ["skipped", "skipped"]
+
+
 def test_html_advice_follows_the_code_not_the_words(tmp_path: Path) -> None:
     regs = tmp_path / "regs.csv"
     regs.write_text("player,deck\nAda,\nBob,decks/none.ydk\n")

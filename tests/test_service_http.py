@@ -139,6 +139,12 @@ CASES: dict[tuple[str, str, int], tuple[str, dict[str, Any]]] = {
     ("/v1/simulate/sweep", "post", 413): ("/v1/simulate/sweep", BIG),
     ("/v1/simulate/sweep", "post", 422): ("/v1/simulate/sweep", {"json": {"deck": LEGAL,
                                                                          "turns": 0}}),
+    ("/v1/simulate/side", "post", 400): ("/v1/simulate/side", BAD_UTF8),
+    ("/v1/simulate/side", "post", 404): ("/v1/simulate/side", {"json": {
+        "deck": LEGAL, "format": "nope", "plan": "in: 1 Cosmic Cyclone\nout: 1 Sales Ban"}}),
+    ("/v1/simulate/side", "post", 413): ("/v1/simulate/side", BIG),
+    ("/v1/simulate/side", "post", 422): ("/v1/simulate/side", {"json": {"deck": LEGAL,
+                                                                        "plan": "x: y"}}),
     ("/v1/sheet", "post", 400): ("/v1/sheet", BAD_UTF8),
     ("/v1/sheet", "post", 404): ("/v1/sheet", {"json": {"deck": LEGAL, "format": "nope"}}),
     ("/v1/sheet", "post", 413): ("/v1/sheet", BIG),
@@ -182,6 +188,7 @@ def test_openapi_lists_the_statuses_that_happen(api: Api) -> None:
     missing = errors - set(CASES) - {("/v1/simulate", "post", 429), ("/v1/batch", "post", 413),
                                      ("/v1/batch", "post", 429),
                                      ("/v1/simulate/sweep", "post", 429),
+                                     ("/v1/simulate/side", "post", 429),
                                      # only where the sheet extra is missing
                                      ("/v1/sheet", "post", 501)}  # fmt: skip
     assert not missing, missing

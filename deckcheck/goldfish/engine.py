@@ -193,17 +193,19 @@ def _exact(
     figures: list[dict[Going, tuple[Estimate, ...]] | None] = []
     why: list[str] = []
     plain = conds[: len(conds) - len(dist)]
-    hyper: dict[tuple[str, int], list[Fraction]] = {}
+    hyper: dict[tuple[str, int], list[Estimate]] = {}  # one per category and cards seen
+    none = Estimate.exact(Fraction(0))
     dist_figures: list[dict[Going, tuple[Estimate, ...]] | None] = []
     for name, k, _ in dist:
         by_going: dict[Going, tuple[Estimate, ...]] = {}
         for g in seen:
             ests = []
             for d in seen[g]:
-                if (name, d) not in hyper:
-                    hyper[name, d] = engine.distribution(name, d)
-                ps = hyper[name, d]
-                ests.append(Estimate.exact(ps[k] if k < len(ps) else Fraction(0)))
+                ps = hyper.get((name, d))
+                if ps is None:
+                    ps = hyper[name, d] = [Estimate.exact(p) for p in
+                                           engine.distribution(name, d)]  # fmt: skip
+                ests.append(ps[k] if k < len(ps) else none)
             by_going[g] = tuple(ests)
         dist_figures.append(by_going)
     for cond in plain:

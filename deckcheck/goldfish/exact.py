@@ -525,7 +525,10 @@ class ExactEngine:
         seen = min(seen, self.deck_size)
         n = sum(c for c, m in self.groups if name in m)
         total = math.comb(self.deck_size, seen)
+        rest = self.deck_size - n
+        zero = Fraction(0)  # more than the category holds, or than the rest can fill
         return [
-            Fraction(math.comb(n, k) * math.comb(self.deck_size - n, seen - k), total)
+            Fraction(math.comb(n, k) * math.comb(rest, seen - k), total)
+            if k <= n and seen - k <= rest else zero
             for k in range(seen + 1)
-        ]
+        ]  # fmt: skip

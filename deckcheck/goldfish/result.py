@@ -57,7 +57,8 @@ class Estimate:
     @classmethod
     def exact(cls, value: Fraction) -> Estimate:
         """An exact probability."""
-        return cls(float(value), None, None, value)
+        # int / int is correctly rounded: float(value), without Rational.__float__'s dispatch
+        return cls(value.numerator / value.denominator, None, None, value)
 
     @classmethod
     def simulated(cls, hits: int, trials: int) -> Estimate:

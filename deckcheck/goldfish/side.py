@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date as _date
 from typing import TYPE_CHECKING, Any
 
-from deckcheck.error import GoldfishError
+from deckcheck.error import SidePlanError
 from deckcheck.goldfish.compare import Comparison, compare
 from deckcheck.goldfish.condition import parse_condition
 from deckcheck.goldfish.result import HandStats
@@ -95,15 +95,17 @@ def simulate_side(
 
     ``kw`` are :func:`deckcheck.goldfish.simulate`'s options (going, turns, trials, seed,
     rules, exact, budget, distributions); with a seed both runs are paired. Raises
-    :class:`GoldfishError` when the plan cannot be applied as written (not one-for-one, a card
-    not in the Side Deck or not in the deck, a size change).
+    :class:`~deckcheck.error.SidePlanError` (with the plan's ``problems``) when the plan
+    cannot be applied as written (not one-for-one, a card not in the Side Deck or not in the
+    deck, a size change).
     """
     from deckcheck.run.siding import apply_side_plan
 
     result = apply_side_plan(deck, plan, format, date, data=data)
     if result.problems:
         listed = "; ".join(f"{p.code.value}: {p.message}" for p in result.problems)
-        raise GoldfishError(f"the side plan cannot be applied: {listed}")
+        raise SidePlanError(f"the side plan cannot be applied: {listed}",
+                            [p.to_dict() for p in result.problems])  # fmt: skip
     kw = dict(kw, format=format, date=date, data=data)
     kw.setdefault("paired", kw.get("seed") is not None)
     a = simulate(deck, spec, **kw)

@@ -3,10 +3,13 @@
 Columns (:data:`HEADER`, public API), then the registrations CSV's own extra columns in their
 order: ``row`` (line in the registrations CSV), ``player_id``, ``player``, ``deck_name`` (from
 the file: ``#created by``, ``!name``, JSON ``name``), ``source`` (file, archive entry or CSV
-row), ``status`` (``legal``, ``illegal``, ``unreadable``, ``duplicate``), ``duplicate_of``,
-``legal`` (``true``/``false``, empty when unreadable), ``errors``, ``warnings``, ``notes``,
-``codes`` (distinct violation codes, ``;``-separated), ``messages`` (`` | ``-separated; for an
-unreadable deck, why), ``main``, ``extra``, ``side`` (card counts) and ``fingerprint``.
+row), ``status`` (``legal``, ``illegal``, ``unreadable``, ``duplicate``, ``skipped``),
+``duplicate_of``, ``legal`` (``true``/``false``, empty when unreadable), ``errors``,
+``warnings``, ``notes``, ``codes`` (distinct violation codes, ``;``-separated), ``messages``
+(`` | ``-separated; for an unreadable deck, why), ``main``, ``extra``, ``side`` (card counts)
+and ``fingerprint``.
+Every file a scan skipped follows, one row each: ``source``, ``status`` ``skipped``, ``codes``
+its skip code (:class:`~deckcheck.source.record.SkipReason`) and ``messages`` its meaning.
 
 Cells that a spreadsheet would run as a formula (starting with ``=``, ``+``, ``-``, ``@``, a tab
 or a carriage return) get a leading ``'``; control characters in the report's own columns (file
@@ -94,7 +97,7 @@ def batch_csv(batch: Batch, *, lang: str = "en") -> str:
     """The CSV report of a batch (``lang``: the language of the ``messages`` column; the
     columns and the codes never change)."""
     from deckcheck.reporter.i18n import localizer
-    from deckcheck.source.registration import status_of
+    from deckcheck.source.registration import Status, status_of
 
     loc = localizer(lang)
     table = rows(batch)
@@ -157,4 +160,8 @@ def batch_csv(batch: Batch, *, lang: str = "en") -> str:
         own = [defuse(v) if isinstance(v, str) else v for v in (*head, *cells)]
         # the registration CSV's own columns pass through as written (line breaks included)
         writer.writerow([*own, *(_passed(fields.get(k, "")) for k in extra)])
+    for k in batch.skipped:  # a file a scan did not take for a deck, with its skip code
+        skip = ["", "", "", "", k.path, Status.SKIPPED.value, "", "", "", "", "", k.code.value,
+                k.reason, "", "", "", ""]  # fmt: skip
+        writer.writerow([*(defuse(v) for v in skip), *("" for _ in extra)])
     return out.getvalue()

@@ -250,15 +250,34 @@ def _toml_plan(text: str, data: Dataset | None) -> SidePlan | None:
     when the text is not such a TOML document."""
     import tomllib
 
-    from deckcheck.error import InputError
-
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return None
-    keys = {k.casefold().replace("_", " ").replace("side ", ""): v for k, v in doc.items()}
+    keys = _plan_keys(doc)
     if not keys or not set(keys) <= {"in", "out"}:
         return None
+    return plan_from_document(doc, data)
+
+
+def _plan_keys(doc: dict[str, Any]) -> dict[str, Any]:
+    """A plan document's keys read as ``in`` / ``out`` (``side_in``, ``Side In``...)."""
+    return {k.casefold().replace("_", " ").replace("side ", ""): v for k, v in doc.items()}
+
+
+def plan_from_document(doc: dict[str, Any], data: Dataset | None = None) -> SidePlan:
+    """A plan as an object (the TOML form's table, or JSON): ``{"in": ["3 Card A"], "out":
+    "2 Card B, 1 Card C"}``.
+
+    Raises :class:`~deckcheck.error.InputError` for another key or a value that is not a string
+    or a list of strings, and the lookup errors of :func:`parse_card_list` for unknown names.
+    """
+    from deckcheck.error import InputError
+
+    keys = _plan_keys(doc)
+    other = sorted(set(keys) - {"in", "out"})
+    if other:
+        raise InputError(f"a side plan has 'in' and 'out', not {', '.join(map(repr, other))}")
     lists: dict[str, tuple[tuple[Card, int], ...]] = {"in": (), "out": ()}
     for key, value in keys.items():
         items = [value] if isinstance(value, str) else value

@@ -74,7 +74,8 @@ def create_app(settings: Settings | None = None, data: Dataset | None = None) ->
     return app
 
 
-COMPUTING = frozenset({f"{API}/simulate", f"{API}/simulate/sweep", f"{API}/batch", f"{API}/meta"})
+COMPUTING = frozenset({f"{API}/simulate", f"{API}/simulate/sweep", f"{API}/simulate/side",
+                       f"{API}/batch", f"{API}/meta"})  # fmt: skip
 """Routes that can compute for long: run within the budgets of :mod:`deckcheck.service.limit`."""
 
 

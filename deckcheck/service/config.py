@@ -29,9 +29,10 @@ setting                         environment variable             default
 ``image_url``                   ``DECKCHECK_IMAGE_URL``          none: no card images
 ==============================  ===============================  ==========================
 
-Computing routes (``POST /v1/simulate``, ``/v1/simulate/sweep``, ``/v1/batch``) run in a child
-process of the worker with its CPU time and memory capped (:mod:`deckcheck.service.limit`);
-the timeouts and header caps are applied to every connection (:mod:`deckcheck.service.protocol`).
+Computing routes (``POST /v1/simulate``, ``/v1/simulate/sweep``, ``/v1/simulate/side``,
+``/v1/batch``, ``/v1/meta``) run in a child process of the worker with its CPU time and memory
+capped (:mod:`deckcheck.service.limit`); the timeouts and header caps are applied to every
+connection (:mod:`deckcheck.service.protocol`).
 
 ``DECKCHECK_CORS_ORIGINS`` is a comma-separated list of origins (``*`` for any).
 """

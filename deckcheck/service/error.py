@@ -17,6 +17,7 @@ from deckcheck.error import (
     DeckcheckError,
     DeckReadError,
     LimitError,
+    SidePlanError,
     UnknownCardError,
     UnknownFormatError,
 )
@@ -71,6 +72,11 @@ def error_detail(exc: DeckcheckError) -> Any:
         return {"text": exc.text, "position": exc.position}
     if isinstance(exc, LimitError):
         return {"limit": exc.limit, "value": exc.value}
+    if isinstance(exc, SidePlanError):
+        cause = exc.cause
+        return {"problems": exc.problems,
+                "cause": None if cause is None else {"code": cause.code,
+                                                     "detail": error_detail(cause)}}  # fmt: skip
     return None
 
 

@@ -103,15 +103,9 @@ class QuickDeck(_Request):
     )
 
 
-class SimulateRequest(_RulesRequest):
-    """``POST /v1/simulate``: goldfish odds of a deck's Main Deck, or of a quick-mode deck."""
+class _GoldfishRequest(_RulesRequest):
+    """The goldfish questions and options every simulate route takes."""
 
-    deck: str | dict[str, Any] | None = Field(  # type: ignore[assignment]
-        None, description=_DECK + " Give `deck` or `quick`."
-    )
-    quick: QuickDeck | None = Field(
-        None, description="Quick mode instead of a deck: size, category counts, conditions."
-    )
     distributions: bool = Field(
         False, description="Also P(exactly k) of every category by turn (`distributions`)."
     )
@@ -133,6 +127,17 @@ class SimulateRequest(_RulesRequest):
     )
 
 
+class SimulateRequest(_GoldfishRequest):
+    """``POST /v1/simulate``: goldfish odds of a deck's Main Deck, or of a quick-mode deck."""
+
+    deck: str | dict[str, Any] | None = Field(  # type: ignore[assignment]
+        None, description=_DECK + " Give `deck` or `quick`."
+    )
+    quick: QuickDeck | None = Field(
+        None, description="Quick mode instead of a deck: size, category counts, conditions."
+    )
+
+
 class SweepRequest(SimulateRequest):
     """``POST /v1/simulate/sweep``: a ratio sweep of a deck (and spec) or a quick-mode deck."""
 
@@ -151,6 +156,16 @@ class SweepRequest(SimulateRequest):
     )
     by: str | None = Field(
         None, description="The condition to rank by (default: the first).", max_length=200
+    )
+
+
+class SideRequest(_GoldfishRequest):
+    """``POST /v1/simulate/side``: games two and three, a side plan applied to a deck, beside
+    game one (as ``deckcheck simulate DECK --side PLAN``)."""
+
+    plan: str | dict[str, Any] = Field(
+        description="The side plan: the text of a side-plan file (`in:` / `out:` headings, or "
+        'TOML), or an object {"in": ["2 Cosmic Cyclone"], "out": "2 Clockwork Night"}.'
     )
 
 

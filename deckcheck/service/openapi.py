@@ -25,6 +25,7 @@ STATUSES: dict[tuple[str, str], tuple[int, ...]] = {
     ("/v1/validate", "post"): (400, 404, 413, 422),
     ("/v1/simulate", "post"): (400, 404, 413, 422, 429),
     ("/v1/simulate/sweep", "post"): (400, 404, 413, 422, 429),
+    ("/v1/simulate/side", "post"): (400, 404, 413, 422, 429),
     ("/v1/convert", "post"): (400, 413, 422),
     ("/v1/sheet", "post"): (400, 404, 413, 422, 501),
     ("/v1/meta", "post"): (400, 413, 422),

@@ -84,6 +84,9 @@ class Status(enum.StrEnum):
     """The deck could not be read (missing file, bad data, unsafe path or archive entry)."""
     DUPLICATE = "duplicate"
     """The player id was already registered on an earlier row (the deck is still checked)."""
+    SKIPPED = "skipped"
+    """A file a folder or archive scan did not take for a deck (the CSV report's rows of
+    skipped files; its skip code is in ``codes``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
-"""One deck in, one answer out: ``POST /v1/validate``, ``/v1/simulate``, ``/v1/simulate/sweep``
-and ``/v1/convert``."""
+"""One deck in, one answer out: ``POST /v1/validate``, ``/v1/simulate``, ``/v1/simulate/sweep``,
+``/v1/simulate/side`` and ``/v1/convert``."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from deckcheck.service.language import lang_of
 from deckcheck.service.model import (
     ConvertDocument,
     ConvertRequest,
+    SideRequest,
     SimulateRequest,
     SweepRequest,
     ValidateRequest,
@@ -77,6 +78,14 @@ def router(svc: Service) -> APIRouter:
         """Ratio sweep: every combination of copies asked, ranked by a condition."""
         stats = budget.sweep(svc, req)
         return svc.answer(doc.SweepDocument, stats.to_dict(fractions=req.fractions))
+
+    @router.post(f"{API}/simulate/side", response_model=doc.SideGoldfishDocument,
+                 responses=ERRORS, tags=["decks"])  # fmt: skip
+    def simulate_side(req: SideRequest) -> Response:
+        """Games two and three: a side plan applied, the sided deck beside game one (going
+        first and second), and P(at least 1) of each card sided in."""
+        stats = budget.side(svc, req)
+        return svc.answer(doc.SideGoldfishDocument, stats.to_dict(fractions=req.fractions))
 
     @router.post(f"{API}/convert", response_model=ConvertDocument, responses=ERRORS, tags=["decks"])
     async def convert(req: ConvertRequest) -> Response:
