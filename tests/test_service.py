@@ -641,7 +641,9 @@ def test_cards_search(api: Api) -> None:
     error_of(api.get("/v1/cards", params={"q": ""}), 422, "bad-request")
     error_of(api.get("/v1/cards", params={"q": "a", "limit": 0}), 422, "bad-request")
     error_of(api.get("/v1/cards", params={"q": "a", "limit": 101}), 422, "bad-request")
-    error_of(api.get("/v1/cards", params={"q": "a", "lang": "fr"}), 422, "bad-request")
+    error_of(api.get("/v1/cards", params={"q": "a", "lang": "ru"}), 422, "bad-request")
+    french = api.get("/v1/cards", params={"q": "Magicien Sombre", "lang": "fr"}).json()
+    assert french["results"][0]["passcode"] == 46986414  # Dark Magician, by its French name
     assert api.get("/v1/cards", params={"q": "!!!"}).json()["results"] == []
 
 
