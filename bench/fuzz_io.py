@@ -20,8 +20,14 @@ it is a *hang*): backtracking globs (``*a*a*a...b``) in ``.gitignore``, ``deckch
 plans; huge sparse configurations; zips with duplicate names; registration CSVs with formula
 headers and escape sequences. ``--api M`` calls the library's entry points M times with
 values drawn by hypothesis (wrong types, hostile values of the right type): each must return or
-raise a ``DeckcheckError`` within its bound. Every run reports the cases tried, tracebacks,
-hangs over the bound and escapes from the error tree.
+raise a ``DeckcheckError`` within its bound. ``--third M`` runs M cases of the third audit:
+signature files for ``meta``/``batch`` (FIFOs, devices, 1 GiB, deep nesting, bad UTF-8),
+commands reading a closed standard input (``0<&-``), outputs to read-only files, empty names,
+FIFOs, folders and devices (a read-only file must stay as it was), lone surrogates in card
+names (``convert``), hostile sheet fields, and, one case in five, hostile requests to the
+service's compute routes (``/v1/meta``, ``/v1/simulate``, ``/v1/simulate/sweep``,
+``/v1/batch``: below 500, JSON, with ``X-Deckcheck-Data``). Every run reports the cases tried,
+tracebacks, hangs over the bound and escapes from the error tree.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from __future__ import annotations
 import argparse
 import base64
 import functools
+import json
 import random
 import sys
 import time
@@ -37,6 +44,7 @@ import zlib
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -508,6 +516,220 @@ def fuzz_api(count: int) -> tuple[Counter[str], list[str]]:
     return outcomes, bugs
 
 
+# -- the third audit: sheets, metagame, standard input, outputs, the service's compute routes --
+
+STDIN_LINES = [
+    ["validate", "-"], ["convert", "-", "--to", "ydke"], ["fingerprint", "-"], ["meta", "-"],
+    ["simulate", "-"], ["upcoming", "-"], ["batch", "-", "--out", "{f}/out"],
+    ["sheet", "-", "--out", "{f}/s.pdf"],
+]  # fmt: skip
+WRITERS = [["validate", "{d}", "--out", "{o}"], ["convert", "{d}", "--to", "text", "--out", "{o}"],
+           ["meta", "{d}", "--out", "{o}"], ["sheet", "{d}", "--out", "{o}"],
+           ["banlist", "export", "tcg", "--out", "{o}"], ["validate", "{d}", "--sarif", "{o}"],
+           ["batch", "{d}", "--out", "{o}"]]  # fmt: skip
+
+
+def _signature_file(rng: random.Random, folder: Path) -> str:
+    """A hostile signature file: a FIFO, a device, a huge or deeply nested or damaged TOML."""
+    import os
+
+    kind = rng.randrange(6)
+    path = folder / "sig.toml"
+    if kind == 0:
+        os.mkfifo(path)
+    elif kind == 1:
+        return rng.choice(["/dev/zero", "/dev/urandom", "/dev/null"])
+    elif kind == 2:
+        with open(path, "wb") as handle:
+            handle.truncate(rng.choice([2 << 20, 1 << 30]))
+    elif kind == 3:
+        depth = rng.choice([100, 5000, 100_000])
+        path.write_text("a = " + "[" * depth + "]" * depth)
+    elif kind == 4:
+        good = b'[archetypes.X]\ncards = ["Pot of Greed", "Raigeki"]\nmin = 1\n'
+        path.write_bytes(mutate(rng, good) + rng.choice([b"", b"\xff\xfe", b"\xed\xa0\x80"]))
+    else:
+        path.write_text(f"share = {rng.choice(['1e999', '-1', 'nan', '0'])}\n[archetypes]\n")
+    return str(path)
+
+
+def _output_target(rng: random.Random, folder: Path) -> str:
+    """Where a command is told to write: read-only, empty, a FIFO, a folder, a device..."""
+    import os
+
+    kind = rng.randrange(6)
+    target = folder / "target.out"
+    if kind == 0:
+        target.write_text("keep")
+        target.chmod(0o444)
+    elif kind == 1:
+        return ""
+    elif kind == 2:
+        os.mkfifo(target)
+    elif kind == 3:
+        return str(folder)
+    elif kind == 4:
+        return "/dev/null"
+    return str(target)
+
+
+def _third_case(rng: random.Random, folder: Path) -> tuple[str, list[str]]:
+    """One case of the third audit: ``("cli", args)`` run in-process, or ``("proc", args)`` run
+    in a process of its own (closed standard input, lone surrogates on stdout)."""
+    deck = folder / "deck.ydk"
+    deck.write_bytes(b"#main\n" + b"89631139\n" * 3 + b"55144522\n")
+    kind = rng.randrange(5)
+    if kind == 0:
+        sig = _signature_file(rng, folder)
+        return "cli", rng.choice([["meta", str(deck), "--signatures", sig],
+                                  ["batch", str(deck), "--out", str(folder / "o"),
+                                   "--signatures", sig]])  # fmt: skip
+    if kind == 1:
+        line = [a.format(f=folder) for a in rng.choice(STDIN_LINES)]
+        return "proc", [
+            "bash",
+            "-c",
+            " ".join([sys.executable, "-m", "deckcheck", *line]) + " 0<&-",
+        ]
+    if kind == 2:
+        out = _output_target(rng, folder)
+        return "cli", [a.format(d=deck, o=out) for a in rng.choice(WRITERS)]
+    if kind == 3:
+        name = rng.choice(["\\ud800", "a\\udfffb", "\\udc80x", "\\u202e\\ud83d"])
+        path = folder / "deck.json"
+        path.write_text('{"deckcheck": 1, "name": "' + name + '", "main": [55144522]}')
+        to = rng.choice(["text", "ydk", "json", "omega", "ydke"])
+        return "proc", [sys.executable, "-m", "deckcheck", "convert", str(path), "--to", to]
+    player = rng.choice(["\x1b[2J", "a" * 5000, "\u202eevil", "=cmd"])
+    return "cli", ["sheet", str(deck), "--player", player, "--out", str(folder / "s.pdf")]
+
+
+def _third_outcome(kind: str, args: list[str], folder: Path) -> tuple[str | None, str, int]:
+    """Run one case; (problem, key, exit code)."""
+    import subprocess
+
+    from typer.testing import CliRunner
+
+    from deckcheck.cli import app
+
+    if kind == "proc":
+        try:
+            res = subprocess.run(args, capture_output=True, text=True, timeout=HANG_SECONDS,
+                                 check=False, errors="replace")  # fmt: skip
+        except subprocess.TimeoutExpired:
+            return "hang", "hang", -1
+        out, code = res.stdout + res.stderr, res.returncode
+    else:
+        cancel = _alarm(HANG_SECONDS)
+        try:
+            got = CliRunner().invoke(app, args, catch_exceptions=True)
+        finally:
+            cancel()
+        if isinstance(got.exception, _Hang):
+            return "hang", "hang", -1
+        if got.exception is not None and not isinstance(got.exception, SystemExit):
+            return "".join(traceback.format_exception(got.exception)), "traceback", -1
+        out, code = got.stdout + got.stderr, got.exit_code
+    if code not in (0, 1, 2) or "Traceback" in out or "unexpected" in out:
+        return f"exit {code}: {out[-400:]}", "escape", code
+    if "\x1b" in out:
+        return "raw control character", "escape", code
+    ro = folder / "target.out"
+    if ro.is_file() and not ro.stat().st_mode & 0o222 and ro.read_text() != "keep":
+        return "an output replaced a read-only file", "escape", code
+    return None, "", code
+
+
+def _third_http(rng: random.Random, api: Callable[..., object]) -> tuple[str | None, str, int]:
+    """One hostile request to a compute route: it must answer below 500, as JSON."""
+    route = rng.choice(["/v1/meta", "/v1/simulate", "/v1/simulate/sweep", "/v1/batch"])
+    deck = "#main\n" + "89631139\n" * 40
+    bodies: list[object] = [
+        {"decks": [{"name": "a", "deck": deck}] * rng.choice([1, 50]),
+         "signatures": {"archetypes": {"x": {"cards": ["Raigeki"] * 3}}}},
+        {"deck": deck, "trials": rng.choice([10, 10**9, -1]), "turns": rng.choice([1, 99])},
+        {"deck": deck, "vary": ["starter=1..99"]},
+        {"decks": [{"name": "\ud800", "deck": deck}]},
+    ]  # fmt: skip
+    body = json.dumps(rng.choice(bodies)).encode()
+    if rng.random() < 0.3:
+        body = mutate(rng, body)
+    if rng.random() < 0.1:
+        body = b"[" * 100_000 + b"]" * 100_000
+    query = rng.choice(["", "?date=garbage", "?format=x.toml", "?timeline=tcg"])
+    cancel = _alarm(HANG_SECONDS * 3)
+    try:
+        resp: Any = api(route + query, body)
+    except _Hang:
+        return "hang", "hang", -1
+    finally:
+        cancel()
+    if resp.status_code >= 500:
+        return f"{route}{query}: HTTP {resp.status_code}: {resp.text[:300]}", "escape", 0
+    try:
+        json.loads(resp.text)
+    except ValueError:
+        return f"{route}: not JSON: {resp.text[:200]}", "escape", 0
+    if "x-deckcheck-data" not in resp.headers:
+        return f"{route}: no X-Deckcheck-Data header", "escape", 0
+    return None, "", resp.status_code
+
+
+def _http_client() -> Callable[[str, bytes], object]:
+    import asyncio
+
+    import httpx
+
+    from deckcheck.service import Settings, create_app
+
+    app = create_app(Settings(compute_seconds=2, max_batch_decks=100))
+
+    def post(url: str, body: bytes) -> object:
+        async def go() -> httpx.Response:
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://fuzz") as c:
+                return await c.post(url, content=body,
+                                    headers={"content-type": "application/json"})  # fmt: skip
+
+        return asyncio.run(go())
+
+    return post
+
+
+def fuzz_third(count: int, seed: int) -> tuple[Counter[str], list[str]]:
+    """``count`` cases of the third audit: sheets, signature files, closed standard input,
+    outputs, lone surrogates, and (one in five) hostile requests to the service's compute
+    routes."""
+    import shutil
+    import tempfile
+
+    rng = random.Random(f"{seed}:third")
+    outcomes: Counter[str] = Counter()
+    bugs: list[str] = []
+    post = _http_client()
+    for i in range(count):
+        folder = Path(tempfile.mkdtemp(prefix="deckcheck-fuzz-"))
+        args: list[str] = []
+        try:
+            if i % 5 == 4:
+                args = ["http"]
+                problem, key, code = _third_http(rng, post)
+            else:
+                kind, args = _third_case(rng, folder)
+                problem, key, code = _third_outcome(kind, args, folder)
+        except _Hang:
+            problem, key, code = "hang", "hang", -1
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        if problem is None:
+            outcomes[f"exit {code}" if code < 100 else f"HTTP {code}"] += 1
+        else:
+            outcomes[key] += 1
+            if len(bugs) < 5:
+                bugs.append(f"args {args!r}\n{problem}")
+    return outcomes, bugs
+
+
 def _report(label: str, n: int, outcomes: Counter[str], secs: float) -> None:
     tried = sum(outcomes.values())
     bad = {k: outcomes[k] for k in ("traceback", "hang", "escape")}
@@ -526,6 +748,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cli", type=int, default=0, metavar="M", help="hostile command lines to run")
     ap.add_argument("--hostile", type=int, default=0, metavar="M", help="second-audit cases")
     ap.add_argument("--api", type=int, default=0, metavar="M", help="library API calls")
+    ap.add_argument("--third", type=int, default=0, metavar="M", help="third-audit cases")
     args = ap.parse_args(argv)
     all_readers = readers()
     names = (args.reader or list(all_readers)) if args.count else []
@@ -543,6 +766,7 @@ def main(argv: list[str] | None = None) -> int:
     runs: list[tuple[str, int, Callable[[], tuple[Counter[str], list[str]]]]] = [
         ("hostile", args.hostile, lambda: fuzz_hostile(args.hostile, args.seed)),
         ("api", args.api, lambda: fuzz_api(args.api)),
+        ("third", args.third, lambda: fuzz_third(args.third, args.seed)),
     ]
     for label, n, run in runs:
         if n:

@@ -1,14 +1,20 @@
 """Fuzz ``deckcheck data update`` against a hostile server: encodings, redirects, trickles, lies.
 
-``python bench/fuzz_update.py [--count N] [--seed S]`` installs bundle A, then runs N updates
-towards bundle B against a server on 127.0.0.1 that misbehaves at random on one or more paths:
-``Content-Encoding`` layers (``gzip``, ``gzip, gzip``, ``deflate``, ``br``, bombs that inflate
-to 256 MiB, corrupt and cut-short bodies), redirects (within the site, to another site, loops,
+``python bench/fuzz_update.py [--count N] [--seed S] [--cli M]`` installs bundle A, then runs N
+updates towards bundle B against a server on 127.0.0.1 that misbehaves at random on one or more
+paths: ``Content-Encoding`` layers (``gzip``, ``gzip, gzip``, ``deflate``, ``br``, bombs that
+inflate to 256 MiB, bodies of several gzip members, honest or a bomb of many, corrupt and
+cut-short bodies), redirects (within the site, to another site, loops,
 to bad URLs), trickled headers and bodies, drops, truncations, false lengths, status codes, and
 manifests that lie (``as_of`` ``20260928``, ``9999-12-31``, an integer, bad names). Each update
 must end within its bound with a result or an ``UpdateError`` naming the URL, and leave the data
 in use whole: either bundle A or bundle B, fully verified. It reports the cases tried,
 tracebacks, hangs over the bound and escapes from the error tree (exit 1 if any).
+
+``--cli M`` runs M of them as an installed deckcheck does: ``python -I -m deckcheck data update``
+(or ``data diff``) in a process of its own, from outside the checkout, with ``--timeout``:
+each must exit 0 or 2 within the bound with ``error:`` lines only (no traceback, nothing
+"unexpected"), and leave the data whole.
 """
 
 from __future__ import annotations
@@ -42,6 +48,10 @@ FILES = ("manifest.json", "cards.jsonl", "names.json", "banlists.json", "formats
 OPTS = FetchOptions(timeout=0.5, retries=1, backoff=0.01, deadline=2.0, max_bytes=16 << 20)
 BOUND = 30.0
 """Seconds one update may take (two tries of a 2 s deadline, plus slack); over it: a hang."""
+CLI_BOUND = 90.0
+"""Seconds one command line may take: five files of two tries of ``--timeout 2`` each, plus a
+process that starts, verifies and loads the bundles (and diffs them) on a busy machine; a
+deadline not passed on would be 900 s a file."""
 
 
 def _bomb() -> bytes:
@@ -52,6 +62,7 @@ def _bomb() -> bytes:
 
 
 BOMB = _bomb()
+MEMBER = gzip.compress(bytes(8 << 20), 9)
 
 
 def _fault(
@@ -63,8 +74,10 @@ def _fault(
 ) -> None:
     """Queue one fault on ``path`` (changing the stored body where the fault needs it)."""
     body = srv.files[path]
-    kind = rng.randrange(14)
-    if kind == 0:
+    kind = rng.randrange(16)
+    if kind >= 14:
+        _members(rng, srv, path, body, kind == 14)
+    elif kind == 0:
         srv.files[path] = gzip.compress(body)
         srv.faults[path] = ["enc:gzip"] * 3
     elif kind == 1:
@@ -81,16 +94,8 @@ def _fault(
         srv.faults[path] = ["enc:gzip"] * 3
     elif kind == 5:
         srv.faults[path] = [rng.choice(["enc:br", "enc:zstd", "enc:gzip, gzip, gzip, gzip, gzip"])]
-    elif kind == 6:
-        srv.files["/moved" + path] = body
-        srv.faults[path] = ["redirect:/moved" + path]
-    elif kind == 7:
-        other.files[path] = body
-        srv.faults[path] = [f"redirect:{other.url}{path}"] * 3
-    elif kind == 8:
-        srv.faults[path] = [f"redirect:{path}"] * 40
-    elif kind == 9:
-        srv.faults[path] = [rng.choice(["redirect:http://[::1", "redirect:ftp://x/", "redirect:"])]
+    elif 6 <= kind <= 9:
+        _redirect(rng, srv, other, path, body, kind)
     elif kind == 10:
         srv.slow_seconds = 0.05
         srv.faults[path] = [rng.choice(["trickle-headers", "trickle"])] * 2
@@ -106,6 +111,32 @@ def _fault(
         srv.files["/b/manifest.json"] = json.dumps(doc).encode()
 
 
+def _redirect(
+    rng: random.Random, srv: BundleServer, other: BundleServer, path: str, body: bytes, kind: int
+) -> None:
+    """A redirect: within the site, to another site, a loop, or to a bad URL."""
+    if kind == 6:
+        srv.files["/moved" + path] = body
+        srv.faults[path] = ["redirect:/moved" + path]
+    elif kind == 7:
+        other.files[path] = body
+        srv.faults[path] = [f"redirect:{other.url}{path}"] * 3
+    elif kind == 8:
+        srv.faults[path] = [f"redirect:{path}"] * 40
+    else:
+        srv.faults[path] = [rng.choice(["redirect:http://[::1", "redirect:ftp://x/", "redirect:"])]
+
+
+def _members(rng: random.Random, srv: BundleServer, path: str, body: bytes, honest: bool) -> None:
+    """A body of several gzip members: the file cut in two, or a bomb of many 8 MiB members."""
+    if honest:
+        cut = rng.randrange(len(body) + 1)
+        srv.files[path] = gzip.compress(body[:cut]) + gzip.compress(body[cut:])
+    else:
+        srv.files[path] = MEMBER * rng.choice([8, 64, 256])
+    srv.faults[path] = ["enc:gzip"] * 3
+
+
 def _whole(home: Path, a: str, b: str) -> str | None:
     """What is wrong with the data in use, if anything (it must be A or B, verified)."""
     data, problem = open_installed(home, full=True)
@@ -117,8 +148,31 @@ def _whole(home: Path, a: str, b: str) -> str | None:
     return None
 
 
-def run(count: int, seed: int) -> tuple[Counter[str], list[str]]:
-    """``count`` hostile updates; outcome counts and bug reports."""
+def _cli_update(rng: random.Random, url: str, home: Path) -> tuple[str, str | None]:
+    """One update (or diff) by the command line of an installed deckcheck, in its own process."""
+    import os
+    import subprocess
+
+    command = rng.choice([["data", "update", "--source", url], ["data", "diff", "--source", url]])
+    env = dict(os.environ, DECKCHECK_HOME=str(home))
+    try:
+        res = subprocess.run(
+            [sys.executable, "-I", "-m", "deckcheck", *command, "--timeout", "2", "--retries", "1"],
+            capture_output=True, text=True, timeout=CLI_BOUND, env=env, cwd=tempfile.gettempdir(),
+            check=False,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return "hang", f"{command} took over {CLI_BOUND:g} s"
+    if "Traceback" in res.stderr or "unexpected" in res.stderr:
+        return "traceback", res.stderr[-2000:]
+    if res.returncode not in (0, 2) or (res.returncode == 2 and "error:" not in res.stderr):
+        return "escape", f"exit {res.returncode}: {res.stderr[-500:]}"
+    return ("result" if res.returncode == 0 else "UpdateError"), None
+
+
+def run(count: int, seed: int, cli: int = 0) -> tuple[Counter[str], list[str]]:
+    """``count`` hostile updates (the first ``cli`` by the command line); outcome counts and bug
+    reports."""
     import os
 
     rng = random.Random(seed)
@@ -147,7 +201,10 @@ def run(count: int, seed: int) -> tuple[Counter[str], list[str]]:
                 start = time.monotonic()
                 key, problem = "result", None
                 try:
-                    update(srv.url + "/b/", home=home, options=opts, force=rng.random() < 0.1)
+                    if i < cli:
+                        key, problem = _cli_update(rng, srv.url + "/b/", home)
+                    else:
+                        update(srv.url + "/b/", home=home, options=opts, force=rng.random() < 0.1)
                 except UpdateError as exc:
                     key = "UpdateError"
                     if srv.url not in str(exc) and "as_of" not in str(exc):
@@ -157,7 +214,7 @@ def run(count: int, seed: int) -> tuple[Counter[str], list[str]]:
                 except Exception:
                     key, problem = "traceback", traceback.format_exc()
                 took = time.monotonic() - start
-                if problem is None and took > BOUND:
+                if problem is None and took > (CLI_BOUND if i < cli else BOUND):
                     key, problem = "hang", f"took {took:.1f} s"
                 if problem is None:
                     broken = _whole(home, fa, fb)
@@ -177,9 +234,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--count", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cli", type=int, default=0, metavar="M", help="of them by the command line")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    outcomes, bugs = run(args.count, args.seed)
+    outcomes, bugs = run(args.count, args.seed, args.cli)
     bad = outcomes["traceback"] + outcomes["hang"] + outcomes["escape"]
     print(
         f"update  {sum(outcomes.values()):>6,} cases  {outcomes['traceback']} tracebacks, "

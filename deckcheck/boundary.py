@@ -8,6 +8,10 @@ opened non-blocking and checked with ``fstat`` before a byte is read. The docume
 (standard input) is read, still capped, where a caller allows it. This module sits at the
 bottom of the package: it imports only :mod:`deckcheck.error`.
 
+**Outputs**: every file deckcheck writes for a user goes through :func:`write_file` (atomic,
+keeps the mode and owner of the file it replaces, respects the umask, refuses what the user
+could not write).
+
 **Checked arguments**: every function ``import deckcheck`` exports goes through :func:`guard`:
 
 * each argument is checked against its annotation (``str``, ``int``, ``Path``, ``Deck``,
@@ -25,7 +29,9 @@ also a ``GoldfishError`` like its other bad options.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import errno
 import functools
 import inspect
 import os
@@ -43,6 +49,7 @@ from deckcheck.error import (
     GoldfishArgumentError,
     InputError,
     LimitError,
+    OutputError,
 )
 
 STDIN = "-"
@@ -53,7 +60,7 @@ MAX_TEXT_BYTES = 1 << 20
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
 _FLAGS |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
-Refusal = Callable[[str], DeckcheckError]
+Refusal = Callable[[str], Exception]
 """Turns a reason (``"not a regular file (a FIFO)"``) into the error a caller raises."""
 
 
@@ -92,10 +99,7 @@ def read_capped(
     make = refuse or _default_refusal(name)
     big = over or make
     if allow_stdin and name == STDIN:
-        raw = sys.stdin.buffer.read(cap + 1)
-        if len(raw) > cap:
-            raise big(f"over the {cap:,}-byte limit")
-        return raw
+        return read_stdin(cap, refuse=make, over=big)
     try:
         fd = os.open(path, _FLAGS)
     except ValueError:
@@ -121,6 +125,43 @@ def read_capped(
         os.close(fd)
 
 
+def read_stdin(cap: int, *, refuse: Refusal | None = None, over: Refusal | None = None) -> bytes:
+    """The bytes of standard input, at most ``cap`` of them.
+
+    A closed standard input (``0<&-``), one that cannot be read, or more than ``cap`` bytes
+    raise what ``refuse`` (default :class:`~deckcheck.error.InputError`) and ``over`` (default
+    ``refuse``) make of the reason.
+    """
+    make = refuse or _default_refusal("standard input")
+    big = over or make
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise make("standard input is closed")
+    try:
+        raw: bytes = stream.read(cap + 1)
+    except DeckcheckError:
+        raise
+    except (OSError, ValueError) as exc:  # ValueError: a closed stream
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise make(f"cannot read standard input: {reason}") from None
+    if len(raw) > cap:
+        raise big(f"over the {cap:,}-byte limit")
+    return raw
+
+
+MAX_DATA_BYTES = 256 << 20
+"""Size cap of one data file deckcheck reads itself (a bundle's files, the data folder's records,
+the files it ships): far over any real one, so only a damaged or hostile file meets it."""
+
+
+def read_data(path: str | Path, cap: int = MAX_DATA_BYTES) -> bytes:
+    """:func:`read_capped` for deckcheck's own data files: a file that is not regular or is over
+    ``cap`` raises :class:`OSError` (its ``strerror`` the reason), as a file that cannot be read
+    does, so callers handle the three alike."""
+    where = str(path)
+    return read_capped(path, cap, refuse=lambda why: OSError(errno.EINVAL, why, where))
+
+
 def is_regular_file(path: str | Path) -> bool:
     """Whether ``path`` is a regular file (following links); False for anything else or an error."""
     try:
@@ -129,26 +170,168 @@ def is_regular_file(path: str | Path) -> bool:
         return False
 
 
+# -- outputs --------------------------------------------------------------------------------
+
+
+def write_file(path: str | Path, data: bytes | str) -> None:
+    """Write ``data`` (text as UTF-8) to the file ``path``, as a user expects of an output file.
+
+    * A regular file (or a link to one: the file it points to) is replaced **atomically**: the
+      bytes go to a temporary file in its folder, are flushed to disk, and renamed over it, so a
+      reader sees the old file or the new one, never half of one. The new file **keeps the mode
+      and the owner** (user and group) of the old one. When the owner cannot be kept (a file of
+      another user that this user may write) or the folder cannot take a temporary file, the
+      file is rewritten in place instead, still keeping both.
+    * A new file gets the mode the **umask** allows (``0o666 & ~umask``), as a shell's ``>``.
+    * A file the user could not write (no write permission, or no write bit at all: a
+      read-only file) is **refused**, as is an empty name, a folder, or a FIFO no one reads.
+    * Anything else (a device such as ``/dev/null``, a ``>(cmd)`` pipe) is written in place.
+
+    Raises :class:`~deckcheck.error.OutputError` naming the path.
+    """
+    name = os.fspath(path)
+    raw = escape_surrogates(data).encode("utf-8") if isinstance(data, str) else data
+    if not name:
+        raise OutputError(f"{name!r}: an empty file name")
+    try:
+        _write(name, raw)
+    except OutputError:
+        raise
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise OutputError(f"{name}: cannot write: {reason}") from None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate (which UTF-8 cannot encode) written as ``\\uXXXX``:
+    the same character once read back as JSON, and visible as an escape anywhere else."""
+    if _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _write(name: str, raw: bytes) -> None:
+    try:
+        st: os.stat_result | None = os.stat(name)
+    except FileNotFoundError:
+        st = None
+    if st is None:
+        _replace(name, raw, 0o666 & ~_umask(), None)
+    elif stat.S_ISDIR(st.st_mode):
+        raise OutputError(f"{name}: cannot write: a folder")
+    elif not stat.S_ISREG(st.st_mode):
+        _in_place(name, raw, truncate=False)
+    elif not os.access(name, os.W_OK) or not st.st_mode & 0o222:
+        raise OutputError(f"{name}: cannot write: the file is read-only (not replaced)")
+    elif not _replace(os.path.realpath(name), raw, stat.S_IMODE(st.st_mode), st):
+        _in_place(name, raw, truncate=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
+
+
+def _replace(target: str, raw: bytes, mode: int, old: os.stat_result | None) -> bool:
+    """Write a temporary file beside ``target`` and rename it over; False (nothing changed)
+    when the folder takes no temporary file or the old owner cannot be kept."""
+    import tempfile
+
+    folder, base = os.path.split(target)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder or ".")
+    except PermissionError:
+        if old is None:
+            raise
+        return False
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(raw)
+            handle.flush()
+            os.fchmod(handle.fileno(), mode)
+            if old is not None and not _keep_owner(handle.fileno(), old):
+                os.unlink(tmp)
+                return False
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return True
+
+
+def _keep_owner(fd: int, old: os.stat_result) -> bool:
+    now = os.fstat(fd)
+    if (now.st_uid, now.st_gid) == (old.st_uid, old.st_gid):
+        return True
+    try:
+        os.fchown(fd, old.st_uid, old.st_gid)
+    except (PermissionError, AttributeError):
+        return False
+    return True
+
+
+def _in_place(name: str, raw: bytes, *, truncate: bool) -> None:
+    flags = os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(name, flags | (os.O_TRUNC if truncate else 0))
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a FIFO: opened without a reader, it would block forever
+            raise OutputError(f"{name}: cannot write: a FIFO that nothing reads") from None
+        raise
+    try:
+        if not truncate:
+            os.set_blocking(fd, True)
+        view = memoryview(raw)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+
+
 # -- checked arguments ------------------------------------------------------------------------
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 _SIMPLE: dict[str, Any] = {
-    "str": str, "bytes": bytes, "bool": bool, "int": int, "float": (int, float),
-    "None": type(None), "date": datetime.date, "_date": datetime.date, "Path": os.PathLike,
-    "_dt.date": datetime.date, "dict": dict, "list": list, "tuple": tuple,
-    "frozenset": frozenset, "set": set,
-}  # fmt: skip
+    "str": str,
+    "bytes": bytes,
+    "bool": bool,
+    "int": int,
+    "float": (int, float),
+    "None": type(None),
+    "date": datetime.date,
+    "_date": datetime.date,
+    "Path": os.PathLike,
+    "_dt.date": datetime.date,
+    "dict": dict,
+    "list": list,
+    "tuple": tuple,
+    "frozenset": frozenset,
+    "set": set,
+}
 _CLASSES = {
-    "Deck": "deckcheck.deck.model", "Format": "deckcheck.rule.format",
-    "Dataset": "deckcheck.data.dataset", "CardIndex": "deckcheck.card",
-    "DeckFormat": "deckcheck.deck.io", "TcgRegion": "deckcheck.rule.banlist",
-    "Spec": "deckcheck.goldfish", "DrawRules": "deckcheck.goldfish",
-    "OutputFormat": "deckcheck.reporter", "RenderOptions": "deckcheck.reporter",
-    "SidePlan": "deckcheck.run.siding", "Banlist": "deckcheck.rule.banlist",
-    "Report": "deckcheck.validation.report", "Source": "deckcheck.run.batch",
+    "Deck": "deckcheck.deck.model",
+    "Format": "deckcheck.rule.format",
+    "Dataset": "deckcheck.data.dataset",
+    "CardIndex": "deckcheck.card",
+    "DeckFormat": "deckcheck.deck.io",
+    "TcgRegion": "deckcheck.rule.banlist",
+    "Spec": "deckcheck.goldfish",
+    "DrawRules": "deckcheck.goldfish",
+    "OutputFormat": "deckcheck.reporter",
+    "RenderOptions": "deckcheck.reporter",
+    "SidePlan": "deckcheck.run.siding",
+    "Banlist": "deckcheck.rule.banlist",
+    "Report": "deckcheck.validation.report",
+    "Source": "deckcheck.run.batch",
     "ExactMode": "deckcheck.goldfish.spec",
-}  # fmt: skip
+}
 _ITERABLES = ("Iterable", "Sequence", "Collection")
 
 

@@ -61,6 +61,7 @@ def test_pip_downloads_are_cached() -> None:
     assert cache["if"] == "inputs.cache == 'true'"
 
 
+@pytest.mark.slow
 def test_one_validation_run_writes_annotations_and_sarif(repo: Path, tmp_path: Path) -> None:
     assert len(re.findall(r"\bdeckcheck validate\b", _script())) == 1
     shutil.copy(ROOT / "examples" / "problems.ydk", repo / "tcg" / "bad.ydk")
@@ -74,6 +75,7 @@ def test_one_validation_run_writes_annotations_and_sarif(repo: Path, tmp_path: P
     assert summary.count("### deckcheck") == 1  # one run, one summary
 
 
+@pytest.mark.slow
 def test_paths_are_one_per_line_and_may_hold_spaces(repo: Path, tmp_path: Path) -> None:
     spaced = repo / "my decks"
     spaced.mkdir()
@@ -88,6 +90,7 @@ def test_paths_are_one_per_line_and_may_hold_spaces(repo: Path, tmp_path: Path) 
     assert code == 1 and "::error file=tcg/bad one.ydk," in out and "2 decks" in out
 
 
+@pytest.mark.slow
 def test_region_reaches_deckcheck(repo: Path, tmp_path: Path) -> None:
     """Summon Limit is Forbidden from 2024-04-15 in North America, 2024-04-22 in Europe."""
     text = (repo / "tcg" / "ash-control.ydk").read_text(encoding="utf-8")
@@ -111,6 +114,7 @@ def _deck(folder: Path, swap: str, extra: str = "") -> None:
     (folder / "tcg" / "next.ydk").write_text(text, encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_relaxing_list_never_fails_the_job_unless_asked(repo: Path, tmp_path: Path) -> None:
     _deck(repo, CYBER_JAR)
     common = {"paths": "tcg/next.ydk", "date": "2025-03-01"}
@@ -123,6 +127,7 @@ def test_a_relaxing_list_never_fails_the_job_unless_asked(repo: Path, tmp_path: 
     assert code == 1 and "upcoming-exit-code=1" in outputs
 
 
+@pytest.mark.slow
 def test_a_deck_the_next_list_makes_illegal(repo: Path, tmp_path: Path) -> None:
     _deck(repo, TTT, extra=TTT)  # two copies: Limited from 2025-04-07
     common = {"paths": "tcg/next.ydk", "date": "2025-03-01"}

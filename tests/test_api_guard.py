@@ -49,6 +49,7 @@ def _call(name: str, kwargs: dict[str, Any]) -> None:
         list(result)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CALLS))
 @settings(max_examples=40, deadline=5000, suppress_health_check=[HealthCheck.too_slow])
 @given(value=ANYTHING, which=st.integers(min_value=0, max_value=20))

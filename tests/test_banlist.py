@@ -181,6 +181,7 @@ def test_cli_export_round_trips(cli: Callable[..., Any]) -> None:
     assert ref is not None and dict(b.entries) == dict(ref.entries)
 
 
+@pytest.mark.slow
 def test_cli_errors_exit_2(cli: Callable[..., Any]) -> None:
     res = cli("banlist", "show", "no-such-format")
     assert res.code == 2 and "tcg" in res.stderr and "goat" in res.stderr

@@ -32,6 +32,7 @@ def files() -> list[tuple[Path, Banlist]]:
     return [(p, read_banlist_file(p)) for p in banlist_files(BANLIST_DIR)]
 
 
+@pytest.mark.slow
 def test_there_are_lists_of_every_family(files: list[tuple[Path, Banlist]]) -> None:
     families = {b.family for _, b in files}
     assert {"tcg", "ocg", "master-duel", "genesys", "ocg-genesys", "rush", "speed", "goat",
@@ -47,11 +48,13 @@ def test_file_path_matches_content(files: list[tuple[Path, Banlist]]) -> None:
         assert b.name.startswith(b.effective.isoformat()), path
 
 
+@pytest.mark.slow
 def test_every_passcode_resolves(files: list[tuple[Path, Banlist]], index: CardIndex) -> None:
     missing = [(p.name, c) for p, b in files for c in b.entries if c not in index]
     assert missing == []
 
 
+@pytest.mark.slow
 def test_entries_are_original_cards(files: list[tuple[Path, Banlist]], index: CardIndex) -> None:
     not_original = [(p.name, c) for p, b in files for c in b.entries
                     if index.get(c).canonical != c]  # fmt: skip
@@ -67,6 +70,7 @@ def test_bundle_reads_back(files: list[tuple[Path, Banlist]]) -> None:
     assert bundled == sorted((b for _, b in files), key=lambda b: (b.family, b.effective, b.name))
 
 
+@pytest.mark.slow
 def test_lflist_round_trip_of_every_list(files: list[tuple[Path, Banlist]]) -> None:
     for _, b in files:
         text = dump_lflist(b)

@@ -39,17 +39,20 @@ def _fifo(path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_config_dev_zero_is_refused(tmp_path: Path) -> None:
     (tmp_path / "d.ydk").write_text(DECK)
     _error(_run(["validate", "d.ydk", "--config", "/dev/zero"], tmp_path), "not a regular file")
 
 
+@pytest.mark.slow
 def test_side_plan_dev_zero_is_refused(tmp_path: Path) -> None:
     (tmp_path / "d.ydk").write_text(DECK)
     res = _run(["side", "d.ydk", "--plan", "/dev/zero"], tmp_path)
     _error(res, "not a regular file")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["deckcheck.toml", "pyproject.toml"])
 def test_huge_discovered_config_is_refused_without_reading_it(tmp_path: Path, name: str) -> None:
     (tmp_path / "d.ydk").write_text(DECK)
@@ -59,6 +62,7 @@ def test_huge_discovered_config_is_refused_without_reading_it(tmp_path: Path, na
     _error(_run(["validate", "d.ydk"], tmp_path), name, "limit")
 
 
+@pytest.mark.slow
 @needs_fifo
 def test_fifo_as_discovered_config_does_not_block(tmp_path: Path) -> None:
     (tmp_path / "d.ydk").write_text(DECK)
@@ -66,6 +70,7 @@ def test_fifo_as_discovered_config_does_not_block(tmp_path: Path) -> None:
     _error(_run(["validate", "d.ydk"], tmp_path), "FIFO")
 
 
+@pytest.mark.slow
 @needs_fifo
 @pytest.mark.parametrize("name", ["deck.ydk", "regs.csv", "decks.zip"])
 def test_fifo_named_as_input_does_not_block(tmp_path: Path, name: str) -> None:
@@ -84,6 +89,7 @@ def test_fifo_deck_through_the_library_is_a_deck_read_error(tmp_path: Path) -> N
         read_path(_fifo(tmp_path / "deck.ydk"))
 
 
+@pytest.mark.slow
 @needs_fifo
 def test_fifo_format_file_and_csv_do_not_block(tmp_path: Path) -> None:
     (tmp_path / "d.ydk").write_text(DECK)
@@ -93,6 +99,7 @@ def test_fifo_format_file_and_csv_do_not_block(tmp_path: Path) -> None:
     _error(_run(["batch", "regs.csv", "--out", "out"], tmp_path), "regular file")
 
 
+@pytest.mark.slow
 @needs_fifo
 def test_fifo_as_spec_and_plan_do_not_block(tmp_path: Path) -> None:
     (tmp_path / "d.ydk").write_text(DECK)

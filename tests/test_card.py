@@ -18,6 +18,7 @@ from .conftest import ROOT, SHARED_DATA
 MERGED_CDB = SHARED_DATA / "cards" / "derived" / "projectignis-cards.merged.cdb"
 
 
+@pytest.mark.slow
 def test_index_size_and_kinds(index: CardIndex) -> None:
     cards = list(index)
     official = [
@@ -175,7 +176,7 @@ def test_regenerated_index_equals_committed(tmp_path: Path) -> None:
          "--report", str(tmp_path / "report.md")],
         check=True, capture_output=True,
     )  # fmt: skip
-    for name in ("cards.jsonl", "names.json"):
+    for name in ("cards.jsonl", "names.json", "names-intl.jsonl"):
         assert (tmp_path / name).read_bytes() == (
             ROOT / "deckcheck" / "data" / "bundled" / name
         ).read_bytes()
@@ -232,6 +233,7 @@ def test_cli_search(cli) -> None:  # type: ignore[no-untyped-def]
     assert cli("cards", "search", "zzqqxxjjvv").code == 1
 
 
+@pytest.mark.slow
 def test_cli_subprocess_entry_point(cli_proc) -> None:  # type: ignore[no-untyped-def]
     proc = cli_proc("cards", "show", "55144522", "--output", "json")
     assert proc.returncode == 0

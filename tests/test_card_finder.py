@@ -65,7 +65,10 @@ def test_language_filter(finder: CardFinder) -> None:
     assert finder.search("灰流うらら", 5, "en") == []
     assert finder.search("Ash Blossom", 5, "ja") == []
     with pytest.raises(ValueError, match="language"):
-        finder.search("ash", 5, "fr")
+        finder.search("ash", 5, "xx")
+    # the other official languages are languages too (French: Magicien Sombre, Dark Magician)
+    assert finder.search("Magicien Sombre", 1, "fr")[0][0].passcode == 46986414
+    assert finder.search("Magicien Sombre", 5, "en", fuzzy=False) == []
 
 
 def test_typos_fall_back_to_fuzzy(finder: CardFinder) -> None:

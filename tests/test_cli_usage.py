@@ -43,6 +43,7 @@ def _proc(*args: str, columns: int = 80) -> subprocess.CompletedProcess[str]:
                           text=True, env=env, check=False)  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
     [["validate", "--bogus"], ["validate", "-o", "xml", LEGAL], ["side"], ["nosuch"],
@@ -56,6 +57,7 @@ def test_usage_errors_are_one_error_line(args: list[str]) -> None:
     assert "--help'" in lines[0] and res.stdout == ""
 
 
+@pytest.mark.slow
 def test_every_help_at_80_columns_keeps_option_names_whole() -> None:
     commands = _commands()
     assert len(commands) > 20
@@ -77,6 +79,7 @@ def test_every_help_at_80_columns_keeps_option_names_whole() -> None:
                     assert re.search(rf"(^|[\s,/\[]){re.escape(opt)}\b", res.stdout), (path, opt)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["simulate"], ["side"], ["diff"], ["fingerprint"],
                                      ["cards", "search"], ["formats"]])  # fmt: skip
 def test_text_json_commands_list_only_text_and_json(command: list[str]) -> None:
@@ -85,6 +88,7 @@ def test_text_json_commands_list_only_text_and_json(command: list[str]) -> None:
     assert "<text|json>" in line and "junit" not in out and "sarif" not in out
 
 
+@pytest.mark.slow
 def test_text_json_commands_refuse_other_outputs(cli: Callable[..., Any]) -> None:
     res = _proc("fingerprint", LEGAL, "-o", "junit")
     assert res.returncode == 2 and "'junit': this command writes text or json" in res.stderr

@@ -77,6 +77,7 @@ def _check_changes(out: dict[str, Any], facts: dict[str, Any]) -> None:
     assert out["new"]["as_of"] == "2026-12-01"
 
 
+@pytest.mark.slow
 def test_diff_names_exactly_the_changes(
     cli: Callable[..., Any], bundles: tuple[Path, Path, dict[str, Any]]
 ) -> None:
@@ -86,6 +87,7 @@ def test_diff_names_exactly_the_changes(
     _check_changes(json.loads(res.stdout), facts)
 
 
+@pytest.mark.slow
 def test_diff_text_and_markdown(
     cli: Callable[..., Any], bundles: tuple[Path, Path, dict[str, Any]]
 ) -> None:
@@ -131,6 +133,7 @@ def _in_use(cli: Callable[..., Any]) -> tuple[str, str]:
     return doc["origin"], doc["fingerprint"]
 
 
+@pytest.mark.slow
 def test_diff_against_the_published_bundle(
     cli: Callable[..., Any],
     home: Path,
@@ -167,6 +170,7 @@ def test_diff_against_the_published_bundle(
     assert not (home / "current.json").exists()
 
 
+@pytest.mark.slow
 def test_diff_newest_from_a_mirror_or_named(
     cli: Callable[..., Any],
     home: Path,
@@ -188,6 +192,7 @@ def test_diff_newest_from_a_mirror_or_named(
     assert _in_use(cli) == ("bundled", Dataset.bundled().fingerprint)
 
 
+@pytest.mark.slow
 def test_diff_when_the_newest_cannot_be_had(
     cli: Callable[..., Any], home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -221,6 +226,7 @@ def test_diff_last_and_its_misuse(cli: Callable[..., Any], home: Path) -> None:
         assert res.code == 2 and res.stderr.startswith("error: "), args
 
 
+@pytest.mark.slow
 def test_update_prints_the_changes_then_last_shows_them(
     cli: Callable[..., Any],
     home: Path,

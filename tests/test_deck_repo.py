@@ -75,6 +75,7 @@ def test_hook_definition() -> None:
         assert not exclude.search(name), name
 
 
+@pytest.mark.slow
 def test_hook_on_the_example_repo_passes(repo: Path) -> None:
     hook = _hook()
     (repo / "requirements.txt").write_text("deckcheck==0.1.0\n", encoding="utf-8")
@@ -86,6 +87,7 @@ def test_hook_on_the_example_repo_passes(repo: Path) -> None:
     assert "4 decks: 4 legal, 0 illegal" in res.stdout
 
 
+@pytest.mark.slow
 def test_hook_fails_on_one_illegal_deck_and_names_it(repo: Path) -> None:
     shutil.copy(PROBLEMS, repo / "tcg" / "new-deck.ydk")
     res = _run_hook(repo, _staged(repo, _hook()))
@@ -139,6 +141,7 @@ def test_action_installs_its_own_version() -> None:
     assert install["env"]["DECKCHECK_SOURCE"] == "${{ github.action_path }}"
 
 
+@pytest.mark.slow
 def test_action_on_the_example_repo(repo: Path, tmp_path: Path) -> None:
     code, out, summary, outputs = _run_action(repo, tmp_path)
     assert code == 0, out
@@ -153,6 +156,7 @@ def test_action_on_the_example_repo(repo: Path, tmp_path: Path) -> None:
     assert (repo / "out.sarif").is_file()
 
 
+@pytest.mark.slow
 def test_action_warns_about_the_next_list(repo: Path, tmp_path: Path) -> None:
     lines = (ROOT / "examples" / "tcg-legal.ydk").read_text(encoding="utf-8").splitlines()
     swapped = iter(range(2))

@@ -47,6 +47,7 @@ def _hostile_deck(folder: Path) -> None:
     (folder / name).write_text(f"#created by {HOSTILE}\n#main\n89631139\nnot a card {HOSTILE}\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["json", "sarif"])
 def test_json_and_sarif_on_a_terminal_escape_bidi_c1_and_del(tmp_path: Path, fmt: str) -> None:
     _hostile_deck(tmp_path)

@@ -49,6 +49,7 @@ def _repo(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["gitignore", "exclude", "folders", "ignore"])
 def test_evil_glob_in_gitignore_or_config_does_not_hang_a_scan(tmp_path: Path, where: str) -> None:
     repo = _repo(tmp_path)

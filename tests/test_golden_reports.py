@@ -42,6 +42,7 @@ def normalised(text: str) -> str:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("output", list(FORMATS))
 @pytest.mark.parametrize("name", list(INPUTS))
 def test_report_matches_its_snapshot(

@@ -91,6 +91,7 @@ def test_bad_spec_names_file_and_position(cli: Cli, tmp_path: Path) -> None:
     assert str(spec) in res.stderr and "conditions.good: position 10" in res.stderr
 
 
+@pytest.mark.slow
 def test_plot(cli: Cli, tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     for name in ("odds.png", "odds.svg"):

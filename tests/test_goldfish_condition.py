@@ -106,12 +106,14 @@ def _check(text: str) -> None:
     assert isinstance(result, bool | np.bool_)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.text(max_size=60))
 def test_fuzz_any_text(text: str) -> None:
     _check(text)
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(st.lists(ALPHABET, max_size=25).map(" ".join))
 def test_fuzz_token_soup(text: str) -> None:

@@ -69,6 +69,7 @@ CONDITIONS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(8))
 def test_overlapping_categories_match_brute_force(seed: int) -> None:
     rng = random.Random(seed)

@@ -31,6 +31,7 @@ TEMPLATES = [
 ]
 
 
+@pytest.mark.slow
 def test_simulation_agrees_with_exact_on_random_decks() -> None:
     """Every simulated figure lies within 4.5 standard errors of the exact one, and the 95%
     Wilson intervals cover the exact value for about 95% of the figures."""

@@ -20,6 +20,7 @@ def _svg_text(stats: object, path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_every_condition_of_many_is_drawn(tmp_path: Path) -> None:
     deck = make_deck([2] * 20)
     cats = {f"k{i:02d}": {"passcodes": [str(CODES[i])]} for i in range(20)}
@@ -33,6 +34,7 @@ def test_every_condition_of_many_is_drawn(tmp_path: Path) -> None:
     assert "not drawn" not in svg
 
 
+@pytest.mark.slow
 def test_a_note_names_conditions_past_the_last_panel(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

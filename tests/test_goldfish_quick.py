@@ -109,6 +109,7 @@ def test_library_quick_mode() -> None:
         simulate_counts(40, {"a": 1}, ["a >="])
 
 
+@pytest.mark.slow
 def test_plot_draws_every_distribution(cli: Cli, tmp_path: Path) -> None:
     out = tmp_path / "odds.svg"
     with matplotlib.rc_context({"svg.fonttype": "none"}):

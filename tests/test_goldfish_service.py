@@ -8,6 +8,8 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
+import pytest
+
 from deckcheck.service import Settings, create_app
 
 from .goldfish_support import CODES
@@ -20,6 +22,7 @@ def _hyper(n: int, deck: int, seen: int, k: int) -> Fraction:
     return Fraction(comb(n, k) * comb(deck - n, seen - k), comb(deck, seen))
 
 
+@pytest.mark.slow
 def test_quick_mode_over_http(api: Api) -> None:  # noqa: F811
     resp = api.post("/v1/simulate", json={"quick": QUICK, "turns": 2, "fractions": True,
                                           "distributions": True})  # fmt: skip
@@ -38,6 +41,7 @@ def test_quick_mode_over_http(api: Api) -> None:  # noqa: F811
     ]
 
 
+@pytest.mark.slow
 def test_quick_or_deck_but_not_both(api: Api) -> None:  # noqa: F811
     error_of(api.post("/v1/simulate", json={"deck": LEGAL, "quick": QUICK}), 422, "bad-input")
     error_of(api.post("/v1/simulate", json={}), 422, "bad-input")
@@ -67,6 +71,7 @@ def _big_request() -> dict[str, Any]:
     return {"deck": deck, "spec": spec, "turns": 20}
 
 
+@pytest.mark.slow
 def test_the_big_request_answers_exactly_and_quickly(api: Api) -> None:  # noqa: F811
     start = time.monotonic()
     resp = api.post("/v1/simulate", json=_big_request())
@@ -81,6 +86,7 @@ def test_the_big_request_answers_exactly_and_quickly(api: Api) -> None:  # noqa:
     assert time.monotonic() - start < 60  # generous: shared machines; the bench measures
 
 
+@pytest.mark.slow
 def test_over_the_exact_budget(api: Api) -> None:  # noqa: F811
     tight = Api(create_app(Settings(exact_bytes=1000)))
     body = _big_request()

@@ -56,6 +56,7 @@ def test_quick_sweep_ranks_every_ratio_exactly() -> None:
     assert dict(stats.rows[0].values) == {"starter": 10, "brick": 0}
 
 
+@pytest.mark.slow
 def test_deck_sweep_of_a_card_and_a_category(cli: Cli) -> None:
     res = cli("simulate", ASH40, "-s", str(DATA / "spec-ash.toml"), "--vary",
               "Ash Blossom & Joyous Spring=0..3", "--vary", "trap=0..2", "-o", "json",
@@ -119,6 +120,7 @@ def test_bad_sweeps(vary: list[str], fragment: str) -> None:
         sweep_counts(40, {"starter": 8, "brick": 4}, vary)
 
 
+@pytest.mark.slow
 def test_infeasible_combinations_are_skipped_and_said(cli: Cli) -> None:
     res = cli("simulate", "--size", "20", "--count", "starter=8", "--count", "brick=8",
               "--vary", "starter=8..14")  # fmt: skip
@@ -129,6 +131,7 @@ def test_infeasible_combinations_are_skipped_and_said(cli: Cli) -> None:
     assert res.code == 2 and "no condition 'nothing' to rank by" in res.stderr
 
 
+@pytest.mark.slow
 def test_sweep_plot(cli: Cli, tmp_path: Path) -> None:
     out = tmp_path / "sweep.svg"
     with matplotlib.rc_context({"svg.fonttype": "none"}):
@@ -140,6 +143,7 @@ def test_sweep_plot(cli: Cli, tmp_path: Path) -> None:
     assert "starter=8, brick=0" in svg and "Ratio sweep, ranked by" in svg
 
 
+@pytest.mark.slow
 def test_sweep_over_http(api: Api) -> None:  # noqa: F811
     body = {"quick": {"size": 40, "counts": {"starter": 8, "brick": 4}, "when": [GOOD]},
             "vary": {"starter": [6, 8], "brick": [0, 2]}, "going": "first",
@@ -166,6 +170,7 @@ def test_sweep_over_http(api: Api) -> None:  # noqa: F811
 # --- comparisons ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_quick_comparison_gives_exact_differences(cli: Cli) -> None:
     res = cli("simulate", "--size", "40", "--count", "starter=8", "--count", "brick=4", "--when",
               GOOD, "--vs", "starter=10,brick=3", "--turns", "2", "-o", "json",
@@ -184,6 +189,7 @@ def test_quick_comparison_gives_exact_differences(cli: Cli) -> None:
     assert "categories: starter 8 -> 10" in text and "B - A" in text
 
 
+@pytest.mark.slow
 def test_comparing_two_specs_and_two_decks(cli: Cli, tmp_path: Path) -> None:
     other = tmp_path / "other.toml"
     other.write_text('[categories]\nash = { names = ["Ash Blossom & Joyous Spring"] }\n'
@@ -219,6 +225,7 @@ trap = [0, 2]
 """
 
 
+@pytest.mark.slow
 def test_a_vary_table_in_the_spec_makes_a_sweep(cli: Cli, api: Api, tmp_path: Path) -> None:  # noqa: F811
     spec = tmp_path / "vary.toml"
     spec.write_text(VARY_SPEC, encoding="utf-8")

@@ -111,6 +111,7 @@ def test_simulate_rejects_bad_options_with_goldfish_error(options: dict[str, obj
         deckcheck.simulate(deck, **options)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_stdout_write_error_is_exit_2_with_a_message() -> None:
     if not Path("/dev/full").exists():  # pragma: no cover - Linux has it
         pytest.fail("/dev/full is needed for this test")
@@ -127,6 +128,7 @@ def test_stdout_write_error_is_exit_2_with_a_message() -> None:
     _no_traceback(proc.stderr)
 
 
+@pytest.mark.slow
 def test_non_utf8_file_name_is_escaped_and_json_stays_valid(tmp_path: Path) -> None:
     folder = os.fsencode(tmp_path)
     name = os.path.join(folder, b"deck-\xff.ydk")
@@ -393,6 +395,7 @@ def test_empty_format_name_is_an_error_not_tcg(cli, value: str) -> None:
     assert "--format is empty" in res.stderr
 
 
+@pytest.mark.slow
 def test_stdin_given_twice_is_read_once(cli_proc) -> None:
     proc = cli_proc("validate", "-", "-", "--date", "2025-06-01", input=LEGAL.read_text())
     assert proc.returncode == 0, proc.stderr
@@ -417,6 +420,7 @@ TYPO_DECK = (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("to", ["text", "json"])
 def test_convert_keeps_lines_naming_unknown_cards(cli, tmp_path: Path, to: str) -> None:
     src = tmp_path / "typo.txt"
@@ -500,6 +504,7 @@ def test_convert_out_writes_through_a_symlink(cli, tmp_path: Path) -> None:
     assert "#main" in target.read_text()
 
 
+@pytest.mark.slow
 def test_convert_out_writes_into_a_fifo_in_place(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
@@ -705,6 +710,7 @@ def test_spec_and_format_files_over_the_cap_are_refused_unread(cli, tmp_path: Pa
         assert "big.toml" in res.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["convert"], ["validate"], ["simulate"]])
 def test_long_help_wraps_at_words_not_at_source_lines(command: list[str]) -> None:
     width = 70
@@ -829,6 +835,7 @@ def test_simulate_a_deck_of_only_unknown_names_is_exit_2(cli, tmp_path: Path) ->
     assert "no card of the Main Deck is known" in res.stderr
 
 
+@pytest.mark.slow
 def test_cli_fuzz_ends_every_run_with_0_1_or_2_and_no_traceback() -> None:
     sys.path.insert(0, str(ROOT / "bench"))
     try:
@@ -840,6 +847,7 @@ def test_cli_fuzz_ends_every_run_with_0_1_or_2_and_no_traceback() -> None:
     assert sum(outcomes.values()) == 60
 
 
+@pytest.mark.slow
 def test_long_batch_shows_progress_on_a_terminal_only(tmp_path: Path) -> None:
     import pty
     import select
@@ -890,6 +898,7 @@ def test_skipped_summary_is_one_sentence_for_one_path(cli, tmp_path: Path) -> No
     )
 
 
+@pytest.mark.slow
 def test_folder_nested_thousands_deep_is_scanned_without_recursion(cli, tmp_path: Path) -> None:
     depth = 1500
     fds = [os.open(tmp_path, os.O_RDONLY)]
@@ -922,6 +931,7 @@ def test_bad_gitignore_patterns_are_left_out_not_a_crash(cli, tmp_path: Path) ->
     assert [Path(k["path"]).name for k in doc["skipped"]] == ["old.ydk"]
 
 
+@pytest.mark.slow
 def test_convert_escapes_a_deck_written_to_a_terminal_but_not_to_a_pipe(tmp_path: Path) -> None:
     import pty
 

@@ -42,6 +42,7 @@ def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, check=False)  # fmt: skip
 
 
+@pytest.mark.slow
 def test_init_writes_pinned_starter_files(tmp_path: Path) -> None:
     repo = _deck_repo(tmp_path)
     res = _run(repo, "init", "--folder", "goat/**=goat", "--exclude", "drafts/**",

@@ -141,11 +141,28 @@ def test_ydke_decodes_little_endian_uint32() -> None:
 
 
 @pytest.mark.parametrize(
-    "url", ["ydke://!!!!", "ydke://@@@@!!!", "ydke://AAA=!!", "ydke://AAAAAAA=!!", "notydke"]
+    "url",
+    [
+        "ydke://@@@@!!!",
+        "ydke://AAA=!!",
+        "ydke://AAAAAAA=!!",
+        "notydke",
+        "ydke://!!!notbase64!!!",  # a tail after the side part that is no base64 at all
+    ],
 )
 def test_ydke_bad_urls_raise_read_error(url: str) -> None:
     with pytest.raises(DeckReadError):
         parse_ydke(url)
+
+
+def test_ydke_tail_after_the_side_part_is_reported_never_dropped() -> None:
+    # ydke.js splits on "!" and ignores what follows the third part: an empty tail (a doubled
+    # final "!") is nothing, base64 data there is a finding, so no input vanishes silently
+    assert parse_ydke("ydke://!!!!").counts == {"main": 0, "extra": 0, "side": 0}
+    assert parse_ydke("ydke://!!!!").findings == ()
+    deck = parse_ydke("ydke://!!!AAAA!")
+    assert deck.counts == {"main": 0, "extra": 0, "side": 0}
+    assert [(f.code.value, f.line, f.text) for f in deck.findings] == [("parse", 1, "AAAA")]
 
 
 # --- omega -------------------------------------------------------------------------------------
@@ -459,6 +476,7 @@ def test_cli_convert_cannot_write_exits_2(cli: Any, tmp_path: Path) -> None:
     assert out.read_text() == "keep"
 
 
+@pytest.mark.slow
 def test_cli_convert_subprocess_stdin(cli_proc: Any) -> None:
     proc = cli_proc("convert", "-", "--from", "text", "--to", "text", input="3 Maxx C\n")
     assert proc.returncode == 0

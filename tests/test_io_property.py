@@ -49,9 +49,12 @@ SHARED_DECKS = (
 def pools() -> tuple[list[int], list[int], list[int]]:
     """(every passcode, Extra Deck passcodes, non-Extra passcodes) of the index."""
     index = Dataset.active().cards
-    codes = index.passcodes()
-    extra = [c.passcode for c in index if c.zone is DeckZone.EXTRA]
-    other = [c.passcode for c in index if c.zone is not DeckZone.EXTRA]
+    # EDOPro's pre-release codes of released cards read as the released card (with a finding,
+    # tested in test_data_truth3), so they cannot round-trip as themselves: left out here
+    early = {c for c in index.passcodes() if index.lookup_passcode(c).early}
+    codes = [c for c in index.passcodes() if c not in early]
+    extra = [c.passcode for c in index if c.zone is DeckZone.EXTRA and c.passcode not in early]
+    other = [c.passcode for c in index if c.zone is not DeckZone.EXTRA and c.passcode not in early]
     alts = [c.passcode for c in index if c.is_alternate_art]
     assert alts and extra
     return codes, extra, other
@@ -101,6 +104,7 @@ NAMED = {DeckFormat.YDK, DeckFormat.JSON, DeckFormat.TEXT}
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ORDERED)
 @SETTINGS
 @given(deck=decks())
@@ -115,6 +119,7 @@ def test_round_trip_keeps_order(fmt: DeckFormat, deck: Deck) -> None:
         assert card.card == (index.get(card.passcode) if card.passcode in index else None)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(deck=decks())
 def test_round_trip_text_keeps_cards_and_counts(deck: Deck) -> None:
@@ -126,6 +131,7 @@ def test_round_trip_text_keeps_cards_and_counts(deck: Deck) -> None:
     assert {f.passcode for f in back.findings} == unknown_codes
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(deck=decks(omega=True))
 def test_round_trip_omega(deck: Deck) -> None:
@@ -182,6 +188,7 @@ def read_detected(data: bytes) -> Deck:
 READERS["detect"] = read_detected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("reader", list(READERS.values()), ids=list(READERS))
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.binary(max_size=300) | mutated())

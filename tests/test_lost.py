@@ -140,6 +140,23 @@ def test_a_bare_string_is_refused_not_walked(bad: Any) -> None:
         deckcheck.check(bad, "tcg")
 
 
+@pytest.mark.parametrize("paths", [[""], ["", ""], ["  "]])
+def test_an_empty_path_in_a_list_is_refused_not_read_as_the_current_folder(
+    paths: list[str], cli_proc: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # '' used to be Path('.'): the whole current folder was scanned (from /tmp, thousands of
+    # files) for an argument that names nothing
+    (tmp_path / "a.ydk").write_bytes(LEGAL.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ArgumentError):
+        deckcheck.check(paths, "tcg")
+    with pytest.raises(ArgumentError):
+        list(deckcheck.sources(paths))
+    res = cli_proc("validate", *paths)
+    assert res.returncode == 2
+    assert "empty path" in res.stderr
+
+
 def test_a_bare_usable_path_is_one_source(tmp_path: Path) -> None:
     from deckcheck.run import meta
 
@@ -173,10 +190,11 @@ def test_service_convert_says_which_lines_it_left_out() -> None:
 TYPO_DECK = (
     "Main Deck\n3 Ash Blosom & Joyus Spring\n3 Maxx Cee\n2 Calld by the Grave\n3 Pot of Desirez\n"
 )
-KOREAN_DECK = "3 재와 벚꽃\n3 증식의 G\n2 묘지의 지명자\n3 강욕하고 항아리\n"
+# Russian is no official card language: the data has no such names, so none resolves
+RUSSIAN_DECK = "3 Пепел и вишнёвый цвет\n3 Размножение Ж\n2 Зов могилы\n3 Горшок желаний\n"
 
 
-@pytest.mark.parametrize("content", [TYPO_DECK, KOREAN_DECK], ids=["misspelt", "korean"])
+@pytest.mark.parametrize("content", [TYPO_DECK, RUSSIAN_DECK], ids=["misspelt", "unread-language"])
 def test_a_folder_scan_reads_a_list_of_unknown_names(
     cli: Callable[..., Any], tmp_path: Path, content: str
 ) -> None:

@@ -118,6 +118,7 @@ def test_every_base_list_gets_its_label() -> None:
         assert classify(read_path(base)).label == label, base
 
 
+@pytest.mark.slow
 def test_event_breakdown(event: tuple[Path, dict[str, int], list[Any]]) -> None:
     folder, expected, _ = event
     meta = analyze([str(folder)])
@@ -135,6 +136,7 @@ def test_event_breakdown(event: tuple[Path, dict[str, int], list[Any]]) -> None:
     assert sum(kinds[k] == "archetype" for k in kinds) == 8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("table", "sections"),
     [("most_played", ("Main", "Extra", "Side")), ("main", ("Main", "Extra")), ("side", ("Side",))],
@@ -235,6 +237,7 @@ def test_metagame_of_decks_in_memory() -> None:
     assert [(a.label, a.decks) for a in meta.archetypes] == [("Labrynth", 1), ("rogue", 1)]
 
 
+@pytest.mark.slow
 def test_cli_meta_outputs(
     event: tuple[Path, dict[str, int], list[Any]], cli: Callable[..., Any], tmp_path: Path
 ) -> None:
@@ -270,6 +273,7 @@ def test_schema_meta(cli: Callable[..., Any]) -> None:
     assert res.code == 0 and "most_played" in json.loads(res.stdout)["properties"]
 
 
+@pytest.mark.slow
 def test_batch_reports_carry_the_metagame(
     event: tuple[Path, dict[str, int], list[Any]], cli: Callable[..., Any], tmp_path: Path
 ) -> None:
@@ -322,6 +326,7 @@ def test_cli_meta_reads_rush_names_with_the_rush_format(
     assert {c["name"]: c["passcode"] for c in plain["most_played"]}["Abyss Soldier"] != soldier
 
 
+@pytest.mark.slow
 def test_batch_uses_the_signature_file(
     event: tuple[Path, dict[str, int], list[Any]], cli: Callable[..., Any], tmp_path: Path
 ) -> None:

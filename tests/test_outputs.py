@@ -42,6 +42,7 @@ COMMANDS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", COMMANDS)
 def test_closed_stdout_is_exit_2_with_one_error_line(tmp_path: Path, args: list[str]) -> None:
     (tmp_path / "d.ydk").write_text(DECK)
@@ -54,6 +55,7 @@ def test_closed_stdout_is_exit_2_with_one_error_line(tmp_path: Path, args: list[
     assert "standard output is closed" in res.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", COMMANDS)
 def test_broken_pipe_is_exit_2_with_one_error_line(tmp_path: Path, args: list[str]) -> None:
     (tmp_path / "d.ydk").write_text(DECK)
@@ -68,6 +70,7 @@ def test_broken_pipe_is_exit_2_with_one_error_line(tmp_path: Path, args: list[st
     _one_error(err)
 
 
+@pytest.mark.slow
 def test_full_disk_stdout_is_exit_2(tmp_path: Path) -> None:
     (tmp_path / "d.ydk").write_text(DECK)
     with open("/dev/full", "w") as full:
@@ -144,6 +147,7 @@ def _fsize_limit(limit: int) -> Callable[[], None]:
     return apply
 
 
+@pytest.mark.slow
 def test_summary_append_is_whole_or_nothing(tmp_path: Path) -> None:
     (tmp_path / "d.ydk").write_text(DECK)
     summary = tmp_path / "summary.md"
@@ -157,6 +161,7 @@ def test_summary_append_is_whole_or_nothing(tmp_path: Path) -> None:
     assert res.returncode == 1 and summary.stat().st_size > 1050
 
 
+@pytest.mark.slow
 def test_data_export_leaves_no_lone_manifest(tmp_path: Path) -> None:
     largest = max(p.stat().st_size for p in Dataset.bundled().folder.iterdir())
     res = _run(["data", "export", "out"], tmp_path, _fsize_limit(largest // 2))

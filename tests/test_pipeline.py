@@ -103,6 +103,7 @@ EXPECTED_SKIPS = {
 }
 
 
+@pytest.mark.slow
 def test_one_sniff_rule_for_folders_zips_on_disk_and_uploads(tmp_path: Path, app: Any) -> None:
     tree = tmp_path / "tree"
     write_tree(tree, mixed_tree())
@@ -185,6 +186,7 @@ def test_upcoming_reads_inline_registrations_and_zips(tmp_path: Path, cli: Any) 
     assert not doc["unreadable"]
 
 
+@pytest.mark.slow
 def test_every_face_gives_the_same_decks_verdicts_and_skips(
     tmp_path: Path, cli: Any, app: Any
 ) -> None:
@@ -292,6 +294,7 @@ def test_entry_count_is_checked_before_the_directory_is_read(tmp_path: Path) -> 
         read_archive(bytes(liar), limits=Limits(max_entries=10))
 
 
+@pytest.mark.slow
 def test_corrupt_entries_are_per_entry_unreadable(tmp_path: Path, app: Any) -> None:
     for method in (zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA):
         raw = bytearray(zip_of({"a.ydk": LEGAL * 3, "b.ydk": PROBLEMS}, method))

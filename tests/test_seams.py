@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import deckcheck
-from deckcheck.data.dataset import BUNDLE_FILES, BUNDLED_DIR, MANIFEST, Dataset
+from deckcheck.data.dataset import BUNDLE_FILES, BUNDLED_DIR, MANIFEST, OPTIONAL_FILES, Dataset
 from deckcheck.deck.io import read_path
 from deckcheck.error import (
     ERRORS,
@@ -65,7 +65,7 @@ def test_committed_manifest_is_up_to_date() -> None:
 def _copy_bundle(tmp_path: Path) -> Path:
     folder = tmp_path / "bundle"
     folder.mkdir()
-    for name in (*BUNDLE_FILES, MANIFEST):
+    for name in (*BUNDLE_FILES, *OPTIONAL_FILES, MANIFEST):
         shutil.copy(BUNDLED_DIR / name, folder / name)
     return folder
 
@@ -332,7 +332,8 @@ def test_export_list_and_type_checking_imports_are_in_step() -> None:
 def test_the_top_level_stays_small() -> None:
     package = ROOT / "deckcheck"
     entries = [p.name for p in package.iterdir() if p.name != "__pycache__"]
-    assert len(entries) <= 16, sorted(entries)
+    # 17: event/, the stage of events between the reporters and the front ends (issue 37)
+    assert len(entries) <= 17, sorted(entries)
 
 
 def test_import_adds_no_import_hook_and_exports_name_their_public_module() -> None:

@@ -53,10 +53,12 @@ def test_the_proxy_configs_match_the_service() -> None:
     assert re.search(r"dynamic a \{\s*name deckcheck\s*port 8000", caddy)
     assert "health_uri /healthz" in caddy
     timeout = re.search(r"response_header_timeout (\d+s)", caddy)
-    assert timeout and seconds(timeout.group(1)) > 3 * budget
+    from deckcheck.service.limit import BACKSTOP_FACTOR
+
+    assert timeout and seconds(timeout.group(1)) > BACKSTOP_FACTOR * budget
     nginx = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
     read = re.search(r"proxy_read_timeout (\d+s);", nginx)
-    assert read and seconds(read.group(1)) > 3 * budget
+    assert read and seconds(read.group(1)) > BACKSTOP_FACTOR * budget
     assert "http://deckcheck:8000" in nginx
     size = re.search(r"client_max_body_size (\d+)m;", nginx)
     assert size and int(size.group(1)) << 20 == Settings().max_batch_bytes

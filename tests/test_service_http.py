@@ -164,6 +164,8 @@ CASES: dict[tuple[str, str, int], tuple[str, dict[str, Any]]] = {
 
 def test_openapi_lists_the_statuses_that_happen(api: Api) -> None:
     doc = api.get("/openapi.json").json()
+    # (the events' routes need an event in a database: tests/test_event.py checks theirs)
+    doc["paths"] = {p: ops for p, ops in doc["paths"].items() if not p.startswith("/v1/events")}
     listed = {
         (path, method, int(status))
         for path, ops in doc["paths"].items()

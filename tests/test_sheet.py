@@ -275,6 +275,37 @@ def test_batch_sheets_from_a_registrations_csv(cli: Callable[..., Any], tmp_path
     assert "Grace" in pages[1] and "0002" in pages[1]
 
 
+def test_batch_sheets_reads_and_validates_each_deck_once(
+    cli: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import deckcheck.source.read as read
+    import deckcheck.validation.engine as engine
+
+    for i, deck in enumerate((LEGAL, PROBLEMS, LEGAL)):
+        shutil.copy(deck, tmp_path / f"d{i}.ydk")
+    reads: list[str] = []
+    checks: list[str | None] = []
+    real_read, real_validate = read.read_source, engine.validate
+
+    def counted_read(src: Any, *args: Any, **kwargs: Any) -> Any:
+        reads.append(src.label)
+        return real_read(src, *args, **kwargs)
+
+    def counted_validate(deck: Any, *args: Any, **kwargs: Any) -> Any:
+        checks.append(kwargs.get("path"))
+        return real_validate(deck, *args, **kwargs)
+
+    monkeypatch.setattr(read, "read_source", counted_read)
+    monkeypatch.setattr(engine, "validate", counted_validate)
+    pdf = tmp_path / "sheets.pdf"
+    res = cli("batch", str(tmp_path), "--out", str(tmp_path / "out"), "--sheets", str(pdf),
+              "--date", ON, "--jobs", "1", "-q")  # fmt: skip
+    assert res.code == 1  # problems.ydk is illegal
+    assert sorted(reads) == sorted(set(reads)) and len(reads) == 3, reads
+    assert len(checks) == 3, checks
+    assert len(_pages(pdf)) == 3
+
+
 def test_unreadable_sources_are_named_and_the_rest_written(
     cli: Callable[..., Any], tmp_path: Path
 ) -> None:

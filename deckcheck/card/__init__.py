@@ -5,7 +5,7 @@ Everything public is re-exported here, so ``from deckcheck.card import CardIndex
 
 from __future__ import annotations
 
-from deckcheck.card.index import CARDS_FILE, NAMES_FILE, CardIndex
+from deckcheck.card.index import CARDS_FILE, NAMES_FILE, NAMES_INTL_FILE, CardIndex
 from deckcheck.card.model import (
     ALIAS_ALT_ART,
     ALIAS_NONE,
@@ -62,6 +62,7 @@ __all__ = [
     "FLAG_UNOFFICIAL",
     "INDEX_FORMAT",
     "NAMES_FILE",
+    "NAMES_INTL_FILE",
     "TYPE_BITS",
     "TYPE_FUSION",
     "TYPE_LINK",

@@ -16,6 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from deckcheck.boundary import read_data
 from deckcheck.card.model import (
     ALIAS_ALT_ART,
     ALIAS_TREATED_AS,
@@ -33,9 +34,12 @@ from deckcheck.card.name import (
     PRIORITY_RUSH,
     PRIORITY_SKILL,
     NameIndex,
+    build_intl_table,
     build_name_table,
     edit_rank,
     normalize_name,
+    same_script,
+    script_of,
 )
 from deckcheck.card.release import parse_releases
 from deckcheck.error import AmbiguousCardError, DataError, UnknownCardError
@@ -54,6 +58,12 @@ CARDS_FILE = "cards.jsonl"
 """File of the card rows in a data folder."""
 NAMES_FILE = "names.json"
 """File of the name table in a data folder."""
+NAMES_INTL_FILE = "names-intl.jsonl"
+"""File of the card names in the other official languages (Korean, French, German, Italian,
+Spanish, Portuguese, Traditional Chinese): read only when a name is not found in English,
+Japanese or Chinese."""
+
+_Table = dict[str, list[list[int]]]
 
 
 class CardIndex:
@@ -63,13 +73,16 @@ class CardIndex:
     parsed on first use, so loading is cheap; the name index is read on the first name lookup.
     """
 
-    def __init__(self, data: bytes, names_path: Path | None = None) -> None:
+    def __init__(
+        self, data: bytes, names_path: Path | None = None, intl_path: Path | None = None
+    ) -> None:
         # ``data`` holds one JSON array per line, sorted by passcode. Single lookups binary-search
         # the bytes (no parsing up front: a cold ``deckcheck cards show`` stays fast); the
         # passcode -> offset table is built on first need for iteration or many lookups.
         self._data = data
         self._cards: dict[int, Card] = {}
         self._names_path = names_path
+        self._intl_path = intl_path
         self.token_lookups: dict[str, Lookup | None] = {}
         """Passcode lookups by the token as written, reused across readings (deck readers)."""
 
@@ -121,7 +134,7 @@ class CardIndex:
         folder = Path(folder)
         path = folder / CARDS_FILE
         try:
-            text = path.read_bytes()
+            text = read_data(path)
         except OSError as exc:
             raise DataError(f"{path}: cannot read card index: {exc}") from exc
         first = text.find(b"\n")
@@ -134,7 +147,7 @@ class CardIndex:
         body = text[first + 1 :].rstrip(b"\n")
         if not body.startswith(b"[") or b"\r" in body[:200]:
             raise DataError(f"{path}:2: malformed card row")
-        return cls(body, folder / NAMES_FILE)
+        return cls(body, folder / NAMES_FILE, folder / NAMES_INTL_FILE)
 
     def _row(self, passcode: int) -> list[Any]:
         start = self._find(passcode)
@@ -224,22 +237,51 @@ class CardIndex:
         if self._names_path is None:
             return build_name_table(self._row(pc) for pc in self._pos)
         try:
-            table: dict[str, list[list[int]]] = json.loads(self._names_path.read_bytes())
+            table: dict[str, list[list[int]]] = json.loads(read_data(self._names_path))
         except (OSError, ValueError) as exc:
             raise DataError(f"{self._names_path}: cannot read name index: {exc}") from exc
         return table
+
+    @cached_property
+    def _intl(self) -> tuple[_Table, dict[int, tuple[str | None, ...]]]:
+        """The other languages' names: (normalised name -> entries, passcode -> names by
+        language 3-9). Read on the first name not found in English, Japanese or Chinese."""
+        path = self._intl_path
+        if path is None or not path.exists():
+            return {}, {}
+        try:
+            lines = read_data(path).splitlines()
+            rows = [json.loads(line) for line in lines[1:] if line.strip()]
+        except (OSError, ValueError) as exc:
+            raise DataError(
+                f"{path}: cannot read the card names of other languages: {exc}"
+            ) from exc
+        return build_intl_table(rows)
+
+    def _entries(self, key: str) -> list[list[int]] | None:
+        """The name entries of a normalised name: English, Japanese, Chinese, else the others."""
+        if not key:
+            return None
+        got = self._names.get(key)
+        if got is None:
+            got = self._intl[0].get(key)
+        return got
 
     def name_table(self) -> dict[str, list[list[int]]]:
         """Every normalised name -> ``[[priority, passcode, language]]`` (0 en, 1 ja, 2 zh-CN)."""
         return self._names
 
+    def intl_name_table(self) -> dict[str, list[list[int]]]:
+        """The other languages' names -> ``[[priority, passcode, language]]`` (3 ko, 4 fr, 5 de,
+        6 it, 7 es, 8 pt, 9 zh-TW); read from the data folder on first use."""
+        return self._intl[0]
+
     def has_name(self, name: str) -> bool:
         """Whether ``name`` (any language, normalised) names at least one card; no suggestions."""
-        key = normalize_name(name)
-        return bool(key) and key in self._names
+        return bool(self._entries(normalize_name(name)))
 
     def lookup_name(self, name: str, *, rush: bool = False, skill: bool = False) -> Lookup:
-        """Resolve a card name (English, Japanese or Simplified Chinese).
+        """Resolve a card name (English, Japanese, Chinese or another official language).
 
         Official OCG/TCG cards win over Skills, Rush cards and unofficial records of the same name;
         with ``rush=True`` Rush Duel cards win, with ``skill=True`` Skill cards (Speed Duel,
@@ -248,7 +290,7 @@ class CardIndex:
         cards of the same rank match.
         """
         key = normalize_name(name)
-        entries = self._names.get(key) if key else None
+        entries = self._entries(key)
         if not entries:
             raise UnknownCardError(name, self.suggest(name))
 
@@ -276,17 +318,23 @@ class CardIndex:
 
     def skill_named(self, name: str) -> Card | None:
         """The official Skill card of exactly this name (any language), if there is one."""
-        key = normalize_name(name)
-        for prio, pid, _ in self._names.get(key, []) if key else []:
+        for prio, pid, _ in self._entries(normalize_name(name)) or []:
             if prio == PRIORITY_SKILL:
                 card = self.get(pid)
                 if card.is_skill and not card.is_unofficial:
                     return card
         return None
 
-    def _local_name(self, passcode: int, lang: int) -> str:
+    def local_name(self, passcode: int, lang: int) -> str | None:
+        """The card's name in language id ``lang`` (0 en, 1 ja, 2 zh-CN, 3-9 the others)."""
         card = self.get(passcode)
-        return (card.name, card.name_ja, card.name_zh)[lang] or ""
+        if lang < 3:
+            return (card.name, card.name_ja, card.name_zh)[lang]
+        names = self._intl[1].get(passcode) or self._intl[1].get(card.canonical)
+        return names[lang - 3] if names and lang - 3 < len(names) else None
+
+    def _local_name(self, passcode: int, lang: int) -> str:
+        return self.local_name(passcode, lang) or ""
 
     def lookup(self, query: str | int, *, rush: bool = False) -> Lookup:
         """Resolve a passcode or a name; digits are tried as a passcode first."""
@@ -308,8 +356,13 @@ class CardIndex:
         """The prepared fuzzy index over every name (built on the first search or suggestion)."""
         return NameIndex(self._names)
 
+    @cached_property
+    def _intl_index(self) -> NameIndex:
+        """The prepared fuzzy index over the other languages' names (built on first need)."""
+        return NameIndex(self._intl[0])
+
     def _ranked(
-        self, key: str, *, official: bool, typo: bool, limit: int
+        self, key: str, *, official: bool, typo: bool, limit: int, intl: bool = False
     ) -> list[tuple[int, float, int]]:
         """(passcode, score, language) of the best records for ``key``, best first.
 
@@ -319,7 +372,9 @@ class CardIndex:
         With ``typo`` (a whole name mistyped, as in a deck line), CJK names are ranked by edit
         distance instead, since they are short and typed whole.
         """
-        ni = self._name_index
+        ni = self._intl_index if intl else self._name_index
+        if not ni.keys:
+            return []
         penalty = (0.0, 3.0, 5.0, 15.0)  # official, skill, Rush, other (unofficial, tokens...)
         scores: dict[int, float] = {}
         for i in ni.substring_hits(key):
@@ -375,7 +430,14 @@ class CardIndex:
         key = normalize_name(text)
         if not key:
             return []
+        script = script_of(key)
         ranked = self._ranked(key, official=official, typo=typo, limit=limit)
+        if typo or sum(1 for r in ranked if r[1] >= 90) < limit:
+            # a miss, or too few names containing the text: the other languages too (read now)
+            extra = self._ranked(key, official=official, typo=typo, limit=limit, intl=True)
+            if extra:
+                ranked = sorted(ranked + extra, key=lambda t: (-t[1], t[0]))
+        ranked = [r for r in ranked if same_script(r[2], script)]  # suggestions stay in its script
         if typo:
             # among equal scores, the name closest to the text as written first (``黑魔导``
             # before ``黑・魔・导``, which share a key)
@@ -403,13 +465,15 @@ class CardIndex:
     def suggest(self, text: str, limit: int = 5) -> list[str]:
         """Ranked names of the official cards closest to ``text``, for "did you mean" messages.
 
-        A name typed in Japanese or Chinese is answered in that language, with the English name
-        beside it (``黑魔导 (Dark Magician)``). Unofficial cards are never proposed.
+        A name typed in another language is answered in that language, with the English name
+        beside it (``黑魔导 (Dark Magician)``, ``Magicien Sombre (Dark Magician)``): suggestions
+        stay within the writing system typed. Unofficial cards are never proposed.
         """
         out = []
-        typed_cjk = not normalize_name(text).isascii()
         for pid, _, lang in self._top(text, limit, official=True, typo=True):
             card = self.get(pid)
-            local = (card.name, card.name_ja, card.name_zh)[lang]
-            out.append(f"{local} ({card.name})" if typed_cjk and lang and local else card.name)
+            local = self.local_name(pid, lang)
+            out.append(
+                f"{local} ({card.name})" if lang and local and local != card.name else card.name
+            )
         return out

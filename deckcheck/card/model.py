@@ -150,6 +150,20 @@ class Match(enum.StrEnum):
     """The Japanese name."""
     NAME_ZH = "name-zh"
     """The Simplified Chinese name."""
+    NAME_KO = "name-ko"
+    """The Korean name."""
+    NAME_FR = "name-fr"
+    """The French name."""
+    NAME_DE = "name-de"
+    """The German name."""
+    NAME_IT = "name-it"
+    """The Italian name."""
+    NAME_ES = "name-es"
+    """The Spanish name."""
+    NAME_PT = "name-pt"
+    """The Portuguese name."""
+    NAME_ZH_TW = "name-zh-tw"
+    """The Traditional Chinese name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,6 +387,11 @@ class Lookup:
     match: Match
     """Which case applied."""
     query: str
+
+    @property
+    def early(self) -> bool:
+        """True for a pre-release code of a card since released (read as the released card)."""
+        return self.match is Match.PRERELEASE and self.card.passcode != self.record.passcode
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form: the card's facts plus how the query matched."""

@@ -37,8 +37,53 @@ def normalize_name(text: str) -> str:
 PRIORITY_OFFICIAL, PRIORITY_SKILL, PRIORITY_RUSH, PRIORITY_OTHER = 0, 1, 2, 3
 """Ranks of records that share a name (lower wins)."""
 
-LANG_MATCH = (Match.NAME_EN, Match.NAME_JA, Match.NAME_ZH)
-"""How a name of each language column (0 en, 1 ja, 2 zh) matched."""
+LANG_MATCH = (
+    Match.NAME_EN, Match.NAME_JA, Match.NAME_ZH, Match.NAME_KO, Match.NAME_FR, Match.NAME_DE,
+    Match.NAME_IT, Match.NAME_ES, Match.NAME_PT, Match.NAME_ZH_TW,
+)  # fmt: skip
+"""How a name of each language id matched (0 en, 1 ja, 2 zh-CN; 3-9 the other languages of
+``names-intl.jsonl``: ko, fr, de, it, es, pt, zh-TW)."""
+LANG_CODES = ("en", "ja", "zh-CN", "ko", "fr", "de", "it", "es", "pt", "zh-TW")
+"""The language code of each language id."""
+_SCRIPT_OF_LANG = ("latin", "cjk", "cjk", "hangul", "latin", "latin", "latin", "latin", "latin",
+                   "cjk")  # fmt: skip
+
+
+def script_of(text: str) -> str:
+    """The writing system of a name: ``hangul``, ``cjk`` (kana or Han) or ``latin``."""
+    for ch in text:
+        code = ord(ch)
+        if 0xAC00 <= code <= 0xD7AF or 0x1100 <= code <= 0x11FF or 0x3130 <= code <= 0x318F:
+            return "hangul"
+        if 0x3040 <= code <= 0x30FF or 0x3400 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF:
+            return "cjk"
+    return "latin"
+
+
+def same_script(lang: int, script: str) -> bool:
+    """Whether names of language id ``lang`` are written in ``script``."""
+    return _SCRIPT_OF_LANG[lang] == script
+
+
+def build_intl_table(
+    rows: Iterable[list[Any]],
+) -> tuple[dict[str, list[list[int]]], dict[int, tuple[str | None, ...]]]:
+    """The name table of ``names-intl.jsonl`` rows (``[passcode, priority, name...]``, one name
+    per language 3-9) and each card's names by language."""
+    table: dict[str, list[list[int]]] = {}
+    local: dict[int, tuple[str | None, ...]] = {}
+    for row in rows:
+        pid, prio, names = row[0], row[1], row[2:]
+        local[pid] = tuple(names)
+        for i, name in enumerate(names):
+            key = normalize_name(name) if name else ""
+            if key:
+                entries = table.setdefault(key, [])
+                if not any(e[1] == pid for e in entries):
+                    entries.append([prio, pid, i + 3])
+    for entries in table.values():
+        entries.sort()
+    return table, local
 
 
 def name_priority(flags: int) -> int:

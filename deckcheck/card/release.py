@@ -61,7 +61,13 @@ SOURCES = {
     "ygojson": "YGOJSON first release of the locale",
     "print": "yaml-yugi first print code's product date",
     "named": "yaml-yugi print code's product (matched by name)",
-    "eu-same": "same product's European date (its English date is missing)",
+    "eu-same": "its English product's European date (the product's North American date is "
+    "missing; since 2012 one release day in both regions)",
+    "eu-before": "out by its English product's European date (before 2012 North America was "
+    "never later; its North American date is missing)",
+    "same-product": "not before the OCG release of its first English print's product (the same "
+    "product code came out in the OCG first)",
+    "ocg-first": "not before its OCG debut (no dated TCG print)",
     "tw": "TimeWizard TCG pools (between the last pool without it and the first with it)",
     "tw-confirmed": "dated print confirmed by the TimeWizard TCG pools",
     "series": "promo-series numbering (after every dated lower number)",
@@ -74,6 +80,9 @@ SOURCES = {
     "md-rarity": "in Master Duel by the data's date (yaml-yugi gives it a Master Duel rarity)",
     "status": "listed as legal there by Konami on the data's date (yaml-yugi)",
     "speed-first": "on EDOPro's first Speed Duel list",
+    "speed-print": "printed in a Speed Duel product (its product's date)",
+    "speed-status": "listed as legal in Speed Duel by Konami on the data's date (yaml-yugi); not "
+    "before its TCG release or the first Speed Duel products",
     "speed-lists": "EDOPro's Speed lists (not before the first list holding it, nor the 2022-10-07 "
     "snapshot lacking it; out by that list's last change or its first dated Speed Duel print)",
     "speed-same": "the Skill's product in the other TCG region (Speed Duel products come out "
@@ -82,7 +91,7 @@ SOURCES = {
 """Source key -> what it means (the build report and validation messages use these)."""
 
 
-_BOUND_KEYS = {"series", "as-of", "kid", "other-region"}
+_BOUND_KEYS = {"series", "as-of", "kid", "other-region", "same-product", "ocg-first"}
 
 
 def describe_source(key: str) -> str:

@@ -77,6 +77,10 @@ COMMANDS: dict[str, Entry] = {
     "formats": Entry("format", "List formats and eras, or show one format's rules."),
     "banlist": Entry("banlist", "Show, compare and export ban lists."),
     "data": Entry("data", "Show, update, export or reset the card and ban-list data."),
+    "event": Entry(
+        "event",
+        "Run an event: take decklists until a deadline, lock, check at the table, publish.",
+    ),
 }
 """The root's commands in ``--help`` order: name -> module and one-line help."""
 
@@ -253,8 +257,11 @@ def _flush() -> int | None:
         sys.stdout.flush()
     except OSError as exc:
         _silence_stdout()
-        sys.stderr.write(f"error: {exc}\n" if isinstance(exc, DeckcheckError) else
-                         f"error: cannot write the output: {exc.strerror or exc}\n")  # fmt: skip
+        sys.stderr.write(
+            f"error: {exc}\n"
+            if isinstance(exc, DeckcheckError)
+            else f"error: cannot write the output: {exc.strerror or exc}\n"
+        )
         return 2
     return None
 

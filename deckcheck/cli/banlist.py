@@ -17,6 +17,7 @@ from deckcheck.cli.options import (
     OutputOpt,
     RegionChoice,
     RegionOpt,
+    out_name,
     parse_date,
 )
 from deckcheck.data.dataset import Dataset
@@ -88,10 +89,12 @@ def show(
         print_document("banlist", b.to_dict(_name))
         return
     lines = [f"{b.name}" + (f"  (label: {b.label})" if b.label else "")]
-    lines.append(f"  effective {b.effective.isoformat()}"
-                 + (" (approximate: no source gives the effective day)" if b.approximate else "")
-                 + (f", in Europe {b.effective_eu.isoformat()}" if b.effective_eu else "")
-                 + (f", announced {b.announced.isoformat()}" if b.announced else ""))  # fmt: skip
+    lines.append(
+        f"  effective {b.effective.isoformat()}"
+        + (" (approximate: no source gives the effective day)" if b.approximate else "")
+        + (f", in Europe {b.effective_eu.isoformat()}" if b.effective_eu else "")
+        + (f", announced {b.announced.isoformat()}" if b.announced else "")
+    )
     if b.whitelist:
         lines.append(f"  whitelist: {plural(len(b.entries), 'card')} in the pool")
     if b.points:
@@ -166,7 +169,8 @@ def export(
         ExportFormat.LFLIST
     ),
     out: Annotated[
-        str | None, typer.Option("--out", help="Write to this file (default: stdout).")
+        str | None,
+        typer.Option("--out", help="Write to this file (default: stdout).", parser=out_name),
     ] = None,
     format_file: FormatFileOpt = None,
     region: RegionOpt = None,
@@ -179,10 +183,7 @@ def export(
     if out is None:
         sys.stdout.write(text)
         return
-    try:
-        write_output(out, text)
-    except OSError as exc:
-        fail(f"cannot write {out}: {exc.strerror or exc}")
+    write_output(out, text)
 
 
 def register(main: typer.Typer) -> None:

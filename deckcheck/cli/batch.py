@@ -12,6 +12,7 @@ import contextlib
 import errno
 import os
 import shutil
+import stat
 import sys
 import tempfile
 import time
@@ -30,6 +31,7 @@ from deckcheck.cli.options import (
     JobsOpt,
     LangOpt,
     RegionOpt,
+    out_path,
     parse_date,
     resolve_format,
 )
@@ -67,10 +69,12 @@ def write_reports(
     """
     from deckcheck.reporter import OutputFormat
 
-    csv_, json_, html_, junit_ = (("report.csv", OutputFormat.CSV),
-                                  ("report.json", OutputFormat.JSON),
-                                  ("report.html", OutputFormat.HTML),
-                                  ("junit.xml", OutputFormat.JUNIT))  # fmt: skip
+    csv_, json_, html_, junit_ = (
+        ("report.csv", OutputFormat.CSV),
+        ("report.json", OutputFormat.JSON),
+        ("report.html", OutputFormat.HTML),
+        ("junit.xml", OutputFormat.JUNIT),
+    )
     folder.mkdir(parents=True, exist_ok=True)
     _clean_stale(folder)
     staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=folder))
@@ -133,12 +137,27 @@ def _clean_stale(folder: Path) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
+def _keep_mode_and_owner(staged: Path, old: os.stat_result) -> None:
+    """Give a staged report the mode and owner (where this user may) of the report it replaces,
+    as :func:`deckcheck.boundary.write_file` does for one file."""
+    os.chmod(staged, stat.S_IMODE(old.st_mode))
+    now = staged.stat()
+    if (now.st_uid, now.st_gid) != (old.st_uid, old.st_gid):
+        with contextlib.suppress(PermissionError):
+            os.chown(staged, old.st_uid, old.st_gid)
+
+
 def _swap_in(staging: Path, folder: Path, names: list[str]) -> None:
     """Move the staged reports into ``folder`` together, or put the old ones back."""
     for name in names:  # refuse before touching anything
         target = folder / name
         if target.is_symlink() or (target.exists() and not target.is_file()):
             raise OSError(errno.EEXIST, f"{name} is not a regular file; nothing replaced", target)
+        if target.exists():
+            st = target.stat()
+            if not os.access(target, os.W_OK) or not st.st_mode & 0o222:
+                raise OSError(errno.EACCES, "the file is read-only; nothing replaced", target)
+            _keep_mode_and_owner(staging / name, st)
     old = staging / ".previous"
     old.mkdir()
     moved: list[str] = []
@@ -172,6 +191,7 @@ def _render_to(
         text = batch_with_meta(batch, fmt, meta, lang=lang)
     else:
         text = render(batch, fmt, lang=lang)
+    # a new file in the private staging folder; swapped in by _swap_in (mode and owner kept)
     with open(path, "w", encoding="utf-8", newline="") as handle:
         handle.write(text)
 
@@ -274,8 +294,10 @@ def _tell(batch: Batch, written: list[str], out: Path, quiet: bool) -> None:
     if quiet:
         return
     s = batch.summary
-    line = (f"{len(batch.rows)} registrations: {s.legal} legal, {s.illegal} illegal, "
-            f"{s.unreadable} unreadable")  # fmt: skip
+    line = (
+        f"{len(batch.rows)} registrations: {s.legal} legal, {s.illegal} illegal, "
+        f"{s.unreadable} unreadable"
+    )
     if s.duplicates:
         line += f" ({s.duplicates} of them duplicate{'s' if s.duplicates > 1 else ''})"
     sys.stdout.write(f"{line}\nwrote {', '.join(written)} to {clean(str(out))}\n")
@@ -288,8 +310,10 @@ def _skipped_note(batch: Batch) -> str:
     reasons = Counter(k.code for k in batch.skipped)
     why = ", ".join(f"{n} {code.meaning}" for code, n in reasons.most_common())
     n = len(batch.skipped)
-    return (f"note: skipped {n} file{'s' if n != 1 else ''} that are not decks ({why}); "
-            "report.json and report.html list them\n")  # fmt: skip
+    return (
+        f"note: skipped {n} file{'s' if n != 1 else ''} that are not decks ({why}); "
+        "report.json and report.html list them\n"
+    )
 
 
 def register(app: typer.Typer) -> None:
@@ -314,6 +338,7 @@ def register(app: typer.Typer) -> None:
                 help="Folder for report.csv, report.json, report.html, junit.xml (created if "
                 "missing).",
                 show_default=False,
+                parser=out_path,
             ),
         ],
         format: FormatOpt = None,
@@ -341,6 +366,7 @@ def register(app: typer.Typer) -> None:
                 "--sheets",
                 metavar="FILE.pdf",
                 help="Also write every readable deck's registration sheet into one PDF.",
+                parser=out_path,
             ),
         ] = None,
         lang: LangOpt = None,
@@ -379,20 +405,27 @@ def register(app: typer.Typer) -> None:
         progress, bar = _progress_bar(len(srcs), not quiet and sys.stderr.isatty())
         _settle()
         try:
-            batch = check(srcs, fmt, when, allow_prerelease=allow_prerelease, progress=progress,
-                          jobs=jobs)  # fmt: skip
+            batch = check(
+                srcs,
+                fmt,
+                when,
+                allow_prerelease=allow_prerelease,
+                progress=progress,
+                jobs=jobs,
+                keep_decks=sheets is not None,  # the sheets are built from the same read
+            )
         finally:
             if bar is not None:
                 bar.stop()
         _settle()
         try:
-            written = write_reports(batch, out, lambda: from_batch(batch, rules),
-                                    lang=lang or "en")  # fmt: skip
+            written = write_reports(batch, out, lambda: from_batch(batch, rules), lang=lang or "en")
         except OSError as exc:
-            fail(f"cannot write the reports into {out}: {exc.strerror or exc}")
+            named = f" ({exc.filename})" if exc.filename else ""
+            fail(f"cannot write the reports into {out}{named}: {exc.strerror or exc}")
         if sheets is not None:
             from deckcheck.cli.sheet import batch_sheets
 
-            written.append(batch_sheets(srcs, fmt, when, lang or "en", sheets, allow_prerelease))
+            written.append(batch_sheets(batch, lang or "en", sheets))
         _tell(batch, written, out, quiet)
         raise typer.Exit(int(batch.exit_code))

@@ -77,11 +77,19 @@ def show(
             f"  (in: {', '.join(avail) or 'none'})"
         )
         lines.extend(f"              {clean(rel.describe())}" for rel in card.releases)
-    flags = [n for n, ok in (("Rush", card.is_rush), ("Legend", card.is_legend),
-                             ("Skill", card.is_skill), ("Token", card.is_token),
-                             ("unofficial", card.is_unofficial),
-                             ("pre-release", card.is_prerelease),
-                             ("GOAT variant", card.is_goat_variant)) if ok]  # fmt: skip
+    flags = [
+        n
+        for n, ok in (
+            ("Rush", card.is_rush),
+            ("Legend", card.is_legend),
+            ("Skill", card.is_skill),
+            ("Token", card.is_token),
+            ("unofficial", card.is_unofficial),
+            ("pre-release", card.is_prerelease),
+            ("GOAT variant", card.is_goat_variant),
+        )
+        if ok
+    ]
     if flags:
         lines.append(f"  flags:      {', '.join(flags)}")
     if card.archetypes:

@@ -42,64 +42,32 @@ def print_lines(lines: list[str]) -> None:
 
 
 def write_output(path: str, text: str) -> None:
-    """Write ``text`` (UTF-8) to the file ``path``, as a user expects of an output file.
-
-    A regular file (or a link to one) is replaced atomically, through a temporary file in its
-    folder and a rename, keeping its permission bits; a new file gets the umask's. A file the
-    user could not write (read-only: no write permission, or no write bit at all) is refused,
-    as a shell's ``>`` refuses it. Anything else
-    (a FIFO, a device such as ``/dev/null``, a ``>(cmd)`` pipe) is written in place, never
-    replaced. Raises :class:`OSError`.
-    """
-    import errno
-    import os
-    import stat
-    import tempfile
-    from pathlib import Path
+    """Write ``text`` to the file ``path`` through the one output writer
+    (:func:`deckcheck.boundary.write_file`: atomic, keeps mode and owner, respects the umask,
+    refuses what the user could not write); a failure is one ``error:`` line naming the file and
+    exit 2."""
+    from deckcheck.boundary import write_file
+    from deckcheck.error import OutputError
 
     try:
-        st: os.stat_result | None = os.stat(path)
-    except FileNotFoundError:
-        st = None
-    if st is not None and stat.S_ISREG(st.st_mode) and _read_only(path, st):
-        raise PermissionError(errno.EACCES, "the file is read-only (not replaced)", path)
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        with open(path, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        return
-    target = Path(os.path.realpath(path))
-    if st is None:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    else:
-        mode = stat.S_IMODE(st.st_mode)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            os.fchmod(handle.fileno(), mode)
-            if st is not None and os.geteuid() == 0:
-                os.fchown(handle.fileno(), st.st_uid, st.st_gid)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _read_only(path: str, st: Any) -> bool:
-    import os
-
-    return not os.access(path, os.W_OK) or not st.st_mode & 0o222
+        write_file(path, text)
+    except OutputError as exc:
+        fail(str(exc))
 
 
 def append_whole(path: str, text: str) -> None:
     """Append ``text`` (UTF-8) to the file ``path``: all of it or, on a failure (a full disk),
-    none of it (a regular file is cut back to its old size). Raises :class:`OSError`."""
+    none of it (a regular file is cut back to its old size). Raises :class:`OSError`.
+
+    The one writer that appends rather than replaces (a CI job summary such as
+    ``$GITHUB_STEP_SUMMARY`` collects every step's text), so it does not go through
+    :func:`deckcheck.boundary.write_file`."""
     import os
     import stat
 
-    data = text.encode("utf-8")
+    from deckcheck.boundary import escape_surrogates
+
+    data = escape_surrogates(text).encode("utf-8")
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
     try:
         st = os.fstat(fd)

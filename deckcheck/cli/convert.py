@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from deckcheck.cli.common import EXIT_ILLEGAL, EXIT_OK, clean, fail, write_output
-from deckcheck.cli.options import LangOpt
+from deckcheck.cli.options import LangOpt, out_name
 from deckcheck.reporter.text import plural
 
 
@@ -35,7 +35,10 @@ def convert(
         FormatChoice.YDK
     ),
     out: Annotated[
-        str, typer.Option("--out", metavar="FILE", help="Output file, '-' for stdout (default).")
+        str,
+        typer.Option(
+            "--out", metavar="FILE", help="Output file, '-' for stdout (default).", parser=out_name
+        ),
     ] = "-",
     rush: Annotated[
         bool, typer.Option("--rush", help="Prefer Rush Duel cards for names in text lists.")
@@ -115,10 +118,7 @@ def convert(
             text if not sys.stdout.isatty() else "\n".join(map(clean, text.split("\n")))
         )
     else:
-        try:
-            write_output(out, text)
-        except OSError as exc:
-            fail(f"cannot write {out}: {exc.strerror or exc}")
+        write_output(out, text)
     raise typer.Exit(status)
 
 

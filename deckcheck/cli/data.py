@@ -13,7 +13,7 @@ import time
 from collections import Counter
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -50,11 +50,28 @@ MaxAgeOpt = Annotated[
 
 
 TimeoutOpt = Annotated[
-    float,
+    float | None,
     typer.Option(
-        "--timeout", min=0.1, metavar="SECONDS", help="Wait this long to connect or for data."
+        "--timeout",
+        min=0.1,
+        metavar="SECONDS",
+        help="Wait this long to connect or for data (default 30), and let one file take this "
+        "long in all, however slowly it trickles in (default 900).",
+        show_default=False,
     ),
 ]
+
+
+def fetch_options(timeout: float | None, retries: int, **more: Any) -> FetchOptions:
+    """The download options of ``--timeout`` and ``--retries``: a given timeout is also the
+    deadline of each whole file (a server that trickles bytes is cut off at it)."""
+    from deckcheck.data.update import FetchOptions
+
+    if timeout is None:
+        return FetchOptions(retries=retries, **more)
+    return FetchOptions(timeout=timeout, deadline=timeout, retries=retries, **more)
+
+
 RetriesOpt = Annotated[
     int,
     typer.Option(
@@ -183,7 +200,7 @@ def update(
         bool,
         typer.Option("--force", help="Install even if the bundle is the data in use, or older."),
     ] = False,
-    timeout: TimeoutOpt = 30.0,
+    timeout: TimeoutOpt = None,
     retries: RetriesOpt = 3,
     max_size: Annotated[
         int,
@@ -207,14 +224,13 @@ def update(
 
     A failed or interrupted update changes nothing: the data in use stays active and whole.
     """
-    from deckcheck.data.update import FetchOptions, UpdateStatus, default_source
+    from deckcheck.data.update import UpdateStatus, default_source
     from deckcheck.data.update import update as run_update
     from deckcheck.error import DeckcheckError
 
-    opts = FetchOptions(
-        timeout=timeout, retries=retries, max_bytes=max_size << 20,
-        redirects_anywhere=redirects_anywhere,
-    )  # fmt: skip
+    opts = fetch_options(
+        timeout, retries, max_bytes=max_size << 20, redirects_anywhere=redirects_anywhere
+    )
     bar = _Bar()
     _interrupt_on_sigterm()
     try:
@@ -368,7 +384,7 @@ def diff_data(
         DiffOutput,
         typer.Option("--output", "-o", help="text, json or markdown (release notes)."),
     ] = DiffOutput.TEXT,
-    timeout: TimeoutOpt = 30.0,
+    timeout: TimeoutOpt = None,
     retries: RetriesOpt = 3,
 ) -> None:
     """What changed between two datasets: lists per format, new cards, release dates.
@@ -379,16 +395,17 @@ def diff_data(
     import json
 
     from deckcheck.data.diff import diff, render_markdown, render_text
-    from deckcheck.data.update import FetchOptions
     from deckcheck.error import DeckcheckError
 
     if last and (old is not None or new is not None or source is not None):
-        fail("--last compares the data before the last update with the data in use: "
-             "give it without OLD, NEW or --source")  # fmt: skip
+        fail(
+            "--last compares the data before the last update with the data in use: "
+            "give it without OLD, NEW or --source"
+        )
     names = (old or IN_USE, new or NEWEST)
     if source is not None and NEWEST not in names:
         fail(f"--source names where 'newest' comes from; neither OLD nor NEW is {NEWEST!r}")
-    opener = _Opener(source, FetchOptions(timeout=timeout, retries=retries), _Bar())
+    opener = _Opener(source, fetch_options(timeout, retries), _Bar())
     try:
         if last:
             newer = opener.open(IN_USE)

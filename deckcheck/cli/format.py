@@ -117,8 +117,12 @@ def show(
         print_document("format", fmt.to_dict(d, Dataset.active()))
         return
     era = fmt.era_at(d)
-    lines = [clean(f"{fmt.name} ({fmt.id})" + (f"  aliases: {', '.join(fmt.aliases)}"
-                                                if fmt.aliases else ""))]  # fmt: skip
+    lines = [
+        clean(
+            f"{fmt.name} ({fmt.id})"
+            + (f"  aliases: {', '.join(fmt.aliases)}" if fmt.aliases else "")
+        )
+    ]
     lines.append(f"  on {d.isoformat()}: era {era.id} - {era.name}")
     lines.append(
         f"  Main {era.main.describe()}, Extra {era.extra.describe()}, Side {era.side.describe()}"

@@ -77,10 +77,14 @@ def init_command(
     from deckcheck.run import scaffold
 
     opts = scaffold.Options(
-        format=format, folders=tuple(_folder_pair(f) for f in folders or ()),
-        include=tuple(include or ()), exclude=tuple(exclude or ()),
-        repo=repo or scaffold.DEFAULT_REPO, rev=rev, upcoming=upcoming,
-    )  # fmt: skip
+        format=format,
+        folders=tuple(_folder_pair(f) for f in folders or ()),
+        include=tuple(include or ()),
+        exclude=tuple(exclude or ()),
+        repo=repo or scaffold.DEFAULT_REPO,
+        rev=rev,
+        upcoming=upcoming,
+    )
     if not folder.is_dir():
         fail(f"{folder}: not a folder")
     try:
@@ -94,12 +98,16 @@ def init_command(
         sys.stdout.write(f"wrote {clean(str(path))}\n")
     sys.stdout.write(f"pinned deckcheck {ref.version} at {clean(ref.rev)} ({ref.kind.value})\n")
     if ref.kind is scaffold.RefKind.RELEASE:
-        sys.stdout.write(f"note: {clean(ref.rev)} is the release tag of this version; if it is "
-                         "not tagged yet, pass --rev with a commit of the deckcheck "
-                         "repository\n")  # fmt: skip
+        sys.stdout.write(
+            f"note: {clean(ref.rev)} is the release tag of this version; if it is "
+            "not tagged yet, pass --rev with a commit of the deckcheck "
+            "repository\n"
+        )
     if repo is None:
-        sys.stdout.write(f"note: replace OWNER in {scaffold.WORKFLOW} and {scaffold.PRE_COMMIT} "
-                         "with where deckcheck is hosted (or pass --repo URL)\n")  # fmt: skip
+        sys.stdout.write(
+            f"note: replace OWNER in {scaffold.WORKFLOW} and {scaffold.PRE_COMMIT} "
+            "with where deckcheck is hosted (or pass --repo URL)\n"
+        )
 
 
 def register(app: typer.Typer) -> None:

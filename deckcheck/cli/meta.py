@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from deckcheck.cli.common import EXIT_ERROR, EXIT_OK, clean, fail, write_output
+from deckcheck.cli.options import out_path
 
 
 class MetaOutput(enum.StrEnum):
@@ -37,7 +38,13 @@ def meta_command(
     ] = MetaOutput.TEXT,
     out: Annotated[
         Path | None,
-        typer.Option("--out", metavar="FILE", help="Write the report to FILE.", show_default=False),
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Write the report to FILE.",
+            show_default=False,
+            parser=out_path,
+        ),
     ] = None,
     signatures: Annotated[
         Path | None,
@@ -86,9 +93,11 @@ def meta_command(
     except DeckcheckError as exc:
         fail(str(exc))
     render = {
-        MetaOutput.TEXT: report.meta_text, MetaOutput.JSON: report.meta_json,
-        MetaOutput.CSV: report.meta_csv, MetaOutput.HTML: report.meta_html,
-    }[output]  # fmt: skip
+        MetaOutput.TEXT: report.meta_text,
+        MetaOutput.JSON: report.meta_json,
+        MetaOutput.CSV: report.meta_csv,
+        MetaOutput.HTML: report.meta_html,
+    }[output]
     text = render(result)
     if out is not None:
         write_output(str(out), text)

@@ -78,9 +78,28 @@ def _text_or_json(value: str | Output) -> Output:
     if fmt is None:
         raise typer.BadParameter(f"{value!r}: this command writes text or json")
     if fmt not in (Output.TEXT, Output.JSON):
-        raise typer.BadParameter(f"{value!r}: this command writes text or json ({fmt.value} is "
-                                 "for validation results: 'deckcheck validate')")  # fmt: skip
+        raise typer.BadParameter(
+            f"{value!r}: this command writes text or json ({fmt.value} is "
+            "for validation results: 'deckcheck validate')"
+        )
     return fmt
+
+
+def out_path(value: str | Path) -> Path:
+    """An output file or folder named on the command line (``--out``, ``--sarif``,
+    ``--sheets``): an empty name is refused, never taken for the current folder."""
+    if isinstance(value, Path):
+        return value
+    if not value:
+        raise typer.BadParameter("an empty file name")
+    return Path(value)
+
+
+def out_name(value: str) -> str:
+    """:func:`out_path` for the options that keep the name as text (``-`` for stdout)."""
+    if not value:
+        raise typer.BadParameter("an empty file name")
+    return value
 
 
 JobsOpt = Annotated[
@@ -204,8 +223,10 @@ def _resolve_format(name: str | None, file: Path | str | None, *, default: str) 
     try:
         fmt = resolve(name, file=file, default=default)
     except UnknownFormatError as exc:
-        fail(f"unknown format {exc.name!r}{did_you_mean(exc.name, exc.valid)}",
-             ["valid formats: " + ", ".join(exc.valid)])  # fmt: skip
+        fail(
+            f"unknown format {exc.name!r}{did_you_mean(exc.name, exc.valid)}",
+            ["valid formats: " + ", ".join(exc.valid)],
+        )
     except DeckcheckError as exc:
         fail(str(exc))
     for warning in fmt.warnings:

@@ -76,8 +76,10 @@ def serve(
 
         import deckcheck.service.app  # noqa: F401  (fails early without fastapi)
     except ImportError as exc:
-        fail(f"the service needs the 'service' extra ({exc.name} is missing)",
-             ["install with: pip install 'deckcheck[service]'"])  # fmt: skip
+        fail(
+            f"the service needs the 'service' extra ({exc.name} is missing)",
+            ["install with: pip install 'deckcheck[service]'"],
+        )
     from deckcheck.error import DeckcheckError
     from deckcheck.service.config import Settings
 
@@ -86,11 +88,14 @@ def serve(
     except DeckcheckError as exc:
         fail(str(exc))
     overrides: dict[str, Any] = {
-        "max_body_bytes": max_body_bytes, "max_cards": max_cards, "max_trials": max_trials,
-        "simulation_seconds": simulation_seconds, "compute_seconds": compute_seconds,
+        "max_body_bytes": max_body_bytes,
+        "max_cards": max_cards,
+        "max_trials": max_trials,
+        "simulation_seconds": simulation_seconds,
+        "compute_seconds": compute_seconds,
         "max_computing": max_computing,
         "cors_origins": tuple(cors_origin) if cors_origin else None,
-    }  # fmt: skip
+    }
     from dataclasses import replace
 
     settings = replace(settings, **{k: v for k, v in overrides.items() if v is not None})
@@ -109,15 +114,29 @@ def _run(uvicorn: Any, settings: Any, **options: Any) -> None:
     from deckcheck.service.protocol import Protocol
 
     config = uvicorn.Config(
-        "deckcheck.service.app:app_from_env", factory=True, access_log=False,
-        server_header=False, http=Protocol, timeout_keep_alive=settings.keep_alive_timeout,
-        h11_max_incomplete_event_size=settings.max_header_bytes, **options,
-    )  # fmt: skip
+        "deckcheck.service.app:app_from_env",
+        factory=True,
+        access_log=False,
+        server_header=False,
+        http=Protocol,
+        timeout_keep_alive=settings.keep_alive_timeout,
+        h11_max_incomplete_event_size=settings.max_header_bytes,
+        **options,
+    )
     server = uvicorn.Server(config)
     if config.workers > 1:
-        from deckcheck.service.state import Supervisor
+        import shutil
+        import tempfile
 
-        Supervisor(config, sockets=[config.bind_socket()]).run()
+        from deckcheck.service.state import SUPERVISOR_ENV, WORKERS_ENV, Supervisor
+
+        folder = tempfile.mkdtemp(prefix="deckcheck-workers-")  # each worker's data, for /healthz
+        os.environ[WORKERS_ENV] = folder
+        os.environ[SUPERVISOR_ENV] = str(os.getpid())
+        try:
+            Supervisor(config, sockets=[config.bind_socket()]).run()
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
     else:
         server.run()
 
@@ -136,8 +155,10 @@ def _check_address(host: str, port: int) -> None:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind(address)
     except OSError as exc:
-        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}",
-             ["another server may be using the port; try --port"])  # fmt: skip
+        fail(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc}",
+            ["another server may be using the port; try --port"],
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -4,14 +4,13 @@
 from __future__ import annotations
 
 import enum
-import os
 import sys
-import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from deckcheck.boundary import write_file
 from deckcheck.cli.common import clean, fail
 from deckcheck.cli.options import (
     AllowPrereleaseOpt,
@@ -20,15 +19,14 @@ from deckcheck.cli.options import (
     FormatOpt,
     LangOpt,
     RegionOpt,
+    out_path,
     parse_date,
     resolve_format,
 )
 
 if TYPE_CHECKING:
-    from datetime import date
-
-    from deckcheck.reporter.sheet import SheetBatch
-    from deckcheck.rule.format import Format
+    from deckcheck.reporter.sheetbatch import SheetBatch
+    from deckcheck.run.batch import Batch
 
 
 class PaperChoice(enum.StrEnum):
@@ -39,27 +37,16 @@ class PaperChoice(enum.StrEnum):
 
 
 def write_bytes(path: Path, data: bytes) -> None:
-    """``data`` into ``path``, atomically for a regular file (a temporary file and a rename)."""
-    if path.exists() and not path.is_file():
-        with open(path, "wb") as handle:
-            handle.write(data)
-        return
-    target = path.resolve()
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """``data`` into ``path`` through the one output writer (:func:`deckcheck.boundary.write_file`:
+    atomic, keeps mode and owner, respects the umask, refuses what the user could not write).
+    Raises :class:`~deckcheck.error.OutputError` (an :class:`OSError`)."""
+    write_file(path, data)
 
 
 def write_sheets(batch: SheetBatch, out: Path, paper: str) -> None:
     """The batch's sheets as one PDF in ``out``; exit 2 if there is none or it cannot be
     written (or the ``sheet`` extra is missing)."""
-    from deckcheck.error import DeckcheckError
+    from deckcheck.error import DeckcheckError, OutputError
     from deckcheck.reporter.sheet import sheets_pdf
 
     try:
@@ -67,22 +54,18 @@ def write_sheets(batch: SheetBatch, out: Path, paper: str) -> None:
     except DeckcheckError as exc:
         fail(str(exc))
     try:
-        write_bytes(out, pdf)
-    except OSError as exc:
-        fail(f"cannot write {out}: {exc.strerror or exc}")
-
-
-def batch_sheets(
-    srcs: list[Any], fmt: Format, when: date, lang: str, out: Path, allow_prerelease: bool
-) -> str:
-    """``deckcheck batch --sheets``: every readable source's sheet into ``out``; its name."""
-    from deckcheck.error import DeckcheckError
-    from deckcheck.reporter.sheet import sheets_from_sources
-
-    try:
-        batch = sheets_from_sources(srcs, fmt, when, lang=lang, allow_prerelease=allow_prerelease)
-    except DeckcheckError as exc:
+        write_file(out, pdf)
+    except OutputError as exc:
         fail(str(exc))
+
+
+def batch_sheets(checked: Batch, lang: str, out: Path) -> str:
+    """``deckcheck batch --sheets``: the sheet of every deck the batch checked (each read and
+    validated once, by the batch's own run) into ``out``; its name."""
+    from deckcheck.data.dataset import Dataset
+    from deckcheck.reporter.sheetbatch import sheets_from_batch
+
+    batch = sheets_from_batch(checked, lang=lang, data=Dataset.active())
     if not batch.sheets:
         fail("--sheets: no deck could be read: no sheet written")
     write_sheets(batch, out, "a4")
@@ -105,7 +88,13 @@ def register(app: typer.Typer) -> None:
         ],
         out: Annotated[
             Path,
-            typer.Option("--out", metavar="FILE.pdf", help="The PDF to write.", show_default=False),
+            typer.Option(
+                "--out",
+                metavar="FILE.pdf",
+                help="The PDF to write.",
+                show_default=False,
+                parser=out_path,
+            ),
         ],
         player: Annotated[str | None, typer.Option("--player", help="Player name.")] = None,
         player_id: Annotated[
@@ -131,14 +120,21 @@ def register(app: typer.Typer) -> None:
         read (the PDF then holds the decks that could) or nothing could be written.
         """
         from deckcheck.error import DeckcheckError
-        from deckcheck.reporter.sheet import SheetFields, sheets_from_sources
+        from deckcheck.reporter.sheet import SheetFields
+        from deckcheck.reporter.sheetbatch import sheets_from_sources
 
         fmt = resolve_format(format, format_file, region=region)
         when = parse_date(on)
         fields = SheetFields(player, player_id, event, when.isoformat() if on else None)
         try:
-            batch = sheets_from_sources(decks, fmt, when, lang=lang or "en", fields=fields,
-                                        allow_prerelease=allow_prerelease)  # fmt: skip
+            batch = sheets_from_sources(
+                decks,
+                fmt,
+                when,
+                lang=lang or "en",
+                fields=fields,
+                allow_prerelease=allow_prerelease,
+            )
         except DeckcheckError as exc:
             fail(str(exc))
         for line in batch.unreadable:

@@ -224,13 +224,16 @@ def run_compare(
     vs: str,
     output: Output,
     fractions: bool,
+    plot: Path | None = None,
 ) -> None:
-    """``--vs``: both runs side by side, as text or JSON."""
+    """``--vs``: both runs side by side, as text or JSON (paired intervals on one seed), and
+    a plot of both."""
     from deckcheck.goldfish.compare import compare
     from deckcheck.reporter import document as doc
     from deckcheck.reporter import safe
     from deckcheck.reporter.text import compare_text
 
+    kw = dict(kw, paired=kw["seed"] is not None)  # one --seed: both runs' games are paired
     a = run_goldfish(deck_path, quick, spec_path, when, fmt, kw)
     if quick is not None:
         b = run_goldfish(None, _other_counts(quick, vs), None, when, fmt, kw)
@@ -244,10 +247,76 @@ def run_compare(
     _warn(a)
     _warn(b)
     cmp = compare(a, b, *labels)
+    if plot is not None:
+        write_compare_plot(cmp, plot)
     if output is Output.JSON:
         sys.stdout.write(doc.dump(doc.CompareDocument.model_validate(safe(cmp.to_dict(fractions)))))
     else:
         sys.stdout.write(compare_text(cmp, fractions))
+
+
+def run_side(
+    deck_path: str | None,
+    spec_path: Path | None,
+    when: list[str],
+    fmt: Format,
+    kw: dict[str, Any],
+    plan_path: Path,
+    output: Output,
+    fractions: bool,
+    plot: Path | None,
+) -> None:
+    """``--side PLAN``: game 1 and the sided deck side by side, and the side cards' odds."""
+    from deckcheck.boundary import MAX_TEXT_BYTES, read_capped
+    from deckcheck.deck.skills import uses_skills
+    from deckcheck.error import DeckcheckError
+    from deckcheck.goldfish.side import simulate_side
+    from deckcheck.reporter import document as doc
+    from deckcheck.reporter import safe
+    from deckcheck.reporter.text import side_text
+    from deckcheck.rule.format import Pool
+    from deckcheck.run.siding import parse_side_plan
+
+    assert deck_path is not None
+    try:
+        text = read_capped(plan_path, MAX_TEXT_BYTES).decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"{plan_path}: cannot read the side plan: {exc}")
+    except DeckcheckError as exc:
+        fail(f"{plan_path}: {exc}")
+    rush = fmt.pool is Pool.RUSH
+    deck = read_deck_warning(deck_path, rush, uses_skills(fmt))
+    try:
+        plan = parse_side_plan(text)
+    except DeckcheckError as exc:
+        fail(f"{plan_path}: {exc}")
+    try:
+        spec = load_spec_with(spec_path, when, rush)
+        rules = kw.pop("rules")
+        stats = simulate_side(deck, plan, spec, format=fmt, rules=rules, **kw)
+    except DeckcheckError as exc:
+        fail(str(exc))
+    for warning in stats.warnings:
+        sys.stderr.write(f"warning: {clean(warning)}\n")
+    _warn(stats.game1)
+    if plot is not None:
+        write_compare_plot(stats.comparison, plot)
+    if output is Output.JSON:
+        data = safe(stats.to_dict(fractions))
+        sys.stdout.write(doc.dump(doc.SideGoldfishDocument.model_validate(data)))
+    else:
+        sys.stdout.write(side_text(stats, fractions))
+
+
+def write_compare_plot(cmp: Any, plot: Path) -> None:
+    """Plot both runs of a comparison (exit 2 when it cannot be written)."""
+    from deckcheck.error import DeckcheckError
+    from deckcheck.reporter.plot import plot_compare
+
+    try:
+        plot_compare(cmp, plot)
+    except DeckcheckError as exc:
+        fail(str(exc))
 
 
 def simulate_command(
@@ -371,14 +440,44 @@ def simulate_command(
             help="Write a .png or .svg plot (needs matplotlib: pip install 'deckcheck[plot]').",
         ),
     ] = None,
+    cumulative: Annotated[
+        bool,
+        typer.Option(
+            "--cumulative",
+            help="Also P(at least k), P(at most k) and the expected copies of every category, "
+            "by turn (implies --distribution).",
+        ),
+    ] = False,
+    sample: Annotated[
+        int,
+        typer.Option(
+            "--sample",
+            min=0,
+            max=100,
+            metavar="N",
+            help="Show N seeded sample hands (opening hand and draws to --turns; --seed "
+            "repeats them).",
+        ),
+    ] = 0,
+    side: Annotated[
+        Path | None,
+        typer.Option(
+            "--side",
+            metavar="PLAN",
+            help="Games 2 and 3: apply this side plan (as deckcheck side --plan) and show the "
+            "sided deck beside game 1, and P(at least 1) of each card sided in.",
+        ),
+    ] = None,
 ) -> None:
     """Goldfish odds: how often a hand meets each condition, going first and second, by turn.
 
     Exact (multivariate hypergeometric) where possible; simulated with 95% intervals when card
     effects or the exact engine's budget need it. Quick mode needs no deck file: --size 40
     --count starter=9 --count brick=6 --when "starter >= 1 and brick == 0". --vary NAME=a..b
-    ranks every ratio; --vs OTHER compares two decks or specs. Exit 2 on a bad deck, spec or
-    option.
+    ranks every ratio; --vs OTHER compares two decks or specs (paired intervals with --seed);
+    --side PLAN shows games 2 and 3 after a side plan beside game 1; --cumulative adds P(at
+    least k), P(at most k) and expected copies; --sample N shows seeded sample hands. Exit 2
+    on a bad deck, spec, plan or option.
     """
     from deckcheck.goldfish import DrawRules
     from deckcheck.reporter import render
@@ -394,18 +493,25 @@ def simulate_command(
         not vary and quick is None and spec_path is not None and (_spec_varies(spec_path, fmt))
     )
     if vary or spec_vary:
-        if vs is not None or distribution:
-            fail("a sweep (--vary, or the spec's [vary]) does not combine with --vs or "
-                 "--distribution")  # fmt: skip
+        if vs is not None or distribution or cumulative or sample or side is not None:
+            fail("a sweep (--vary, or the spec's [vary]) does not combine with --vs, --side, "
+                 "--distribution, --cumulative or --sample")  # fmt: skip
         run_sweep(deck_path, quick, spec_path, when or [], fmt,
                   dict(kw, vary=vary or [], filler=filler, by=by), output, fractions,
                   plot)  # fmt: skip
         return
     if filler is not None or by is not None:
         fail("--filler and --by are for a sweep (--vary NAME=a..b)")
-    kw["distributions"] = distribution
+    kw["distributions"] = distribution or cumulative
+    kw["sample"] = sample
+    if side is not None:
+        if vs is not None or quick is not None:
+            fail("--side needs a DECK (with its Side Deck), and does not combine with --vs")
+        run_side(deck_path, spec_path, when or [], fmt, kw, side, output, fractions, plot)
+        return
     if vs is not None:
-        run_compare(deck_path, quick, spec_path, when or [], fmt, kw, vs, output, fractions)
+        run_compare(deck_path, quick, spec_path, when or [], fmt, kw, vs, output, fractions,
+                    plot)  # fmt: skip
         return
     stats = run_goldfish(deck_path, quick, spec_path, when or [], fmt, kw)
     if plot is not None:
@@ -417,7 +523,7 @@ def simulate_command(
         except DeckcheckError as exc:
             fail(str(exc))
     _warn(stats)
-    sys.stdout.write(render(stats, output, fractions=fractions))
+    sys.stdout.write(render(stats, output, fractions=fractions, cumulative=cumulative))
 
 
 def register(app: typer.Typer) -> None:

@@ -7,6 +7,10 @@ a reader that went away, a full disk) raise :class:`~deckcheck.error.OutputError
 exit 2. (Click would turn a broken pipe into exit 1, the code of an *illegal deck*.) After the
 first failure further writes are dropped, so nothing is reported twice. A closed standard
 output or error is first pointed at the null device, so no file opened later takes its number.
+A closed standard input is plugged the same way, and reading it raises
+:class:`~deckcheck.error.InputError`
+(``cannot read standard input: it is closed``, exit 2). Lone surrogates (a card name read from
+a damaged file) are written as ``\\uXXXX`` escapes, never an encoding error.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ import io
 import os
 import sys
 
-from deckcheck.error import OutputError
+from deckcheck.boundary import escape_surrogates
+from deckcheck.error import InputError, OutputError
 
 _FAILURES = frozenset(
     {errno.EPIPE, errno.EBADF, errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EINVAL}
@@ -84,12 +89,29 @@ class _Text(io.TextIOWrapper):
     escape = False
 
     def write(self, text: str) -> int:
-        super().write(text.translate(_TERMINAL) if self.escape else text)
+        safe = escape_surrogates(text)
+        super().write(safe.translate(_TERMINAL) if self.escape else safe)
         return len(text)
 
 
+class _ClosedIn(io.RawIOBase):
+    """Standard input that was closed (``0<&-``): reading it is an :class:`InputError`."""
+
+    def readable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False
+
+    def readinto(self, buffer: object) -> int:
+        raise InputError("cannot read standard input: it is closed")
+
+
 def guard() -> None:
-    """Make the process's standard output fail cleanly (see the module docstring)."""
+    """Make the process's standard streams fail cleanly (see the module docstring)."""
+    if sys.stdin is None or _closed(0):
+        _plug(0)  # no file opened later takes descriptor 0 and is read as standard input
+        sys.stdin = io.TextIOWrapper(io.BufferedReader(_ClosedIn()), encoding="utf-8")
     if _closed(2):
         _plug(2)
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115

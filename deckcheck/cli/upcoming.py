@@ -72,15 +72,25 @@ def upcoming_command(
 
     run = CheckRun.start(config, no_config, format, format_file, on, strict, out)
     is_strict = run.strict
-    fc = run.check(progress, lambda shown: forecast(
-        sources(default_paths(paths, run.config), exclude=exclude or ()), run.config,
-        format=run.format, date=run.date, allow_prerelease=True if allow_prerelease else None,
-        progress=shown, region=region.value if region is not None else None,
-    ))  # fmt: skip
+    fc = run.check(
+        progress,
+        lambda shown: forecast(
+            sources(default_paths(paths, run.config), exclude=exclude or ()),
+            run.config,
+            format=run.format,
+            date=run.date,
+            allow_prerelease=True if allow_prerelease else None,
+            progress=shown,
+            region=region.value if region is not None else None,
+        ),
+    )
     run.finish(
         render(fc, Output(output.value), colour=run.colour, root=run.root, strict=is_strict),
-        out, forecast_markdown(fc, root=run.root), summary, fc.unreadable,
-    )  # fmt: skip
+        out,
+        forecast_markdown(fc, root=run.root),
+        summary,
+        fc.unreadable,
+    )
     raise typer.Exit(int(fc.verdict(strict=is_strict)))
 
 

@@ -29,6 +29,7 @@ from deckcheck.cli.options import (
     ReportOutputOpt,
     StrictOpt,
     load_repo_config,
+    out_path,
     parse_date,
     resolve_format,
 )
@@ -91,7 +92,12 @@ ProgressOpt = Annotated[
 ]
 OutOpt = Annotated[
     Path | None,
-    typer.Option("--out", metavar="FILE", help="Write the report to FILE (default: stdout)."),
+    typer.Option(
+        "--out",
+        metavar="FILE",
+        help="Write the report to FILE (default: stdout).",
+        parser=out_path,
+    ),
 ]
 SarifOpt = Annotated[
     Path | None,
@@ -99,6 +105,7 @@ SarifOpt = Annotated[
         "--sarif",
         metavar="FILE",
         help="Also write a SARIF 2.1.0 report of the same run to FILE (code scanning).",
+        parser=out_path,
     ),
 ]
 
@@ -166,21 +173,33 @@ class CheckRun:
 
     @classmethod
     def start(
-        cls, config: Path | None, no_config: bool, format: str | None, format_file: Path | None,
-        on: str | None, strict: bool | None, out: Path | None,
-    ) -> CheckRun:  # fmt: skip
+        cls,
+        config: Path | None,
+        no_config: bool,
+        format: str | None,
+        format_file: Path | None,
+        on: str | None,
+        strict: bool | None,
+        out: Path | None,
+    ) -> CheckRun:
         """Read the configuration and the options; exit 2 on a bad one."""
         from deckcheck.run.config import find_repo_root
         from deckcheck.run.config import strict as strict_of
 
         cfg = load_repo_config(config, no_config)
-        fmt = (resolve_format(format, format_file)
-               if format is not None or format_file is not None else None)  # fmt: skip
+        fmt = (
+            resolve_format(format, format_file)
+            if format is not None or format_file is not None
+            else None
+        )
         return cls(
-            cfg, fmt, parse_date(on) if on is not None else None, strict_of(cfg, strict),
+            cfg,
+            fmt,
+            parse_date(on) if on is not None else None,
+            strict_of(cfg, strict),
             out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR"),
             str(find_repo_root(config=cfg)),
-        )  # fmt: skip
+        )
 
     def check(self, progress: bool | None, work: Callable[[Progress], _T]) -> _T:
         """Run ``work`` with a progress line; a configuration or date problem exits 2."""
@@ -194,8 +213,14 @@ class CheckRun:
         finally:
             shown.done()
 
-    def finish(self, report: str, out: Path | None, summary: str, summary_file: Path | None,
-               unreadable: Iterable[Unreadable]) -> None:  # fmt: skip
+    def finish(
+        self,
+        report: str,
+        out: Path | None,
+        summary: str,
+        summary_file: Path | None,
+        unreadable: Iterable[Unreadable],
+    ) -> None:
         """Write the report and the job summary; one ``error:`` line per unreadable source."""
         write_report(report, out)
         append_summary(summary, summary_file)
@@ -210,10 +235,7 @@ def write_report(text: str, out: Path | None) -> None:
         return
     from deckcheck.cli.common import write_output
 
-    try:
-        write_output(str(out), text)
-    except OSError as exc:
-        fail(f"cannot write {out}: {exc.strerror or exc}")
+    write_output(str(out), text)
 
 
 def append_summary(text: str, path: Path | None) -> None:
@@ -268,20 +290,32 @@ def register(app: typer.Typer) -> None:
 
         run = CheckRun.start(config, no_config, format, format_file, on, strict, out)
         is_strict = run.strict
-        batch = run.check(progress, lambda shown: check_with_config(
-            sources(default_paths(paths, run.config), exclude=exclude or ()), run.config,
-            format=run.format, date=run.date, allow_prerelease=True if allow_prerelease else None,
-            progress=shown, region=region.value if region is not None else None, jobs=jobs,
-        ))  # fmt: skip
+        batch = run.check(
+            progress,
+            lambda shown: check_with_config(
+                sources(default_paths(paths, run.config), exclude=exclude or ()),
+                run.config,
+                format=run.format,
+                date=run.date,
+                allow_prerelease=True if allow_prerelease else None,
+                progress=shown,
+                region=region.value if region is not None else None,
+                jobs=jobs,
+            ),
+        )
         if batch.skipped:
             sys.stderr.write(f"note: {skipped_line(batch.skipped)}\n")
             sys.stderr.writelines(f"  {clean(k.path)}: {k.reason} ({k.code.value})\n"
                                   for k in batch.skipped)  # fmt: skip
         run.finish(
-            render(batch, output, colour=run.colour, root=run.root, strict=is_strict,
-                   lang=lang or "en"), out,
-            summary_markdown(batch, root=run.root), summary, batch.unreadable,
-        )  # fmt: skip
+            render(
+                batch, output, colour=run.colour, root=run.root, strict=is_strict, lang=lang or "en"
+            ),
+            out,
+            summary_markdown(batch, root=run.root),
+            summary,
+            batch.unreadable,
+        )
         if sarif is not None:
             write_report(render(batch, "sarif", root=run.root, strict=is_strict), sarif)
         if not batch.reports and not batch.unreadable and not batch.skipped:

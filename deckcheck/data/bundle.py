@@ -17,11 +17,13 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from deckcheck.boundary import read_data
 from deckcheck.data.builders.snapshot import snapshot_date as snapshot_date  # re-exported
 from deckcheck.data.dataset import (
     BUNDLE_FILES,
     BUNDLED_DIR,
     MANIFEST,
+    OPTIONAL_FILES,
     SCHEMA_VERSION,
     file_sha256,
 )
@@ -33,7 +35,7 @@ FORMATS_FILE = "formats.toml"
 
 def list_sources(bundle: Path) -> list[str]:
     """The source repositories (``owner/name@commit``) the bundle's lists name, sorted."""
-    doc = json.loads((bundle / "banlists.json").read_bytes())
+    doc = json.loads(read_data(bundle / "banlists.json"))
     repos: set[str] = set()
     for row in doc["lists"]:
         for src in row.get("sources", []):
@@ -47,7 +49,11 @@ def manifest(bundle: Path, as_of: date, extra_sources: list[str] | None = None) 
         "schema": SCHEMA_VERSION,
         "as_of": as_of.isoformat(),
         "sources": sorted(set(list_sources(bundle)) | set(extra_sources or [])),
-        "files": {name: file_sha256(bundle / name) for name in BUNDLE_FILES},
+        "files": {
+            name: file_sha256(bundle / name)
+            for name in (*BUNDLE_FILES, *OPTIONAL_FILES)
+            if name in BUNDLE_FILES or (bundle / name).exists()
+        },
     }
 
 
@@ -70,7 +76,7 @@ Log = Callable[[str], None]
 def _card_index(data: Path, out: Path, log: Log | None, as_of: date | None = None) -> None:
     """Build ``cards.jsonl`` and ``names.json`` into ``out`` (in this process), as of ``as_of``
     (the data's date: release windows that Konami's current status closes end there)."""
-    from deckcheck.card.index import CARDS_FILE, NAMES_FILE
+    from deckcheck.card.index import CARDS_FILE, NAMES_FILE, NAMES_INTL_FILE
     from deckcheck.data.builders import card_index
 
     if log is not None:
@@ -81,9 +87,10 @@ def _card_index(data: Path, out: Path, log: Log | None, as_of: date | None = Non
         doc = card_index.build(data, as_of)
     except Exception as exc:  # the sources are outside input: any failure is theirs to report
         raise DataError(f"building the card index from {data} failed: {exc!r}") from exc
-    cards_text, names_text = card_index.dump(doc)
+    cards_text, names_text, intl_text = card_index.dump(doc)
     (out / CARDS_FILE).write_text(cards_text, encoding="utf-8")
     (out / NAMES_FILE).write_text(names_text, encoding="utf-8")
+    (out / NAMES_INTL_FILE).write_text(intl_text, encoding="utf-8")
 
 
 def _banlists(data: Path, out: Path, log: Log | None) -> None:

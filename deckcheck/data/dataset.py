@@ -30,7 +30,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from deckcheck.boundary import guard
+from deckcheck.boundary import guard, read_data
 from deckcheck.error import DataError
 
 if TYPE_CHECKING:
@@ -44,6 +44,13 @@ SCHEMA_VERSION = 1
 """Version of the bundle layout that this deckcheck reads."""
 BUNDLE_FILES = ("cards.jsonl", "names.json", "banlists.json", "formats.toml")
 """The data files every bundle holds (each listed in the manifest with its sha256)."""
+OPTIONAL_FILES = ("names-intl.jsonl",)
+"""Data files a bundle may hold (listed in the manifest when present): the card names in the
+other official languages, read only when a name is not found in English, Japanese or Chinese."""
+MAX_MANIFEST_BYTES = 1 << 20
+"""Size cap of a bundle's manifest."""
+MAX_MANIFEST_FILES = 64
+"""Most files a bundle's manifest may list (every one is fetched, hashed and kept)."""
 BUNDLED_DIR = Path(__file__).resolve().parent / "bundled"
 """The bundle shipped inside the package."""
 DATA_ENV = "DECKCHECK_DATA"
@@ -55,7 +62,7 @@ _LOCK = threading.RLock()
 def file_sha256(path: Path) -> str:
     """The hex sha256 of a file's bytes."""
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with open(path, "rb") as handle:  # streamed in blocks: memory bounded whatever the size
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
@@ -99,6 +106,9 @@ def parse_manifest(raw: bytes, where: str) -> dict[str, Any]:
     files = doc.get("files")
     if not isinstance(files, dict) or any(name not in files for name in BUNDLE_FILES):
         raise DataError(f"{where}: the manifest must list {', '.join(BUNDLE_FILES)}")
+    if len(files) > MAX_MANIFEST_FILES:
+        raise DataError(f"{where}: the manifest lists {len(files):,} files, over the "
+                        f"{MAX_MANIFEST_FILES} a bundle may hold")  # fmt: skip
     for name, digest in files.items():
         if not _FILE_NAME.match(name) or name == MANIFEST:
             raise DataError(f"{where}: bad file name in the manifest: {name!r}")
@@ -116,7 +126,7 @@ def read_manifest(folder: Path) -> tuple[dict[str, Any], bytes]:
     """The parsed manifest of a bundle folder and its raw bytes; :class:`DataError` if unusable."""
     path = folder / MANIFEST
     try:
-        raw = path.read_bytes()
+        raw = read_data(path, MAX_MANIFEST_BYTES)
     except OSError as exc:
         raise DataError(f"{path}: cannot read the data manifest: {exc.strerror or exc}") from exc
     return parse_manifest(raw, str(path)), raw
@@ -225,7 +235,7 @@ class Dataset:
 
         path = self.folder / "banlists.json"
         try:
-            raw = path.read_bytes()
+            raw = read_data(path)
         except OSError as exc:
             raise DataError(f"{path}: cannot read ban-list data: {exc.strerror or exc}") from exc
         return BanlistCatalog(read_bundle(raw, str(path), resolver=self.resolver()))

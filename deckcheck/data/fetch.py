@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
+from deckcheck.boundary import read_data
 from deckcheck.data.source_list import HISTORY, HISTORY_INDEX, Entry, Kind, SourceList
 from deckcheck.data.store import write_atomic
 from deckcheck.data.update import FetchOptions, Progress, fetch, is_url
@@ -105,7 +106,7 @@ def cache_dir(home: Path) -> Path:
 def load_state(home: Path) -> dict[str, Any]:
     """The cache's record (empty when there is none or it is unreadable)."""
     try:
-        doc = json.loads((cache_dir(home) / STATE).read_bytes())
+        doc = json.loads(read_data(cache_dir(home) / STATE))
         if isinstance(doc, dict) and isinstance(doc.get("files"), dict):
             return doc
     except (OSError, ValueError):
@@ -356,7 +357,7 @@ class _Fetcher:
 
     def _follow(self, entry: Entry, body: Path) -> None:
         """Fetch the file a ``follow`` entry names (its raw text, or the JSON's own date)."""
-        raw = body.read_bytes()
+        raw = read_data(body)
         text = raw.decode("utf-8", "replace").strip()
         folder_in_repo = entry.path.rsplit("/", 1)[0]
         if _VECTOR_NAME.match(text):
@@ -405,7 +406,7 @@ def _explain(exc: UpdateError, entry: Entry, url: str) -> UpdateError:
 
 def _sha256(path: Path) -> str:
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with open(path, "rb") as handle:  # streamed in blocks: memory bounded whatever the size
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
@@ -420,18 +421,19 @@ def check_file(path: Path, dest: str, origin: str) -> None:
         elif name.endswith(".lflist.conf"):
             _check_lflist(path)
         elif name.endswith(".jsonl"):
+            # streamed a line at a time from a file fetched under the download cap
             with open(path, encoding="utf-8") as handle:
                 for line in handle:
                     if line.strip() and not isinstance(json.loads(line), dict):
                         raise ValueError("a line is not a JSON object")
         elif name.endswith(".json"):
-            doc = json.loads(path.read_bytes())
+            doc = json.loads(read_data(path))
             if name.endswith(".vector.json"):
                 date.fromisoformat(str(doc["date"]))
                 if not isinstance(doc["regulation"], dict):
                     raise ValueError("'regulation' is not an object")
         else:
-            path.read_text(encoding="utf-8-sig")
+            read_data(path).decode("utf-8-sig")
     except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
         raise UpdateError(f"{origin}: does not parse: {exc}") from exc
 
@@ -455,7 +457,7 @@ def _check_cdb(path: Path) -> None:
 def _check_lflist(path: Path) -> None:
     from deckcheck.rule.banlist import read_lflist
 
-    text = path.read_text(encoding="utf-8-sig")
+    text = read_data(path).decode("utf-8-sig")
     try:
         lists = read_lflist(text, path.name, effective=date(2000, 1, 1), problems=[])
     except DataError as exc:
@@ -502,14 +504,14 @@ def _file_one(
     today: date,
 ) -> None:
     path = build / entry.dest
-    raw = path.read_bytes()
+    raw = read_data(path)
     names = [ln[1:].strip() for ln in raw.decode("utf-8-sig").splitlines() if ln.startswith("!")]
     if len(names) != 1 or "/" in names[0] or not names[0]:
         return
     file = names[0] + ".lflist.conf"
     target = build / HISTORY / file
     sha = hashlib.sha256(raw).hexdigest()
-    if target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == sha:
+    if target.is_file() and _sha256(target) == sha:
         return
     seen = filed.get(file)
     when = seen["date"] if seen and seen.get("sha256") == sha else _seen_day(got, entry, today)

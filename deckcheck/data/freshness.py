@@ -14,6 +14,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from deckcheck.boundary import read_data
 from deckcheck.error import InputError
 
 MAX_AGE_ENV = "DECKCHECK_MAX_AGE_DAYS"
@@ -65,7 +66,7 @@ def max_age_days(value: int | None = None) -> int:
 def newest_announced(home: Path) -> date | None:
     """The newest list date the last upstream fetch saw (None: no fetch, or unreadable)."""
     try:
-        doc = json.loads((home / ANNOUNCED).read_bytes())
+        doc = json.loads(read_data(home / ANNOUNCED))
         return date.fromisoformat(str(doc["newest_list"]))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None

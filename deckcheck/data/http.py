@@ -2,8 +2,11 @@
 
 * :class:`Inflater`: the answer's ``Content-Encoding`` layers (``gzip``, ``deflate``, in any
   number) decoded here rather than by httpx, each layer's output counted against the size cap
-  as it inflates, so ``Content-Encoding: gzip, gzip`` cannot turn 2 KB into 2 GB. Any other
-  encoding is refused (deckcheck asks for ``identity``).
+  as it inflates, so ``Content-Encoding: gzip, gzip`` cannot turn 2 KB into 2 GB. A layer may
+  hold several gzip members one after the other (``gzip(a) + gzip(b)`` decodes to ``a + b``,
+  as ``gzip -d`` does); each layer decodes at most :data:`CHUNK` bytes at a time, so memory stays
+  bounded. Any other encoding is refused (deckcheck asks for ``identity``). This is the one
+  decoder of every HTTP body deckcheck downloads (bundles, ``data diff``, upstream files).
 * :class:`Deadline`: one overall deadline per file, headers included: when it passes, the
   connection is shut down, so a server that trickles its headers a byte at a time is cut off.
 * :func:`redirect_target`: where a redirect leads, refused when it leaves the origin (scheme,
@@ -33,6 +36,8 @@ MAX_LAYERS = 4
 MAX_REDIRECTS = 10
 """Most redirects followed for one file."""
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
+CHUNK = 1 << 16
+"""Most bytes one layer decodes at a time (memory stays bounded however the body inflates)."""
 
 
 class Inflater:
@@ -56,17 +61,18 @@ class Inflater:
         if i == len(self.layers):
             yield data
             return
-        layer = self.layers[i]
         pending = data
         while pending:
+            layer = self.layers[i]
+            if layer.eof:  # the member before ended: the next bytes start another member
+                self.layers[i] = layer = zlib.decompressobj(47)
             try:
-                piece = layer.decompress(pending, 1 << 16)
+                piece = layer.decompress(pending, CHUNK)
             except zlib.error as exc:
                 raise CorruptBody(f"corrupt {self.names[i]} body ({exc})") from None
-            pending = layer.unconsumed_tail
-            if layer.eof and layer.unused_data:  # another gzip member follows
-                pending = layer.unused_data + pending
-                self.layers[i] = layer = zlib.decompressobj(47)
+            # At a member's end the bytes after it are in ``unused_data`` only (zlib may leave
+            # a copy of them in ``unconsumed_tail`` too: reading both would decode them twice).
+            pending = layer.unused_data if layer.eof else layer.unconsumed_tail
             self.out[i] += len(piece)
             if self.out[i] > self.cap:
                 raise UpdateError(

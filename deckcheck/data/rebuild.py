@@ -16,6 +16,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from deckcheck.boundary import read_data
 from deckcheck.data.dataset import Dataset
 from deckcheck.data.fetch import (
     Fetched,
@@ -138,7 +139,7 @@ def _announce(home: Path, got: Fetched) -> None:
     if newest is None:
         return
     try:
-        old = json.loads((home / ANNOUNCED).read_bytes()).get("newest_list")
+        old = json.loads(read_data(home / ANNOUNCED)).get("newest_list")
     except (OSError, ValueError, AttributeError):
         old = None
     if old is None or str(old) < newest:

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
+from deckcheck.boundary import read_data
 from deckcheck.error import DataError
 
 BUILTIN_FILE = Path(__file__).with_name("source_list.json")
@@ -128,7 +129,7 @@ def load(path: Path | None = None) -> SourceList:
     """The source list at ``path`` (default: the built-in one); :class:`DataError` if unusable."""
     path = path or BUILTIN_FILE
     try:
-        doc = json.loads(path.read_bytes())
+        doc = json.loads(read_data(path))
         entries = tuple(_entry(row) for row in doc["files"])
         return SourceList(str(doc["raw_base"]), str(doc["asset_base"]), entries)
     except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -163,6 +164,12 @@ _TIMEWIZARD = {
 (checked byte for byte against the repository at the shared data's commit)."""
 
 
+BASE_CDB = "cards/projectignis/base-2020-03-30/cards.cdb"
+"""The 2020 base card database (its older English names are search aliases)."""
+BASE_CDB_COMMIT = "945ca034a0e0c8d2eb271923bd8d54735362f352"
+"""The BabelCDB commit of :data:`BASE_CDB` (2020-03-30, "Minerva-generated card databases")."""
+
+
 def _upstream_of(rel: str) -> tuple[str, str] | None:
     """``(repo, path in it)`` of a source-data file that follows its default branch."""
     top = rel.split("/")
@@ -178,8 +185,12 @@ def _upstream_of(rel: str) -> tuple[str, str] | None:
         return "ProjectIgnis/BabelCDB", "cards.cdb"
     if rel.startswith("cards/projectignis/babelcdb-current/"):
         return "ProjectIgnis/BabelCDB", top[-1]
-    if rel.startswith("cards/projectignis/deltas/") and top[-1] == "mappings.json":
-        return f"ProjectIgnis/{top[3]}", "mappings.json"
+    if rel.startswith("cards/projectignis/deltas/") and (
+        top[-1] == "mappings.json" or top[-1].endswith(".cdb")
+    ):
+        return f"ProjectIgnis/{top[3]}", top[-1]
+    if rel == BASE_CDB:
+        return "ProjectIgnis/BabelCDB", "cards.cdb"
     if rel == "cards/projectignis/strings/strings.conf":
         return "ProjectIgnis/Distribution", "config/strings.conf"
     return None
@@ -198,6 +209,8 @@ def generate(data: Path) -> dict[str, Any]:
         up = _upstream_of(rel)
         if up is not None:
             row: dict[str, Any] = {"dest": rel, "repo": up[0], "path": up[1]}
+            if rel == BASE_CDB:  # the 2020 base database, fixed (older English names)
+                row["ref"] = BASE_CDB_COMMIT
             if rel.startswith("lflists/projectignis/current/"):
                 row["history"] = True
             rows.append(row)
@@ -209,7 +222,7 @@ def generate(data: Path) -> dict[str, Any]:
 def _follow_rows(data: Path) -> list[dict[str, Any]]:
     links = data / "lflists" / "yaml-yugi-limit-regulation" / "_symlinks.json"
     rows = []
-    for link in sorted(json.loads(links.read_text(encoding="utf-8"))):
+    for link in sorted(json.loads(read_data(links))):
         if link.endswith("current.vector.json"):
             folder = link.rsplit("/", 1)[0]
             rows.append(
@@ -224,7 +237,7 @@ def _follow_rows(data: Path) -> list[dict[str, Any]]:
 
 
 def _history_rows(data: Path) -> list[dict[str, Any]]:
-    index = json.loads((data / HISTORY_INDEX).read_text(encoding="utf-8"))
+    index = json.loads(read_data(data / HISTORY_INDEX))
     return [
         {
             "dest": HISTORY + row["file"],
@@ -254,7 +267,7 @@ def write_mirror(data: Path, out: Path, sources: SourceList | None = None) -> in
     """
     sources = sources or load()
     links = json.loads(
-        (data / "lflists" / "yaml-yugi-limit-regulation" / "_symlinks.json").read_text("utf-8")
+        read_data(data / "lflists" / "yaml-yugi-limit-regulation" / "_symlinks.json").decode()
     )
     count = 0
     for entry in sources.entries:

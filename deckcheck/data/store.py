@@ -36,6 +36,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from deckcheck.boundary import read_data
 from deckcheck.data import dataset as _dataset
 from deckcheck.data.dataset import MANIFEST, DataOrigin, Dataset
 from deckcheck.error import DataError, NotFoundError, OfflineError, UpdateError
@@ -102,7 +103,7 @@ def read_pointer(home: Path | None = None) -> Installed | None:
     home = home or data_home()
     path = home / POINTER
     try:
-        raw = path.read_bytes()
+        raw = read_data(path)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -246,7 +247,7 @@ def _fsync_dir(path: Path) -> None:
 
 def _fsync_tree(folder: Path) -> None:
     for path in folder.iterdir():
-        with open(path, "rb") as handle:
+        with open(path, "rb") as handle:  # opened to fsync it: nothing is read
             os.fsync(handle.fileno())
     _fsync_dir(folder)
 
@@ -334,7 +335,7 @@ def reset(home: Path | None = None) -> bool:
 def load_validators(home: Path, url: str) -> dict[str, str]:
     """The ETag / Last-Modified kept for a manifest URL (empty when none)."""
     try:
-        doc = json.loads((home / VALIDATORS).read_bytes())
+        doc = json.loads(read_data(home / VALIDATORS))
         got = doc.get(url, {})
         return {k: str(v) for k, v in got.items() if k in ("etag", "last_modified")}
     except (OSError, ValueError, AttributeError):
@@ -344,7 +345,7 @@ def load_validators(home: Path, url: str) -> dict[str, str]:
 def save_validators(home: Path, url: str, validators: Mapping[str, str]) -> None:
     """Keep the ETag / Last-Modified of a manifest URL for the next conditional request."""
     try:
-        doc: dict[str, Any] = json.loads((home / VALIDATORS).read_bytes())
+        doc: dict[str, Any] = json.loads(read_data(home / VALIDATORS))
         if not isinstance(doc, dict):
             doc = {}
     except (OSError, ValueError):

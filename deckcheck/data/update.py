@@ -34,7 +34,13 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deckcheck.data.dataset import MANIFEST, Dataset, parse_manifest, strict_date
+from deckcheck.data.dataset import (
+    MANIFEST,
+    MAX_MANIFEST_BYTES,
+    Dataset,
+    parse_manifest,
+    strict_date,
+)
 from deckcheck.data.store import (
     data_home,
     install,
@@ -54,7 +60,6 @@ if TYPE_CHECKING:
 
 SOURCE_ENV = "DECKCHECK_UPDATE_URL"
 """Environment variable naming the default update source (a URL or a path)."""
-MAX_MANIFEST_BYTES = 1 << 20
 """Size cap of a manifest download."""
 AS_OF_MARGIN = timedelta(days=2)
 """How far after today a bundle's ``as_of`` may be (time zones, a build just before midnight)."""
@@ -177,9 +182,13 @@ def update(
         try:
             with _failures(src, home, " (nothing was installed)"):
                 staged = stage(
-                    src, staging, opts, progress, headers=headers,
+                    src,
+                    staging,
+                    opts,
+                    progress,
+                    headers=headers,
                     accept=lambda doc, raw, where: _check_new(doc, raw, where, force, home),
-                )  # fmt: skip
+                )
                 if staged.status is UpdateStatus.NOT_MODIFIED:
                     return UpdateResult(staged.status, previous, previous, staged.source)
                 result = UpdateResult(
@@ -369,7 +378,7 @@ def _copy_checked(path: Path, out: Path, expected: str, cap: int, progress: Prog
         size = path.stat().st_size
         if size > cap:
             raise UpdateError(f"{path}: {size:,} bytes, over the {cap:,}-byte cap")
-        with open(path, "rb") as inp, open(out, "wb") as handle:
+        with open(path, "rb") as inp, open(out, "wb") as handle:  # copied capped (_pump)
             done = _pump(_blocks(inp), handle, digest, cap, f"{path}", (out.name, size, progress))
     except OSError as exc:
         raise UpdateError(f"{path}: cannot read: {exc.strerror or exc}") from exc
@@ -413,7 +422,7 @@ def _stage_url(
         got = fetch(http, url, dest / MANIFEST, opts, MAX_MANIFEST_BYTES, None, headers)
         if got is None:
             return Staged(src, UpdateStatus.NOT_MODIFIED, b"")
-        raw = (dest / MANIFEST).read_bytes()
+        raw = _read_capped(dest / MANIFEST, MAX_MANIFEST_BYTES)
         doc = parse_manifest(raw, url)
         if not accept(doc, raw, src):
             return Staged(src, UpdateStatus.CURRENT, raw, len(raw), got)
@@ -531,7 +540,7 @@ def _member(
     digest = hashlib.sha256()
     keep = bytearray() if sha256 is None else None
     total = zf.getinfo(member).file_size
-    with zf.open(member) as inp, open(out, "wb") as handle:
+    with zf.open(member) as inp, open(out, "wb") as handle:  # copied capped (_pump)
         _pump(_blocks(inp), handle, digest, cap, f"{where}: {member}", (out.name, total, progress),
               keep)  # fmt: skip
     if sha256 is not None and digest.hexdigest() != sha256:
@@ -673,8 +682,19 @@ def _fetch_once(
                     if resp.status_code in REDIRECTS and "location" in resp.headers:
                         target = redirect_target(target, resp, opts.redirects_anywhere, url)
                         continue
-                    return _answer(resp, url, dest, opts, cap, sha256, headers, progress, name,
-                                   listed_in, deadline)  # fmt: skip
+                    return _answer(
+                        resp,
+                        url,
+                        dest,
+                        opts,
+                        cap,
+                        sha256,
+                        headers,
+                        progress,
+                        name,
+                        listed_in,
+                        deadline,
+                    )
         except httpx.TransportError:
             if deadline.expired:
                 raise _Retry(f"slower than the {opts.deadline:g} s deadline") from None

@@ -22,7 +22,6 @@ of a source-data folder, so a copy of that folder served over HTTP is a mirror.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -34,8 +33,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from deckcheck.boundary import is_regular_file, read_capped
-from deckcheck.data.dataset import Dataset
+from deckcheck.boundary import is_regular_file, read_capped, read_data
+from deckcheck.data.dataset import Dataset, file_sha256
 from deckcheck.data.guard import guard
 from deckcheck.data.store import data_home, install, locked, new_staging, require_network
 from deckcheck.data.update import (
@@ -57,6 +56,8 @@ SOURCE_LIST = "sources.json"
 """Name of the source list in a mirror folder."""
 MAX_LIST_BYTES = 4 << 20
 """Size cap of a source list."""
+MAX_SOURCE_FILES = 5_000
+"""Most files a source list may name (the built-in one names about 700)."""
 LISTED = "the source list"
 
 
@@ -82,6 +83,8 @@ def parse_source_list(raw: bytes, where: str) -> tuple[dict[str, Any], list[Sour
         rows = doc["files"]
         if not isinstance(doc, dict) or not isinstance(rows, list) or not rows:
             raise ValueError("'files' must be a non-empty list")
+        if len(rows) > MAX_SOURCE_FILES:
+            raise ValueError(f"{len(rows):,} files listed, over the {MAX_SOURCE_FILES:,} allowed")
         if "as_of" in doc:
             check_as_of(doc["as_of"], where)
         files: list[SourceFile] = []
@@ -250,7 +253,7 @@ def _fetch_sources(
     with client(opts) as http:
         list_file = work / SOURCE_LIST
         fetch(http, loc, list_file, opts, MAX_LIST_BYTES, None, {})
-        doc, files = parse_source_list(list_file.read_bytes(), loc)
+        doc, files = parse_source_list(read_data(list_file, MAX_LIST_BYTES), loc)
         for f in files:
             dest = data / f.path
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -270,7 +273,7 @@ def _copy(path: Path, dest: Path, opts: FetchOptions, sha256: str | None) -> Non
     except OSError as exc:
         raise UpdateError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     if sha256 is not None:
-        got = hashlib.sha256(dest.read_bytes()).hexdigest()
+        got = file_sha256(dest)
         if got != sha256:
             raise UpdateError(f"{path}: sha256 {got} does not match the source list ({sha256})")
 

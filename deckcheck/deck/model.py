@@ -78,6 +78,8 @@ class FindingCode(enum.StrEnum):
     PARSE = "parse"
     MISSING_SECTIONS = "missing-sections"
     """The file lacks section headers its format always writes (a truncated ``.ydk``)."""
+    PRERELEASE_CODE = "prerelease-code"
+    """A pre-release code of a card since released, read as the released card."""
 
 
 @dataclass(frozen=True, slots=True)

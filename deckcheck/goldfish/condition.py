@@ -8,11 +8,15 @@ The grammar (keywords are case-insensitive; never ``eval``)::
     not_expr   := "not" not_expr | comparison
     comparison := sum (("==" | "!=" | "<" | "<=" | ">" | ">=") sum)*
     sum        := atom (("+" | "-") atom)*
-    atom       := INTEGER | NAME | "deck" "(" NAME ")" | "(" or_expr ")"
+    atom       := INTEGER | NAME | "deck" "(" NAME ")" | "distinct" "(" NAME ("," NAME)* ")"
+                | "(" or_expr ")"
     NAME       := [A-Za-z_][A-Za-z0-9_]*  |  `any text but a backtick`
 
 ``deck(starter)`` is the number of ``starter`` cards still in the deck ("a starter left to
-search").
+search"). ``distinct(combo)`` is the number of *different* cards of the category seen (2
+copies of one card count 1): ``distinct(combo) >= 2`` is "2 different combo pieces";
+``distinct(a, b, c)`` counts the different cards of any of the categories (in quick mode, where
+a category is one card's copies, the categories seen).
 
 A comparison chain means what it does in Python (``1 <= a <= 2``). A count used where a
 condition is expected means "at least one": ``starter and not brick`` is
@@ -47,6 +51,7 @@ class TokenKind(enum.Enum):
     KEYWORD = "keyword"
     LPAREN = "("
     RPAREN = ")"
+    COMMA = ","
     END = "end of condition"
 
 
@@ -63,8 +68,13 @@ _KEYWORDS = {"and", "or", "not"}
 _COMPARE = ("==", "!=", "<=", ">=", "<", ">")
 _TOKEN = re.compile(
     r"(?P<ws>[ \t\r\n]+)|(?P<int>[0-9]+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|`(?P<quoted>[^`\n]*)`"
-    r"|(?P<op>==|!=|<=|>=|<|>|\+|-)|(?P<lp>\()|(?P<rp>\))"
+    r"|(?P<op>==|!=|<=|>=|<|>|\+|-)|(?P<lp>\()|(?P<rp>\))|(?P<comma>,)"
 )
+
+
+_PLAIN = {"op": TokenKind.OP, "lp": TokenKind.LPAREN, "rp": TokenKind.RPAREN,
+          "comma": TokenKind.COMMA}  # fmt: skip
+"""Token groups taken as they are."""
 
 
 def tokenize(text: str) -> list[Token]:
@@ -99,12 +109,8 @@ def tokenize(text: str) -> list[Token]:
             if not name:
                 raise ConditionError("empty `quoted name`", text, pos)
             out.append(Token(TokenKind.NAME, name, pos))
-        elif group == "op":
-            out.append(Token(TokenKind.OP, m.group(), pos))
-        elif group == "lp":
-            out.append(Token(TokenKind.LPAREN, "(", pos))
-        elif group == "rp":
-            out.append(Token(TokenKind.RPAREN, ")", pos))
+        elif group in _PLAIN:
+            out.append(Token(_PLAIN[group], m.group(), pos))
         pos = m.end()
     out.append(Token(TokenKind.END, "", len(text)))
     return out
@@ -196,6 +202,37 @@ class InDeck(Node):
 
     def __str__(self) -> str:
         return f"deck({_show(self.name)})"
+
+
+CARD_PREFIX = "\x01card"
+"""Names of the per-card counts a resolved :class:`Distinct` reads (never a category name:
+category names cannot hold control characters)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Distinct(Node):
+    """``distinct(a, b, ...)``: the number of different cards of the categories seen.
+
+    ``parts`` are filled in by the engines (:func:`deckcheck.goldfish.engine.run`): the name
+    of each card's own count (``CARD_PREFIX`` + its index); each counts once if seen at all.
+    """
+
+    categories: tuple[str, ...]
+    parts: tuple[str, ...] = ()
+
+    def evaluate(self, counts: Mapping[str, Value]) -> Value:
+        """How many of the parts have a count of at least 1."""
+        total: Value = 0
+        for p in self.parts:
+            total = total + (counts[p] >= 1) * 1
+        return total
+
+    def names(self) -> frozenset[str]:
+        """The categories and the per-card counts."""
+        return frozenset(self.categories) | frozenset(self.parts)
+
+    def __str__(self) -> str:
+        return f"distinct({', '.join(_show(n) for n in self.categories)})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,6 +390,11 @@ class Condition:
         return self.root.names()
 
     @property
+    def distinct(self) -> tuple[Distinct, ...]:
+        """The ``distinct(...)`` counts of the condition."""
+        return tuple(_walk(self.root, Distinct))
+
+    @property
     def reads_deck(self) -> bool:
         """Whether the condition counts cards still in the deck (``deck(name)``)."""
         return _has_in_deck(self.root)
@@ -363,6 +405,35 @@ class Condition:
 
     def __str__(self) -> str:
         return str(self.root)
+
+
+def _children(node: Node) -> list[Node]:
+    if isinstance(node, _Chain):
+        return [node.first, *(n for _, n in node.rest)]
+    if isinstance(node, And | Or):
+        return list(node.operands)
+    if isinstance(node, Not | AtLeastOne):
+        return [node.operand]
+    return []
+
+
+def _walk(node: Node, kind: type[Distinct]) -> list[Distinct]:
+    out = [node] if isinstance(node, kind) else []
+    for child in _children(node):
+        out += _walk(child, kind)
+    return out
+
+
+def map_nodes(node: Node, fn: Callable[[Node], Node]) -> Node:
+    """A copy of the tree with ``fn`` applied to every leaf (counts, numbers, distinct)."""
+    if isinstance(node, _Chain):
+        rest = tuple((op, map_nodes(n, fn)) for op, n in node.rest)
+        return type(node)(map_nodes(node.first, fn), rest)
+    if isinstance(node, And | Or):
+        return type(node)(tuple(map_nodes(n, fn) for n in node.operands))
+    if isinstance(node, Not | AtLeastOne):
+        return type(node)(map_nodes(node.operand, fn))
+    return fn(node)
 
 
 def _has_in_deck(node: Node) -> bool:
@@ -496,6 +567,8 @@ class _Parser:
                     raise self.error("expected deck(category)", name)
                 self.i += 3
                 return InDeck(name.text)
+            if _is_call(self.tokens, self.i - 1, "distinct"):
+                return self.distinct()
             return Ref(tok.text)
         if tok.kind is TokenKind.LPAREN:
             self.i += 1
@@ -510,6 +583,38 @@ class _Parser:
             self.i += 1
             return node
         raise self.error(f"expected a category name, an integer or '('; found {self.found(tok)}")
+
+    def distinct(self) -> Node:
+        """``distinct(a, b, ...)`` after its name (the ``(`` is the current token)."""
+        self.i += 1
+        names: list[str] = []
+        while True:
+            tok = self.tok
+            if tok.kind is not TokenKind.NAME:
+                raise self.error(
+                    f"expected a category name in distinct(...); found {self.found(tok)}"
+                )
+            if tok.text not in names:
+                names.append(tok.text)
+            self.i += 1
+            if self.tok.kind is TokenKind.COMMA:
+                self.i += 1
+                continue
+            if self.tok.kind is not TokenKind.RPAREN:
+                raise self.error(f"expected , or ) in distinct(...); found {self.found(self.tok)}")
+            self.i += 1
+            return Distinct(tuple(names))
+
+
+def _is_call(tokens: list[Token], i: int, word: str) -> bool:
+    """Whether token ``i`` is the name of the call ``word(...)``."""
+    tok = tokens[i]
+    return (
+        tok.kind is TokenKind.NAME
+        and tok.text.casefold() == word
+        and i + 1 < len(tokens)
+        and tokens[i + 1].kind is TokenKind.LPAREN
+    )
 
 
 def _is_deck_call(tokens: list[Token], i: int) -> bool:
@@ -536,7 +641,7 @@ def parse_condition(text: str, categories: frozenset[str] | set[str] | None = No
     if categories is not None:
         tokens = tokenize(text)
         for i, tok in enumerate(tokens):
-            if _is_deck_call(tokens, i):
+            if _is_deck_call(tokens, i) or _is_call(tokens, i, "distinct"):
                 continue
             if tok.kind is TokenKind.NAME and tok.text not in categories:
                 known = ", ".join(sorted(categories)) or "none"

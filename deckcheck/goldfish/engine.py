@@ -9,11 +9,21 @@ enforces the exact engine's budget, and assembles the result.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 from deckcheck.error import GoldfishError
-from deckcheck.goldfish.condition import Compare, Condition, Number, Ref
+from deckcheck.goldfish.condition import (
+    CARD_PREFIX,
+    Compare,
+    Condition,
+    Distinct,
+    Node,
+    Number,
+    Ref,
+    map_nodes,
+)
 from deckcheck.goldfish.exact import ExactBudget, ExactBudgetExceeded
 from deckcheck.goldfish.result import (
     CardCount,
@@ -26,6 +36,7 @@ from deckcheck.goldfish.result import (
     Method,
 )
 from deckcheck.goldfish.rule import DrawRules, Going
+from deckcheck.goldfish.sample import MAX_SAMPLES, Samples, deal_samples
 from deckcheck.goldfish.spec import Effect
 
 DEFAULT_TRIALS = 100_000
@@ -70,6 +81,11 @@ class Options:
     seed: int | None = None
     budget: ExactBudget = field(default_factory=ExactBudget)
     distributions: bool = False
+    samples: int = 0
+    """Sample hands to deal (:mod:`deckcheck.goldfish.sample`)."""
+    paired: bool = False
+    """Keep every simulated game's outcome (:attr:`HandStats.outcomes`), so that
+    :func:`deckcheck.goldfish.compare.compare` can pair two runs on one seed."""
 
 
 def check_options(
@@ -97,6 +113,13 @@ def check_options(
     if not 1 <= trials <= MAX_TRIALS:
         raise GoldfishError(f"trials must be from 1 to {MAX_TRIALS:,}")
     return goings, mode
+
+
+def check_samples(samples: int) -> int:
+    """The number of sample hands asked for; :class:`GoldfishError` out of 0..MAX_SAMPLES."""
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 0 <= samples <= MAX_SAMPLES:
+        raise GoldfishError(f"sample must be a whole number from 0 to {MAX_SAMPLES}")
+    return samples
 
 
 def goings_of(going: str | Going | Sequence[Going]) -> tuple[Going, ...]:
@@ -154,17 +177,45 @@ Figures = list[dict[Going, tuple[Estimate, ...]]]
 """Per condition, per going, the estimates by turn."""
 
 
-def _exact(pool: Pool, conds: Sequence[Condition], opts: Options) -> tuple[Figures, Any]:
-    """Exact figures of every condition and the composition; ExactBudgetExceeded over budget."""
+def _exact(
+    pool: Pool,
+    conds: Sequence[Condition],
+    opts: Options,
+    dist: Sequence[tuple[str, int, Condition]] = (),
+) -> tuple[list[dict[Going, tuple[Estimate, ...]] | None], Any, list[str]]:
+    """Exact figures of each condition (None for one over the exact engine's budget, with
+    why), and the composition. The last ``len(dist)`` conditions are ``category == k``: their
+    figures are the hypergeometric P(exactly k), one formula per category and number seen."""
     from deckcheck.goldfish.exact import ExactEngine
 
     engine = ExactEngine(list(zip(pool.copies, pool.members, strict=True)), opts.budget)
     seen = {g: opts.rules.seen(g, opts.turns) for g in opts.goings}
-    figures: Figures = []
-    for cond in conds:
-        figures.append(
-            {g: tuple(Estimate.exact(p) for p in engine.probabilities(cond, seen[g])) for g in seen}
-        )
+    figures: list[dict[Going, tuple[Estimate, ...]] | None] = []
+    why: list[str] = []
+    plain = conds[: len(conds) - len(dist)]
+    hyper: dict[tuple[str, int], list[Fraction]] = {}
+    dist_figures: list[dict[Going, tuple[Estimate, ...]] | None] = []
+    for name, k, _ in dist:
+        by_going: dict[Going, tuple[Estimate, ...]] = {}
+        for g in seen:
+            ests = []
+            for d in seen[g]:
+                if (name, d) not in hyper:
+                    hyper[name, d] = engine.distribution(name, d)
+                ps = hyper[name, d]
+                ests.append(Estimate.exact(ps[k] if k < len(ps) else Fraction(0)))
+            by_going[g] = tuple(ests)
+        dist_figures.append(by_going)
+    for cond in plain:
+        try:
+            figures.append(
+                {g: tuple(Estimate.exact(p) for p in engine.probabilities(cond, seen[g]))
+                 for g in seen}
+            )  # fmt: skip
+        except ExactBudgetExceeded as exc:
+            figures.append(None)
+            why.append(str(exc))
+    figures += dist_figures
     composition: dict[Going, dict[str, tuple[Estimate, ...]]] = {g: {} for g in seen}
     if pool.composition:
         kinds = ExactEngine(
@@ -176,31 +227,49 @@ def _exact(pool: Pool, conds: Sequence[Condition], opts: Options) -> tuple[Figur
                 kind: tuple(Estimate.exact(p) for p in kinds.distribution(kind, seen[g][0]))
                 for kind in KIND_NAMES
             }
-    return figures, composition
+    return figures, composition, why
 
 
 def run(pool: Pool, q: Question, opts: Options, *, deck_name: str | None, default: bool,
         warnings: Sequence[str] = ()) -> HandStats:  # fmt: skip
-    """Odds of the question's conditions over the pool, exact or simulated as ``opts`` say."""
+    """Odds of the question's conditions over the pool, exact or simulated as ``opts`` say.
+
+    Exact or simulated is decided per condition: with ``exact="auto"`` a condition over the
+    exact engine's budget is simulated, the others stay exact (``ConditionStats.method``).
+    """
     if pool.size == 0:
         raise GoldfishError("the deck has no Main Deck cards")
     dist = _distribution_conditions(pool, q) if opts.distributions else []
-    conds = [c for _, _, c in q.conditions] + [c for _, _, c in dist]
+    pool, conds = resolve_distinct(pool, [c for _, _, c in q.conditions] + [c for _, _, c in dist])
     method, note = _method(pool, q, opts)
     seed = opts.seed
+    methods = [method] * len(conds)
+    outcomes = None
+    figures: Figures = []
     if method is Method.EXACT:
-        try:
-            figures, composition = _exact(pool, conds, opts)
-        except ExactBudgetExceeded as exc:
-            if opts.mode is ExactMode.ALWAYS:
-                raise GoldfishError(f"exact odds impractical: {exc}") from None
-            method, note = Method.SIMULATION, f"simulated: exact odds need {exc}"
-    if method is Method.SIMULATION:
-        if seed is None:  # unseeded: pick one, and report it so the run can be repeated
-            import secrets
-
-            seed = secrets.randbits(32)
-        figures, composition = _simulate(pool, q, conds, opts, seed)
+        exact, composition, why = _exact(pool, conds, opts, dist)
+        over = [i for i, f in enumerate(exact) if f is None]
+        if over and opts.mode is ExactMode.ALWAYS:
+            raise GoldfishError(f"exact odds impractical: {why[0]}")
+        if over:
+            seed = _seed(seed)
+            sim, _, outcomes = _simulate(pool, q, [conds[i] for i in over], opts, seed)
+            for i, f in zip(over, sim, strict=True):
+                exact[i] = f
+                methods[i] = Method.SIMULATION
+            method = Method.SIMULATION
+            names = [q.conditions[i][0] if i < len(q.conditions) else "a distribution"
+                     for i in over]  # fmt: skip
+            listed = ", ".join(dict.fromkeys(names))
+            note = f"simulated: {listed} (exact odds need {why[0]})"
+            if len(over) < len(conds):
+                note += "; the other figures are exact"
+            if outcomes is not None:  # pad the exact ones: their games are not kept
+                outcomes = _pad_outcomes(outcomes, over, len(conds))
+        figures = [f for f in exact if f is not None]
+    else:
+        seed = _seed(seed)
+        figures, composition, outcomes = _simulate(pool, q, conds, opts, seed)
     n = len(q.conditions)
     return HandStats(
         method=method,
@@ -213,7 +282,7 @@ def run(pool: Pool, q: Question, opts: Options, *, deck_name: str | None, defaul
         deck_name=deck_name,
         categories=_categories(pool, q),
         conditions=tuple(
-            ConditionStats(name, shown, figures[i])
+            ConditionStats(name, shown, figures[i], methods[i])
             for i, (name, shown, _) in enumerate(q.conditions)
         ),
         composition=composition,
@@ -223,7 +292,63 @@ def run(pool: Pool, q: Question, opts: Options, *, deck_name: str | None, defaul
         default=default,
         warnings=tuple(warnings),
         distributions=_distributions(pool, q, dist, figures[n:], opts),
+        outcomes=outcomes,
+        samples=_samples(pool, conds[:n], opts),
     )
+
+
+def _samples(pool: Pool, conds: Sequence[Condition], opts: Options) -> Samples | None:
+    """The sample hands asked for (seeded by the run's seed, else one picked and reported)."""
+    if not opts.samples:
+        return None
+    names = [c.name for c in pool.cards]
+    return deal_samples(pool.copies, pool.members, names, conds, opts.rules, opts.goings,
+                        opts.turns, opts.samples, _seed(opts.seed))  # fmt: skip
+
+
+def resolve_distinct(pool: Pool, conds: Sequence[Condition]) -> tuple[Pool, list[Condition]]:
+    """Give every card of a category a ``distinct(...)`` reads its own count: the pool's
+    entries gain a member name each (``CARD_PREFIX`` + index), and each :class:`Distinct` the
+    names of the cards of its categories."""
+    wanted = frozenset(n for c in conds for d in c.distinct for n in d.categories)
+    if not wanted:
+        return pool, list(conds)
+    members = tuple(
+        m | {f"{CARD_PREFIX}{i}"} if m & wanted else m for i, m in enumerate(pool.members)
+    )
+
+    def fill(node: Node) -> Node:
+        if not isinstance(node, Distinct):
+            return node
+        cats = set(node.categories)
+        parts = tuple(
+            f"{CARD_PREFIX}{i}" for i, m in enumerate(pool.members) if m & cats and pool.copies[i]
+        )
+        return Distinct(node.categories, parts)
+
+    out = [Condition(c.text, map_nodes(c.root, fill)) if c.distinct else c for c in conds]
+    return replace(pool, members=members), out
+
+
+def _seed(seed: int | None) -> int:
+    """The seed given, or (unseeded) one picked at random and reported so the run repeats."""
+    if seed is not None:
+        return seed
+    import secrets
+
+    return secrets.randbits(32)
+
+
+def _pad_outcomes(outcomes: Any, rows: Sequence[int], n: int) -> Any:
+    """Per going, (n, turns, trials) outcomes with the simulated rows in place, the exact
+    ones masked out (``None`` rows)."""
+    out = {}
+    for g, arr in outcomes.items():
+        full: list[Any] = [None] * n
+        for j, i in enumerate(rows):
+            full[i] = arr[j]
+        out[g] = full
+    return out
 
 
 def _categories(pool: Pool, q: Question) -> tuple[CategoryStats, ...]:
@@ -262,18 +387,26 @@ def _distributions(
                 top = len(rows) - 1 if q.effects else min(len(rows) - 1, seen)
                 per_turn.append(tuple(f[g][t] for k, f in rows if k <= top))
             by_going[g] = tuple(per_turn)
-        out.append(DistributionStats(name, len(rows) - 1, by_going))
+        simulated = any(e.fraction is None for f in figures for ests in f.values() for e in ests)
+        trials = opts.trials if simulated else None
+        out.append(DistributionStats(name, len(rows) - 1, by_going, trials))
     return tuple(out)
+
+
+MAX_OUTCOME_BYTES = 256 << 20
+"""Most memory kept for the games' outcomes of a paired run (one byte per condition, turn,
+going and game); past it the run keeps none and a comparison uses independent intervals."""
 
 
 def _simulate(
     pool: Pool, q: Question, conds: Sequence[Condition], opts: Options, seed: int
-) -> tuple[Figures, dict[Going, dict[str, tuple[Estimate, ...]]]]:
+) -> tuple[Figures, dict[Going, dict[str, tuple[Estimate, ...]]], Any]:
     import numpy as np
 
     from deckcheck.goldfish.montecarlo import Deal, simulate_effects, simulate_plain
 
-    names = q.categories
+    cards = sorted({n for m in pool.members for n in m if n.startswith(CARD_PREFIX)})
+    names = (*q.categories, *cards)  # and the cards distinct(...) counts one by one
     member = np.array([[n in m for n in names] for m in pool.members], dtype=bool).reshape(
         len(pool.members), len(names)
     )
@@ -284,20 +417,23 @@ def _simulate(
         kind=np.array(pool.kinds, dtype=np.int64),
     )
     rules, turns, goings = opts.rules, opts.turns, opts.goings
+    keep = opts.paired and (len(conds) * turns * opts.trials * len(goings) <= MAX_OUTCOME_BYTES)
     # one random stream per going, fixed by the seed and the going alone
     rngs = {g: np.random.default_rng([seed, i]) for i, g in enumerate(Going) if g in goings}
     if q.effects:
         tallies = simulate_effects(
             deal, conds, q.effects, rules.hand_size,
-            {g: rules.draws(g, turns) for g in goings}, opts.trials, rngs,
+            {g: rules.draws(g, turns) for g in goings}, opts.trials, rngs, keep=keep,
         )  # fmt: skip
     else:
         tallies = {
-            g: simulate_plain(deal, conds, {g: rules.seen(g, turns)}, opts.trials, rngs[g])[g]
+            g: simulate_plain(deal, conds, {g: rules.seen(g, turns)}, opts.trials, rngs[g],
+                              keep=keep)[g]
             for g in goings
-        }
+        }  # fmt: skip
     figures: Figures = [{} for _ in conds]
     composition: dict[Going, dict[str, tuple[Estimate, ...]]] = {}
+    outcomes = {g: list(t.outcomes) for g, t in tallies.items()} if keep else None
     for g, tally in tallies.items():
         for i in range(len(conds)):
             figures[i][g] = tuple(Estimate.simulated(int(h), tally.trials) for h in tally.hits[i])
@@ -313,4 +449,4 @@ def _simulate(
             )
             for k, kind in enumerate(KIND_NAMES)
         }
-    return figures, composition
+    return figures, composition, outcomes

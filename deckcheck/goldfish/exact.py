@@ -33,10 +33,12 @@ from fractions import Fraction
 from typing import Any
 
 from deckcheck.goldfish.condition import (
+    CARD_PREFIX,
     And,
     AtLeastOne,
     Compare,
     Condition,
+    Distinct,
     InDeck,
     Node,
     Not,
@@ -102,6 +104,8 @@ def _linear(node: Node) -> tuple[dict[str, int], int]:
         return {}, node.value
     if isinstance(node, Ref):
         return {node.name: 1}, 0
+    if isinstance(node, Distinct):  # each card's own count, counted once if seen (see _Plan)
+        return {p: 1 for p in node.parts}, 0
     if isinstance(node, Sum):
         coefs, const = _linear(node.first)
         coefs = dict(coefs)
@@ -289,20 +293,37 @@ class _Plan:
         self.order = list(order)
         self.tests = sorted(set(_leaf_tests(node)), key=lambda t: (t.form, t.op, t.constant))
         self.forms = sorted({t.form for t in self.tests})
-        inc = np.zeros((len(order), len(self.forms)), dtype=np.int64)
-        for r, a in enumerate(order):
-            for f, form in enumerate(self.forms):
-                inc[r, f] = sum(c for n, c in form if n in atoms.members[a])
+        per: list[list[int]] = []
+        per_once: list[list[int]] = []
+        for a in order:
+            member = atoms.members[a]
+            per.append([sum(c for n, c in form if n in member and not n.startswith(CARD_PREFIX))
+                        for form in self.forms])  # fmt: skip
+            per_once.append([sum(c for n, c in form if n in member and n.startswith(CARD_PREFIX))
+                             for form in self.forms])  # fmt: skip
+        shape = (len(order), len(self.forms))
+        inc = np.array(per, dtype=np.int64).reshape(shape)
+        once = np.array(per_once, dtype=np.int64).reshape(shape)
         self.inc = inc
-        sizes = np.array([atoms.sizes[a] for a in order], dtype=np.int64)
-        self.low = [int((np.minimum(inc[:, f], 0) * sizes).sum()) for f in range(len(self.forms))]
+        self.once = once
+        """Per atom and form: added once when at least one card of the atom is picked (a
+        card's term in a ``distinct(...)``), on top of ``inc`` per card."""
+        sizes = np.array([atoms.sizes[a] for a in order], dtype=np.int64)[:, None]
+        # each atom adds f(x) = inc * x + once * (x >= 1), x = 0..size: its lowest and highest
+        one, full = inc + once, inc * sizes + once
+        live = sizes > 0
+        lowest = np.where(live, np.minimum(0, np.minimum(one, full)), 0)
+        highest = np.where(live, np.maximum(0, np.maximum(one, full)), 0)
+        self.low = [int(v) for v in lowest.sum(axis=0)]
+        self.reach = highest - lowest
+        """Per atom and form: how far the form's value can move with the atom's picks."""
         self.clip: list[int | None] = []
         self.end: list[int] = []  # after which step each form is final (-1: from the start)
         for f, form in enumerate(self.forms):
             positive = all(c > 0 for _, c in form)  # never decreases: clip past every constant
             cap = max(t.constant for t in self.tests if t.form == form) + 1
             self.clip.append(cap - self.low[f] if positive else None)
-            touched = np.flatnonzero(inc[:, f])
+            touched = np.flatnonzero(inc[:, f] | once[:, f])
             self.end.append(int(touched.max()) if len(touched) else -1)
         self.n_u = sum(atoms.sizes[a] for a in order)
         self.left = [sum(atoms.sizes[a] for a in order[r + 1 :]) for r in range(len(order))]
@@ -341,12 +362,17 @@ class _State:
             [self.plan.inc[r, self.plan.forms.index(c)] if not isinstance(c, _Test) else 0
              for c in self.cols], dtype=np.int32,
         )  # fmt: skip
-        self.vals = (self.vals[None] + x[:, None, None] * inc[None, None, :]).reshape(-1, width)
+        once = np.array(
+            [self.plan.once[r, self.plan.forms.index(c)] if not isinstance(c, _Test) else 0
+             for c in self.cols], dtype=np.int32,
+        )  # fmt: skip
+        add = x[:, None] * inc[None, :] + (x[:, None] >= 1) * once[None, :]
+        self.vals = (self.vals[None] + add[:, None, :]).reshape(-1, width)
         for j, c in enumerate(self.cols):
             if isinstance(c, _Test):
                 continue
             f = self.plan.forms.index(c)
-            self.span[j] += int(abs(inc[j]) * n)
+            self.span[j] += int(self.plan.reach[r, f])
             top = self.plan.clip[f]
             if top is not None:
                 np.minimum(self.vals[:, j], top, out=self.vals[:, j])

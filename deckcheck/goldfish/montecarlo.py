@@ -45,6 +45,8 @@ class Tally:
     hits: Any
     composition: Any
     trials: int
+    outcomes: Any = None
+    """With ``keep``: (conditions, turns, trials) bool, each game's outcome (for pairing)."""
 
 
 def _env(names: Sequence[str], row: Any, left: Any) -> dict[str, Any]:
@@ -86,8 +88,12 @@ def simulate_plain(
     seen: Mapping[Going, list[int]],
     trials: int,
     rng: np.random.Generator,
+    keep: bool = False,
 ) -> dict[Going, Tally]:
-    """Hands without effects: each going shares the same shuffles (prefixes of one order)."""
+    """Hands without effects: each going shares the same shuffles (prefixes of one order).
+
+    ``keep``: also keep each game's outcome of every condition and turn (``Tally.outcomes``).
+    """
     # merge cards into atoms (same categories and kind) so lookups stay small
     keys = [(*deal.member[k].tolist(), int(deal.kind[k])) for k in range(len(deal.kind))]
     atom_of: dict[tuple[Any, ...], int] = {}
@@ -108,6 +114,7 @@ def simulate_plain(
             np.zeros((len(conditions), turns), dtype=np.int64),
             np.zeros((KINDS, depth + 1), dtype=np.int64),
             0,
+            np.zeros((len(conditions), turns, trials), dtype=bool) if keep else None,
         )
         for g in seen
     }
@@ -133,9 +140,10 @@ def simulate_plain(
                 left = None if totals is None else totals - row[:, :n_cat]
                 env = _env(deal.names, row, left)
                 for i, cond in enumerate(conditions):
-                    tally.hits[i, turn] += int(
-                        np.count_nonzero(np.broadcast_to(cond.evaluate(env), (t,)))
-                    )
+                    hit = np.broadcast_to(cond.evaluate(env), (t,))
+                    tally.hits[i, turn] += int(np.count_nonzero(hit))
+                    if tally.outcomes is not None:
+                        tally.outcomes[i, turn, done : done + t] = hit
                 if turn == 0:
                     for k in range(KINDS):
                         tally.composition[k] += np.bincount(row[:, n_cat + k], minlength=depth + 1)
@@ -192,6 +200,8 @@ def _plain_by_codes(
     space = int(np.prod(bases))
     step = radix  # drawing a card of atom a adds radix[a] to the hand's code
     hist = {d: np.zeros(space, dtype=np.int64) for d in stops}
+    keep = next(iter(out.values())).outcomes is not None
+    games = {d: np.zeros(trials, dtype=np.int64) for d in stops} if keep else {}
     depth = max(stops)
     size = int(min(trials, 500_000))
     done = 0
@@ -204,6 +214,8 @@ def _plain_by_codes(
             code += step[val]
             if i + 1 in hist:
                 hist[i + 1] += np.bincount(code, minlength=space)
+                if keep:
+                    games[i + 1][done : done + t] = code
         done += t
     codes = {d: np.flatnonzero(h) for d, h in hist.items()}
     n_cat = len(names)
@@ -220,6 +232,10 @@ def _plain_by_codes(
             for i, cond in enumerate(conditions):
                 mask = np.broadcast_to(np.asarray(cond.evaluate(env), dtype=bool), weight.shape)
                 tally.hits[i, turn] = int(weight[mask].sum())
+                if tally.outcomes is not None:  # each game's shape, looked up among the shapes
+                    tally.outcomes[i, turn] = (
+                        mask[np.searchsorted(shapes, games[d])] if d else mask[0]
+                    )
             if turn == 0:
                 for k in range(KINDS):
                     tally.composition[k] = np.bincount(
@@ -494,6 +510,7 @@ def simulate_effects(
     draws: Mapping[Going, list[int]],
     trials: int,
     rngs: Mapping[Going, np.random.Generator],
+    keep: bool = False,
 ) -> dict[Going, Tally]:
     """Goldfish games with effects, turn by turn, for each going separately (each going has
     its own random stream, so its figures do not depend on which other goings are asked).
@@ -515,6 +532,7 @@ def simulate_effects(
             np.zeros((len(conditions), turns), dtype=np.int64),
             np.zeros((KINDS, depth + 1), dtype=np.int64),
             0,
+            np.zeros((len(conditions), turns, trials), dtype=bool) if keep else None,
         )
         size = _batch(trials, 6 * len(deal.cards) + 2 * len(deal.kind))
         done = 0
@@ -529,9 +547,10 @@ def simulate_effects(
                 row = table.counts()
                 env = _env(deal.names, row, table.left() if reads_deck else None)
                 for i, cond in enumerate(conditions):
-                    tally.hits[i, turn] += int(
-                        np.count_nonzero(np.broadcast_to(cond.evaluate(env), (t,)))
-                    )
+                    hit = np.broadcast_to(cond.evaluate(env), (t,))
+                    tally.hits[i, turn] += int(np.count_nonzero(hit))
+                    if tally.outcomes is not None:
+                        tally.outcomes[i, turn, done : done + t] = hit
                 if turn == 0:
                     for k in range(KINDS):
                         tally.composition[k] += np.bincount(

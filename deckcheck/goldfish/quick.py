@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING
 
 from deckcheck.error import GoldfishError, SpecError
 from deckcheck.goldfish.condition import Condition, parse_condition
-from deckcheck.goldfish.engine import DEFAULT_TRIALS, Options, Pool, Question, check_options, run
+from deckcheck.goldfish.engine import (
+    DEFAULT_TRIALS,
+    Options,
+    Pool,
+    Question,
+    check_options,
+    check_samples,
+    run,
+)
 from deckcheck.goldfish.exact import ExactBudget
 from deckcheck.goldfish.result import CardCount, ExactMode, HandStats
 from deckcheck.goldfish.rule import DrawRules, Going, draw_rules_for
@@ -102,6 +110,8 @@ def simulate_counts(
     data: Dataset | None = None,
     budget: ExactBudget | None = None,
     distributions: bool = False,
+    paired: bool = False,
+    sample: int = 0,
     name: str | None = None,
 ) -> HandStats:
     """Quick mode: odds of ``when`` (condition texts, or a mapping name -> text; default: "at
@@ -114,7 +124,7 @@ def simulate_counts(
     pool = quick_pool(size, counts)
     question = Question(tuple(counts), quick_conditions(counts, when))
     opts = Options(goings, turns, rules, mode, trials, seed, budget or ExactBudget(),
-                   distributions)  # fmt: skip
+                   distributions, check_samples(sample), paired)  # fmt: skip
     most = max(n for g in goings for n in rules.seen(g, turns))
     warnings = []
     if most > size:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from deckcheck.goldfish.rule import DrawRules, Going
+from deckcheck.goldfish.sample import Samples
 from deckcheck.goldfish.spec import Effect
 
 Z95 = 1.959963984540054
@@ -109,6 +110,8 @@ class ConditionStats:
     name: str
     expression: str
     by_going: Mapping[Going, tuple[Estimate, ...]]
+    method: Method = Method.EXACT
+    """Exact or simulated: decided per condition (one over the exact budget is simulated)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +122,69 @@ class DistributionStats:
     name: str
     copies: int
     by_going: Mapping[Going, tuple[tuple[Estimate, ...], ...]]
+    trials: int | None = None
+    """Simulated games per going when simulated (the cumulative figures' intervals)."""
+
+    def _cum(self, going: Going, turn: int, reverse: bool) -> tuple[Estimate, ...]:
+        ests = self.by_going[going][turn]
+        order = list(reversed(ests)) if reverse else list(ests)
+        out: list[Estimate] = []
+        if all(e.fraction is not None for e in ests):  # exact: integer sums over one denominator
+            fracs = [e.fraction for e in order if e.fraction is not None]
+            den = math.lcm(*(f.denominator for f in fracs))
+            total = 0
+            for f in fracs:
+                total += f.numerator * (den // f.denominator)
+                out.append(Estimate.exact(Fraction(total, den)))
+        else:  # simulated: the games meeting "at least / at most k", a proportion of its own
+            hits = 0
+            for e in order:
+                hits += round(e.probability * (self.trials or 0))
+                out.append(Estimate.simulated(hits, self.trials or 0))
+        return tuple(reversed(out)) if reverse else tuple(out)
+
+    def at_least(self, going: Going, turn: int) -> tuple[Estimate, ...]:
+        """P(at least k) for k = 0, 1, ... by turn ``turn`` (0 = turn 1)."""
+        return self._cum(going, turn, reverse=True)
+
+    def at_most(self, going: Going, turn: int) -> tuple[Estimate, ...]:
+        """P(at most k) for k = 0, 1, ... by turn ``turn`` (0 = turn 1)."""
+        return self._cum(going, turn, reverse=False)
+
+    def expected(self, going: Going, turn: int) -> Mean:
+        """The expected number of cards of the category seen by turn ``turn`` (0 = turn 1):
+        exact, or simulated with a 95% interval (normal, from the simulated variance)."""
+        ests = self.by_going[going][turn]
+        fracs = [e.fraction for e in ests if e.fraction is not None]
+        if len(fracs) == len(ests):
+            den = math.lcm(*(f.denominator for f in fracs))
+            value = Fraction(sum(k * f.numerator * (den // f.denominator)
+                                 for k, f in enumerate(fracs)), den)  # fmt: skip
+            return Mean(float(value), None, None, value)
+        mean = sum(k * e.probability for k, e in enumerate(ests))
+        var = max(0.0, sum(k * k * e.probability for k, e in enumerate(ests)) - mean * mean)
+        half = Z95 * math.sqrt(var / self.trials) if self.trials else math.inf
+        return Mean(mean, mean - half, mean + half, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Mean:
+    """An expected count: exact (``fraction`` set) or simulated (95% interval)."""
+
+    value: float
+    low: float | None = None
+    high: float | None = None
+    fraction: Fraction | None = None
+
+    def to_dict(self, fractions: bool = False) -> dict[str, Any]:
+        """``{"mean": ..., "ci": [low, high] | null}`` plus ``"fraction"`` on request."""
+        out: dict[str, Any] = {
+            "mean": self.value,
+            "ci": None if self.low is None else [self.low, self.high],
+        }
+        if fractions and self.fraction is not None:
+            out["fraction"] = f"{self.fraction.numerator}/{self.fraction.denominator}"
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +211,12 @@ class HandStats:
     effect card not in the deck, more cards seen than the deck holds, unknown cards."""
     distributions: tuple[DistributionStats, ...] = ()
     """Per category, P(exactly k) by turn (when asked for)."""
+    samples: Samples | None = None
+    """Sample hands (when asked for)."""
+    outcomes: Any = field(default=None, compare=False, repr=False)
+    """With ``paired=True`` and a simulation: per going, per condition (and distribution
+    figure), a (turns, trials) bool array of each game's outcome (``None`` for an exact
+    figure); :func:`deckcheck.goldfish.compare.compare` pairs two runs on one seed with it."""
 
     def condition(self, name: str) -> ConditionStats:
         """The stats of the named condition (KeyError if absent)."""
@@ -187,6 +259,7 @@ class HandStats:
                 {
                     "name": c.name,
                     "expression": c.expression,
+                    "method": c.method.value,
                     "results": {
                         g.value: [
                             dict(turn=i + 1, seen=self.seen[g][i], **est.to_dict(fr))
@@ -216,6 +289,15 @@ class HandStats:
                                 "counts": [
                                     dict(count=k, **est.to_dict(fr)) for k, est in enumerate(ks)
                                 ],
+                                "at_least": [
+                                    dict(count=k, **est.to_dict(fr))
+                                    for k, est in enumerate(d.at_least(g, t))
+                                ],
+                                "at_most": [
+                                    dict(count=k, **est.to_dict(fr))
+                                    for k, est in enumerate(d.at_most(g, t))
+                                ],
+                                "expected": d.expected(g, t).to_dict(fr),
                             }
                             for t, ks in enumerate(turns)
                         ]
@@ -224,5 +306,11 @@ class HandStats:
                 }
                 for d in self.distributions
             ],
+            "samples": None
+            if self.samples is None
+            else {
+                "seed": self.samples.seed,
+                "hands": [h.to_dict([c.name for c in self.conditions]) for h in self.samples.hands],
+            },
             "warnings": list(self.warnings),
         }

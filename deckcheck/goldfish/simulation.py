@@ -16,6 +16,7 @@ from deckcheck.goldfish.engine import (
     Pool,
     Question,
     check_options,
+    check_samples,
     run,
 )
 from deckcheck.goldfish.exact import ExactBudget
@@ -105,6 +106,8 @@ def simulate(
     data: Dataset | None = None,
     budget: ExactBudget | None = None,
     distributions: bool = False,
+    paired: bool = False,
+    sample: int = 0,
 ) -> HandStats:
     """Goldfish odds of the Main Deck of ``deck``.
 
@@ -117,13 +120,16 @@ def simulate(
     always simulates (``trials`` games per going, seeded by ``seed``). The hand size and draws
     are ``rules``, else those of ``format``'s era at ``date`` (default: ``tcg`` today) in
     ``data`` (default: the active dataset), the era :func:`deckcheck.validate` uses.
+    ``sample`` deals that many seeded sample hands (``HandStats.samples``; at most 100).
+    ``paired`` keeps each simulated game's outcome (``HandStats.outcomes``), so that
+    :func:`deckcheck.goldfish.compare.compare` gives two runs on one seed the paired interval.
     """
     rules = rules or draw_rules_for(format, date, data)
     goings, mode = check_options(going, turns, trials, seed, exact)
     seen = {g: tuple(rules.seen(g, turns)) for g in goings}
     pool, question, warnings = prepare(deck, spec, seen)
     opts = Options(goings, turns, rules, mode, trials, seed, budget or ExactBudget(),
-                   distributions)  # fmt: skip
+                   distributions, check_samples(sample), paired)  # fmt: skip
     return run(pool, question, opts, deck_name=deck.name, default=spec is None, warnings=warnings)
 
 

@@ -155,8 +155,9 @@ def _json(value: Renderable, opts: RenderOptions) -> str:
     if isinstance(value, Forecast):
         return doc.dump(doc.UpcomingDocument.model_validate(safe(value.to_dict())))
     if isinstance(value, Report):
-        return doc.dump(doc.ResultDoc.model_validate(safe(localize_result(value, value.to_dict(),
-                                                                   opts.lang))))  # fmt: skip
+        return doc.dump(
+            doc.ResultDoc.model_validate(safe(localize_result(value, value.to_dict(), opts.lang)))
+        )
     data = value.to_dict(fractions=opts.fractions)
     data["warnings"] = [*data.get("warnings", []), *opts.warnings]
     return doc.dump(doc.GoldfishDocument.model_validate(safe(data)))
@@ -185,9 +186,15 @@ def batch_dict(batch: Batch) -> dict[str, Any]:
     out: dict[str, Any] = {
         "results": [r.to_dict() for r in (batch.checked or batch.reports)],
         "summary": {
-            "decks": s.decks, "legal": s.legal, "illegal": s.illegal, "errors": s.errors,
-            "warnings": s.warnings, "notes": s.notes, "unreadable": s.unreadable,
-            "skipped": s.skipped, "duplicates": s.duplicates,
+            "decks": s.decks,
+            "legal": s.legal,
+            "illegal": s.illegal,
+            "errors": s.errors,
+            "warnings": s.warnings,
+            "notes": s.notes,
+            "unreadable": s.unreadable,
+            "skipped": s.skipped,
+            "duplicates": s.duplicates,
         },
         "unreadable": unreadable,
         "skipped": [skipped_dict(k) for k in batch.skipped],
@@ -197,7 +204,7 @@ def batch_dict(batch: Batch) -> dict[str, Any]:
             "as_of": batch.data_as_of.isoformat() if batch.data_as_of else None,
             "fingerprint": batch.data_fingerprint,
         },
-    }  # fmt: skip
+    }
     return out
 
 

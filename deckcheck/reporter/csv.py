@@ -31,9 +31,24 @@ if TYPE_CHECKING:
     from deckcheck.source.registration import Registration
 
 HEADER = (
-    "row", "player_id", "player", "deck_name", "source", "status", "duplicate_of", "legal",
-    "errors", "warnings", "notes", "codes", "messages", "main", "extra", "side", "fingerprint",
-)  # fmt: skip
+    "row",
+    "player_id",
+    "player",
+    "deck_name",
+    "source",
+    "status",
+    "duplicate_of",
+    "legal",
+    "errors",
+    "warnings",
+    "notes",
+    "codes",
+    "messages",
+    "main",
+    "extra",
+    "side",
+    "fingerprint",
+)
 """The report's own columns, in order (public API)."""
 
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
@@ -105,15 +120,39 @@ def batch_csv(batch: Batch, *, lang: str = "en") -> str:
             codes = ";".join(dict.fromkeys(v.code.value for v in r.violations))
             messages = " | ".join(loc.violation(v) for v in r.violations)
             c = r.counts
-            cells = [r.name or "", r.path or "", status_of(r).value,
-                     reg.duplicate_of if reg and reg.duplicate_of is not None else "",
-                     "true" if r.legal else "false", errors, warnings, notes, codes, messages,
-                     c["main"], c["extra"], c["side"],
-                     r.fingerprint if isinstance(r, Checked) else ""]  # fmt: skip
+            cells = [
+                r.name or "",
+                r.path or "",
+                status_of(r).value,
+                reg.duplicate_of if reg and reg.duplicate_of is not None else "",
+                "true" if r.legal else "false",
+                errors,
+                warnings,
+                notes,
+                codes,
+                messages,
+                c["main"],
+                c["extra"],
+                c["side"],
+                r.fingerprint if isinstance(r, Checked) else "",
+            ]
         else:
-            cells = ["", r.path, status_of(r).value,
-                     reg.duplicate_of if reg and reg.duplicate_of is not None else "",
-                     "", "", "", "", "", r.error, "", "", "", ""]  # fmt: skip
+            cells = [
+                "",
+                r.path,
+                status_of(r).value,
+                reg.duplicate_of if reg and reg.duplicate_of is not None else "",
+                "",
+                "",
+                "",
+                "",
+                "",
+                r.error,
+                "",
+                "",
+                "",
+                "",
+            ]
         head = [reg.row, reg.player_id, reg.player] if reg is not None else ["", "", ""]
         own = [defuse(v) if isinstance(v, str) else v for v in (*head, *cells)]
         # the registration CSV's own columns pass through as written (line breaks included)

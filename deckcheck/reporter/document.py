@@ -316,7 +316,18 @@ class ConditionDoc(_Doc):
 
     name: str
     expression: str
+    method: Literal["exact", "simulation"] = Field(
+        "exact", description="Exact or simulated (decided per condition)."
+    )
     results: dict[str, list[TurnEstimateDoc]]
+
+
+class MeanDoc(_Doc):
+    """An expected count: exact (ci null) or simulated with a 95% interval."""
+
+    mean: float
+    ci: list[float] | None
+    fraction: str | None = Field(None, description="Exact value 'n/d' (with --fractions).")
 
 
 class DistributionTurnDoc(_Doc):
@@ -325,6 +336,13 @@ class DistributionTurnDoc(_Doc):
     turn: int
     seen: int
     counts: list[CountEstimateDoc]
+    at_least: list[CountEstimateDoc] = Field(
+        default_factory=list, description="P(at least count) for count = 0, 1, ..."
+    )
+    at_most: list[CountEstimateDoc] = Field(
+        default_factory=list, description="P(at most count) for count = 0, 1, ..."
+    )
+    expected: MeanDoc | None = Field(None, description="Expected cards of the category seen.")
 
 
 class DistributionDoc(_Doc):
@@ -333,6 +351,22 @@ class DistributionDoc(_Doc):
     name: str
     copies: int
     results: dict[str, list[DistributionTurnDoc]]
+
+
+class SampleHandDoc(_Doc):
+    """A sample hand: the opening hand, each turn's Draw Phase cards, the conditions met."""
+
+    going: str
+    hand: list[str]
+    draws: list[list[str]]
+    met: dict[str, list[bool]] = Field(description="Per condition, whether it holds by turn.")
+
+
+class SamplesDoc(_Doc):
+    """Seeded sample hands (``--sample N``)."""
+
+    seed: int
+    hands: list[SampleHandDoc]
 
 
 class GoldfishDocument(_Doc):
@@ -356,6 +390,7 @@ class GoldfishDocument(_Doc):
     distributions: list[DistributionDoc] = Field(
         default_factory=list, description="Per category, P(exactly k) by turn (when asked for)."
     )
+    samples: SamplesDoc | None = Field(None, description="Sample hands (with --sample N).")
     warnings: list[str] = Field(default_factory=list)
     data_fingerprint: str | None = None
 
@@ -407,6 +442,11 @@ class DifferenceDoc(_Doc):
     b: float
     diff: float = Field(description="B - A.")
     ci: list[float] | None = Field(description="95% interval of B - A when simulated.")
+    interval: Literal["exact", "paired", "independent"] = Field(
+        "independent",
+        description="How B - A was found: exact (both exact), paired (both simulated on one "
+        "seed: the games' differences), independent (the two intervals combined).",
+    )
     fraction: str | None = Field(None, description="B - A exactly (with --fractions).")
 
 
@@ -428,6 +468,37 @@ class CompareDocument(_Doc):
     differences: list[DifferenceDoc]
     only_a: list[str]
     only_b: list[str]
+    paired: bool = Field(
+        False, description="Whether simulated differences are paired (common random numbers)."
+    )
+    data_fingerprint: str | None = None
+
+
+class SidePlanCardDoc(_Doc):
+    """A card a side plan moves."""
+
+    name: str
+    passcode: int
+    copies: int
+
+
+class SidePlanDoc(_Doc):
+    """The cards sided in and out."""
+
+    in_: list[SidePlanCardDoc] = Field(alias="in")
+    out: list[SidePlanCardDoc]
+
+
+class SideGoldfishDocument(_Doc):
+    """``deckcheck simulate DECK --side PLAN --output json``: game 1 (A) and the sided deck
+    (B, games 2 and 3) side by side, and P(at least 1) of each card sided in."""
+
+    plan: SidePlanDoc
+    comparison: CompareDocument
+    side_cards: GoldfishDocument | None = Field(
+        description="P(at least 1) of each Main Deck card sided in, and of any of them."
+    )
+    warnings: list[str] = Field(default_factory=list)
     data_fingerprint: str | None = None
 
 
@@ -730,6 +801,7 @@ DOCUMENTS: dict[str, type[BaseModel]] = {
     "goldfish": GoldfishDocument,
     "goldfish-sweep": SweepDocument,
     "goldfish-compare": CompareDocument,
+    "goldfish-side": SideGoldfishDocument,
     "formats": FormatsDocument,
     "format": FormatDoc,
     "banlist": BanlistDocument,

@@ -47,9 +47,13 @@ def escape_property(text: str) -> str:
 
 
 def command(
-    kind: str, message: str, *, file: str | None = None, line: int | None = None,
+    kind: str,
+    message: str,
+    *,
+    file: str | None = None,
+    line: int | None = None,
     title: str | None = None,
-) -> str:  # fmt: skip
+) -> str:
     """One workflow command line: ``::kind file=F,line=L,title=T::message``."""
     props = []
     if file is not None:
@@ -79,13 +83,13 @@ def workflow_commands(batch: Batch, options: RenderOptions) -> str:
             lines.append(command(kind, v.message + where, file=file, line=line, title=v.code.value))
     for u in batch.unreadable:
         file, line = locate(u.path, u.registration, u.line, options.root)
-        lines.append(command("error", f"{u.error} [{u.code.value}]", file=file, line=line,
-                             title="unreadable"))  # fmt: skip
+        message = f"{u.error} [{u.code.value}]"
+        lines.append(command("error", message, file=file, line=line, title="unreadable"))
     for k in batch.skipped:
         file, _ = locate(k.path, None, None, options.root)
         shown = "" if file is not None else f"{clean(k.path)}: "
-        lines.append(command("notice", f"{shown}skipped, {k.reason} [{k.code.value}]", file=file,
-                             title="skipped"))  # fmt: skip
+        message = f"{shown}skipped, {k.reason} [{k.code.value}]"
+        lines.append(command("notice", message, file=file, title="skipped"))
     lines.append(summary_line(batch))
     return "".join(line + "\n" for line in lines)
 

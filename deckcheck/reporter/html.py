@@ -139,8 +139,10 @@ def _card(row: Row, loc: Localizer) -> str:
     head = f"{_e(title or '<deck>')}"
     if who:
         head += f" <small>({_e(who)})</small>"
-    lines = [f'<section class="deck {status}"><h3><span class="{status}">'
-             f"{_e(_status(status, loc))}</span> {head}</h3>"]  # fmt: skip
+    lines = [
+        f'<section class="deck {status}"><h3><span class="{status}">'
+        f"{_e(_status(status, loc))}</span> {head}</h3>"
+    ]
     if not isinstance(row, Unreadable) and row.name and row.path:
         lines.append(f'<div class="meta">{_e(row.path)}</div>')
     rep = row.report if isinstance(row, Checked) else row
@@ -170,8 +172,10 @@ def _card(row: Row, loc: Localizer) -> str:
             )
     else:
         fix = unreadable_fix(row, loc.lang.value)
-        items.append(f'<li><span class="code">{row.code.value}</span> {_e(row.error)}'
-                     f'<div class="fix">{_e(fix)}</div></li>')  # fmt: skip
+        items.append(
+            f'<li><span class="code">{row.code.value}</span> {_e(row.error)}'
+            f'<div class="fix">{_e(fix)}</div></li>'
+        )
     lines.append("<ul>" + "".join(items) + "</ul></section>")
     return "\n".join(lines)
 
@@ -241,15 +245,24 @@ def _row(i: int, r: Row, extra: list[str], loc: Localizer) -> str:
         c = r.counts
         codes = " ".join(dict.fromkeys(v.code.value for v in r.violations))
         cells += [
-            f"<td>{_cell(r.name or '')}</td>", f"<td>{_cell(r.path or '')}</td>", state,
-            f'<td class="num">{len(r.errors)}</td>', f'<td class="num">{warnings}</td>',
-            f'<td class="num cards" data-v="{c["main"]}">{c["main"]}/{c["extra"]}/{c["side"]}'
-            "</td>", f"<td>{_codes(codes)}</td>",
+            f"<td>{_cell(r.name or '')}</td>",
+            f"<td>{_cell(r.path or '')}</td>",
+            state,
+            f'<td class="num">{len(r.errors)}</td>',
+            f'<td class="num">{warnings}</td>',
+            f'<td class="num cards" data-v="{c["main"]}">{c["main"]}/{c["extra"]}/{c["side"]}</td>',
+            f"<td>{_codes(codes)}</td>",
             f'<td class="code fp">{_e(r.fingerprint if isinstance(r, Checked) else "")}</td>',
-        ]  # fmt: skip
+        ]
     else:
-        cells += ["<td></td>", f"<td>{_cell(r.path)}</td>", state, *(["<td></td>"] * 3),
-                  f"<td>{_cell(r.error)}</td>", "<td></td>"]  # fmt: skip
+        cells += [
+            "<td></td>",
+            f"<td>{_cell(r.path)}</td>",
+            state,
+            *(["<td></td>"] * 3),
+            f"<td>{_cell(r.error)}</td>",
+            "<td></td>",
+        ]
     return "<tr>" + "".join(cells) + "</tr>"
 
 
@@ -257,12 +270,16 @@ def _table(table: tuple[Row, ...], loc: Localizer) -> list[str]:
     """The sortable table of every registration (the CSV's own columns after the player)."""
     extra = _extra_columns(table)
     cols = [loc.t(f"col.{c}") for c in ("row", "player_id", "player")]
-    rest = [loc.t(f"col.{c}") for c in ("deck", "source", "status", "errors", "warnings",
-                                         "cards", "codes", "fingerprint")]  # fmt: skip
+    rest = [
+        loc.t(f"col.{c}")
+        for c in ("deck", "source", "status", "errors", "warnings", "cards", "codes", "fingerprint")
+    ]
     head = [*cols, *extra, *rest]
-    out = ['<table class="sortable"><thead><tr>'
-           + "".join(f'<th scope="col">{_e(h)}</th>' for h in head)
-           + "</tr></thead><tbody>"]  # fmt: skip
+    out = [
+        '<table class="sortable"><thead><tr>'
+        + "".join(f'<th scope="col">{_e(h)}</th>' for h in head)
+        + "</tr></thead><tbody>"
+    ]
     out += [_row(i, r, extra, loc) for i, r in enumerate(table)]
     out.append("</tbody></table>")
     return out
@@ -273,17 +290,24 @@ def _counts(batch: Batch, registrations: int, loc: Localizer) -> str:
     counted among them (a duplicate is also legal, illegal or unreadable)."""
     s = batch.summary
     counts = [
-        ("registrations", registrations, ""), ("legal", s.legal, "legal"),
-        ("illegal", s.illegal, "illegal"), ("unreadable", s.unreadable, "unreadable"),
-        ("of_duplicates", s.duplicates, "duplicate"), ("errors", s.errors, ""),
+        ("registrations", registrations, ""),
+        ("legal", s.legal, "legal"),
+        ("illegal", s.illegal, "illegal"),
+        ("unreadable", s.unreadable, "unreadable"),
+        ("of_duplicates", s.duplicates, "duplicate"),
+        ("errors", s.errors, ""),
         ("warnings", s.warnings, ""),
-    ]  # fmt: skip
+    ]
     if s.skipped:
         counts.append(("skipped", s.skipped, ""))
-    return ('<div class="counts">'
-            + "".join(f'<div class="count {cls}"><b>{n}</b>{_e(loc.t(f"count.{label}"))}</div>'
-                      for label, n, cls in counts)
-            + "</div>")  # fmt: skip
+    return (
+        '<div class="counts">'
+        + "".join(
+            f'<div class="count {cls}"><b>{n}</b>{_e(loc.t(f"count.{label}"))}</div>'
+            for label, n, cls in counts
+        )
+        + "</div>"
+    )
 
 
 def _head(batch: Batch, meta: Metagame | None, loc: Localizer, registrations: int) -> list[str]:
@@ -328,8 +352,10 @@ def batch_html(batch: Batch, meta: Metagame | None = None, *, lang: str = "en") 
         out.append(f'<p class="legal">{_e(loc.t("html.all_legal"))}</p>')
     if batch.skipped:
         out.append(f"<h2>{_e(loc.t('html.skipped', n=len(batch.skipped)))}</h2><ul>")
-        out += [f'<li>{_cell(k.path)}: <span class="code">{k.code.value}</span> {_e(k.reason)}</li>'
-                for k in batch.skipped[:200]]  # fmt: skip
+        out += [
+            f'<li>{_cell(k.path)}: <span class="code">{k.code.value}</span> {_e(k.reason)}</li>'
+            for k in batch.skipped[:200]
+        ]
         out.append("</ul>")
     if meta is not None:
         from deckcheck.reporter.meta import meta_section

@@ -21,6 +21,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from deckcheck.boundary import read_data
+
 if TYPE_CHECKING:
     from deckcheck.card import Card, CardIndex
     from deckcheck.validation.report import Violation
@@ -192,6 +194,7 @@ _VIOLATIONS: dict[str, str] = {
     "ambiguous-card": "{name} matches several cards: write its passcode",
     "unofficial-card": "{name} is not an official card: remove it",
     "prerelease": "{name} is written with pre-release code {passcode}: use its released passcode",
+    "prerelease-code": "pre-release code {passcode} read as the released card {name}",
     "points-over-cap": "the deck has {found} points; the cap is {allowed}",
     "forbidden-type": "{name} is of a card type this format bans: remove it",
     "legend-limit": "{found} Legend cards; at most {allowed}: remove {excess}",
@@ -270,7 +273,7 @@ def catalog(lang: Lang) -> dict[str, str]:
     if lang is Lang.EN:
         return {}
     path = LOCALE_DIR / f"{lang.value}.po"
-    entries = parse_po(path.read_text(encoding="utf-8"))
+    entries = parse_po(read_data(path).decode("utf-8"))
     return {
         key: text for key, (msgid, text) in entries.items() if text and MESSAGES.get(key) == msgid
     }
@@ -323,11 +326,16 @@ class Localizer:
         code = v.code.value
         name = self.name(v.passcode, v.name) or v.text
         values: dict[str, object] = {
-            "name": name, "found": v.found, "allowed": v.allowed, "passcode": v.passcode,
-            "text": v.text, "section": self.t(f"section.{v.section}") if v.section else None,
+            "name": name,
+            "found": v.found,
+            "allowed": v.allowed,
+            "passcode": v.passcode,
+            "text": v.text,
+            "section": self.t(f"section.{v.section}") if v.section else None,
             "excess": abs(v.found - v.allowed)
-            if v.found is not None and v.allowed is not None else None,
-        }  # fmt: skip
+            if v.found is not None and v.allowed is not None
+            else None,
+        }
         template = MESSAGES[f"violation.{code}"]
         if all(values.get(f) is not None for f in fields_of(template)):
             return self.t(f"violation.{code}", **{f: values[f] for f in fields_of(template)})

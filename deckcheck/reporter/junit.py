@@ -58,16 +58,23 @@ def _registration_properties(case: ET.Element, reg: Registration | None) -> None
     if reg is None:
         return
     props = ET.SubElement(case, "properties")
-    values = [("row", str(reg.row)), ("player_id", reg.player_id), ("player", reg.player),
-              *reg.fields]  # fmt: skip
+    values = [
+        ("row", str(reg.row)),
+        ("player_id", reg.player_id),
+        ("player", reg.player),
+        *reg.fields,
+    ]
     for name, value in values:
         ET.SubElement(props, "property", name=xml_text(name), value=xml_text(value))
 
 
 def _case(
-    suite: ET.Element, classname: str, path: str | None, reg: Registration | None,
+    suite: ET.Element,
+    classname: str,
+    path: str | None,
+    reg: Registration | None,
     options: RenderOptions,
-) -> ET.Element:  # fmt: skip
+) -> ET.Element:
     """A test case for one source: named by its file (a deck written in the registrations CSV:
     the CSV and its line), with the registration's properties."""
     from deckcheck.reporter.where import in_csv, locate
@@ -75,8 +82,9 @@ def _case(
     label = path or "<deck>"
     file, line = locate(path, reg, None, options.root)
     shown = (f"{file}:{line}" if in_csv(path, reg) else file) if file is not None else label
-    case = ET.SubElement(suite, "testcase", classname=xml_text(classname),
-                         name=xml_text(shown), time="0")  # fmt: skip
+    case = ET.SubElement(
+        suite, "testcase", classname=xml_text(classname), name=xml_text(shown), time="0"
+    )
     if file is not None:
         case.set("file", xml_text(file))
         if in_csv(path, reg):
@@ -136,8 +144,7 @@ def junit_xml(batch: Batch, options: RenderOptions) -> str:
         ET.SubElement(case, "skipped", message=xml_text(k.reason), type=k.code.value)
     errored = len(batch.unreadable)
     tests = len(batch.reports) + len(batch.unreadable) + len(batch.skipped)
-    counts = {"tests": tests, "failures": failed, "errors": errored,
-              "skipped": len(batch.skipped)}  # fmt: skip
+    counts = {"tests": tests, "failures": failed, "errors": errored, "skipped": len(batch.skipped)}
     for element in (root, suite):
         for key, n in counts.items():
             element.set(key, str(n))

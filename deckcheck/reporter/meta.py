@@ -27,11 +27,17 @@ def _pct(share: float) -> str:
 
 def meta_text(meta: Metagame) -> str:
     """The breakdown as terminal text (every outside string escaped)."""
-    by_kind = {k: sum(a.decks for a in meta.archetypes if a.kind.value == k)
-               for k in ("archetype", "hybrid", "rogue")}  # fmt: skip
+    by_kind = {
+        k: sum(a.decks for a in meta.archetypes if a.kind.value == k)
+        for k in ("archetype", "hybrid", "rogue")
+    }
     labels = sum(a.kind.value == "archetype" for a in meta.archetypes)
-    lines = [f"{meta.decks} decks: {by_kind['archetype']} in {labels} archetype(s), "
-             f"{by_kind['hybrid']} hybrid, {by_kind['rogue']} rogue", "", "Archetypes"]  # fmt: skip
+    lines = [
+        f"{meta.decks} decks: {by_kind['archetype']} in {labels} archetype(s), "
+        f"{by_kind['hybrid']} hybrid, {by_kind['rogue']} rogue",
+        "",
+        "Archetypes",
+    ]
     width = max((len(a.label) for a in meta.archetypes), default=10)
     for a in meta.archetypes:
         lines.append(f"  {clean(a.label):<{width}}  {a.decks:>5}  {_pct(a.share):>6}")
@@ -68,8 +74,7 @@ def meta_json(meta: Metagame) -> str:
     return document.dump(model)
 
 
-CSV_HEADER = ("table", "rank", "label", "kind", "passcode", "decks", "share", "copies",
-              "average")  # fmt: skip
+CSV_HEADER = ("table", "rank", "label", "kind", "passcode", "decks", "share", "copies", "average")
 """Columns of ``deckcheck meta --output csv``: one row per archetype (``table`` archetypes) and
 per card (``most_played``, ``main``, ``side``)."""
 
@@ -82,13 +87,28 @@ def meta_csv(meta: Metagame) -> str:
     w = csv.writer(out, lineterminator="\r\n")
     w.writerow(CSV_HEADER)
     for i, a in enumerate(meta.archetypes, 1):
-        w.writerow(["archetypes", i, defuse(a.label), a.kind.value, "", a.decks,
-                    f"{a.share:.4f}", "", ""])  # fmt: skip
-    for table, cards in (("most_played", meta.most_played), ("main", meta.main),
-                         ("side", meta.side)):  # fmt: skip
+        w.writerow(
+            ["archetypes", i, defuse(a.label), a.kind.value, "", a.decks, f"{a.share:.4f}", "", ""]
+        )
+    for table, cards in (
+        ("most_played", meta.most_played),
+        ("main", meta.main),
+        ("side", meta.side),
+    ):
         for i, c in enumerate(cards, 1):
-            w.writerow([table, i, defuse(c.name), "card", c.passcode, c.decks,
-                        f"{c.share:.4f}", c.copies, f"{c.average:.2f}"])  # fmt: skip
+            w.writerow(
+                [
+                    table,
+                    i,
+                    defuse(c.name),
+                    "card",
+                    c.passcode,
+                    c.decks,
+                    f"{c.share:.4f}",
+                    c.copies,
+                    f"{c.average:.2f}",
+                ]
+            )
     return out.getvalue()
 
 
@@ -116,13 +136,17 @@ def _cards_table(title: str, cards: tuple[CardUsage, ...]) -> list[str]:
     out = [f"<h3>{_e(title)}</h3>"]
     if not cards:
         return [*out, "<p>None.</p>"]
-    out.append('<table class="meta"><thead><tr><th scope="col">Card</th>'
-               '<th scope="col">Decks</th><th scope="col">Share of decks</th>'
-               '<th scope="col">Average copies</th></tr></thead><tbody>')  # fmt: skip
+    out.append(
+        '<table class="meta"><thead><tr><th scope="col">Card</th>'
+        '<th scope="col">Decks</th><th scope="col">Share of decks</th>'
+        '<th scope="col">Average copies</th></tr></thead><tbody>'
+    )
     for c in cards:
-        out.append(f'<tr><td>{_e(c.name)}</td><td class="num">{c.decks}</td>'
-                   f'<td class="num">{_pct(c.share)}</td>'
-                   f'<td class="num">{c.average:.2f}</td></tr>')  # fmt: skip
+        out.append(
+            f'<tr><td>{_e(c.name)}</td><td class="num">{c.decks}</td>'
+            f'<td class="num">{_pct(c.share)}</td>'
+            f'<td class="num">{c.average:.2f}</td></tr>'
+        )
     out.append("</tbody></table>")
     return out
 
@@ -141,9 +165,11 @@ def meta_section(meta: Metagame) -> str:
             f'<i style="width:{width:.1f}%"></i><b>{a.decks} · {_pct(a.share)}</b></div>'
         )
     out.append("</div>")
-    out.append('<table class="meta"><thead><tr><th scope="col">Archetype</th>'
-               '<th scope="col">Kind</th><th scope="col">Decks</th><th scope="col">Share</th>'
-               "</tr></thead><tbody>")  # fmt: skip
+    out.append(
+        '<table class="meta"><thead><tr><th scope="col">Archetype</th>'
+        '<th scope="col">Kind</th><th scope="col">Decks</th><th scope="col">Share</th>'
+        "</tr></thead><tbody>"
+    )
     for a in meta.archetypes:
         out.append(
             f"<tr><td>{_e(a.label)}</td><td>{a.kind.value}</td>"
@@ -159,18 +185,23 @@ def meta_section(meta: Metagame) -> str:
 
 def meta_html(meta: Metagame, title: str = "Metagame") -> str:
     """The metagame as one self-contained page."""
-    return "\n".join([
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-        "style-src 'unsafe-inline'\">",
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>deckcheck: {_e(title)}</title>",
-        "<style>body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:72rem;"
-        "padding:0 1rem;color:#1d1d1f}table{border-collapse:collapse;width:100%}"
-        "th,td{border-bottom:1px solid #e5e5e5;padding:.3rem .5rem;text-align:left}"
-        f"{STYLE}</style></head><body>",
-        f"<h1>{_e(title)}</h1>",
-        meta_section(meta),
-        "</body></html>",
-    ]) + "\n"  # fmt: skip
+    return (
+        "\n".join(
+            [
+                "<!DOCTYPE html>",
+                '<html lang="en"><head><meta charset="utf-8">',
+                '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+                "style-src 'unsafe-inline'\">",
+                '<meta name="viewport" content="width=device-width, initial-scale=1">',
+                f"<title>deckcheck: {_e(title)}</title>",
+                "<style>body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:72rem;"
+                "padding:0 1rem;color:#1d1d1f}table{border-collapse:collapse;width:100%}"
+                "th,td{border-bottom:1px solid #e5e5e5;padding:.3rem .5rem;text-align:left}"
+                f"{STYLE}</style></head><body>",
+                f"<h1>{_e(title)}</h1>",
+                meta_section(meta),
+                "</body></html>",
+            ]
+        )
+        + "\n"
+    )

@@ -16,6 +16,9 @@ class RenderOptions:
     """ANSI colours (the CLI turns them on for a terminal without ``NO_COLOR``)."""
     fractions: bool = False
     """Goldfish: exact probabilities also as fractions."""
+    cumulative: bool = False
+    """Goldfish text: P(at least k), P(at most k) and the expected copies beside the
+    distributions (the JSON always has them)."""
     warnings: tuple[str, ...] = ()
     """Goldfish: warnings to carry in the JSON document."""
     root: str | None = None

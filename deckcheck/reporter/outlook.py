@@ -132,7 +132,10 @@ def forecast_commands(fc: Forecast, options: RenderOptions) -> str:
             )
     for u in fc.unreadable:
         file = repo_path(u.path, options.root)
-        lines.append(command("error", f"{u.error} [{u.code.value}]", file=file, line=u.line,
-                             title="unreadable"))  # fmt: skip
+        lines.append(
+            command(
+                "error", f"{u.error} [{u.code.value}]", file=file, line=u.line, title="unreadable"
+            )
+        )
     lines.append("deckcheck upcoming: " + summary_line(fc))
     return "".join(line + "\n" for line in lines)

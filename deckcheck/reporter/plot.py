@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.error import GoldfishError, PlotUnavailableError
+from deckcheck.goldfish.compare import Comparison
 from deckcheck.goldfish.result import ConditionStats, DistributionStats, HandStats
 from deckcheck.goldfish.rule import Going
 from deckcheck.goldfish.sweep import SweepStats
@@ -89,13 +90,8 @@ def _distribution_panel(ax: Any, stats: HandStats, dist: DistributionStats) -> N
     ax.grid(alpha=0.3, axis="y")
 
 
-def plot_stats(stats: HandStats, path: str | Path) -> None:
-    """Write a PNG or SVG (by the file's suffix) of ``stats`` to ``path``.
-
-    Conditions are drawn :data:`LINES_PER_PANEL` to a panel; past :data:`MAX_PANELS` panels,
-    a note under the figure says how many were left out.
-    """
-    path = Path(path)
+def _pyplot(path: Path) -> tuple[str, Any]:
+    """The file's format (png/svg) and matplotlib's pyplot; a clear error otherwise."""
     suffix = path.suffix.lower().lstrip(".")
     if suffix not in ("png", "svg"):
         raise GoldfishError(f"{path}: the plot file must end in .png or .svg")
@@ -106,6 +102,48 @@ def plot_stats(stats: HandStats, path: str | Path) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise PlotUnavailableError(f"plotting needs matplotlib; {INSTALL_HINT}") from None
+    return suffix, plt
+
+
+def plot_compare(cmp: Comparison, path: str | Path) -> None:
+    """Write a PNG or SVG of a comparison (``--vs``, a side plan): A's conditions by turn on
+    the left, B's on the right, on the same axes, ten conditions to a panel."""
+    path = Path(path)
+    suffix, plt = _pyplot(path)
+    sides = ((cmp.a_label, cmp.a), (cmp.b_label, cmp.b))
+    chunked = [
+        [list(st.conditions)[i : i + LINES_PER_PANEL]
+         for i in range(0, len(st.conditions), LINES_PER_PANEL)][:MAX_PANELS]
+        for _, st in sides
+    ]  # fmt: skip
+    rows = max(1, *(len(c) for c in chunked))
+    fig, axes = plt.subplots(rows, 2, figsize=(12, 5 * rows), squeeze=False)
+    for col, ((label, st), chunks) in enumerate(zip(sides, chunked, strict=True)):
+        goings = " / ".join(f"{g.value}: {'solid' if g is Going.FIRST else 'dashed'}"
+                            for g in st.goings)  # fmt: skip
+        for r in range(rows):
+            if r < len(chunks):
+                title = f"{'AB'[col]} {label}: {st.method.value} ({goings})"
+                _condition_panel(axes[r][col], st, chunks[r], title)
+            else:
+                axes[r][col].axis("off")
+    fig.tight_layout()
+    try:
+        fig.savefig(path, format=suffix)
+    except OSError as exc:
+        raise GoldfishError(f"{path}: cannot write the plot: {exc.strerror or exc}") from None
+    finally:
+        plt.close(fig)
+
+
+def plot_stats(stats: HandStats, path: str | Path) -> None:
+    """Write a PNG or SVG (by the file's suffix) of ``stats`` to ``path``.
+
+    Conditions are drawn :data:`LINES_PER_PANEL` to a panel; past :data:`MAX_PANELS` panels,
+    a note under the figure says how many were left out.
+    """
+    path = Path(path)
+    suffix, plt = _pyplot(path)
 
     conds = list(stats.conditions)
     chunks = [conds[i : i + LINES_PER_PANEL] for i in range(0, len(conds), LINES_PER_PANEL)]
@@ -151,16 +189,7 @@ def plot_sweep(stats: SweepStats, path: str | Path) -> None:
     """Write a PNG or SVG of a ratio sweep: the ranking condition per combination, best first,
     one bar per going (with 95% error bars when simulated)."""
     path = Path(path)
-    suffix = path.suffix.lower().lstrip(".")
-    if suffix not in ("png", "svg"):
-        raise GoldfishError(f"{path}: the plot file must end in .png or .svg")
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise PlotUnavailableError(f"plotting needs matplotlib; {INSTALL_HINT}") from None
+    suffix, plt = _pyplot(path)
     rows = list(stats.rows[:MAX_SWEEP_ROWS])
     fig, ax = plt.subplots(figsize=(10, 1.5 + 0.35 * max(1, len(rows))))
     labels = [", ".join(f"{n}={v}" for n, v in r.values) for r in rows]

@@ -74,9 +74,14 @@ def rules() -> list[dict[str, Any]]:
 def _location(path: str | None, line: int | None, label: str | None = None) -> list[dict[str, Any]]:
     if path is None:  # stdin, a ydke:// URL: no file, a logical location naming the source
         name = label or "<deck>"
-        return [{"logicalLocations": [{"name": name, "fullyQualifiedName": name,
-                                       "kind": "resource"}],
-                 "message": {"text": f"read from {name}, not from a file"}}]  # fmt: skip
+        return [
+            {
+                "logicalLocations": [
+                    {"name": name, "fullyQualifiedName": name, "kind": "resource"}
+                ],
+                "message": {"text": f"read from {name}, not from a file"},
+            }
+        ]
     if path.startswith("/") or (len(path) > 1 and path[1] == ":"):
         artifact: dict[str, Any] = {"uri": Path(path).as_uri()}
     else:
@@ -114,7 +119,7 @@ def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
                 ("allowed", v.allowed),
             ):
                 if value is not None:
-                    props[name] = value  # fmt: skip
+                    props[name] = value
             results.append(
                 {
                     "ruleId": v.code.value,

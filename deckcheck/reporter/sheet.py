@@ -20,7 +20,6 @@ import enum
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date as _date
 from typing import TYPE_CHECKING, Any
 
 from deckcheck.reporter.i18n import Lang, Localizer, card_name
@@ -176,11 +175,17 @@ def build_sheet(
     rows = _rows(deck, language)
     loc = Localizer(language, index)
     return Sheet(
-        language, tuple((g, tuple(rows[g])) for g in Group), fields or SheetFields(),
-        report.format, deck.name, verdict_lines(report, loc), report.legal,
+        language,
+        tuple((g, tuple(rows[g])) for g in Group),
+        fields or SheetFields(),
+        report.format,
+        deck.name,
+        verdict_lines(report, loc),
+        report.legal,
         fingerprint_deck(deck) if not deck.unread else UNREAD_FINGERPRINT,
-        report.data_fingerprint or "", dump_ydke(deck),
-    )  # fmt: skip
+        report.data_fingerprint or "",
+        dump_ydke(deck),
+    )
 
 
 def sheets_pdf(sheets: Sequence[Sheet], paper: Paper | str = Paper.A4) -> bytes:
@@ -260,8 +265,7 @@ def _latin(text: str) -> bool:
 class _Page:
     """Draws one sheet on the canvas's current page."""
 
-    def __init__(self, canvas: Any, sheet: Sheet, number: int, pages: int, forms: set[str]
-                 ) -> None:  # fmt: skip
+    def __init__(self, canvas: Any, sheet: Sheet, number: int, pages: int, forms: set[str]) -> None:
         self.c = canvas
         self.forms = forms
         """The forms (reused drawings) the PDF already holds."""
@@ -279,8 +283,16 @@ class _Page:
             return _BOLD if bold else _LATIN
         return _CJK[self.s.lang]
 
-    def text(self, x: float, y: float, text: str, size: float, bold: bool = False,
-             width: float | None = None, align: str = "left") -> None:  # fmt: skip
+    def text(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        size: float,
+        bold: bool = False,
+        width: float | None = None,
+        align: str = "left",
+    ) -> None:
         """``text`` at baseline ``y``; with ``width``, shrunk (then narrowed) to fit, never cut.
         Control, bidi-override and undecodable characters show as escapes (``\\x1b``)."""
         from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -308,8 +320,9 @@ class _Page:
         obj.textOut(text)
         self.c.drawText(obj)
 
-    def box(self, x: float, y: float, w: float, h: float, fill: tuple[float, ...] | None = None
-            ) -> None:  # fmt: skip
+    def box(
+        self, x: float, y: float, w: float, h: float, fill: tuple[float, ...] | None = None
+    ) -> None:
         """A rectangle with its lower-left corner at (x, y)."""
         self.c.setLineWidth(0.6)
         if fill is not None:
@@ -340,8 +353,9 @@ class _Page:
         self.c.setLineWidth(0.6)
         self.c.drawPath(path, stroke=1, fill=0)
 
-    def field(self, x: float, y: float, w: float, h: float, label: str, value: str | None,
-              name: str) -> None:  # fmt: skip
+    def field(
+        self, x: float, y: float, w: float, h: float, label: str, value: str | None, name: str
+    ) -> None:
         """A labelled box: the value printed, or a fillable form field when there is none."""
         self.box(x, y, w, h)
         self.text(x + 3, y + h - 7, label, 6, width=w - 6)
@@ -349,9 +363,17 @@ class _Page:
             self.text(x + 4, y + 4, value, 10, width=w - 8)
             return
         self.c.acroForm.textfield(
-            name=f"p{self.number}.{name}", tooltip=label, x=x + 2, y=y + 1.5, width=w - 4,
-            height=h - 10, fontSize=9, borderWidth=0, fillColor=None, forceBorder=False,
-        )  # fmt: skip
+            name=f"p{self.number}.{name}",
+            tooltip=label,
+            x=x + 2,
+            y=y + 1.5,
+            width=w - 4,
+            height=h - 10,
+            fontSize=9,
+            borderWidth=0,
+            fillColor=None,
+            forceBorder=False,
+        )
 
     # the sheet's parts
 
@@ -375,12 +397,17 @@ class _Page:
         y = top - 24
         w = (self.width - 2 * MARGIN) / 3
         rows = [
-            [("sheet.player", s.fields.player, "player"),
-             ("sheet.player_id", s.fields.player_id, "player_id"),
-             ("sheet.date", s.fields.date, "date")],
-            [("sheet.event", s.fields.event, "event"), ("sheet.format", s.format, "format"),
-             ("sheet.deck", s.deck_name, "deck")],
-        ]  # fmt: skip
+            [
+                ("sheet.player", s.fields.player, "player"),
+                ("sheet.player_id", s.fields.player_id, "player_id"),
+                ("sheet.date", s.fields.date, "date"),
+            ],
+            [
+                ("sheet.event", s.fields.event, "event"),
+                ("sheet.format", s.format, "format"),
+                ("sheet.deck", s.deck_name, "deck"),
+            ],
+        ]
         for row in rows:
             y -= 24
             for i, (key, value, name) in enumerate(row):
@@ -408,14 +435,24 @@ class _Page:
             total = s.total(Group.TRAP, Group.OTHER) if group is Group.TRAP else s.total(group)
             self.column(x, top, w, top - bottom, group, items, rows, total)
 
-    def column(self, x: float, top: float, w: float, h: float, group: Group,
-               items: Sequence[SheetRow | str], rows: int, total: int) -> None:  # fmt: skip
+    def column(
+        self,
+        x: float,
+        top: float,
+        w: float,
+        h: float,
+        group: Group,
+        items: Sequence[SheetRow | str],
+        rows: int,
+        total: int,
+    ) -> None:
         """One block: a heading, ``rows`` lines of count and name, and the block's total."""
         head, foot = 13.0, 12.0
         row_h = (h - head - foot) / rows
         self.box(x, top - head, w, head, fill=_GREY)
-        self.text(x + 4, top - head + 4, self.loc.t(f"sheet.{group.value}"), 8, bold=True,
-                  width=w - 8)  # fmt: skip
+        self.text(
+            x + 4, top - head + 4, self.loc.t(f"sheet.{group.value}"), 8, bold=True, width=w - 8
+        )
         qty = 20.0
         size = min(NAME_SIZE, row_h * 0.62)
         self.grid(x, top - head, w, row_h, rows, qty)
@@ -430,8 +467,14 @@ class _Page:
             self.text(x + qty + 3, base, name, size, width=w - qty - 6)
         y = top - h
         self.box(x, y, w, foot, fill=_GREY)
-        self.text(x + w - 4, y + 3.5, f"{self.loc.t('sheet.total')}: {total}", 7.5, bold=True,
-                  align="right")  # fmt: skip
+        self.text(
+            x + w - 4,
+            y + 3.5,
+            f"{self.loc.t('sheet.total')}: {total}",
+            7.5,
+            bold=True,
+            align="right",
+        )
 
     def lower(self, top: float, h: float) -> None:
         """Extra and Side Decks, then the QR code and the deck's totals."""
@@ -447,8 +490,11 @@ class _Page:
     def panel(self, x: float, top: float, w: float, h: float) -> None:
         """The QR code of the deck's ydke:// URL, and the Main / Extra / Side totals."""
         s, loc = self.s, self.loc
-        totals = [("sheet.main", s.main_total), ("sheet.extra", s.total(Group.EXTRA)),
-                  ("sheet.side", s.total(Group.SIDE))]  # fmt: skip
+        totals = [
+            ("sheet.main", s.main_total),
+            ("sheet.extra", s.total(Group.EXTRA)),
+            ("sheet.side", s.total(Group.SIDE)),
+        ]
         box_h = 10.5 * (len(totals) + 1) + 2
         self.box(x, top - box_h, w, box_h)
         self.text(x + 4, top - 10, loc.t("sheet.totals"), 8, bold=True, width=w - 8)
@@ -487,8 +533,10 @@ class _Page:
         for line in lines[1:]:
             y -= size + 1.5
             self.text(MARGIN + 8, y, line, size, width=w - 12)
-        fps = (f"{loc.t('sheet.deck_fp')}: {s.deck_fingerprint}    "
-               f"{loc.t('sheet.data_fp')}: {s.data_fingerprint[:16]}")  # fmt: skip
+        fps = (
+            f"{loc.t('sheet.deck_fp')}: {s.deck_fingerprint}    "
+            f"{loc.t('sheet.data_fp')}: {s.data_fingerprint[:16]}"
+        )
         self.text(MARGIN + 4, bottom + 4, fps, 6.5, width=w - 8)
 
     def footer(self) -> None:
@@ -497,77 +545,10 @@ class _Page:
         if any(r.fallback for _, rows in self.s.groups for r in rows):
             language = loc.t(f"lang.{self.s.lang.value}")
             self.text(MARGIN, MARGIN, loc.t("sheet.fallback", language=language), 6.5)
-        self.text(self.width - MARGIN, MARGIN,
-                  loc.t("sheet.page", page=self.number, pages=self.pages), 6.5,
-                  align="right")  # fmt: skip
-
-
-# -- from sources -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SheetBatch:
-    """The sheets of a run over deck sources, what could not be read, and the verdicts."""
-
-    sheets: tuple[Sheet, ...]
-    reports: tuple[Report, ...]
-    unreadable: tuple[str, ...]
-    """One message per source that could not be read (no sheet for it)."""
-
-
-def _fields_for(src: Any, fields: SheetFields) -> SheetFields:
-    """The run's fields, with the player and id of the source's registration (CSV row)."""
-    from dataclasses import replace
-
-    reg = src.registration
-    if reg is None:
-        return fields
-    return replace(fields, player=reg.player or fields.player,
-                   player_id=reg.player_id or fields.player_id)  # fmt: skip
-
-
-def sheets_from_sources(
-    items: Sequence[Any],
-    format: Any = "tcg",
-    date: Any = None,
-    *,
-    lang: Lang | str = Lang.EN,
-    fields: SheetFields | None = None,
-    allow_prerelease: bool = False,
-    data: Any = None,
-) -> SheetBatch:
-    """Read and validate every source (paths or :class:`~deckcheck.source.record.Source` values:
-    files, folders, zips, registration CSVs, ydke URLs) and build a sheet for each readable
-    deck; a registration's player and id fill the sheet's fields."""
-    from deckcheck.data.dataset import resolve_data
-    from deckcheck.error import DeckcheckError
-    from deckcheck.rule.format import Pool
-    from deckcheck.source.read import read_source
-    from deckcheck.source.scan import expand_sources
-    from deckcheck.validation.engine import validate
-
-    ds = resolve_data(data)
-    fmt = ds.format(format) if isinstance(format, str) else format
-    when = date if date is not None else _date.today()
-    fmt.require_date(when, ds)
-    base = fields or SheetFields()
-    sheets: list[Sheet] = []
-    reports: list[Report] = []
-    unreadable: list[str] = []
-    for src in expand_sources(items, ds):
-        if src.skip is not None:
-            continue
-        if src.error is not None:
-            unreadable.append(f"{src.label}: {src.error}")
-            continue
-        try:
-            deck = read_source(src, rush=fmt.pool is Pool.RUSH, data=ds)
-        except DeckcheckError as exc:
-            unreadable.append(str(exc) if src.label in str(exc) else f"{src.label}: {exc}")
-            continue
-        report = validate(deck, fmt, when, allow_prerelease=allow_prerelease, path=src.label,
-                          data=ds)  # fmt: skip
-        reports.append(report)
-        sheets.append(build_sheet(deck, report, lang=lang, fields=_fields_for(src, base),
-                                  index=ds.cards))  # fmt: skip
-    return SheetBatch(tuple(sheets), tuple(reports), tuple(unreadable))
+        self.text(
+            self.width - MARGIN,
+            MARGIN,
+            loc.t("sheet.page", page=self.number, pages=self.pages),
+            6.5,
+            align="right",
+        )

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from deckcheck.goldfish import HandStats, SweepStats
     from deckcheck.goldfish.compare import Comparison
     from deckcheck.goldfish.rule import Going
+    from deckcheck.goldfish.side import SideStats
     from deckcheck.reporter.options import RenderOptions
     from deckcheck.run.batch import Batch, Skipped
     from deckcheck.validation.report import Report
@@ -164,25 +165,10 @@ def _distribution_lines(stats: HandStats) -> list[str]:
     return lines
 
 
-def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
-    """The goldfish table: conditions by going and turn, then the hand composition."""
-    fractions = options.fractions
+def _condition_table(stats: HandStats, head: str, fractions: bool) -> list[str]:
+    """The conditions' table: one row per condition, a column per going and turn."""
     lines: list[str] = []
-    name = clean(stats.deck_name or "deck")
-    rules = stats.rules
-    draw = "draws" if rules.first_player_draws else "does not draw"
-    how = "exact" if stats.method.value == "exact" else f"simulated, {stats.trials:,} games/going"
-    lines.append(
-        f"{name}: {plural(stats.deck_size, 'Main Deck card')} · hand {rules.hand_size}, "
-        f"first player {draw} on turn 1"
-        + (f", draw up to {rules.draw_up_to}" if rules.draw_up_to else "")
-        + f" · {how}"
-    )
-    if stats.note:
-        lines.append(f"note: {clean(stats.note)}")
-    lines.append("")
     cols: list[tuple[Going, int]] = [(g, t) for g in stats.goings for t in range(stats.turns)]
-    head = "P(at least 1)" if stats.default else "condition"
     labels = []
     for c in stats.conditions:
         shown = clean(c.name)
@@ -222,6 +208,89 @@ def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
         lines.append(label.ljust(width) + "".join("  " + x.rjust(cell) for x in row))
     if stats.method.value == "simulation":
         lines.append(f"95% intervals within ±{100 * widest:.2f} points (seed {stats.seed})")
+    return lines
+
+
+def _cumulative_lines(stats: HandStats) -> list[str]:
+    """Per category and going: P(at least k), P(at most k) and the expected copies, by turn."""
+    lines: list[str] = []
+    for d in stats.distributions:
+        for going, turns in d.by_going.items():
+            n = len(turns)
+            heads = [f"T{t + 1} ({stats.seen[going][t]})" for t in range(n)]
+            width = max([7, *map(len, heads)])
+            lines.append("")
+            lines.append(f"P(at least k) | P(at most k) of {clean(d.name)}, going {going.value}:")
+            lines.append("   k" + "".join(f"  {h:>{2 * width + 3}}" for h in heads))
+            least = [d.at_least(going, t) for t in range(n)]
+            most = [d.at_most(going, t) for t in range(n)]
+            for k in range(max(len(t) for t in turns)):
+                row = f"{k:>4}"
+                for t in range(n):
+                    if k < len(least[t]):
+                        a = _pct(least[t][k].probability).strip()
+                        b = _pct(most[t][k].probability).strip()
+                        row += f"  {a:>{width}} | {b:>{width}}"
+                    else:
+                        row += "  " + " " * (2 * width + 3)
+                lines.append(row.rstrip())
+            means = []
+            for t in range(n):
+                m = d.expected(going, t)
+                text = f"{m.value:.3f}"
+                if m.low is not None and m.high is not None:
+                    text += f" ±{m.high - m.value:.3f}"
+                means.append(text)
+            lines.append(" exp" + "".join(f"  {x:>{2 * width + 3}}" for x in means))
+    return lines
+
+
+def _sample_lines(stats: HandStats) -> list[str]:
+    """The sample hands: opening hand, draws by turn, and the conditions met by the last turn."""
+    if stats.samples is None:
+        return []
+    lines = ["", f"Sample hands (seed {stats.samples.seed}; cards dealt, effects not played):"]
+    names = [c.name for c in stats.conditions]
+    per_going = len(stats.goings)
+    for i, h in enumerate(stats.samples.hands):
+        if i % per_going == 0:
+            lines.append(f"  #{i // per_going + 1}")
+        lines.append(f"    going {h.going.value}: " + ", ".join(map(clean, h.hand)))
+        for t, drawn in enumerate(h.draws):
+            if drawn:
+                lines.append(f"      turn {t + 1} draw: " + ", ".join(map(clean, drawn)))
+        met = [clean(n) for n, m in zip(names, h.met, strict=True) if m and m[-1]]
+        turn = f"by turn {stats.turns}" if stats.turns > 1 else "on turn 1"
+        lines.append(f"      meets {turn}: " + (", ".join(met) if met else "none"))
+    return lines
+
+
+def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
+    """The goldfish table: conditions by going and turn, then the hand composition."""
+    fractions = options.fractions
+    lines: list[str] = []
+    name = clean(stats.deck_name or "deck")
+    rules = stats.rules
+    draw = "draws" if rules.first_player_draws else "does not draw"
+    how = "exact" if stats.method.value == "exact" else f"simulated, {stats.trials:,} games/going"
+    exact = [c.name for c in stats.conditions if c.method.value == "exact"]
+    if stats.method.value == "simulation" and exact:
+        how = f"exact and simulated ({stats.trials:,} games/going)"
+    lines.append(
+        f"{name}: {plural(stats.deck_size, 'Main Deck card')} · hand {rules.hand_size}, "
+        f"first player {draw} on turn 1"
+        + (f", draw up to {rules.draw_up_to}" if rules.draw_up_to else "")
+        + f" · {how}"
+    )
+    if stats.note:
+        lines.append(f"note: {clean(stats.note)}")
+    if stats.method.value == "simulation" and exact:
+        simulated = [c.name for c in stats.conditions if c.method.value != "exact"]
+        lines.append(f"exact: {', '.join(map(clean, exact))}")
+        lines.append(f"simulated: {', '.join(map(clean, simulated)) or 'none of the conditions'}")
+    lines.append("")
+    head = "P(at least 1)" if stats.default else "condition"
+    lines += _condition_table(stats, head, fractions)
     if not stats.default:
         for c in stats.conditions:
             if c.name != c.expression:
@@ -232,6 +301,8 @@ def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
         for k in stats.categories:
             lines.append(f"  {clean(k.name):<{cat_width}}  {plural(k.copies, 'card')}")
     lines += _distribution_lines(stats)
+    if options.cumulative:
+        lines += _cumulative_lines(stats)
     for going in stats.goings:
         kinds = stats.composition.get(going, {})
         if not kinds:  # quick mode: the cards' kinds are unknown
@@ -244,6 +315,7 @@ def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
         lines.append("         " + "".join(f"{k:>7}" for k in range(n)))
         for kind, ests in kinds.items():
             lines.append(f"{kind:<9}" + "".join(f"{_pct(e.probability):>7}" for e in ests))
+    lines += _sample_lines(stats)
     return "\n".join(lines) + "\n"
 
 
@@ -292,6 +364,21 @@ def _side(label: str, stats: HandStats) -> str:
     return f"{clean(label)}: {plural(stats.deck_size, 'Main Deck card')} · {how}"
 
 
+def side_text(stats: SideStats, fractions: bool = False) -> str:
+    """Games 2 and 3: the side plan, game 1 beside the sided deck, and the side cards' odds."""
+    moved = [
+        f"in: {', '.join(f'{n} {clean(name)}' for name, _, n in stats.cards_in) or '-'}",
+        f"out: {', '.join(f'{n} {clean(name)}' for name, _, n in stats.cards_out) or '-'}",
+    ]
+    lines = ["Side plan · " + " · ".join(moved), ""]
+    lines.append(compare_text(stats.comparison, fractions).rstrip("\n"))
+    if stats.side_cards is not None:
+        lines.append("")
+        lines.append("Side cards seen in games 2 and 3 (the sided deck):")
+        lines += _condition_table(stats.side_cards, "P(at least 1)", fractions)
+    return "\n".join(lines) + "\n"
+
+
 def compare_text(cmp: Comparison, fractions: bool = False) -> str:
     """Two runs side by side: category sizes A -> B, then each condition's A, B and B − A."""
     lines = [_side("A " + cmp.a_label, cmp.a), _side("B " + cmp.b_label, cmp.b)]
@@ -304,6 +391,14 @@ def compare_text(cmp: Comparison, fractions: bool = False) -> str:
                for n in [*a_cats, *(n for n in b_cats if n not in a_cats)]
                if a_cats.get(n) != b_cats.get(n)]  # fmt: skip
     lines.append("categories: " + (", ".join(changed) if changed else "the same sizes"))
+    if cmp.paired:
+        lines.append(
+            f"B - A: both simulated on seed {cmp.a.seed}, so the games are paired (common random "
+            "numbers): 95% intervals of the games' differences"
+        )
+    reason = cmp.unpaired_reason
+    if reason:
+        lines.append(f"B - A: {reason}")
     lines.append("")
     heads = ["condition", "going", "turn", "A", "B", "B - A"]
     body = []

@@ -95,6 +95,19 @@ def region_unknown(card: Card, region: Region, cutoff: date) -> str | None:
     )
 
 
+def speed_problem(card: Card, cutoff: date) -> str | None:
+    """Why ``card`` is not in the Speed Duel pool at ``cutoff`` (None: it is, or may be).
+
+    The pool is the cards printed in Speed Duel products (from each product's date) and the
+    cards of EDOPro's Speed lists (from their windows); the lists in force give the limits.
+    """
+    if card.is_rush:
+        return "not a Speed Duel card"
+    if release_in(card, Region.SPEED) is None:
+        return "not in Speed Duel (no Speed Duel print or Speed list entry in the data)"
+    return region_problem(card, Region.SPEED, cutoff)
+
+
 def master_duel_problem(card: Card, cutoff: date) -> str | None:
     """Why ``card`` is not in Master Duel at ``cutoff`` (None: it is, or may be)."""
     if card.is_rush or card.is_skill:

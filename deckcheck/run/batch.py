@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from deckcheck.error import ExitCode as ExitCode  # re-exported: batches have exit codes
 from deckcheck.run.job import PARALLEL_MIN as PARALLEL_MIN
 from deckcheck.run.job import Outcome as Outcome
-from deckcheck.run.job import Planned, Step, checked, run
+from deckcheck.run.job import Planned, Step, checked, checked_keeping_deck, run
 from deckcheck.run.row import Checked as Checked
 from deckcheck.source.record import STDIN as STDIN
 from deckcheck.source.record import Skipped as Skipped
@@ -140,8 +140,17 @@ def summarize(
                 warnings += 1
             else:
                 notes += 1
-    return Summary(decks, legal, decks - legal, errors, warnings, notes, len(unreadable),
-                   len(skipped), duplicates)  # fmt: skip
+    return Summary(
+        decks,
+        legal,
+        decks - legal,
+        errors,
+        warnings,
+        notes,
+        len(unreadable),
+        len(skipped),
+        duplicates,
+    )
 
 
 def check(
@@ -155,6 +164,7 @@ def check(
     region: TcgRegion | str | None = None,
     jobs: int | None = 1,
     plan: Sequence[Planned] | None = None,
+    keep_decks: bool = False,
 ) -> Batch:
     """Read and validate every source; one bad source never stops the rest.
 
@@ -170,7 +180,8 @@ def check(
 
     Each deck's row (:attr:`Batch.rows`, a :class:`Checked`) carries its report, the deck's
     fingerprint (:func:`deckcheck.deck.model.fingerprint_deck`) and, for a registrations CSV, its
-    registration.
+    registration; with ``keep_decks``, the deck itself (for builders over the same read, such
+    as registration sheets).
     ``region`` (``na``/``eu``) picks whose TCG list dates apply. Raises
     :class:`~deckcheck.error.DateRangeError`, before reading anything, for a date before the
     format's first list.
@@ -186,7 +197,7 @@ def check(
     if plan is None:
         fmt.require_date(when, ds)
         plan = [Planned(src, fmt) for src in expand_sources(items, ds)]
-    step = Step(when, allow_prerelease, checked)
+    step = Step(when, allow_prerelease, checked_keeping_deck if keep_decks else checked)
     outcomes = run(plan, step, ds, jobs=jobs, progress=progress)
     return collect(fmt.id, when, outcomes, ds)
 
@@ -206,5 +217,13 @@ def collect(format: str, when: date, outcomes: Iterable[Outcome], ds: Dataset) -
         else:
             unreadable.append(got)
         rows.append(got)
-    return Batch(format, when, tuple(reports), tuple(unreadable), tuple(skipped), ds.as_of,
-                 ds.fingerprint, tuple(rows))  # fmt: skip
+    return Batch(
+        format,
+        when,
+        tuple(reports),
+        tuple(unreadable),
+        tuple(skipped),
+        ds.as_of,
+        ds.fingerprint,
+        tuple(rows),
+    )

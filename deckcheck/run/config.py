@@ -100,10 +100,16 @@ class Settings:
         """The settings of a validated model."""
         when = str(model.date) if model.date is not None else None  # the validator made it text
         return cls(
-            model.format, when, model.region, tuple(model.include), tuple(model.exclude),
-            model.strict, model.allow_prerelease, MappingProxyType(dict(model.folders)),
+            model.format,
+            when,
+            model.region,
+            tuple(model.include),
+            tuple(model.exclude),
+            model.strict,
+            model.allow_prerelease,
+            MappingProxyType(dict(model.folders)),
             MappingProxyType({k: tuple(v) for k, v in model.ignore.items()}),
-        )  # fmt: skip
+        )
 
 
 @dataclass(frozen=True)
@@ -273,9 +279,10 @@ def find_config(start: str | Path | None = None) -> Path | None:
 
 
 def find_repo_root(
-    start: str | Path | None = None, config: Config | None = None,
+    start: str | Path | None = None,
+    config: Config | None = None,
     environ: Mapping[str, str] | None = None,
-) -> Path:  # fmt: skip
+) -> Path:
     """The repository root that CI reports make paths relative to.
 
     ``$GITHUB_WORKSPACE`` when set (the checkout on a GitHub runner), else the nearest folder
@@ -387,8 +394,16 @@ def check_with_config(
     default, planned = plan(items, cfg, format=format, data=ds, region=region)
     for fmt in {id(p.format): p.format for p in planned}.values():
         fmt.require_date(when, ds)
-    return check((), default, when, allow_prerelease=prerelease, data=ds, progress=progress,
-                 jobs=jobs, plan=planned)  # fmt: skip
+    return check(
+        (),
+        default,
+        when,
+        allow_prerelease=prerelease,
+        data=ds,
+        progress=progress,
+        jobs=jobs,
+        plan=planned,
+    )
 
 
 def strict(config: Config | None, override: bool | None) -> bool:

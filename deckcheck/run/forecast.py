@@ -234,15 +234,21 @@ def card_changes(deck: Deck, before: Banlist | None, after: Banlist) -> tuple[Ca
         if after.whitelist:
             continue  # a whitelist's change is a pool change, reported as a new error
         if now != then:
-            out.append(CardChange(name, card.canonical, copies[name], now, then, after.points,
-                                  dc.line))  # fmt: skip
+            out.append(
+                CardChange(name, card.canonical, copies[name], now, then, after.points, dc.line)
+            )
     return tuple(out)
 
 
 def forecast_deck(
-    deck: Deck, fmt: Format, when: date, *, path: str, allow_prerelease: bool = False,
+    deck: Deck,
+    fmt: Format,
+    when: date,
+    *,
+    path: str,
+    allow_prerelease: bool = False,
     data: Dataset | None = None,
-) -> DeckForecast:  # fmt: skip
+) -> DeckForecast:
     """The forecast of one deck read already: checked on ``when`` and under the next list (on
     its first day in the format's TCG region)."""
     from deckcheck.data.dataset import resolve_data
@@ -306,8 +312,14 @@ def forecast(
 def forecasted(deck: Deck, one: Planned, step: Step, ds: Dataset) -> DeckForecast:
     """The forecast builder of :func:`deckcheck.run.job.run`: one deck's forecast, its
     folder's ignored codes removed."""
-    got = forecast_deck(deck, one.format, step.date, path=one.source.label,
-                        allow_prerelease=step.allow_prerelease, data=ds)  # fmt: skip
+    got = forecast_deck(
+        deck,
+        one.format,
+        step.date,
+        path=one.source.label,
+        allow_prerelease=step.allow_prerelease,
+        data=ds,
+    )
     return _ignore(got, one.ignored) if one.ignored else got
 
 

@@ -75,12 +75,24 @@ def checked(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Checked:
     from deckcheck.validation.engine import validate
 
     src = one.source
-    report = validate(deck, one.format, step.date, allow_prerelease=step.allow_prerelease,
-                      path=src.label, data=ds)  # fmt: skip
+    report = validate(
+        deck, one.format, step.date, allow_prerelease=step.allow_prerelease, path=src.label, data=ds
+    )
     report = apply_ignores(report, one.ignored)
     counts = canonical_counts(deck)
-    return Checked(report, fingerprint_counts(counts), src.registration, frozenset(one.ignored),
-                   deck_contents(deck, counts), deck.unread)  # fmt: skip
+    return Checked(
+        report,
+        fingerprint_counts(counts),
+        src.registration,
+        frozenset(one.ignored),
+        deck_contents(deck, counts),
+        deck.unread,
+    )
+
+
+def checked_keeping_deck(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Checked:
+    """The batch builder that also keeps the deck in its row (:attr:`Checked.deck`)."""
+    return replace(checked(deck, one, step, ds), deck=deck)
 
 
 def one_source(one: Planned, step: Step, ds: Dataset) -> Any:
@@ -101,17 +113,32 @@ def one_source(one: Planned, step: Step, ds: Dataset) -> Any:
     except DeckcheckError as exc:
         return Unreadable(src.label, f"{src.label}: {exc}", None, reg, _code(exc))
     except Exception as exc:  # a bug must not stop the other decks
-        return Unreadable(src.label, f"{src.label}: unexpected {type(exc).__name__}: {exc}",
-                          None, reg, UnreadableReason.INTERNAL_ERROR)  # fmt: skip
+        return Unreadable(
+            src.label,
+            f"{src.label}: unexpected {type(exc).__name__}: {exc}",
+            None,
+            reg,
+            UnreadableReason.INTERNAL_ERROR,
+        )
     try:
         return step.build(deck, one, step, ds)
     except DeckcheckError as exc:  # a rule of the library said no (not a bug)
-        return Unreadable(src.label, f"{src.label}: could not be checked: {exc}", None, reg,
-                          UnreadableReason.CHECK_FAILED)  # fmt: skip
+        return Unreadable(
+            src.label,
+            f"{src.label}: could not be checked: {exc}",
+            None,
+            reg,
+            UnreadableReason.CHECK_FAILED,
+        )
     except Exception as exc:  # a bug must not stop the other decks either
-        return Unreadable(src.label, f"{src.label}: could not be checked: unexpected "
-                          f"{type(exc).__name__}: {exc} (please report it)", None, reg,
-                          UnreadableReason.INTERNAL_ERROR)  # fmt: skip
+        return Unreadable(
+            src.label,
+            f"{src.label}: could not be checked: unexpected "
+            f"{type(exc).__name__}: {exc} (please report it)",
+            None,
+            reg,
+            UnreadableReason.INTERNAL_ERROR,
+        )
 
 
 def _code(exc: DeckcheckError) -> UnreadableReason:
@@ -255,8 +282,9 @@ class _Counter:
             self.progress(self.done, chunk[-1].source.label)
 
 
-def _collect(pool: Any, chunks: list[list[Planned]], results: list[list[Any] | None],
-             counter: _Counter) -> None:  # fmt: skip
+def _collect(
+    pool: Any, chunks: list[list[Planned]], results: list[list[Any] | None], counter: _Counter
+) -> None:
     """Submit every chunk and gather the results as they finish."""
     from concurrent.futures import FIRST_COMPLETED, Future, wait
 

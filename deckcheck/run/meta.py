@@ -525,6 +525,8 @@ class MetaFileError(InputError):
     """An organiser's signature file (``meta.toml``) that cannot be used."""
 
 
+MAX_SIGNATURE_BYTES = 1 << 20
+"""Size cap of an organiser's signature file (``meta --signatures``)."""
 _RULE_KEYS = {"share": float, "min_copies": int, "dominance": float}
 
 
@@ -534,14 +536,22 @@ def load_rules(path: str | Path, data: Dataset | None = None) -> Rules:
     ``dominance`` and ``generic`` (more tags never counted). Raises :class:`MetaFileError`."""
     import tomllib
 
+    from deckcheck.boundary import read_capped
+
     where = str(path)
     try:
-        with open(path, "rb") as handle:
-            doc = tomllib.load(handle)
+        raw = read_capped(
+            path, MAX_SIGNATURE_BYTES, refuse=lambda why: MetaFileError(f"{where}: {why}")
+        )
+        doc = tomllib.loads(raw.decode("utf-8"))
     except OSError as exc:
         raise MetaFileError(f"{where}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise MetaFileError(f"{where}: not UTF-8 text (byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise MetaFileError(f"{where}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise MetaFileError(f"{where}: nested too deeply") from None
     return rules_from_dict(doc, where, data)
 
 

@@ -65,6 +65,9 @@ class Checked:
     unread: tuple[ReadFinding, ...] = ()
     """The deck's lines that name no card (:attr:`~deckcheck.deck.model.Deck.unread`; the
     report has a finding for each)."""
+    deck: Deck | None = None
+    """The deck as read, when the run keeps it (``check(keep_decks=True)``: for the builders
+    that need every card, as registration sheets do, without reading the source again)."""
 
     @property
     def legal(self) -> bool:

@@ -63,8 +63,13 @@ class Options:
 
 def _git(folder: Path, *args: str) -> str | None:
     try:
-        out = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True,
-                             timeout=10, check=False)  # fmt: skip
+        out = subprocess.run(
+            ["git", "-C", str(folder), *args],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() if out.returncode == 0 else None
@@ -74,6 +79,7 @@ def _installed_commit() -> str | None:
     from importlib import metadata
 
     try:
+        # pip's record of where this deckcheck came from (a few hundred bytes it wrote)
         raw = metadata.distribution("deckcheck").read_text("direct_url.json")
     except metadata.PackageNotFoundError:
         return None
@@ -105,8 +111,7 @@ def pinned_ref(rev: str | None = None) -> Ref:
 def action_name(repo: str) -> str:
     """``OWNER/NAME`` of the Action for a repository URL (``OWNER/deckcheck`` when the URL is
     not a GitHub one)."""
-    m = re.match(r"^(?:https://github\.com/|git@github\.com:)([\w.-]+/[\w.-]+?)(?:\.git)?/?$",
-                 repo)  # fmt: skip
+    m = re.match(r"^(?:https://github\.com/|git@github\.com:)([\w.-]+/[\w.-]+?)(?:\.git)?/?$", repo)
     return m.group(1) if m else "OWNER/deckcheck"
 
 
@@ -193,7 +198,7 @@ def _check_config(text: str) -> None:
 
     with tempfile.TemporaryDirectory(prefix="deckcheck-init-") as tmp:
         path = Path(tmp) / CONFIG
-        path.write_text(text, encoding="utf-8")
+        path.write_text(text, encoding="utf-8")  # a private temporary folder, removed after
         load_config(path)
 
 
@@ -205,7 +210,9 @@ def write(folder: Path, files: dict[str, str], *, force: bool = False) -> list[P
     there = [str(p) for p in targets if p.exists()]
     if there and not force:
         raise InputError(f"{', '.join(there)}: already there (--force replaces)")
+    from deckcheck.boundary import write_file
+
     for path, text in targets.items():
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        write_file(path, text)
     return list(targets)

@@ -70,8 +70,12 @@ class PlanProblem:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
-        return {"code": self.code.value, "message": self.message, "name": self.name,
-                "passcode": self.passcode}  # fmt: skip
+        return {
+            "code": self.code.value,
+            "message": self.message,
+            "name": self.name,
+            "passcode": self.passcode,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,31 +302,39 @@ def apply_side_plan(
     total_in = sum(n for _, n in plan.cards_in)
     total_out = sum(n for _, n in plan.cards_out)
     if total_in != total_out:
-        problems.append(PlanProblem(
-            PlanCode.SIDE_UNBALANCED,
-            f"not one-for-one: {total_in} card(s) in, {total_out} out",
-        ))  # fmt: skip
+        problems.append(
+            PlanProblem(
+                PlanCode.SIDE_UNBALANCED,
+                f"not one-for-one: {total_in} card(s) in, {total_out} out",
+            )
+        )
     outgoing: list[DeckCard] = []
     for card, n in _merge(plan.cards_out):
         first, second = (extra, main) if card.zone is DeckZone.EXTRA else (main, extra)
         got = _take(first, card.canonical, n)
         got += _take(second, card.canonical, n - len(got))
         if len(got) < n:
-            problems.append(PlanProblem(
-                PlanCode.SIDE_NOT_IN_DECK,
-                f"{card.name}: {n} to side out, but the Main and Extra Decks hold {len(got)}",
-                card.name, card.passcode,
-            ))  # fmt: skip
+            problems.append(
+                PlanProblem(
+                    PlanCode.SIDE_NOT_IN_DECK,
+                    f"{card.name}: {n} to side out, but the Main and Extra Decks hold {len(got)}",
+                    card.name,
+                    card.passcode,
+                )
+            )
         outgoing += got
     incoming: list[DeckCard] = []
     for card, n in _merge(plan.cards_in):
         got = _take(side, card.canonical, n)
         if len(got) < n:
-            problems.append(PlanProblem(
-                PlanCode.SIDE_NOT_IN_SIDE,
-                f"{card.name}: {n} to side in, but the Side Deck holds {len(got)}",
-                card.name, card.passcode,
-            ))  # fmt: skip
+            problems.append(
+                PlanProblem(
+                    PlanCode.SIDE_NOT_IN_SIDE,
+                    f"{card.name}: {n} to side in, but the Side Deck holds {len(got)}",
+                    card.name,
+                    card.passcode,
+                )
+            )
         incoming += got
     for dc in incoming:
         zone = dc.card.zone if dc.card is not None else DeckZone.MAIN
@@ -333,15 +345,22 @@ def apply_side_plan(
     side += [replace(dc, section=Section.SIDE) for dc in reversed(outgoing)]
     for name, before, after in (("Main", deck.main, main), ("Extra", deck.extra, extra)):
         if len(before) != len(after):
-            problems.append(PlanProblem(
-                PlanCode.SIDE_SIZE_CHANGED,
-                f"the {name} Deck would go from {len(before)} to {len(after)} cards",
-            ))  # fmt: skip
+            problems.append(
+                PlanProblem(
+                    PlanCode.SIDE_SIZE_CHANGED,
+                    f"the {name} Deck would go from {len(before)} to {len(after)} cards",
+                )
+            )
     sided = replace(deck, main=tuple(main), extra=tuple(extra), side=tuple(side))
     report = validate(sided, format, date, data=data, path=deck.source)
-    return SideResult(sided, tuple(problems), report,
-                      {"in": len(incoming), "out": len(outgoing)},
-                      _moved(incoming), _moved(outgoing))  # fmt: skip
+    return SideResult(
+        sided,
+        tuple(problems),
+        report,
+        {"in": len(incoming), "out": len(outgoing)},
+        _moved(incoming),
+        _moved(outgoing),
+    )
 
 
 def _moved(cards: list[DeckCard]) -> tuple[tuple[str, int, int], ...]:

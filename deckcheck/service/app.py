@@ -43,6 +43,8 @@ def create_app(settings: Settings | None = None, data: Dataset | None = None) ->
         if reloadable:
             _reload_on_sighup(svc)
         svc.warm()
+        if svc.siblings is not None:
+            svc.siblings.started(svc.holder.live)
         yield
 
     app = FastAPI(
@@ -72,7 +74,7 @@ def create_app(settings: Settings | None = None, data: Dataset | None = None) ->
     return app
 
 
-COMPUTING = frozenset({f"{API}/simulate", f"{API}/simulate/sweep", f"{API}/batch"})
+COMPUTING = frozenset({f"{API}/simulate", f"{API}/simulate/sweep", f"{API}/batch", f"{API}/meta"})
 """Routes that can compute for long: run within the budgets of :mod:`deckcheck.service.limit`."""
 
 
@@ -94,11 +96,11 @@ def _middleware(app: FastAPI, svc: Service) -> None:
     }
     app.add_middleware(Lane, routes=lane, on_error=deckcheck_answer)
     app.add_middleware(ComputeLimit, settings=s, paths=COMPUTING)
-    app.add_middleware(Pin, holder=svc.holder)
     app.add_middleware(BodyLimit, settings=s, big_path=f"{API}/batch")
     page = get_swagger_ui_html(openapi_url="/openapi.json", title="deckcheck API")
     csp = policy(image_origin(s.image_url) if s.image_url else None)
     app.add_middleware(Headers, csp=csp, docs_csp=docs_policy(bytes(page.body).decode()))
+    app.add_middleware(Pin, holder=svc.holder)  # outermost: every answer names its data
 
 
 def _reload_on_sighup(svc: Service) -> None:
@@ -107,7 +109,7 @@ def _reload_on_sighup(svc: Service) -> None:
     requests already running finish on the old (see :mod:`deckcheck.service.state`)."""
     from deckcheck.service.state import Reloader, load_active, on_sighup
 
-    on_sighup(Reloader(svc.holder, load_active))
+    on_sighup(Reloader(svc.holder, load_active, svc.siblings))
 
 
 def app_from_env() -> FastAPI:
@@ -121,8 +123,13 @@ def _openapi(app: FastAPI) -> None:
     def build() -> dict[str, Any]:
         if app.openapi_schema:
             return app.openapi_schema
-        schema = get_openapi(title=app.title, version=app.version, summary=app.summary,
-                             description=app.description, routes=app.routes)  # fmt: skip
+        schema = get_openapi(
+            title=app.title,
+            version=app.version,
+            summary=app.summary,
+            description=app.description,
+            routes=app.routes,
+        )
         comps = schema.setdefault("components", {}).setdefault("schemas", {})
         extra = BatchRequest.model_json_schema(ref_template="#/components/schemas/{model}")
         for name, sub in extra.pop("$defs", {}).items():

@@ -19,6 +19,7 @@ def builder_files(image_url: str | None) -> dict[str, bytes]:
     """``index.html`` and the :data:`STATIC` files; the page names the card image template
     ``image_url`` when one is set (the builder reads it from its page)."""
     folder = resources.files("deckcheck.service") / "static"
+    # the builder's own files, shipped in the package (a fixed list of small files)
     files = {name: (folder / name).read_bytes() for name in ("index.html", *STATIC)}
     if image_url:
         meta = f'<meta name="deckcheck-image-url" content="{html.escape(image_url)}">'

@@ -50,8 +50,10 @@ def simulate(svc: Service, req: SimulateRequest) -> Any:
             f"{limit:g} s budget of a simulation; ask for at most about {fits} trials",
             "simulation_seconds", limit,
         )  # fmt: skip
-    # the pilot already found exact odds out of reach: simulate at once, keep its note
-    return replace(runner(req.trials, "never", budget), note=stats.note)
+    if all(c.method is Method.SIMULATION for c in stats.conditions):
+        # the pilot already found exact odds out of reach: simulate at once, keep its note
+        return replace(runner(req.trials, "never", budget), note=stats.note)
+    return runner(req.trials, req.exact, budget)  # exact or simulated per condition
 
 
 def sweep(svc: Service, req: SweepRequest) -> Any:
@@ -63,8 +65,8 @@ def sweep(svc: Service, req: SweepRequest) -> Any:
     if req.trials > s.max_trials:
         raise LimitError(f"trials {req.trials} is over the limit of {s.max_trials}",
                          "max_trials", s.max_trials)  # fmt: skip
-    if req.distributions:
-        raise InputError("a sweep has no distributions (ask POST /v1/simulate)")
+    if req.distributions or req.sample:
+        raise InputError("a sweep has no distributions or sample hands (ask POST /v1/simulate)")
     fmt = svc.rules(req)
     when = svc.date(req.date)
     fmt.require_date(when, svc.data)  # one date rule for every route (422 before lists)
@@ -128,7 +130,7 @@ def _goldfish_runner(svc: Service, req: SimulateRequest, fmt: Format, rules: Any
     if (req.deck is None) == (req.quick is None):
         raise InputError("give either deck or quick (a deck size and category counts)")
     common = dict(going=req.going, turns=req.turns, seed=req.seed, rules=rules,
-                  distributions=req.distributions)  # fmt: skip
+                  distributions=req.distributions, sample=req.sample)  # fmt: skip
     if req.quick is not None:
         quick = req.quick
         return lambda trials, exact, budget: simulate_counts(

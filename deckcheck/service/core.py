@@ -45,11 +45,13 @@ class Service:
     """One dataset, its card finder, the settings and the builder's files: all read-only."""
 
     def __init__(self, settings: Settings, data: Dataset) -> None:
-        from deckcheck.service.state import Holder
+        from deckcheck.service.state import Holder, Siblings
 
         self.settings = settings
         self.holder = Holder(data)
         """The data in service (swapped whole by a reload; each request pins one)."""
+        self.siblings = Siblings.from_env()
+        """The other workers of this server (None: a single process)."""
         self.openapi_text: str | None = None
         """The OpenAPI document as JSON, made on first request."""
         self.dates: dict[str, date] = {}
@@ -91,6 +93,13 @@ class Service:
                 cache[card.passcode] = got
         return got
 
+    def workers(self) -> dict[str, Any]:
+        """The ``workers`` object of ``/healthz`` (:class:`~deckcheck.service.state.Siblings`)."""
+        from deckcheck.service.state import single_health
+
+        state = self.holder.state
+        return self.siblings.health(state) if self.siblings is not None else single_health(state)
+
     def warm(self) -> None:
         """Load every part of the dataset now, so no request pays for it."""
         self.holder.live.warm()
@@ -117,9 +126,12 @@ class Service:
         return got
 
     def format(
-        self, name: str | None, inline: dict[str, Any] | str | None, timeline: str | None,
+        self,
+        name: str | None,
+        inline: dict[str, Any] | str | None,
+        timeline: str | None,
         tcg_region: str | None = None,
-    ) -> Format:  # fmt: skip
+    ) -> Format:
         """The format a request names, defines inline, or implies by its timeline (tcg/ocg),
         in the TCG event region asked (na/eu), by the one resolver of
         :func:`deckcheck.run.vocab.resolve_format`."""
@@ -136,8 +148,14 @@ class Service:
         named = inline is None and not (name or "").strip().lower().endswith(".toml")
         if named and key in known:
             return known[key]
-        fmt = resolve_format(name, document=inline, data=ds, default=timeline or "tcg",
-                             region=tcg_region, files=False)  # fmt: skip
+        fmt = resolve_format(
+            name,
+            document=inline,
+            data=ds,
+            default=timeline or "tcg",
+            region=tcg_region,
+            files=False,
+        )
         if timeline is not None and fmt.era is None and fmt.region != timeline:
             fmt = replace(fmt, region=timeline, timeline=ds.formats.timeline(timeline))
         if named and len(known) < MAX_CACHED:
@@ -187,8 +205,9 @@ class Service:
         etag = f'"{self.etag_prefix}-{zlib.crc32(raw):08x}"'
         headers = {"ETag": etag, "Cache-Control": "no-cache"}
         match = request.headers.get("if-none-match")
-        if match is not None and (match.strip() == "*" or etag in {
-                t.strip().removeprefix("W/") for t in match.split(",")}):  # fmt: skip
+        if match is not None and (
+            match.strip() == "*" or etag in {t.strip().removeprefix("W/") for t in match.split(",")}
+        ):
             return Response(status_code=304, headers=headers)
         return Response(raw, media_type=media_type, headers=headers)
 

@@ -38,9 +38,10 @@ def error_response(status: int, code: str, message: str, detail: Any = None) -> 
     """The JSON error answer ``{"error": {"code", "message", "detail"}}``."""
     body = {"error": {"code": code, "message": message, "detail": safe(detail)}}
     return Response(
-        json.dumps(safe(body), ensure_ascii=False), status_code=status,
+        json.dumps(safe(body), ensure_ascii=False),
+        status_code=status,
         media_type="application/json",
-    )  # fmt: skip
+    )
 
 
 def error_detail(exc: DeckcheckError) -> Any:
@@ -48,8 +49,10 @@ def error_detail(exc: DeckcheckError) -> Any:
     if isinstance(exc, UnknownCardError):
         return {"query": exc.query, "suggestions": exc.suggestions}
     if isinstance(exc, AmbiguousCardError):
-        return {"query": exc.query,
-                "candidates": [{"passcode": p, "name": n} for p, n in exc.candidates]}  # fmt: skip
+        return {
+            "query": exc.query,
+            "candidates": [{"passcode": p, "name": n} for p, n in exc.candidates],
+        }
     if isinstance(exc, UnknownFormatError):
         return {"name": exc.name, "valid": exc.valid}
     if isinstance(exc, DeckReadError):
@@ -69,10 +72,13 @@ def deckcheck_answer(exc: DeckcheckError) -> Response:
 def _validation_detail(errors: Any) -> list[dict[str, Any]]:
     """A request validation error's details, as strings."""
     return [
-        {"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", "")),
-         "type": str(e.get("type", ""))}
+        {
+            "loc": [str(p) for p in e.get("loc", ())],
+            "msg": str(e.get("msg", "")),
+            "type": str(e.get("type", "")),
+        }
         for e in errors
-    ]  # fmt: skip
+    ]
 
 
 def install_errors(app: FastAPI) -> None:

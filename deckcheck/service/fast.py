@@ -94,8 +94,12 @@ class Lane:
     sit inside the body limit (:class:`deckcheck.service.app.BodyLimit`).
     """
 
-    def __init__(self, app: ASGIApp, routes: dict[str, tuple[type[BaseModel], Answer]],
-                 on_error: Callable[[DeckcheckError], Response]) -> None:  # fmt: skip
+    def __init__(
+        self,
+        app: ASGIApp,
+        routes: dict[str, tuple[type[BaseModel], Answer]],
+        on_error: Callable[[DeckcheckError], Response],
+    ) -> None:
         self.app = app
         self.routes = routes
         self.on_error = on_error

@@ -4,7 +4,9 @@
 exact goldfish run over many categories, a thousand decks). :class:`ComputeLimit` runs each
 such request in a child process forked from the worker, so that:
 
-* its CPU time is capped (``RLIMIT_CPU``, and a wall-clock deadline of 3 times the budget);
+* its CPU time is capped (``RLIMIT_CPU``); a wall-clock deadline of 3 times the budget stops a
+  child that waits without computing (one still computing is left to its CPU budget, up to 10
+  times the budget of wall-clock time), so a busy machine does not change the answer;
 * the memory it adds is capped (its resident set is watched every 20 ms, and its address
   space is capped with ``RLIMIT_AS`` as a backstop);
 * it runs at a lower priority (``nice``), so the worker's event loop keeps answering;
@@ -12,8 +14,14 @@ such request in a child process forked from the worker, so that:
 * at most ``max_computing`` run at once in a worker: more get 429 with ``Retry-After``.
 
 The child answers from the worker's dataset as it was when it was forked (one dataset per
-request). Where ``fork`` does not exist (Windows) the request runs in the worker, with the
-concurrency limit only.
+request). Before the first child is forked the worker imports what the children compute with
+(numpy, the goldfish engines, the batch and metagame drivers: :data:`PRELOAD`), so no child
+pays for those imports again. A refusal says which budget it met: CPU time
+(``detail.clock: "cpu"``) or the wall-clock deadline (``"wall"``); ``detail.limit`` is
+``compute_seconds`` for both. A child uses one malloc arena, so the address space it reserves
+(capped by ``RLIMIT_AS``) does not depend on how its threads happen to be scheduled: the same
+request is decided the same way every time. Where ``fork`` does not exist (Windows) the
+request runs in the worker, with the concurrency limit only.
 """
 
 from __future__ import annotations
@@ -40,22 +48,47 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 POLL = 0.02
 """Seconds between two looks at a child's memory."""
 WALL_FACTOR = 3.0
-"""A child's wall-clock deadline, as a multiple of its CPU budget (it runs at low priority)."""
+"""A child's wall-clock deadline, as a multiple of its CPU budget (it runs at low priority).
+Past it, a child that is still computing (its CPU time grew in the last second) goes on, so its
+CPU budget decides whatever the machine's load: the same request gets the same answer; a child
+that waits without computing is stopped."""
+BACKSTOP_FACTOR = 10.0
+"""The wall-clock time a child may take in any case, as a multiple of its CPU budget."""
+MIN_PROGRESS = 0.01
+"""CPU seconds a child must have used in the last second to count as still computing."""
 NICE = 10
 """How much lower a child's priority is than its worker's."""
 AS_SLACK = 256 << 20
 """Address space a child may reserve beyond its memory budget (thread stacks, malloc arenas)."""
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+PRELOAD = (
+    "ctypes",
+    "numpy",
+    "deckcheck.goldfish.engine",
+    "deckcheck.goldfish.exact",
+    "deckcheck.goldfish.montecarlo",
+    "deckcheck.goldfish.sweep",
+    "deckcheck.run.batch",
+    "deckcheck.run.meta",
+    "deckcheck.reporter.document",
+    "deckcheck.reporter.metadoc",
+)
+"""Modules the worker imports before its first fork, so that no child imports them again."""
+WALL = "compute_wall_seconds"
+"""The internal name of the wall-clock deadline (reported as ``compute_seconds``, ``wall``)."""
 
 # Python 3.12+ warns on every fork of a process with threads; the child here only runs the
 # request (its imports done beforehand, no lock of another thread needed) and is watched by a
 # deadline, so the warning says nothing to an operator.
-warnings.filterwarnings("ignore", message=r".*use of fork\(\) may lead to deadlocks",
-                        category=DeprecationWarning)  # fmt: skip
+warnings.filterwarnings(
+    "ignore", message=r".*use of fork\(\) may lead to deadlocks", category=DeprecationWarning
+)
 
 
-def json_error(status: int, code: str, message: str, detail: Any = None,
-               headers: dict[str, str] | None = None) -> list[Message]:  # fmt: skip
+def json_error(
+    status: int, code: str, message: str, detail: Any = None, headers: dict[str, str] | None = None
+) -> list[Message]:
     """The ASGI messages of a JSON error answer ``{"error": {"code", "message", "detail"}}``."""
     import json
 
@@ -78,6 +111,7 @@ class ComputeLimit:
         self.deadlines: dict[int, float] = {}
         """Wall-clock deadline of each computing request running, by a serial number."""
         self.serial = 0
+        self.preloaded = False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] not in self.paths:
@@ -106,19 +140,24 @@ class ComputeLimit:
 
     def busy(self) -> list[Message]:
         """429: every computing slot of this worker is taken; ``Retry-After`` is when the
-        first one must be free at the latest."""
+        first one is expected to be free (its wall-clock deadline; one still computing may hold
+        it up to :data:`BACKSTOP_FACTOR` times its budget)."""
         s = self.settings
         first = min(self.deadlines.values()) - time.monotonic()
         retry = max(1, math.ceil(first))
         return json_error(
-            429, "too-many-requests",
+            429,
+            "too-many-requests",
             f"{s.max_computing} computing requests are running; retry in {retry} s",
             {"limit": "max_computing", "value": s.max_computing},
             {"Retry-After": str(retry)},
-        )  # fmt: skip
+        )
 
     def in_child(self, scope: Scope, body: bytes) -> list[Message]:
         """Run the request in a forked child within the budgets; its answer's messages."""
+        if not self.preloaded:
+            preload()
+            self.preloaded = True
         read, write = os.pipe()
         pid = os.fork()
         if pid == 0:  # the child: never returns
@@ -134,7 +173,10 @@ class ComputeLimit:
         """Read the child's answer while watching its memory and its deadline."""
         s = self.settings
         base = _resident(pid)
-        deadline = time.monotonic() + s.compute_seconds * WALL_FACTOR
+        start = time.monotonic()
+        deadline = start + s.compute_seconds * WALL_FACTOR
+        backstop = start + s.compute_seconds * BACKSTOP_FACTOR
+        progress = 0.0
         chunks: list[bytes] = []
         over: str | None = None
         while True:
@@ -145,10 +187,15 @@ class ComputeLimit:
                     break
                 chunks.append(chunk)
                 continue
+            now = time.monotonic()
             if base is not None and (_resident(pid) or 0) - base > s.compute_memory_bytes:
                 over = "compute_memory_bytes"
-            elif time.monotonic() > deadline:
-                over = "compute_seconds"
+            elif now > deadline:
+                used = _cpu(pid)
+                if used is not None and used > progress + MIN_PROGRESS and now < backstop:
+                    progress, deadline = used, now + 1.0  # still computing: its CPU budget decides
+                else:
+                    over = WALL
             if over is not None:
                 os.kill(pid, signal.SIGKILL)
                 break
@@ -166,13 +213,31 @@ class ComputeLimit:
     def over(self, limit: str) -> list[Message]:
         """422: the request needed more than its budget."""
         s = self.settings
+        detail: dict[str, Any]
         if limit == "compute_seconds":
-            value: float = s.compute_seconds
             text = f"the request needs more than its {s.compute_seconds:g} s of CPU time"
+            detail = {"limit": limit, "value": s.compute_seconds, "clock": "cpu"}
+        elif limit == WALL:
+            wall = s.compute_seconds * WALL_FACTOR
+            text = (f"the request took more than its {wall:g} s of wall-clock time "
+                    f"({WALL_FACTOR:g} times its {s.compute_seconds:g} s of CPU time)")  # fmt: skip
+            detail = {"limit": "compute_seconds", "value": s.compute_seconds, "clock": "wall"}
         else:
-            value = s.compute_memory_bytes
             text = f"the request needs more than its {s.compute_memory_bytes >> 20} MiB of memory"
-        return json_error(422, "limit-exceeded", text, {"limit": limit, "value": value})
+            detail = {"limit": limit, "value": s.compute_memory_bytes}
+        return json_error(422, "limit-exceeded", text, detail)
+
+
+def preload() -> None:
+    """Import :data:`PRELOAD` (what is missing, such as numpy without the goldfish extra, is
+    left to the child that needs it)."""
+    import importlib
+
+    for name in PRELOAD:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue
 
 
 def _child(app: ASGIApp, scope: Scope, body: bytes, fd: int, s: Settings) -> None:
@@ -228,6 +293,7 @@ def _sandbox(s: Settings) -> None:
     import resource
 
     _drop_sockets()  # first: the lower priority below marks a child that holds none
+    _one_arena()
     with contextlib.suppress(ValueError, OSError):
         signal.set_wakeup_fd(-1)
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
@@ -245,6 +311,17 @@ def _sandbox(s: Settings) -> None:
         with contextlib.suppress(ValueError, OSError):
             _, hard = resource.getrlimit(resource.RLIMIT_AS)
             resource.setrlimit(resource.RLIMIT_AS, (size + s.compute_memory_bytes + AS_SLACK, hard))
+
+
+def _one_arena() -> None:
+    """One malloc arena for the child (glibc reserves 64 MiB of address space per arena, and
+    each thread may take a new one: the address space would vary from run to run)."""
+    import contextlib
+    import ctypes
+
+    m_arena_max = -8  # glibc's M_ARENA_MAX
+    with contextlib.suppress(OSError, AttributeError, TypeError):
+        ctypes.CDLL(None).mallopt(m_arena_max, 1)  # the process's own symbols (libc)
 
 
 def _drop_sockets() -> None:
@@ -269,9 +346,19 @@ def _drop_sockets() -> None:
 
 def _statm(pid: int) -> list[int] | None:
     try:
-        with open(f"/proc/{pid}/statm", "rb") as f:
+        with open(f"/proc/{pid}/statm", "rb") as f:  # a kernel line of a few numbers
             return [int(x) for x in f.read().split()]
     except (OSError, ValueError):
+        return None
+
+
+def _cpu(pid: int) -> float | None:
+    """CPU seconds (user and system) a process has used (None where ``/proc`` does not exist)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:  # a kernel line of a few hundred bytes
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+    except (OSError, ValueError, IndexError):
         return None
 
 
@@ -367,9 +454,17 @@ class BodyLimit:
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         from deckcheck.service.error import error_response
 
-        resp = error_response(413, "too-large", f"the request body is over {limit} bytes",
-                              {"limit": "max_body_bytes" if limit == self.settings.max_body_bytes
-                               else "max_batch_bytes", "value": limit})  # fmt: skip
+        resp = error_response(
+            413,
+            "too-large",
+            f"the request body is over {limit} bytes",
+            {
+                "limit": "max_body_bytes"
+                if limit == self.settings.max_body_bytes
+                else "max_batch_bytes",
+                "value": limit,
+            },
+        )
         resp.headers["Connection"] = "close"
         await resp(scope, receive, send)
 

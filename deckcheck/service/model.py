@@ -126,6 +126,9 @@ class SimulateRequest(_RulesRequest):
     seed: int | None = Field(None, ge=0, le=2**63 - 1, description="Seed of the simulation.")
     exact: Literal["auto", "always", "never"] = "auto"
     fractions: bool = Field(False, description="Exact probabilities also as 'n/d'.")
+    sample: int = Field(
+        0, ge=0, le=100, description="Seeded sample hands to deal (`samples`; `seed` repeats them)."
+    )
 
 
 class SweepRequest(SimulateRequest):
@@ -231,6 +234,16 @@ class ReloadDoc(BaseModel):
     error: str | None = Field(description="Why it failed.")
 
 
+class WorkersDoc(BaseModel):
+    """The workers of the server and whether they all serve the same data."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    count: int = Field(description="Live workers that recorded their data.")
+    consistent: bool = Field(description="False when the workers serve different data.")
+    fingerprints: list[str] = Field(description="Every fingerprint served (one when consistent).")
+
+
 class HealthDocument(BaseModel):
     """``GET /healthz``."""
 
@@ -240,6 +253,7 @@ class HealthDocument(BaseModel):
     version: str
     data: DataInfoDoc
     reload: ReloadDoc
+    workers: WorkersDoc
 
 
 class ErrorBody(BaseModel):

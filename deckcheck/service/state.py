@@ -13,6 +13,15 @@
 * :class:`Supervisor` is uvicorn's process manager with one change: SIGHUP is passed to every
   worker (which reloads in place) instead of replacing the workers (which drops requests on
   keep-alive connections and gives up when a new worker is slow to start).
+* :class:`Siblings`: the workers of one ``deckcheck serve --workers N`` each record the data
+  they serve in a folder of the server's (``DECKCHECK_WORKERS_DIR``, made by ``serve``), so
+  ``/healthz`` lists every live worker's fingerprint and says when they differ
+  (``workers.consistent``). A worker that starts (the first ones, or one restarted after a
+  crash) and finds a sibling serving other data asks the supervisor to reload every worker
+  (SIGHUP), so all answer from the active data again.
+
+A failed reload shows on ``/healthz`` only as its error code and a fixed sentence: the full
+error (which names the server's files) goes to the server log.
 """
 
 from __future__ import annotations
@@ -78,8 +87,9 @@ class State:
         self.finder.search("a")
 
 
-_pinned: contextvars.ContextVar[State | None] = contextvars.ContextVar("deckcheck_state",
-                                                                      default=None)  # fmt: skip
+_pinned: contextvars.ContextVar[State | None] = contextvars.ContextVar(
+    "deckcheck_state", default=None
+)
 
 
 @dataclass
@@ -143,10 +153,13 @@ class Pin:
 class Reloader:
     """Reload the active data in a thread, warm it, swap it in; one reload at a time."""
 
-    def __init__(self, holder: Holder, load: Callable[[], Dataset]) -> None:
+    def __init__(
+        self, holder: Holder, load: Callable[[], Dataset], siblings: Siblings | None = None
+    ) -> None:
         self.holder = holder
         self.load = load
         self.lock = threading.Lock()
+        self.siblings = siblings
 
     def start(self) -> None:
         """Reload in the background (a SIGHUP handler calls this; it returns at once)."""
@@ -162,14 +175,132 @@ class Reloader:
                 new = State(self.load())
                 new.warm()
             except Exception as exc:  # any unusable data: keep answering from the old
-                self.holder.reload = ReloadStatus("failed", now, f"{type(exc).__name__}: {exc}")
+                self.holder.reload = ReloadStatus("failed", now, public_reason(exc))
                 log.error("deckcheck: data reload failed, still serving %s: %s: %s",
                           old[:16], type(exc).__name__, exc)  # fmt: skip
                 return
             self.holder.swap(new)
             self.holder.reload = ReloadStatus("ok", now)
+            if self.siblings is not None:
+                self.siblings.record(new)
             log.info("deckcheck: data reloaded in %.1f s: %s -> %s", time.monotonic() - t0,
                      old[:16], new.data.fingerprint[:16])  # fmt: skip
+
+
+def public_reason(exc: BaseException) -> str:
+    """What ``/healthz`` says of a failed reload: the error's code and a fixed sentence, never
+    its message (which names the server's data folder and files)."""
+    code = getattr(exc, "code", None)
+    kind = code if isinstance(code, str) else "internal-error"
+    return f"{kind}: the new data could not be used; the server log has the details"
+
+
+WORKERS_ENV = "DECKCHECK_WORKERS_DIR"
+"""The folder where the workers of one ``deckcheck serve`` record the data they serve."""
+SUPERVISOR_ENV = "DECKCHECK_SUPERVISOR_PID"
+"""The process id of the supervisor of those workers (the one a worker may send SIGHUP)."""
+MAX_RECORD_BYTES = 4096
+"""Size cap of one worker's record."""
+
+
+class Siblings:
+    """The records of the workers of one server: which data each serves."""
+
+    def __init__(self, folder: str, supervisor: int | None) -> None:
+        from pathlib import Path
+
+        self.folder = Path(folder)
+        self.supervisor = supervisor
+
+    @classmethod
+    def from_env(cls) -> Siblings | None:
+        """The workers' folder ``deckcheck serve`` made (None: a single process)."""
+        import os
+
+        folder = os.environ.get(WORKERS_ENV)
+        if not folder:
+            return None
+        pid = os.environ.get(SUPERVISOR_ENV, "")
+        return cls(folder, int(pid) if pid.isdigit() else None)
+
+    def record(self, state: State) -> None:
+        """Record (atomically) the data this worker serves now."""
+        import json
+        import os
+
+        doc = {"pid": os.getpid(), "fingerprint": state.data.fingerprint,
+               "as_of": state.data.as_of.isoformat()}  # fmt: skip
+        path = self.folder / f"{os.getpid()}.json"
+        tmp = path.with_suffix(".tmp")
+        try:
+            tmp.write_text(json.dumps(doc), encoding="utf-8")  # a private server folder
+            os.replace(tmp, path)
+        except OSError as exc:
+            log.warning("deckcheck: cannot record this worker's data in %s: %s", self.folder, exc)
+
+    def workers(self) -> list[dict[str, Any]]:
+        """Every live worker's record (pid, fingerprint, as_of), by pid."""
+        import json
+        import os
+
+        from deckcheck.boundary import read_data
+
+        found: list[dict[str, Any]] = []
+        try:
+            names = sorted(os.listdir(self.folder))
+        except OSError:
+            return found
+        for name in names:
+            stem = name.removesuffix(".json")
+            if not name.endswith(".json") or not stem.isdigit() or not _alive(int(stem)):
+                continue
+            try:
+                doc = json.loads(read_data(self.folder / name, MAX_RECORD_BYTES))
+            except (OSError, ValueError):
+                continue
+            if isinstance(doc, dict) and isinstance(doc.get("fingerprint"), str):
+                found.append({"pid": int(stem), "fingerprint": doc["fingerprint"],
+                              "as_of": str(doc.get("as_of"))})  # fmt: skip
+        return found
+
+    def started(self, state: State) -> None:
+        """A worker starts: record its data; if a live sibling serves other data, ask the
+        supervisor to reload every worker (the active data then serves everywhere)."""
+        import os
+        import signal
+
+        self.record(state)
+        others = {w["fingerprint"] for w in self.workers() if w["pid"] != os.getpid()}
+        if not others or others == {state.data.fingerprint}:
+            return
+        log.warning("deckcheck: this worker serves %s, a sibling serves %s: reloading every "
+                    "worker", state.tag, ", ".join(sorted(f[:16] for f in others)))  # fmt: skip
+        if self.supervisor is not None and self.supervisor == os.getppid():
+            os.kill(self.supervisor, signal.SIGHUP)
+
+    def health(self, state: State) -> dict[str, Any]:
+        """The ``workers`` object of ``/healthz``."""
+        found = self.workers()
+        prints = {w["fingerprint"] for w in found} | {state.data.fingerprint}
+        return {"count": len(found), "consistent": len(prints) == 1,
+                "fingerprints": sorted(prints)}  # fmt: skip
+
+
+def single_health(state: State) -> dict[str, Any]:
+    """The ``workers`` object of ``/healthz`` for a server of one process."""
+    return {"count": 1, "consistent": True, "fingerprints": [state.data.fingerprint]}
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
 
 
 def load_active() -> Dataset:

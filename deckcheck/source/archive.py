@@ -227,7 +227,7 @@ def _open(where: str | bytes, label: str, limits: Limits) -> zipfile.ZipFile:
         if isinstance(where, bytes):
             _count_entries(io.BytesIO(where), label, limits)
             return zipfile.ZipFile(io.BytesIO(where))
-        with open(where, "rb") as fp:
+        with open(where, "rb") as fp:  # zipfile seeks: entries counted and capped first
             _count_entries(fp, label, limits)
         return zipfile.ZipFile(where)
     except (ArchiveError, LimitError):
@@ -248,7 +248,7 @@ def _read(zf: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int, ratio: int) ->
     if problem is not None:
         raise DeckReadError(problem)
     try:
-        with zf.open(info) as handle:
+        with zf.open(info) as handle:  # an entry under the size and ratio caps
             data = handle.read(limit + 1)
     except RuntimeError as exc:  # zipfile: encrypted entry without a password
         raise DeckReadError(f"cannot read entry ({exc})") from exc

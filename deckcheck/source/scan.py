@@ -67,6 +67,11 @@ def source_items(items: object, argument: str = "paths") -> list[Source | str]:
                 f"{type(item).__name__}",
                 argument,
             )
+        if isinstance(item, str) and not item.strip():
+            raise ArgumentError(
+                f"{argument}: an empty path names no file (give '.' for the current folder)",
+                argument,
+            )
         out.append(item)
     return out
 
@@ -214,7 +219,7 @@ class _Ignore:
         try:
             if not path.is_file():
                 return self
-            with open(path, "rb") as handle:
+            with open(path, "rb") as handle:  # a regular file (checked above); a bounded read
                 raw = handle.read(sniff.SNIFF_BYTES)
         except OSError:
             return self
@@ -396,7 +401,7 @@ def _not_a_deck(path: Path, size: int, data: Dataset | None = None) -> SkipReaso
     if size > sniff.SNIFF_BYTES:
         return SkipReason.TOO_BIG_TO_SNIFF
     try:
-        with open(path, "rb") as handle:
+        with open(path, "rb") as handle:  # a regular file (checked above); a bounded read
             raw = handle.read(sniff.SNIFF_BYTES + 1)
     except OSError:
         return None  # let the reader report it as unreadable

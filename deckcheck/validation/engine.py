@@ -80,9 +80,14 @@ def validate(
     main, extra, side = sizes[Section.MAIN], sizes[Section.EXTRA], sizes[Section.SIDE]
     bad_size = not (main in ok[0] and extra in ok[1] and side in ok[2])
     has: Has = (
-        bool(deck.findings), bool(unknown), bad_size, bool(flagged), bool(crowded),
-        bool(listed), bool(changing),
-    )  # fmt: skip
+        bool(deck.findings),
+        bool(unknown),
+        bad_size,
+        bool(flagged),
+        bool(crowded),
+        bool(listed),
+        bool(changing),
+    )
     checks = select(rs, has)
     violations: list[Violation] = []
     if checks:  # (a clean deck under a plain list: nothing to ask)
@@ -223,10 +228,19 @@ def _report(
     counts = {"main": sizes[Section.MAIN], "extra": sizes[Section.EXTRA]}
     counts["side"] = sizes[Section.SIDE]
     return Report(  # (by position: a keyword call costs more, once per deck)
-        rs.format.id, rs.era.id, rs.date, rs.banlist_ref, counts, tuple(violations),
-        path if path is not None else deck.source, points, rs.point_cap, deck.name,
-        ds.fingerprint, point_cards,
-    )  # fmt: skip
+        rs.format.id,
+        rs.era.id,
+        rs.date,
+        rs.banlist_ref,
+        counts,
+        tuple(violations),
+        path if path is not None else deck.source,
+        points,
+        rs.point_cap,
+        deck.name,
+        ds.fingerprint,
+        point_cards,
+    )
 
 
 def _file_order(v: Violation) -> int:

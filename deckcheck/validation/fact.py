@@ -18,7 +18,13 @@ from deckcheck.card.release import Region
 from deckcheck.deck.model import Section
 from deckcheck.deck.skills import uses_skills
 from deckcheck.rule.format import Pool
-from deckcheck.rule.pool import master_duel_problem, region_problem, region_unknown, tcg_region
+from deckcheck.rule.pool import (
+    master_duel_problem,
+    region_problem,
+    region_unknown,
+    speed_problem,
+    tcg_region,
+)
 from deckcheck.validation.report import Code, Severity
 
 if TYPE_CHECKING:
@@ -145,8 +151,8 @@ def pool_problem(setting: Setting, card: Card) -> str | None:
         return "a GOAT-format version of a card, legal only in GOAT"
     if pool is Pool.MASTER_DUEL:
         return master_duel_problem(card, cutoff)
-    if pool is Pool.SPEED:  # the Speed list (a whitelist) says which cards; this says since when
-        return region_problem(card, Region.SPEED, cutoff)
+    if pool is Pool.SPEED:  # Speed Duel products and lists; the lists in force give limits
+        return speed_problem(card, cutoff)
     region = tcg_region(fmt.tcg_region)
     if pool is Pool.TCG:
         if not card.in_tcg:

@@ -48,6 +48,8 @@ class Code(enum.StrEnum):
     """Anime, manga, video-game or otherwise unofficial card."""
     PRERELEASE = "prerelease"
     """A pre-release code (error unless allowed, then a warning)."""
+    PRERELEASE_CODE = "prerelease-code"
+    """A pre-release code of a card since released: read as the released card (a warning)."""
     POINTS_OVER_CAP = "points-over-cap"
     """Genesys: the point total is over the cap."""
     FORBIDDEN_TYPE = "forbidden-type"
@@ -92,8 +94,10 @@ CODE_MEANING: dict[Code, str] = {
     "names).",
     Code.AMBIGUOUS_CARD: "A name that matches several different cards; deckcheck never guesses.",
     Code.UNOFFICIAL_CARD: "An anime, manga, video-game or otherwise unofficial card.",
-    Code.PRERELEASE: "A pre-release code; the message gives the released passcode when known "
-    "(an error unless pre-release codes are allowed, then a warning).",
+    Code.PRERELEASE: "A pre-release code of a card not released yet (an error unless "
+    "pre-release codes are allowed, then a warning).",
+    Code.PRERELEASE_CODE: "An EDOPro pre-release code of a card released since: the line is read "
+    "as the released card (checked like any other), and the message gives its passcode.",
     Code.POINTS_OVER_CAP: "The point total (Genesys) is over the cap.",
     Code.FORBIDDEN_TYPE: "A card type the format bans outright (Genesys: Link and Pendulum "
     "monsters).",
@@ -129,6 +133,7 @@ CODE_FIX: dict[Code, str] = {
     Code.AMBIGUOUS_CARD: "Name the card exactly, or use its passcode.",
     Code.UNOFFICIAL_CARD: "Replace it with an official card.",
     Code.PRERELEASE: "Use the card's released passcode.",
+    Code.PRERELEASE_CODE: "Write the released passcode in the file.",
     Code.POINTS_OVER_CAP: "Cut pointed cards until the total fits the cap.",
     Code.FORBIDDEN_TYPE: "Remove the cards of a type the format bans.",
     Code.LEGEND_LIMIT: "Keep at most the allowed number of Legend cards.",
@@ -152,6 +157,7 @@ DEFAULT_SEVERITY: dict[Code, Severity] = {code: Severity.ERROR for code in Code}
     Code.TREATED_AS: Severity.NOTE,
     Code.RELEASE_DATE_UNKNOWN: Severity.WARNING,
     Code.MISSING_SECTIONS: Severity.NOTE,
+    Code.PRERELEASE_CODE: Severity.WARNING,
 }
 """The usual severity of each code (``prerelease`` is a warning with ``--allow-prerelease``)."""
 
@@ -193,11 +199,22 @@ class Violation:
         line: int | None = None,
         text: str | None = None,
     ) -> None:
-        _SET(self, "__dict__", {
-            "code": code, "severity": severity, "message": message, "section": section,
-            "passcode": passcode, "name": name, "found": found, "allowed": allowed, "line": line,
-            "text": text,
-        })  # fmt: skip
+        _SET(
+            self,
+            "__dict__",
+            {
+                "code": code,
+                "severity": severity,
+                "message": message,
+                "section": section,
+                "passcode": passcode,
+                "name": name,
+                "found": found,
+                "allowed": allowed,
+                "line": line,
+                "text": text,
+            },
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (the README documents it)."""
@@ -243,8 +260,13 @@ class PointCard:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
-        return {"name": self.name, "passcode": self.passcode, "copies": self.copies,
-                "each": self.each, "points": self.points}  # fmt: skip
+        return {
+            "name": self.name,
+            "passcode": self.passcode,
+            "copies": self.copies,
+            "each": self.each,
+            "points": self.points,
+        }
 
     def label(self) -> str:
         """``3x Name 20 = 60`` (one copy: ``Name 20``)."""
@@ -288,11 +310,24 @@ class Report:
         data_fingerprint: str | None = None,
         point_cards: tuple[PointCard, ...] = (),
     ) -> None:
-        _SET(self, "__dict__", {
-            "format": format, "era": era, "date": date, "banlist": banlist, "counts": counts,
-            "violations": violations, "path": path, "points": points, "point_cap": point_cap,
-            "name": name, "data_fingerprint": data_fingerprint, "point_cards": point_cards,
-        })  # fmt: skip
+        _SET(
+            self,
+            "__dict__",
+            {
+                "format": format,
+                "era": era,
+                "date": date,
+                "banlist": banlist,
+                "counts": counts,
+                "violations": violations,
+                "path": path,
+                "points": points,
+                "point_cap": point_cap,
+                "name": name,
+                "data_fingerprint": data_fingerprint,
+                "point_cards": point_cards,
+            },
+        )
 
     @property
     def legal(self) -> bool:

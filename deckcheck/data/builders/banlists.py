@@ -45,6 +45,7 @@ from types import MappingProxyType
 ROOT = Path(__file__).resolve().parents[3]
 """The source checkout (for the command-line defaults: ``../shared/data``, the bundled folder)."""
 
+from deckcheck.boundary import read_data  # noqa: E402
 from deckcheck.card import CardIndex  # noqa: E402
 from deckcheck.error import AmbiguousCardError, UnknownCardError  # noqa: E402
 from deckcheck.rule.banlist import (  # noqa: E402
@@ -120,6 +121,7 @@ class Builder:
         yy = data / "cards" / "yaml-yugi" / "cards.min.jsonl"
         self.kid_yy: dict[int, int] = {}
         if yy.exists():
+            # streamed by line: a build input (shared data, or a file fetched under the cap)
             for line in yy.open(encoding="utf-8"):
                 row = json.loads(line)
                 if row.get("konami_id") and row.get("password"):
@@ -127,6 +129,7 @@ class Builder:
         rush_yy = data / "cards" / "yaml-yugi" / "rush.min.jsonl"
         self.rush_names: dict[int, str] = {}
         if rush_yy.exists():
+            # streamed by line: a build input (shared data, or a file fetched under the cap)
             for line in rush_yy.open(encoding="utf-8"):
                 row = json.loads(line)
                 if row.get("konami_id") and row.get("name", {}).get("en"):
@@ -192,7 +195,7 @@ class Builder:
 
     def lflist_lists(self, path: Path, ref: str, source: str, keep3: bool = False) -> list[SrcList]:
         """Every section of an lflist.conf file, resolved to original passcodes."""
-        text = path.read_text(encoding="utf-8-sig", errors="replace")
+        text = read_data(path).decode("utf-8-sig", errors="replace")
         # -1 ("never allowed") entries are read as 0 by read_lflist; find them to drop them
         never = {int(ln.split()[0]) for ln in text.splitlines() if ln[:1].isdigit()
                  and len(ln.split()) > 1 and ln.split()[1] == "-1"}  # fmt: skip
@@ -231,7 +234,7 @@ class Builder:
     def ignis(self, suffixes: Iterable[str], exclude: Iterable[str] = ()) -> list[SrcList]:
         """ProjectIgnis history lists whose name ends with one of ``suffixes``."""
         hist = self.lf / "projectignis" / "history"
-        meta = {r["file"]: r for r in json.loads((hist / "_index.json").read_text())}
+        meta = {r["file"]: r for r in json.loads(read_data(hist / "_index.json"))}
         out = []
         for path in sorted(hist.glob("*.lflist.conf")):
             stem = path.name.removesuffix(".lflist.conf")
@@ -248,7 +251,7 @@ class Builder:
         """yaml-yugi-limit-regulation ``*.vector.json`` lists of a region."""
         out = []
         for path in sorted((self.lf / "yaml-yugi-limit-regulation" / region).glob("*.vector.json")):
-            raw = json.loads(path.read_text(encoding="utf-8"))
+            raw = json.loads(read_data(path).decode("utf-8"))
             when = date.fromisoformat(raw["date"])
             where = f"yaml-yugi {region} {when}"
             entries: dict[int, int] = {}
@@ -262,7 +265,7 @@ class Builder:
         """yaml-yugi-limit-regulation ``*.name.json`` lists of a region (English names)."""
         out = []
         for path in sorted((self.lf / "yaml-yugi-limit-regulation" / region).glob("*.name.json")):
-            raw = json.loads(path.read_text(encoding="utf-8"))
+            raw = json.loads(read_data(path).decode("utf-8"))
             when = date.fromisoformat(path.name.split(".")[0])
             where = f"yaml-yugi-names {region} {when}"
             entries: dict[int, int] = {}
@@ -277,7 +280,7 @@ class Builder:
         out = []
         folder = self.lf / "timewizard" / "banlists-tcg-by-name"
         for path in sorted(folder.glob("*.json")):
-            raw = json.loads(path.read_text(encoding="utf-8"))
+            raw = json.loads(read_data(path).decode("utf-8"))
             when = date.fromisoformat(path.stem)
             where = f"timewizard {when}"
             entries: dict[int, int] = {}
@@ -295,6 +298,7 @@ class Builder:
         out: dict[int, list[tuple[date, int]]] = {}
         if not path.exists():
             return out
+        # streamed by line: a build input (shared data, or a file fetched under the cap)
         for line in path.open(encoding="utf-8"):
             row = json.loads(line)
             hist = row.get("legality", {}).get(region, {}).get("history", [])
@@ -321,6 +325,7 @@ class Builder:
         out: dict[int, list[tuple[date, str]]] = {}
         if not path.exists():
             return out
+        # streamed by line: a build input (shared data, or a file fetched under the cap)
         for line in path.open(encoding="utf-8"):
             row = json.loads(line)
             hist = row.get("legality", {}).get("speed", {}).get("history", [])
@@ -342,6 +347,7 @@ class Builder:
         path = self.data / "cards" / "ygojson" / "cards.min.jsonl"
         dates: set[date] = set()
         if path.exists():
+            # streamed by line: a build input (shared data, or a file fetched under the cap)
             for line in path.open(encoding="utf-8"):
                 hist = json.loads(line).get("legality", {}).get(region, {}).get("history", [])
                 dates.update(date.fromisoformat(h["date"]) for h in hist)
@@ -858,8 +864,10 @@ def build_all(b: Builder) -> list[Banlist]:
     rush_pi = clean_source(rush_pi, "Rush Duel", log)
     rush_yy = b.yaml_vectors("rush", rush=True)
     speed_fam = Family(
-        "speed", "Speed Duel", ("ygojson", "projectignis"), whitelist=True,
-        note="Whitelists (the Speed Duel card pool) from EDOPro, on the published list dates "
+        "speed", "Speed Duel", ("ygojson", "projectignis"), whitelist=False,
+        note="Limits only (the card pool comes from the Speed Duel products: a card printed in "
+        "one, and every Skill, is legal from its product's date; see docs/data.md). From "
+        "EDOPro's Speed lists, on the published list dates "
         "of YGOJSON's per-card Speed Duel history (Yugipedia), which also gives the limits: "
         "Forbidden, and the Limited 1/2/3 groups (a deck holds at most N cards from all the "
         "cards of Limited N together; EDOPro notes that it does not model this system). "
@@ -1002,9 +1010,14 @@ def build_speed(b: Builder, fam: Family, spine: list[SrcList]) -> list[Banlist]:
                 for step, value in steps:
                     if step <= when:
                         word = value
-                if word != "unlimited" and code not in src.entries:
+                if word != "unlimited" and code not in src.entries and word in words:
                     rows.append(f"| {code} | {b.name(code)} | ygojson {word}, not in EDOPro's "
-                                "pool | **not in pool** | the pool is EDOPro's |")  # fmt: skip
+                                f"list | **{word}** | Konami's list (YGOJSON) |")  # fmt: skip
+                    entries[code] = words[word]
+                    if words[word]:
+                        groups[code] = words[word]
+        entries = {c: v for c, v in entries.items() if 0 <= v < 3}
+        groups = {c: v for c, v in groups.items() if c in entries}
         effective = when or src.when
         banlist = Banlist(
             family=fam.family,
@@ -1014,7 +1027,7 @@ def build_speed(b: Builder, fam: Family, spine: list[SrcList]) -> list[Banlist]:
             announced=None,
             sources=(src.ref, *([f"{REPO_YJ}:cards (legality.speed.history)"] if when else [])),
             entries=MappingProxyType(entries),
-            whitelist=True,
+            whitelist=False,
             note=fam.note,
             approximate=when is None,
             groups=MappingProxyType(groups),

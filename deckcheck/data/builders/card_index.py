@@ -61,6 +61,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[3]
 """The source checkout (for the command-line defaults: ``../shared/data``, the bundled folder)."""
 
+from deckcheck.boundary import read_data  # noqa: E402
 from deckcheck.card import (  # noqa: E402
     ALIAS_ALT_ART,
     ALIAS_NONE,
@@ -80,11 +81,14 @@ from deckcheck.card import (  # noqa: E402
     FLAG_UNOFFICIAL,
     INDEX_FORMAT,
     NAMES_FILE,
+    NAMES_INTL_FILE,
     TYPE_BITS,
     build_name_table,
+    name_priority,
     normalize_name,
 )
 from deckcheck.card.release import describe_source  # noqa: E402
+from deckcheck.data.builders import consistency  # noqa: E402
 from deckcheck.data.builders.release_dates import (  # noqa: E402
     Evidence,
     SetDates,
@@ -183,6 +187,7 @@ def yaml_type_bits(rec: dict[str, Any]) -> int:
 
 def load_jsonl(path: Path) -> Iterator[dict[str, Any]]:
     """Yield the JSON objects of a JSON-lines file."""
+    # streamed by line: a build input (shared data, or a file fetched under the cap)
     with open(path, encoding="utf-8") as fh:
         for line in fh:
             if line.strip():
@@ -200,6 +205,43 @@ def parse_password(value: Any) -> int | None:
     return None
 
 
+def printed_names(ignis: Path, rows: dict[int, dict[str, Any]]) -> dict[int, list[str]]:
+    """Older English names of official cards: a name the 2020 base database or a delta database
+    gave the passcode that is not its name now ("Red-Eyes B. Dragon" for Red-Eyes Black
+    Dragon, "B. Skull Dragon"), oldest first, each once."""
+    paths = [ignis / "base-2020-03-30" / "cards.cdb"]
+    for folder in sorted((ignis / "deltas").glob("*")):
+        paths += [folder / "cards.delta.cdb", *sorted(folder.glob("*release*.cdb"))]
+    out: dict[int, list[str]] = {}
+    for path in paths:
+        if not path.exists():
+            continue
+        for r in read_cdb(str(path)):
+            pid, name = r[0], SUFFIX_RE.sub("", r[9])
+            rec = rows.get(pid)
+            if (
+                rec is None
+                or r[2]
+                or rec["flags"] & (FLAG_RUSH | FLAG_UNOFFICIAL | FLAG_PRERELEASE)
+            ):
+                continue
+            if name and name != rec["name"] and name not in out.get(pid, []):
+                out.setdefault(pid, []).append(name)
+    return out
+
+
+INTL_LANGS = ("ko", "fr", "de", "it", "es", "pt", "zh-TW")
+"""The other official card languages of the shared data, in the order of ``names-intl.jsonl``
+(language ids 3-9 of the name table; 0-2 are English, Japanese, Simplified Chinese)."""
+
+
+def intl_names(y: dict[str, Any] | None, j: dict[str, Any] | None) -> list[str | None]:
+    """A card's names in :data:`INTL_LANGS` (yaml-yugi first, then YGOJSON)."""
+    yn = (y or {}).get("name") or {}
+    jn = (j or {}).get("name") or {}
+    return [(yn.get(lang) or jn.get(lang) or None) for lang in INTL_LANGS]
+
+
 def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
     """Build the index document from the shared data folder, as of ``as_of`` (default: the
     snapshot date of the folder's README)."""
@@ -208,7 +250,7 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
 
     # --- archetype names -------------------------------------------------------------
     setnames: dict[int, str] = {}
-    strings = (cards_dir / "projectignis" / "strings" / "strings.conf").read_text(encoding="utf-8")
+    strings = read_data(cards_dir / "projectignis" / "strings" / "strings.conf").decode()
     for line in strings.splitlines():
         if line.startswith("!setname "):
             parts = line.rstrip("\n").split(" ", 2)
@@ -313,6 +355,10 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
     report["counts"]["names: Konami's English name (yaml-yugi) replaced the cdb name"] = len(
         report["renamed"]
     )
+    old_names = printed_names(cards_dir / "projectignis", rows)
+    report["counts"]["names: older English names of the card databases (aliases)"] = sum(
+        len(v) for v in old_names.values()
+    )
 
     # Cards released in the OCG that the cdbs still keep under pre-release codes.
     for pw, rec in sorted(yy.items()):
@@ -366,10 +412,17 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
     for path in sorted(
         glob.glob(str(cards_dir / "projectignis" / "deltas" / "*" / "mappings.json"))
     ):
+        # streamed by line: a build input (shared data, or a file fetched under the cap)
         with open(path, encoding="utf-8") as fh:
             for pre, real in json.load(fh).get("mappings", []):
                 if real in rows:
                     prerelease_map.setdefault(int(pre), int(real))
+    for pre, real in sorted(prerelease_map.items()):
+        if pre not in rows:  # an old pre-release code (EDOPro's mappings): the released card
+            t = rows[real]
+            add(pre, t["ot"], real, 0, t["type"], t["level"], t["race"], t["attribute"],
+                t["name"], (t["flags"] & ~FLAG_UNOFFICIAL) | FLAG_PRERELEASE)  # fmt: skip
+            rows[pre]["setcodes"] = t["setcodes"]
     official_by_name: dict[str, int] = {}
     for pid in sorted(official_ids):
         rec = rows[pid]
@@ -468,11 +521,18 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
             evidence.learn(y, konami, best)
     evidence.freeze()
     out_rows: list[list[Any]] = []
+    intl: list[list[Any]] = []
     for pid in sorted(rows):
         rec = rows[pid]
         base = rec["alias"] if rec["alias_kind"] in (ALIAS_ALT_ART, ALIAS_VARIANT) else pid
         y, j, konami, best = found[pid]
+        if base == pid and not rec["flags"] & FLAG_RUSH:
+            local = intl_names(y, j)
+            if any(local):
+                intl.append([pid, name_priority(rec["flags"]), *local])
         ja = zh = None
+        if rec["flags"] & FLAG_PRERELEASE and rec["alias_kind"] == ALIAS_VARIANT:
+            y = j = None  # a pre-release code of a released card: its names are the card's
         if y is not None:
             names = y.get("name") or {}
             ja = strip_ruby(names.get("ja"))
@@ -518,15 +578,31 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
         }
         out_rows.append([row[f] for f in FIELDS])
     report["counts"].update(evidence.counts)
+    col = {f: i for i, f in enumerate(FIELDS)}
+    checked = [
+        {"passcode": r[0], "name": r[col["name"]], "release": r[col["release"]],
+         "prints": (found[r[0]][0] or {}).get("first_print_numbers") or {}}
+        for r in out_rows
+        if not r[col["alias"]] and not r[col["flags"]] & NOT_DATED
+    ]  # fmt: skip
+    report["consistency"] = consistency.check(checked, sets)
 
     date_rush_cards(out_rows, rush_lists(data), report)
-    date_speed_cards(out_rows, speed_lists(data), speed_print, report)
+    konami_speed = {
+        pid
+        for pid, (y, _, _, _) in found.items()
+        if ((y or {}).get("limit_regulation") or {}).get("speed") in SPEED_LEGAL
+    }
+    date_speed_cards(out_rows, speed_lists(data), speed_print, report,
+                     (konami_speed, evidence.as_of))  # fmt: skip
     aliases = {pid: names for pid, names in search_aliases.items()}
     return {
         "format": INDEX_FORMAT,
         "fields": list(FIELDS),
         "cards": out_rows,
         "search_aliases": aliases,
+        "old_names": old_names,
+        "intl": intl,
         "report": report,
     }
 
@@ -681,14 +757,14 @@ def speed_lists(data: Path) -> list[tuple[str, str, set[int]]]:
     if not index_path.exists():
         return []
     out = []
-    for row in json.loads(index_path.read_text(encoding="utf-8")):
+    for row in json.loads(read_data(index_path)):
         header = str(row.get("header", ""))
         m = re.match(r"(\d{4})\.(\d{1,2})(?:\.(\d{1,2}))? Speed Duel", header)
         if not m:
             continue
         named = f"{int(m[1]):04d}-{int(m[2]):02d}-{int(m[3] or 1):02d}"
         codes = set()
-        for line in (hist / row["file"]).read_text(encoding="utf-8-sig").splitlines():
+        for line in read_data(hist / row["file"]).decode("utf-8-sig").splitlines():
             parts = line.split()
             listed = len(parts) >= 2 and parts[0].isdigit() and parts[1].lstrip("-").isdigit()
             if listed and int(parts[1]) >= 0:
@@ -697,11 +773,20 @@ def speed_lists(data: Path) -> list[tuple[str, str, set[int]]]:
     return sorted(out)
 
 
+SPEED_LAUNCH = "2019-01-24"
+"""The first Speed Duel products (Speed Duel Starter Decks: Destiny Masters, Duelists of
+Tomorrow)."""
+SPEED_LEGAL = ("Unlimited", "Limited 1", "Limited 2", "Limited 3", "Semi-Limited", "Limited")
+"""Konami's Speed Duel statuses of a card in the Speed Duel pool (yaml-yugi's
+``limit_regulation``)."""
+
+
 def date_speed_cards(
     rows: list[list[Any]],
     lists: list[tuple[str, str, set[int]]],
     printed: dict[int, str | None],
     report: dict[str, Any],
+    konami: tuple[set[int], str] = (set(), "9999-12-31"),
 ) -> None:
     """Give the cards of EDOPro's Speed lists a Speed Duel release window (region ``sd``).
 
@@ -711,9 +796,12 @@ def date_speed_cards(
     (not before its label, less :data:`SPEED_LABEL_SLACK_DAYS`); a list last changed within
     :data:`RUSH_LIST_FRESH_DAYS` of its date (the "2022.10.07 Midterm Paradox Box" list) is a
     snapshot, so a card missing from it came out later; and a card was out by the last change
-    of the first list holding it. A dated Speed Duel print among the card's first print codes
-    (yaml-yugi) was out on its date: it caps both ends. Cards of the first list are in the pool
-    from its date.
+    of the first list holding it. A card printed in a Speed Duel product (a dated Speed Duel
+    product among its first print codes, yaml-yugi) is in the pool from that product's date,
+    listed or not: the lists are evidence, not the pool. A card Konami lists as legal in Speed
+    Duel (yaml-yugi's status) without a print or list entry here was reprinted in a Speed Duel
+    product by the data's date: a window from its TCG release (or the first Speed Duel
+    products). Cards of the first list are in the pool from its date.
     """
     col = {f: i for i, f in enumerate(FIELDS)}
     counts = report["counts"]
@@ -731,22 +819,25 @@ def date_speed_cards(
         if flags & (FLAG_RUSH | FLAG_UNOFFICIAL | FLAG_PRERELEASE | FLAG_SKILL | FLAG_TOKEN):
             continue
         got = first.get(r[col["passcode"]]) or first.get(r[col["alias"]])
-        if got is None:
-            continue
-        named, changed = got
+        out = printed.get(r[col["passcode"]]) or printed.get(r[col["alias"]])
         entry: list[Any]
-        if named == first_label:
-            entry = [named, "a", "speed-first", None]
+        listed = r[col["passcode"]] in konami[0] or r[col["alias"]] in konami[0]
+        if out is not None:  # printed in a Speed Duel product: in the pool from its date
+            entry = [out, "e", "speed-print", None]
+        elif got is None and listed:  # on Konami's Speed list (a Speed reprint): out by then
+            tcg = (r[col["release"]].get("na") or [None])[0]
+            entry = [max(SPEED_LAUNCH, tcg or SPEED_LAUNCH), "w", "speed-status", konami[1]]
+        elif got is None:
+            continue
+        elif got[0] == first_label:
+            entry = [got[0], "a", "speed-first", None]
         else:
+            named, changed = got
             lower = date.fromordinal(_day(named) - SPEED_LABEL_SLACK_DAYS).isoformat()
             for snap, codes in snapshots:
                 if snap >= lower and r[col["passcode"]] not in codes:
                     lower = max(lower, date.fromordinal(_day(snap) + 1).isoformat())
-            upper = max(changed, lower)
-            out = printed.get(r[col["passcode"]]) or printed.get(r[col["alias"]])
-            if out and out < upper:
-                upper, lower = out, min(lower, out)
-            entry = [lower, "w", "speed-lists", upper]
+            entry = [lower, "w", "speed-lists", max(changed, lower)]
         release = dict(r[col["release"]])
         release["sd"] = entry
         r[col["release"]] = dict(sorted(release.items()))
@@ -766,7 +857,7 @@ def rush_lists(data: Path) -> list[tuple[str, set[int]]]:
     if not index_path.exists():
         return []
     out = []
-    for row in json.loads(index_path.read_text(encoding="utf-8")):
+    for row in json.loads(read_data(index_path)):
         header = str(row.get("header", ""))
         if not header.endswith("Rush Duel"):
             continue
@@ -777,7 +868,7 @@ def rush_lists(data: Path) -> list[tuple[str, set[int]]]:
         changed = str(row.get("commit_date", named))
         fresh = (_day(changed) - _day(named)) <= RUSH_LIST_FRESH_DAYS
         codes = set()
-        for line in (hist / row["file"]).read_text(encoding="utf-8-sig").splitlines():
+        for line in read_data(hist / row["file"]).decode("utf-8-sig").splitlines():
             parts = line.split()
             if len(parts) >= 2 and parts[0].isdigit() and parts[1].lstrip("-").isdigit():
                 codes.add(int(parts[0]))
@@ -860,12 +951,15 @@ def date_rush_cards(
             r[col["ocg_date"]] = dated[r[col["alias"]]]
 
 
-def dump(doc: dict[str, Any]) -> tuple[str, str]:
-    """Serialise deterministically: (cards.jsonl text, names.json text).
+def dump(doc: dict[str, Any]) -> tuple[str, str, str]:
+    """Serialise deterministically: (cards.jsonl, names.json, names-intl.jsonl texts).
 
     ``cards.jsonl`` is a header line then one JSON array per card, sorted by passcode.
     ``names.json`` is the name table of the rows plus each renamed card's old database name
-    (a search alias: it finds the card, whose name is Konami's).
+    (a search alias: it finds the card, whose name is Konami's) and the card's older printed
+    English names (only where no other card has that name). ``names-intl.jsonl`` is a header
+    line (the languages) then ``[passcode, priority, name per language]`` per card: read only
+    when a name is not found in English, Japanese or Chinese.
     """
     head = {k: v for k, v in doc.items() if k in ("format", "fields")}
     lines = [json.dumps(head, ensure_ascii=False, separators=(",", ":"), sort_keys=True)]
@@ -878,9 +972,17 @@ def dump(doc: dict[str, Any]) -> tuple[str, str]:
             if key and not any(e[1] == pid for e in entries):
                 entries.append([0, pid, 0])
                 entries.sort()
+    for pid, olds in sorted(doc.get("old_names", {}).items()):
+        for old in olds:
+            key = normalize_name(old)
+            if key and key not in names:  # never makes a current name ambiguous
+                names[key] = [[0, pid, 0]]
     names = dict(sorted(names.items()))
     names_text = json.dumps(names, ensure_ascii=False, separators=(",", ":"))
-    return "\n".join(lines) + "\n", names_text + "\n"
+    intl = [json.dumps({"langs": list(INTL_LANGS)}, separators=(",", ":"))]
+    intl.extend(json.dumps(row, ensure_ascii=False, separators=(",", ":"))
+                for row in sorted(doc.get("intl", [])))  # fmt: skip
+    return "\n".join(lines) + "\n", names_text + "\n", "\n".join(intl) + "\n"
 
 
 def render_report(doc: dict[str, Any]) -> str:
@@ -951,6 +1053,9 @@ def render_report(doc: dict[str, Any]) -> str:
         "|---|---|---|---|---|",
     ]
     out += [f"| {pid} | {name} | {na} | {eu} | {why} |" for pid, name, na, eu, why in na_eu]
+    found = rep.get("consistency") or {r: [] for r in consistency.RULES}
+    new = consistency.new_violations(found, consistency.load_baseline())
+    out += ["", *consistency.render(found, new)]
     return "\n".join(out) + "\n"
 
 
@@ -970,24 +1075,44 @@ def main(argv: list[str] | None = None) -> int:
         default=ROOT / "docs" / "card-index-report.md",
         help="the build report to write (what each source decided)",
     )
+    ap.add_argument(
+        "--update-baseline",
+        action="store_true",
+        help="accept the current consistency violations (after reviewing the report)",
+    )
     args = ap.parse_args(argv)
     if not (args.data / "cards").is_dir():
         print(f"error: no card data under {args.data}", file=sys.stderr)
         return 2
     doc = build(args.data)
-    cards_text, names_text = dump(doc)
+    found = doc["report"]["consistency"]
+    if args.update_baseline:
+        consistency.BASELINE.write_text(consistency.baseline_text(found), encoding="utf-8")
+    cards_text, names_text, intl_text = dump(doc)
     args.out.mkdir(parents=True, exist_ok=True)
     args.report.parent.mkdir(parents=True, exist_ok=True)
     args.report.write_text(render_report(doc), encoding="utf-8")
     for key, n in sorted(doc["report"]["counts"].items()):
         print(f"{n:6d}  {key}")
     print(f"{len(doc['report']['open']):6d}  region flag without a date (reasons in the report)")
-    for fname, text in ((CARDS_FILE, cards_text), (NAMES_FILE, names_text)):
+    for fname, text in (
+        (CARDS_FILE, cards_text),
+        (NAMES_FILE, names_text),
+        (NAMES_INTL_FILE, intl_text),
+    ):
         target = args.out / fname
         tmp = target.with_suffix(".tmp")
         tmp.write_bytes(text.encode("utf-8"))
         tmp.replace(target)
         print(f"wrote {target} ({len(text.encode()):,} bytes)")
+    new = consistency.new_violations(found, consistency.load_baseline())
+    for rule, rows in new.items():
+        for key, name, detail in rows:
+            print(f"error: consistency rule {rule}: {name} [{key}]: {detail}", file=sys.stderr)
+    if any(new.values()):
+        print("error: new consistency violations (see the report); fix the data or the rules, "
+              "or review and accept them with --update-baseline", file=sys.stderr)  # fmt: skip
+        return 1
     return 0
 
 

@@ -40,6 +40,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+from deckcheck.boundary import read_data
 from deckcheck.card.release import describe_source
 
 OCG_LOCALES = ("jp", "kr", "ae", "sc", "tc")
@@ -60,15 +61,22 @@ NAMED_SETS = {
     "308": "The Sanctuary in the Sky (set)",
     "GFTP": "Ghosts From the Past",
     "DUOV": "Duel Overload",
-    "BACH": "Battle of Chaos",
-    "KICO": "Yugi & Kaiba Collector Box",
-    "SBC1": "Speed Duel: Streets of Battle City",
-    "RA02": "25th Anniversary Rarity Collection II",
+    "KICO": "King's Court",
     "DPCT": "Duelist Pack Collection Tin 2009",
     "SDMA": "Structure Deck: Marik",
+    "BLZD": "Blazing Dominion",
+    "PHRE": "Phantom Revenge",
+    "LOCH": "Limit Over Collection: The Heroes",
+    "LOCR": "Limit Over Collection: The Rivals",
+    "RA02": "25th Anniversary Rarity Collection II",
+    "DUAD": "Duelist's Advance",
+    "ALIN": "Alliance Insight",
+    "DOOD": "Doom of Dimensions",
+    "BPRO": "Burst Protocol",
 }
-"""Print prefixes of products YGOJSON's sets hold without a prefix (matched by hand, by name;
-the dates still come from the data)."""
+"""Print prefixes of products whose sets in YGOJSON lack that prefix in some or all locales,
+matched by hand, by name (the dates still come from the data; the build checks that every name
+here is a product of the data, and the report lists the prefixes no product links)."""
 
 LEGAL = ("Unlimited", "Semi-Limited", "Limited", "Forbidden")
 """Konami statuses of a card released in a region (yaml-yugi ``limit_regulation``)."""
@@ -83,29 +91,73 @@ def _next_day(text: str) -> str:
 
 
 def _prefix(number: str) -> str:
-    return re.sub(r"[0-9]+$", "", number).rstrip("-")
+    return re.sub(r"[0-9?]+$", "", number).rstrip("-")
+
+
+LANG_CODE = re.compile(r"^([A-Z0-9]+)-(EN|DE|FR|IT|SP|PT|JP|JA|KR|SC|TC|AE|E|G|F|I|S|P|K|A|C)(.*)$")
+"""A print prefix: product code, language letters (``EN``, ``DE``... or the old one-letter
+ones), then a sub-product suffix (``SP`` sneak peek, ``SE`` special edition)."""
+
+SAME_DAY_SINCE = "2012-01-01"
+"""Since 2012 the TCG releases a product on one day in North America and Europe: before it, a
+European date does not date the North American release."""
+
+TCG_LAUNCH = "2002-03-08"
+OCG_LAUNCH = "1999-02-04"
+
+
+def product_key(prefix: str) -> tuple[str, str] | None:
+    """(product code, sub-product suffix) of a print prefix (``AGOV-EN`` -> ``('AGOV', '')``)."""
+    m = LANG_CODE.match(prefix)
+    if not m:
+        return None
+    return m.group(1), m.group(3)
+
+
+def region_dates(locs: dict[str, str]) -> dict[str, str]:
+    """The earliest date per region of one product's locale dates."""
+    out: dict[str, str] = {}
+    for loc, when in locs.items():
+        region = REGION_OF_LOCALE.get(loc)
+        if region and when and (region not in out or when < out[region]):
+            out[region] = when
+    return out
 
 
 class SetDates:
-    """Product dates by print prefix and locale, from YGOJSON's sets."""
+    """Products and their dates: by print prefix and locale, by product code, and by name
+    (YGOJSON's sets)."""
 
     def __init__(self, sets: Iterable[dict[str, Any]]) -> None:
         self.records = list(sets)
-        sets = self.records
         self.by_prefix: dict[tuple[str, str], list[str | None]] = {}
         self.by_name: dict[str, dict[str, str]] = {}
-        for rec in sets:
+        self.by_code: dict[tuple[str, str], set[str]] = {}
+        """(product code, suffix) -> the names of the products printed with it (any locale)."""
+        self.by_exact: dict[str, set[str]] = {}
+        """print prefix (``AGOV-EN``) -> the names of the products printed with it."""
+        self.first: dict[str, str] = {}
+        """product name -> its earliest date in any locale."""
+        for rec in self.records:
             name = rec.get("name_en") or ""
             for loc, info in (rec.get("locales") or {}).items():
                 when = info.get("date")
                 if info.get("prefix"):
                     key = (info["prefix"].rstrip("-"), loc)
                     self.by_prefix.setdefault(key, []).append(when)
+                    self.by_exact.setdefault(info["prefix"].rstrip("-"), set()).add(name)
+                    code = product_key(info["prefix"].rstrip("-"))
+                    if code and "?" not in code[0]:
+                        self.by_code.setdefault(code, set()).add(name)
                 if when:
                     cur = self.by_name.setdefault(name, {})
                     if loc not in cur or when < cur[loc]:
                         cur[loc] = when
+                    if name not in self.first or when < self.first[name]:
+                        self.first[name] = when
         self.shared = {key for key, dates in self.by_prefix.items() if len(dates) > 1}
+        self.missing_names = sorted(n for n in NAMED_SETS.values() if n not in self.by_name)
+        """Names of :data:`NAMED_SETS` that no dated product of the data has (the report)."""
         self.speed = {
             info["prefix"].split("-")[0]
             for rec in self.records
@@ -115,37 +167,77 @@ class SetDates:
         }
         """Base print prefixes of the Speed Duel products (``SGX2``, ``SBCB``...)."""
 
+    def product(self, number: str, region: str | None = None) -> str | None:
+        """The one product a print code names (by its prefix, its product code in any locale,
+        else by name); with ``region``, products sold in that game (OCG or TCG) first."""
+        pre = _prefix(number)
+        key = product_key(pre) or (pre, "")  # 301-001: a prefix without a language
+        exact = self.by_exact.get(pre)
+        if exact and len(exact) == 1 and next(iter(exact)) in self.by_name:
+            return next(iter(exact))  # AGOV-EN: Age of Overlord (AGOV-JP is also its +1 pack)
+        names = self.by_code.get(key)
+        if names is None and len(key[1]) == 1:  # SGX3-PTB12: box letter B
+            names = self.by_code.get((key[0], ""))
+        dated = sorted(n for n in names or () if n in self.by_name)
+        if len(dated) > 1 and region is not None:  # Alliance Insight, not its +1 Bonus Pack
+            ocg = region == "ocg"
+            dated = [n for n in dated if any((REGION_OF_LOCALE.get(k) == "ocg") == ocg
+                                             for k in self.by_name[n])]  # fmt: skip
+        if len(dated) == 1:
+            return dated[0]
+        named = NAMED_SETS.get(key[0]) if not key[1] else None
+        if named and named in self.by_name:  # by hand: also settles a code several products share
+            return named
+        return None
+
+    def linked(self, number: str) -> bool:
+        """Whether a print code's prefix names a product of the data (one, or a series)."""
+        pre = _prefix(number)
+        key = product_key(pre) or (pre, "")
+        if pre in self.by_exact or key in self.by_code or (key[0], "") in self.by_code:
+            return True
+        return NAMED_SETS.get(key[0]) in self.by_name
+
     def speed_print(self, y: dict[str, Any] | None) -> str | None:
         """The earliest dated Speed Duel product among a card's first print codes."""
         dates = []
         for lang, number in ((y or {}).get("first_print_numbers") or {}).items():
             loc = YAML_LOCALE.get(lang)
-            if loc and number.split("-")[0] in self.speed:
-                got = self.print_date(number, loc)
-                if got:
-                    dates.append(got[0])
+            if loc and number.split("-")[0] in self.speed and REGION_OF_LOCALE[loc] != "ocg":
+                got = self.print_dates(number, REGION_OF_LOCALE[loc])
+                dates += [d for d, _ in got.values()]
         return min(dates) if dates else None
 
+    def print_dates(self, number: str, region: str) -> dict[str, tuple[str, str]]:
+        """(date, source) per region of the product a print code of ``region`` names.
+
+        The print's own region first; an English print is sold in both TCG regions (the
+        European English locale), and its product's European date dates the North American
+        release too since 2012 (one release day), source ``eu-same``.
+        """
+        name = self.product(number, region)
+        if name is None:
+            return {}
+        src = "print" if NAMED_SETS.get(number.split("-")[0]) != name else "named"
+        dates = region_dates(self.by_name[name])
+        out: dict[str, tuple[str, str]] = {}
+        if region == "ocg":
+            if "ocg" in dates:
+                out["ocg"] = (dates["ocg"], src)
+            return out
+        if region in dates:
+            out[region] = (dates[region], src)
+        if region == "na" and "eu" in dates:
+            out["eu"] = (dates["eu"], src)
+            if "na" not in out and dates["eu"] >= SAME_DAY_SINCE:
+                out["na"] = (dates["eu"], "eu-same")
+        return out
+
     def print_date(self, number: str, loc: str) -> tuple[str, str] | None:
-        """(date, source) of the one product a print code names in a locale, if dated."""
-        pre = _prefix(number)
-        dates = self.by_prefix.get((pre, loc))
-        if dates is None and re.search(r"-[A-Z]{3}$", pre):  # SGX3-PTB12: box letter B
-            dates = self.by_prefix.get((pre[:-1], loc))
-        if dates and len(dates) == 1 and dates[0]:
-            return dates[0], "print"
-        named = NAMED_SETS.get(pre.split("-")[0])
-        if named and named in self.by_name:
-            got = self.by_name[named].get(loc) or _region_min(self.by_name[named], loc)
-            if got:
-                return got, "named"
-        return None
-
-
-def _region_min(locs: dict[str, str], loc: str) -> str | None:
-    region = REGION_OF_LOCALE.get(loc)
-    dates = [d for k, d in locs.items() if REGION_OF_LOCALE.get(k) == region]
-    return min(dates) if dates else None
+        """(date, source) of the product a print code names in a locale's region, if dated."""
+        region = REGION_OF_LOCALE.get(loc)
+        got = self.print_dates(number, region) if region else {}
+        return got.get(region or "")
 
 
 def tw_pools(curated: Path) -> list[tuple[str, set[int]]]:
@@ -153,7 +245,7 @@ def tw_pools(curated: Path) -> list[tuple[str, set[int]]]:
     out = []
     for path in sorted(curated.glob("*.lflist.conf")):
         codes = set()
-        for line in path.read_text(encoding="utf-8-sig", errors="replace").splitlines():
+        for line in read_data(path).decode("utf-8-sig", errors="replace").splitlines():
             m = re.match(r"(\d+)\s+(-?\d+)", line)
             if m and int(m.group(2)) >= 0:
                 codes.add(int(m.group(1)))
@@ -200,14 +292,23 @@ class Evidence:
         prints = (y or {}).get("first_print_numbers") or {}
         for lang, number in prints.items():
             loc = YAML_LOCALE.get(lang)
-            got = self.sets.print_date(number, loc) if loc else None
-            if loc and got:
-                offer(REGION_OF_LOCALE[loc], got[0], got[1])
-        en, eu_print = prints.get("en"), prints.get("de") or prints.get("fr")
-        same = bool(en and eu_print and en.split("-")[0] == eu_print.split("-")[0])
-        if "na" not in best and "eu" in best and same:
-            offer("na", best["eu"][0], "eu-same")
+            if loc:
+                for region, (when, src) in self.sets.print_dates(
+                    number, REGION_OF_LOCALE[loc]
+                ).items():
+                    offer(region, when, src)
         return best
+
+    def eu_before(self, y: dict[str, Any] | None, best: dict[str, Any]) -> str | None:
+        """The European date of the card's first English product when its North American date
+        is missing and the product came out before 2012 (an upper bound: North America was
+        never later), else None."""
+        en = ((y or {}).get("first_print_numbers") or {}).get("en")
+        name = self.sets.product(en, "na") if en else None
+        if name is None or "na" in best:
+            return None
+        eu = region_dates(self.sets.by_name[name]).get("eu")
+        return eu if eu and eu < SAME_DAY_SINCE else None
 
     def learn(self, y: dict[str, Any] | None, kid: int | None, best: dict[str, Any]) -> None:
         """Record a card's dated prints for the series and Konami-id bounds."""
@@ -273,13 +374,18 @@ class Evidence:
             if region in best:
                 out[region] = [best[region][0], "e", best[region][1], None]
         window = tw_window(self.pools, codes) if "na" in regions else None
+        eu_before = self.eu_before(y, best) if "na" in regions else None
         if window is not None:
             lower, upper = window
             got = out.get("na")
             if got is not None and got[0] <= upper:
                 got[2] = "tw-confirmed" if got[2] == "ygojson" else got[2]
+            elif eu_before is not None and lower <= eu_before < upper:
+                out["na"] = [lower, "w", "tw+eu-before", eu_before]
             else:
                 out["na"] = [lower, "w", "tw", upper]
+        elif eu_before is not None and "na" not in out:
+            out["na"] = [TCG_LAUNCH, "w", "eu-before", eu_before]
         legal = (y or {}).get("limit_regulation") or {}
         for region in regions:
             if region not in out:
@@ -309,6 +415,8 @@ class Evidence:
         kid_date = self.kid_bound(kid)
         if kid_date:
             cands.append((kid_date, "kid"))
+        if region != "ocg" and "ocg" in best:
+            cands.append((best["ocg"][0], self._ocg_first(y)))
         others = [e[0] for r, e in out.items() if r != region] + [d for d, _ in best.values()]
         if others and not cands:
             cands.append((min(others), "other-region"))
@@ -316,6 +424,16 @@ class Evidence:
             return [None, "b", "as-of", None]
         when, src = max(cands)
         return [when, "b", src, None]
+
+    def _ocg_first(self, y: dict[str, Any] | None) -> str:
+        """``same-product`` when the card's first English and Japanese prints share a product
+        code (the OCG release of one product comes first), else ``ocg-first``."""
+        prints = (y or {}).get("first_print_numbers") or {}
+        en, ja = (
+            product_key(_prefix(prints.get("en") or "")),
+            product_key(_prefix(prints.get("ja") or "")),
+        )
+        return "same-product" if en and ja and en[0] == ja[0] else "ocg-first"
 
 
 def md_entry(
@@ -362,7 +480,7 @@ def md_lists(folder: Path, names_to_kid: dict[str, int]) -> dict[int, str]:
         when = path.name[:10]
         if not re.match(r"\d{4}-\d{2}-\d{2}$", when):
             continue
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(read_data(path).decode("utf-8"))
         if path.name.endswith(".vector.json"):
             kids = [int(k) for k in (doc.get("regulation") or {})]
         else:

@@ -6,13 +6,15 @@ import re
 from datetime import date
 from pathlib import Path
 
+from deckcheck.boundary import read_data
+
 _SNAPSHOT = re.compile(r"newest commits of \*\*(\d{4}-\d{2}-\d{2})\*\*")
 
 
 def snapshot_date(data: Path) -> date | None:
     """The date of the newest source snapshot, as the source data's README states it."""
     try:
-        text = (data / "README.md").read_text(encoding="utf-8")
+        text = read_data(data / "README.md").decode("utf-8")
     except OSError:
         return None
     m = _SNAPSHOT.search(text)

@@ -17,11 +17,10 @@ than :data:`MAX_CARDS` cards, bad base64/JSON) raises :class:`~deckcheck.error.D
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from deckcheck.boundary import read_capped
+from deckcheck.boundary import read_capped, read_stdin
 from deckcheck.card import CardIndex
 from deckcheck.deck.io.builder import MAX_CARDS, MAX_INPUT_BYTES, MAX_PASSCODE, decode_input
 from deckcheck.deck.io.detect import DeckFormat, detect_format, detect_text
@@ -130,7 +129,8 @@ def read_path(
         return read_deck(path, fmt=fmt or DeckFormat.YDKE, source="<ydke URL>", index=index)
     if str(path) == "-":
         source = "<stdin>"
-        raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        raw = read_stdin(MAX_INPUT_BYTES, refuse=lambda why: DeckReadError(why, source),
+                         over=lambda _: DeckTooLargeError(_TOO_BIG, source))  # fmt: skip
     else:
         source = str(path)
         try:

@@ -169,7 +169,7 @@ class DeckBuilder:
         passcode over 32 bits becomes a parse finding.
         """
         found = self._resolved.get(token)
-        if found is not None and count == 1 and len(self.cards) < MAX_CARDS:
+        if found is not None and count == 1 and len(self.cards) < MAX_CARDS and not found.early:
             # the usual case, kept short: one copy of a card already resolved in this process
             rec = found.record
             self.cards.append(DeckCard(rec.passcode, section, rec, line, found.match))
@@ -193,6 +193,12 @@ class DeckBuilder:
                 passcode=value,
             )
             card = DeckCard(value, section, None, line, None)
+        elif found.early:  # EDOPro's pre-release code of a released card: that card
+            card = DeckCard(found.card.passcode, section, found.card, line, found.match)
+            self.finding(FindingCode.PRERELEASE_CODE, f"pre-release code {value} read as the "
+                         f"released card {found.card.name} (passcode {found.card.passcode})",
+                         line, text if text is not None else token, section, passcode=value,
+                         count=count, name=found.card.name)  # fmt: skip
         else:
             card = DeckCard(value, section, found.record, line, found.match)
         self.cards.extend([card] * count)

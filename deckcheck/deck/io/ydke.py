@@ -18,7 +18,7 @@ import struct
 
 from deckcheck.card import CardIndex
 from deckcheck.deck.io.builder import MAX_CARDS, MAX_PASSCODE, DeckBuilder, decode_input
-from deckcheck.deck.model import Deck, Section
+from deckcheck.deck.model import Deck, FindingCode, Section
 from deckcheck.error import DeckSyntaxError, DeckTooLargeError, DeckWriteError
 
 PREFIX = "ydke://"
@@ -35,8 +35,10 @@ def parse_ydke(
     text = decode_input(data, source).strip()
     if not text[: len(PREFIX)].lower() == PREFIX:
         raise DeckSyntaxError("not a ydke:// URL", source, 1)
-    parts = text[len(PREFIX) :].split("!")[:3]
+    parts = text[len(PREFIX) :].split("!")
     deck = DeckBuilder(index, source, "ydke")
+    _account_for_tail(deck, parts[3:], source)
+    parts = parts[:3]
     for section, part in zip(_SECTIONS, parts, strict=False):
         try:
             raw = _decode_part(part)
@@ -51,6 +53,25 @@ def parse_ydke(
         for (code,) in struct.iter_unpack("<I", raw):
             deck.add_passcode(str(code), section, None)
     return deck.build()
+
+
+def _account_for_tail(deck: DeckBuilder, tail: list[str], source: str | None) -> None:
+    """Parts after the Side Deck's (ydke.js ignores them): a base64 tail is reported as not
+    read, anything else refuses the URL, so no data is dropped silently."""
+    extra = "".join(p for p in tail if p.strip())
+    if not extra:
+        return
+    try:
+        _decode_part(extra)
+    except (binascii.Error, ValueError) as exc:
+        raise DeckSyntaxError("bad base64 after the side part", source, 1) from exc
+    deck.finding(
+        FindingCode.PARSE,
+        "data after the Side Deck part of the ydke:// URL is not a deck section; not read",
+        1,
+        extra[:80],
+        None,
+    )
 
 
 def _decode_part(part: str) -> bytes:

@@ -263,8 +263,13 @@ def read_lflist(
         if not line or line.startswith(("#", "--")) or (line[0] == "[" and line[-1] == "]"):
             continue  # comments; a "[name]" header line missing its "#"
         if line.startswith("!"):
-            current = {"name": line[1:].strip(), "entries": {}, "flags": set(), "cap": None,
-                       "groups": {}}  # fmt: skip
+            current = {
+                "name": line[1:].strip(),
+                "entries": {},
+                "flags": set(),
+                "cap": None,
+                "groups": {},
+            }
             sections.append(current)
             group = None
             continue

@@ -29,16 +29,49 @@ BY_DATE = "by-date"
 """``era`` value of a format whose era is the official one of its region at the date."""
 REGIONS = ("tcg", "ocg")
 """Regions whose official era timelines exist."""
-FORMAT_KEYS = frozenset({
-    "id", "name", "aliases", "base", "era", "pool", "copy_limit", "point_cap",
-    "forbidden_types", "skill_cards", "banlist", "banlist_name", "banlist_family",
-    "banlist_date", "pool_date", "note", "region", "rules", "derivation", "legend_rule",
-    "limit_groups", "confidence", "provenance", "tcg_region",
-})  # fmt: skip
+FORMAT_KEYS = frozenset(
+    {
+        "id",
+        "name",
+        "aliases",
+        "base",
+        "era",
+        "pool",
+        "copy_limit",
+        "point_cap",
+        "forbidden_types",
+        "skill_cards",
+        "banlist",
+        "banlist_name",
+        "banlist_family",
+        "banlist_date",
+        "pool_date",
+        "note",
+        "region",
+        "rules",
+        "derivation",
+        "legend_rule",
+        "limit_groups",
+        "confidence",
+        "provenance",
+        "tcg_region",
+    }
+)
 """Keys of a format table."""
 SIZE_KEYS = ("main", "extra", "side")
-RULE_KEYS = frozenset({*SIZE_KEYS, "hand_size", "first_player_draws", "draw_per_turn",
-                       "draw_up_to", "hand_limit", "life_points", "name", "note"})  # fmt: skip
+RULE_KEYS = frozenset(
+    {
+        *SIZE_KEYS,
+        "hand_size",
+        "first_player_draws",
+        "draw_per_turn",
+        "draw_up_to",
+        "hand_limit",
+        "life_points",
+        "name",
+        "note",
+    }
+)
 """Keys of an era's rules (a format file's ``rules`` table)."""
 ERA_KEYS = RULE_KEYS | {"id", "ocg_from", "tcg_from", "house", "confidence", "provenance"}
 """Keys of a built-in ``[[era]]`` table."""
@@ -131,9 +164,17 @@ def _timeline(eras: Iterable[Era], region: str) -> tuple[tuple[date, Era], ...]:
 
 def _era_format(era: Era) -> Format:
     return Format(
-        era.id, era.name, (), Pool.ANY, era=era, family=era.banlist, confidence=era.confidence,
-        note=era.note, provenance=era.provenance, is_era=True,
-    )  # fmt: skip
+        era.id,
+        era.name,
+        (),
+        Pool.ANY,
+        era=era,
+        family=era.banlist,
+        confidence=era.confidence,
+        note=era.note,
+        provenance=era.provenance,
+        is_era=True,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -219,8 +260,11 @@ def era_from_mapping(
             changes[key] = _int(where, at, value, low=1, high=10_000_000)
     if base is not None:
         return replace(base, **changes)
-    missing = [k for k in ("id", "name", "main", "extra", "side", "hand_size",
-                           "first_player_draws") if k not in changes]  # fmt: skip
+    missing = [
+        k
+        for k in ("id", "name", "main", "extra", "side", "hand_size", "first_player_draws")
+        if k not in changes
+    ]
     if missing:
         raise where.bad(prefix + missing[0], "missing")
     return Era(**changes)
@@ -274,8 +318,12 @@ def format_from_mapping(  # noqa: C901 (a schema check: one branch per key, read
     fmt_id = typed("id", str) or default_id
     if not fmt_id.strip():
         raise bad("id", "must not be empty")
-    fields: dict[str, Any] = {"id": fmt_id, "name": typed("name", str) or fmt_id,
-                              "is_era": False, "custom": not builtin}  # fmt: skip
+    fields: dict[str, Any] = {
+        "id": fmt_id,
+        "name": typed("name", str) or fmt_id,
+        "is_era": False,
+        "custom": not builtin,
+    }
     aliases = typed("aliases", list, [])
     if not all(isinstance(a, str) and a.strip() for a in aliases):
         raise bad("aliases", "must be a list of non-empty strings")
@@ -319,9 +367,12 @@ def format_from_mapping(  # noqa: C901 (a schema check: one branch per key, read
             start = eras["mr2020"]
         custom = era_from_mapping(rules, where, start, prefix="rules.", builtin=False)
         fields["era"] = replace(
-            custom, id=f"{fmt_id}-rules", house=True, name=rules.get("name", f"{start.name} "
-            "(organiser overrides)"), provenance=f"organiser format file ({fmt_id})",
-        )  # fmt: skip
+            custom,
+            id=f"{fmt_id}-rules",
+            house=True,
+            name=rules.get("name", f"{start.name} (organiser overrides)"),
+            provenance=f"organiser format file ({fmt_id})",
+        )
     # pool and rules
     if "pool" in data:
         try:
@@ -472,9 +523,18 @@ def load_registry(path: str | Path, data: Dataset) -> FormatRegistry:
     for i, raw in enumerate(doc.get("format", [])):
         where = _Where(f"{path}: format[{i}]", DataError)
         formats.append(
-            format_from_mapping(raw, where, registry=None, eras=eras, families=families,
-                                as_of=data.as_of, folder=None, default_id="", builtin=True)
-        )  # fmt: skip
+            format_from_mapping(
+                raw,
+                where,
+                registry=None,
+                eras=eras,
+                families=families,
+                as_of=data.as_of,
+                folder=None,
+                default_id="",
+                builtin=True,
+            )
+        )
     return FormatRegistry(eras.values(), formats)
 
 
@@ -487,10 +547,16 @@ def load_format_file(path: str | Path, data: Dataset) -> Format:
     path = Path(path)
     doc = _read_toml(path, FormatFileError, "format file")
     return format_from_mapping(
-        doc, _Where(str(path), FormatFileError), registry=ds.formats,
-        eras={e.id: e for e in ds.formats.eras()}, families=ds.banlists.families(),
-        as_of=ds.as_of, folder=path.parent, default_id=path.stem, builtin=False,
-    )  # fmt: skip
+        doc,
+        _Where(str(path), FormatFileError),
+        registry=ds.formats,
+        eras={e.id: e for e in ds.formats.eras()},
+        families=ds.banlists.families(),
+        as_of=ds.as_of,
+        folder=path.parent,
+        default_id=path.stem,
+        builtin=False,
+    )
 
 
 def format_from_document(
@@ -517,7 +583,13 @@ def format_from_document(
     else:
         raise FormatFileError(f"{source}: a format is a table of keys or the text of a TOML file")
     return format_from_mapping(
-        table, _Where(source, FormatFileError), registry=ds.formats,
-        eras={e.id: e for e in ds.formats.eras()}, families=ds.banlists.families(),
-        as_of=ds.as_of, folder=None, default_id="inline", builtin=False,
-    )  # fmt: skip
+        table,
+        _Where(source, FormatFileError),
+        registry=ds.formats,
+        eras={e.id: e for e in ds.formats.eras()},
+        families=ds.banlists.families(),
+        as_of=ds.as_of,
+        folder=None,
+        default_id="inline",
+        builtin=False,
+    )

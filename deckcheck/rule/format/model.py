@@ -306,8 +306,9 @@ class Format:
         if self.derivation in (Derivation.TRADITIONAL, Derivation.WORLDS):
             fams = ("tcg",) if self.derivation is Derivation.TRADITIONAL else ("tcg", "ocg")
             region = self.tcg_region
-            dates = sorted({b.effective_in(region) for f in fams
-                            for b in cat.upcoming(f, d, region)})  # fmt: skip
+            dates = sorted(
+                {b.effective_in(region) for f in fams for b in cat.upcoming(f, d, region)}
+            )
             out = []
             for when in dates:
                 got = self.banlist_at(when, ds)
@@ -394,11 +395,16 @@ class Format:
             out["era_at_date"] = self.era_at(d).to_dict()
             current = self.banlist_at(d, ds)
             out["banlist_at_date"] = (
-                None if current is None else {
-                    "name": current.name, "key": current.key,
+                None
+                if current is None
+                else {
+                    "name": current.name,
+                    "key": current.key,
                     "effective": current.effective_in(self.tcg_region).isoformat(),
-                    "entries": len(current.entries), "approximate": current.approximate}
-            )  # fmt: skip
+                    "entries": len(current.entries),
+                    "approximate": current.approximate,
+                }
+            )
             out["upcoming"] = [
                 {"name": b.name, "effective": b.effective_in(self.tcg_region).isoformat()}
                 for b in self.upcoming(d, ds)

@@ -26,13 +26,22 @@ from deckcheck.service.model import BatchRequest
 
 ZIP_TYPES = ("application/zip", "application/x-zip-compressed", "application/octet-stream")
 """Content types ``POST /v1/batch`` takes as a raw zip upload."""
-BODY = {"requestBody": {"required": True, "content": {
-    "application/json": {"schema": {"$ref": "#/components/schemas/BatchRequest"}},
-    "application/zip": {"schema": {"type": "string", "format": "binary"}},
-    "multipart/form-data": {"schema": {
-        "type": "object", "required": ["file"],
-        "properties": {"file": {"type": "string", "format": "binary"}}}},
-}}}  # fmt: skip
+BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/BatchRequest"}},
+            "application/zip": {"schema": {"type": "string", "format": "binary"}},
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["file"],
+                    "properties": {"file": {"type": "string", "format": "binary"}},
+                }
+            },
+        },
+    }
+}
 """The request bodies the route takes, as the OpenAPI document lists them."""
 
 Asked = tuple[list[Any], Format, Date, bool]
@@ -44,9 +53,12 @@ def router(svc: Service) -> APIRouter:
     router = APIRouter()
 
     @router.post(
-        f"{API}/batch", response_model=doc.ValidationDocument, responses=ERRORS, tags=["decks"],
+        f"{API}/batch",
+        response_model=doc.ValidationDocument,
+        responses=ERRORS,
+        tags=["decks"],
         openapi_extra=BODY,
-    )  # fmt: skip
+    )
     async def batch(
         request: Request,
         format: Annotated[
@@ -78,8 +90,11 @@ def router(svc: Service) -> APIRouter:
             sources, fmt, when, prerelease = await _zip_batch(svc, request, ctype, query)
         decks = sum(1 for x in sources if x.skip is None and x.error is None)
         if decks > s.max_batch_decks:
-            raise LimitError(f"{decks} decks; the limit is {s.max_batch_decks}",
-                             "max_batch_decks", s.max_batch_decks)  # fmt: skip
+            raise LimitError(
+                f"{decks} decks; the limit is {s.max_batch_decks}",
+                "max_batch_decks",
+                s.max_batch_decks,
+            )
         result = await run_in_threadpool(
             check, sources, fmt, when, allow_prerelease=prerelease, data=svc.data
         )
@@ -91,7 +106,9 @@ def router(svc: Service) -> APIRouter:
 async def _json_batch(svc: Service, request: Request) -> Asked:
     """What a JSON batch request asks (its body read as a :class:`BatchRequest`)."""
     from deckcheck.run.batch import Source
+    from deckcheck.service.query import refuse_query
 
+    refuse_query(request.query_params.keys(), "a JSON batch")
     try:
         req = BatchRequest.model_validate_json(await request.body())
     except ValidationError as exc:
@@ -100,8 +117,11 @@ async def _json_batch(svc: Service, request: Request) -> Asked:
         ) from None
     s = svc.settings
     if len(req.decks) > s.max_batch_decks:
-        raise LimitError(f"{len(req.decks)} decks; the limit is {s.max_batch_decks}",
-                         "max_batch_decks", s.max_batch_decks)  # fmt: skip
+        raise LimitError(
+            f"{len(req.decks)} decks; the limit is {s.max_batch_decks}",
+            "max_batch_decks",
+            s.max_batch_decks,
+        )
     sources = [
         Source.memory(d.name, json.dumps(d.deck) if isinstance(d.deck, dict) else d.deck)
         for d in req.decks
@@ -184,5 +204,10 @@ def _zip_sources(raw: bytes, s: Settings, data: Dataset) -> list[Any]:
     """The sources of an uploaded zip, read within the service's caps."""
     from deckcheck.source.archive import read_zip
 
-    return read_zip(raw, max_entries=s.max_zip_entries, max_bytes=s.max_zip_bytes,
-                    max_ratio=s.max_zip_ratio, data=data)  # fmt: skip
+    return read_zip(
+        raw,
+        max_entries=s.max_zip_entries,
+        max_bytes=s.max_zip_bytes,
+        max_ratio=s.max_zip_ratio,
+        data=data,
+    )

@@ -40,8 +40,9 @@ def validate_answer(svc: Service) -> Callable[[ValidateRequest], Awaitable[Respo
         when = svc.date(req.date)
         name = req.name or "deck"
         deck = svc.deck(req.deck, req.deck_format, name, rush=fmt.pool is Pool.RUSH)
-        report = validate(deck, fmt, when, allow_prerelease=req.allow_prerelease,
-                          path=req.name, data=svc.data)  # fmt: skip
+        report = validate(
+            deck, fmt, when, allow_prerelease=req.allow_prerelease, path=req.name, data=svc.data
+        )
         result = localize_result(report, report.to_dict(), req.lang)
         return svc.answer(doc.ResultDoc, result, check=False)  # a ResultDoc's own JSON
 
@@ -58,8 +59,9 @@ def router(svc: Service) -> APIRouter:
         """Check one deck against a format (or an inline one) on a date: every violation."""
         return await answer(req)  # the usual request comes by the Lane (see the app's middleware)
 
-    @router.post(f"{API}/simulate", response_model=doc.GoldfishDocument, responses=ERRORS,
-              tags=["decks"])  # fmt: skip
+    @router.post(
+        f"{API}/simulate", response_model=doc.GoldfishDocument, responses=ERRORS, tags=["decks"]
+    )
     def simulate(req: SimulateRequest) -> Response:
         """Goldfish odds of the Main Deck: by condition, going first and second, by turn."""
         stats = budget.simulate(svc, req)
@@ -67,15 +69,15 @@ def router(svc: Service) -> APIRouter:
         data["warnings"] = []
         return svc.answer(doc.GoldfishDocument, data)
 
-    @router.post(f"{API}/simulate/sweep", response_model=doc.SweepDocument, responses=ERRORS,
-              tags=["decks"])  # fmt: skip
+    @router.post(
+        f"{API}/simulate/sweep", response_model=doc.SweepDocument, responses=ERRORS, tags=["decks"]
+    )
     def simulate_sweep(req: SweepRequest) -> Response:
         """Ratio sweep: every combination of copies asked, ranked by a condition."""
         stats = budget.sweep(svc, req)
         return svc.answer(doc.SweepDocument, stats.to_dict(fractions=req.fractions))
 
-    @router.post(f"{API}/convert", response_model=ConvertDocument, responses=ERRORS,
-              tags=["decks"])  # fmt: skip
+    @router.post(f"{API}/convert", response_model=ConvertDocument, responses=ERRORS, tags=["decks"])
     async def convert(req: ConvertRequest) -> Response:
         """A deck in another file format (ydk, ydke, text, omega, json), with what was lost."""
         from deckcheck.deck.io import lost_lines, write_deck
@@ -83,11 +85,16 @@ def router(svc: Service) -> APIRouter:
         def run() -> Response:
             deck = svc.deck(req.deck, req.deck_format, "deck", rush=req.rush)
             content = write_deck(deck, req.to, data=svc.data)
-            return svc.answer(ConvertDocument, {
-                "to": req.to, "content": content, "counts": deck.counts,
-                "findings": [_finding(f) for f in deck.findings],
-                "left_out": [f.line for f in lost_lines(deck, req.to)],
-            })  # fmt: skip
+            return svc.answer(
+                ConvertDocument,
+                {
+                    "to": req.to,
+                    "content": content,
+                    "counts": deck.counts,
+                    "findings": [_finding(f) for f in deck.findings],
+                    "left_out": [f.line for f in lost_lines(deck, req.to)],
+                },
+            )
 
         return await run_in_threadpool(run) if is_big(req.deck) else run()
 
@@ -97,5 +104,11 @@ def router(svc: Service) -> APIRouter:
 def _finding(f: Any) -> dict[str, Any]:
     """A reader's finding in a ``ConvertDocument``."""
     section = f.section.value if f.section else None
-    return {"code": f.code.value, "message": f.message, "line": f.line, "text": f.text,
-            "section": section, "suggestions": list(f.suggestions)}  # fmt: skip
+    return {
+        "code": f.code.value,
+        "message": f.message,
+        "line": f.line,
+        "text": f.text,
+        "section": section,
+        "suggestions": list(f.suggestions),
+    }

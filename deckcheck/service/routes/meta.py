@@ -47,8 +47,11 @@ def router(svc: Service) -> APIRouter:
 
         s = svc.settings
         if len(req.decks) > s.max_batch_decks:
-            raise LimitError(f"{len(req.decks)} decks; the limit is {s.max_batch_decks}",
-                             "max_batch_decks", s.max_batch_decks)  # fmt: skip
+            raise LimitError(
+                f"{len(req.decks)} decks; the limit is {s.max_batch_decks}",
+                "max_batch_decks",
+                s.max_batch_decks,
+            )
         rules = DEFAULT_RULES
         if req.signatures is not None:
             rules = rules_from_dict(req.signatures, "signatures", svc.data)

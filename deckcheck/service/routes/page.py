@@ -56,7 +56,7 @@ def router(svc: Service) -> APIRouter:
         return svc.cached_doc(request, HealthDocument, {
             "status": "ok", "version": __version__,
             "data": {"as_of": svc.data.as_of.isoformat(), "fingerprint": svc.data.fingerprint},
-            "reload": svc.holder.reload.to_dict(),
+            "reload": svc.holder.reload.to_dict(), "workers": svc.workers(),
         })  # fmt: skip
 
     return router

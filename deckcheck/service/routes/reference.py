@@ -24,13 +24,21 @@ def router(svc: Service) -> APIRouter:
     async def formats(request: Request) -> Response:
         """Every format and era with its rules."""
         reg = svc.data.formats
-        return svc.cached_doc(request, doc.FormatsDocument, {
-            "formats": [f.to_dict() for f in reg.formats()],
-            "eras": [e.to_dict() for e in reg.eras()],
-        })  # fmt: skip
+        return svc.cached_doc(
+            request,
+            doc.FormatsDocument,
+            {
+                "formats": [f.to_dict() for f in reg.formats()],
+                "eras": [e.to_dict() for e in reg.eras()],
+            },
+        )
 
-    @router.get(f"{API}/formats/{{format_id}}", response_model=doc.FormatDoc, responses=ERRORS,
-             tags=["reference"])  # fmt: skip
+    @router.get(
+        f"{API}/formats/{{format_id}}",
+        response_model=doc.FormatDoc,
+        responses=ERRORS,
+        tags=["reference"],
+    )
     async def format_show(
         request: Request,
         format_id: Annotated[str, Path(description="Format or era id or alias.")],
@@ -43,8 +51,12 @@ def router(svc: Service) -> APIRouter:
         fmt.require_date(when, svc.data)  # the library's one rule: DateRangeError (422)
         return svc.cached_doc(request, doc.FormatDoc, fmt.to_dict(when, svc.data))
 
-    @router.get(f"{API}/banlists/{{format_id}}", response_model=doc.BanlistDocument,
-             responses=ERRORS, tags=["reference"])  # fmt: skip
+    @router.get(
+        f"{API}/banlists/{{format_id}}",
+        response_model=doc.BanlistDocument,
+        responses=ERRORS,
+        tags=["reference"],
+    )
     async def banlist(
         request: Request,
         format_id: Annotated[str, Path(description="Format id or alias.")],

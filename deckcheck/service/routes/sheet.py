@@ -36,8 +36,7 @@ def router(svc: Service) -> APIRouter:
     """The sheet route."""
     router = APIRouter()
 
-    @router.post(f"{API}/sheet", response_class=Response, tags=["decks"],
-              responses=RESPONSES)  # fmt: skip
+    @router.post(f"{API}/sheet", response_class=Response, tags=["decks"], responses=RESPONSES)
     def sheet(req: SheetRequest) -> Response:
         """The deck's registration sheet (PDF): sections, counts, totals, the verdict for the
         format and date, both fingerprints and a QR code of the deck's ydke:// URL."""
@@ -49,14 +48,17 @@ def router(svc: Service) -> APIRouter:
         fmt = svc.rules(req)
         when = svc.date(req.date)
         deck = svc.deck(req.deck, req.deck_format, req.name or "deck", rush=fmt.pool is Pool.RUSH)
-        report = validate(deck, fmt, when, allow_prerelease=req.allow_prerelease,
-                          path=req.name, data=data)  # fmt: skip
-        fields = SheetFields(req.player, req.player_id, req.event,
-                             when.isoformat() if req.date else None)  # fmt: skip
+        report = validate(
+            deck, fmt, when, allow_prerelease=req.allow_prerelease, path=req.name, data=data
+        )
+        fields = SheetFields(
+            req.player, req.player_id, req.event, when.isoformat() if req.date else None
+        )
         page = build_sheet(deck, report, lang=req.lang, fields=fields, index=data.cards)
         return Response(
-            sheets_pdf([page], req.paper), media_type="application/pdf",
+            sheets_pdf([page], req.paper),
+            media_type="application/pdf",
             headers={"Content-Disposition": 'inline; filename="decklist.pdf"'},
-        )  # fmt: skip
+        )
 
     return router

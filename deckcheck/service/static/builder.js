@@ -6,6 +6,8 @@
 const SECTIONS = ["main", "extra", "side"];
 const COLOURS = ["#2357c6", "#b3261e", "#1b7f3b", "#9a6700", "#6f42c1", "#0b7285"];
 const TURNS = 5;
+const SAMPLES = 3;                           // sample hands shown under the odds
+const MAX_LINK_CATEGORIES = 20;              // categories a share link may carry
 
 const STORE = "deckcheck.deck";
 const EXTENSIONS = { ydk: "ydk", ydke: "ydke.txt", text: "txt", omega: "omega.txt", json: "json" };
@@ -20,7 +22,8 @@ const state = {
   marks: new Map(),                          // "section:passcode" -> [{severity, message}]
   seq: { validate: 0, search: 0, odds: 0 },
   fixing: null,                              // {section, index}: the unknown row a search fixes
-  undo: null,                                // the deck before "Clear deck"
+  undo: null,                                // the deck before "Clear deck" or opening a link
+  offer: null,                               // a shared deck waiting for "Open as a new deck"
   imageUrl: "",                              // DECKCHECK_IMAGE_URL of the server ("" = none)
 };
 
@@ -310,6 +313,8 @@ function renderDeck() {
 
 function changed() {
   if (state.undo && sectionCount("main") + sectionCount("extra") + sectionCount("side")) forgetUndo();
+  // the deck is no longer the one in the address bar: a reload shows this deck, never the link's
+  if (location.hash && !state.offer) history.replaceState(null, "", location.pathname + location.search);
   renderDeck();
   renderCategories();
   save();
@@ -336,10 +341,12 @@ function restore() {
   } catch (e) { return false; }
 }
 
-function notice(text, undo) {
+function notice(text, undo, offer) {
   $("notice-text").textContent = text;
   $("notice").hidden = !text;
   $("undo").hidden = !undo;
+  $("open-shared").hidden = !offer;
+  $("keep-mine").hidden = !offer;
 }
 
 function clearDeck() {
@@ -356,6 +363,7 @@ function undoClear() {
   if (!state.undo) return;
   state.deck = state.undo.deck;
   state.name = state.undo.name;
+  if (state.undo.question) applyQuestion(state.undo.question);
   state.undo = null;
   notice("", false);
   changed();
@@ -364,11 +372,38 @@ function undoClear() {
 
 function forgetUndo() { state.undo = null; notice("", false); }
 
+// the odds question (categories, going, turns) as a share link carries it
+function question() {
+  return {
+    categories: state.categories.map((c) => ({ name: c.name, want: c.want, cards: [...c.cards] })),
+    going: $("odds-going").value,
+    turns: oddsTurns(),
+  };
+}
+
+function applyQuestion(q) {
+  if (!q || typeof q !== "object") return;
+  const cats = Array.isArray(q.categories) ? q.categories.slice(0, MAX_LINK_CATEGORIES) : [];
+  state.categories = [];
+  for (const c of cats) {
+    if (!c || typeof c.name !== "string") continue;
+    const name = c.name.trim().replace(/[`]/g, "").slice(0, 80);
+    if (!name || state.categories.some((x) => x.name === name)) continue;
+    const cards = Array.isArray(c.cards) ? c.cards.filter((p) => Number.isInteger(p) && p > 0) : [];
+    state.categories.push({ name, want: c.want === "none" ? "none" : "any", cards: new Set(cards) });
+  }
+  if (["both", "first", "second"].includes(q.going)) $("odds-going").value = q.going;
+  if (Number.isInteger(q.turns) && q.turns >= 1 && q.turns <= 20) $("odds-turns").value = String(q.turns);
+}
+
 async function share() {
   let link;
   try {
     const result = await api("POST", "/v1/convert", { deck: deckJson(), to: "ydke" });
-    link = `${location.origin}${location.pathname}#${result.content.trim()}`;
+    let hash = result.content.trim();
+    const q = question();
+    if (q.categories.length) hash += "&odds=" + encodeURIComponent(JSON.stringify(q));
+    link = `${location.origin}${location.pathname}#${hash}`;
   } catch (e) { notice(`Cannot make a link: ${e.message}`, false); return; }
   history.replaceState(null, "", link);
   const box = $("share-url");
@@ -381,11 +416,70 @@ async function share() {
   notice((copied ? "Link copied." : "Link to this deck:") + (lines ? " (Unknown lines are not in it.)" : ""), false);
 }
 
+// the deck (and odds question) of the link in the address bar, or null
+function parseLink() {
+  const raw = location.hash.slice(1);
+  const at = raw.indexOf("&odds=");
+  let ydke;
+  try { ydke = decodeURIComponent(at < 0 ? raw : raw.slice(0, at)); } catch (e) { return null; }
+  if (!ydke.startsWith("ydke://")) return null;
+  let q = null;
+  if (at >= 0) {
+    try { q = JSON.parse(decodeURIComponent(raw.slice(at + 6))); } catch (e) { q = null; }
+  }
+  return { ydke, q };
+}
+
+const sorted = (deck) => JSON.stringify(SECTIONS.map((s) => (deck[s] || []).filter((p) => !isUnknown(p)).sort((a, b) => a - b)));
+const isEmpty = (deck) => SECTIONS.every((s) => !(deck[s] || []).length);
+
+// A link in the address bar never replaces the deck without asking: it opens at once only
+// when there is no deck of one's own (or the same deck); else the page offers it as a new
+// deck, and "Undo" brings one's own deck back after opening it.
 async function fromLink() {
-  const hash = decodeURIComponent(location.hash.slice(1));
-  if (!hash.startsWith("ydke://")) return false;
-  await importText(hash, null);
-  return true;
+  const link = parseLink();
+  if (!link) return false;
+  let deck;
+  try {
+    const result = await api("POST", "/v1/convert", { deck: link.ydke, to: "json" });
+    deck = JSON.parse(result.content);
+  } catch (e) { notice(`Cannot open the link: ${e.message}`, false); return false; }
+  const shared = Object.fromEntries(SECTIONS.map((s) => [s, deck[s] || []]));
+  const mine = state.deck;
+  if (isEmpty(mine) || sorted(mine) === sorted(shared)) {
+    await openShared(shared, deck.name || null, link.q, false);
+    return true;
+  }
+  state.offer = { deck: shared, name: deck.name || null, q: link.q };
+  notice("This link holds another deck. Your deck stays as it is unless you open the link.", false, true);
+  $("open-shared").focus();
+  return false;
+}
+
+async function openShared(deck, name, q, keepUndo) {
+  const before = { deck: state.deck, name: state.name, question: question() };
+  state.offer = null;
+  state.deck = deck;
+  state.name = name;
+  state.fixing = null;
+  if (q) applyQuestion(q);
+  await ensureCards(SECTIONS.flatMap((s) => state.deck[s]));
+  changed();
+  if (keepUndo) {
+    state.undo = before;
+    notice("Opened the shared deck. Undo brings your deck back.", true);
+    $("undo").focus();
+  }
+}
+
+function acceptOffer() {
+  if (state.offer) openShared(state.offer.deck, state.offer.name, state.offer.q, true);
+}
+
+function declineOffer() {
+  state.offer = null;
+  notice("", false);
+  history.replaceState(null, "", location.pathname + location.search);
 }
 
 // -- legality -----------------------------------------------------------------------------
@@ -553,6 +647,7 @@ const odds = debounce(async () => {
   if (!cats.length || !state.deck.main.length) {
     box.replaceChildren(el("p", { class: "none" }, state.categories.length ? "Tick cards in a category." : "No category yet."));
     $("chart").replaceChildren();
+    $("samples").replaceChildren();
     return;
   }
   const categories = {};
@@ -567,11 +662,15 @@ const odds = debounce(async () => {
   let stats;
   try {
     stats = await api("POST", "/v1/simulate", {
-      deck: deckJson(), ...rules(), spec: { categories, conditions }, turns: TURNS, going: "both",
-      trials: 20000, seed: 1,
+      deck: deckJson(), ...rules(), spec: { categories, conditions }, turns: oddsTurns(),
+      going: $("odds-going").value, trials: 20000, seed: 1, sample: SAMPLES,
     });
   } catch (e) {
-    if (seq === state.seq.odds) box.replaceChildren(el("p", { class: "none" }, `Cannot compute odds: ${e.message}`));
+    if (seq !== state.seq.odds) return;
+    // the old figures no longer hold: none of them stays on screen
+    box.replaceChildren(el("p", { class: "none error" }, `Cannot compute odds: ${e.message}`));
+    $("chart").replaceChildren();
+    $("samples").replaceChildren();
     return;
   }
   if (seq !== state.seq.odds) return;
@@ -587,7 +686,27 @@ const odds = debounce(async () => {
   box.replaceChildren(el("table", {}, el("thead", {}, head), el("tbody", {}, ...rows)),
     el("p", { class: "hint" }, stats.method === "exact" ? "Exact odds." : `Simulated (${stats.trials} games per going, 95% intervals in the API).`));
   drawChart(stats);
+  drawSamples(stats);
 }, 300);
+
+function oddsTurns() {
+  const n = Number($("odds-turns").value);
+  return Number.isInteger(n) && n >= 1 && n <= 20 ? n : TURNS;
+}
+
+// a few seeded sample hands: what the figures mean, hand by hand
+function drawSamples(stats) {
+  const hands = stats.samples ? stats.samples.hands : [];
+  if (!hands.length) { $("samples").replaceChildren(); return; }
+  const names = stats.conditions.map((c) => c.name);
+  $("samples").replaceChildren(el("h3", {}, `Sample hands (seed ${stats.samples.seed})`),
+    el("ol", { class: "notes" }, ...hands.map((h) => {
+      const draws = h.draws.map((d, t) => (d.length ? ` · turn ${t + 1}: ${d.join(", ")}` : "")).join("");
+      const met = names.filter((n) => h.met[n][h.met[n].length - 1]);
+      return el("li", { dataset: { going: h.going } }, `going ${h.going}: ${h.hand.join(", ")}${draws}`,
+        el("br"), `meets by turn ${stats.turns}: ${met.length ? met.join("; ") : "none"}`);
+    })));
+}
 
 // "What if I play 2 more?": a ratio sweep of one category's copies (POST /v1/simulate/sweep),
 // the deck size held by adjusting the cards of no category.
@@ -713,12 +832,17 @@ async function start() {
   $("clear").addEventListener("click", clearDeck);
   $("undo").addEventListener("click", undoClear);
   $("share").addEventListener("click", share);
+  $("open-shared").addEventListener("click", acceptOffer);
+  $("keep-mine").addEventListener("click", declineOffer);
+  for (const id of ["odds-going", "odds-turns"]) $(id).addEventListener("change", () => odds());
   window.addEventListener("hashchange", fromLink);
   dropImport();
   loadFormats();
-  if (!(await fromLink()) && restore()) {
+  const saved = restore();  // one's own deck first: a link in the address bar never replaces it unasked
+  if (await fromLink()) return;
+  if (saved) {
     await ensureCards(SECTIONS.flatMap((s) => state.deck[s]));
-    changed();
+    changed();  // with a link on offer, the address bar keeps it until the user answers
     return;
   }
   renderDeck();

@@ -6,13 +6,14 @@ from collections.abc import Iterator
 
 from deckcheck.deck.model import FindingCode
 from deckcheck.validation.context import Context, violation
-from deckcheck.validation.report import Code, Severity, Violation
+from deckcheck.validation.report import DEFAULT_SEVERITY, Code, Violation
 
 _CODE = {
     FindingCode.UNKNOWN_CARD: Code.UNKNOWN_CARD,
     FindingCode.AMBIGUOUS_CARD: Code.AMBIGUOUS_CARD,
     FindingCode.PARSE: Code.PARSE,
     FindingCode.MISSING_SECTIONS: Code.MISSING_SECTIONS,
+    FindingCode.PRERELEASE_CODE: Code.PRERELEASE_CODE,
 }
 """The violation code of each reader's finding."""
 
@@ -23,7 +24,7 @@ def check_read_findings(ctx: Context) -> Iterator[Violation]:
         if f.code is FindingCode.UNKNOWN_CARD and f.passcode is not None:
             continue  # reported by check_unknown_cards from the card itself
         code = _CODE[f.code]
-        severity = Severity.NOTE if code is Code.MISSING_SECTIONS else Severity.ERROR
+        severity = DEFAULT_SEVERITY[code]
         msg = f.message
         if f.suggestions and "did you mean" not in msg:
             msg += "; did you mean: " + ", ".join(f.suggestions[:3]) + "?"
