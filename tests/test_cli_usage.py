@@ -28,8 +28,10 @@ def _commands() -> list[list[str]]:
 
     def walk(cmd: Any, path: list[str]) -> None:
         found.append(path)
-        for name, sub in sorted(getattr(cmd, "commands", {}).items()):
-            walk(sub, [*path, name])
+        if not hasattr(cmd, "list_commands"):
+            return
+        for name in sorted(cmd.list_commands(None)):  # the root loads its commands on demand
+            walk(cmd.get_command(None, name), [*path, name])
 
     walk(root, [])
     return found
@@ -70,7 +72,7 @@ def test_every_help_at_80_columns_keeps_option_names_whole() -> None:
 
         cmd: Any = typer.main.get_command(app)
         for name in path:
-            cmd = cmd.commands[name]
+            cmd = cmd.get_command(None, name)
         for param in cmd.params:
             for opt in param.opts:
                 if opt.startswith("--"):

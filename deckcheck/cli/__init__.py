@@ -1,7 +1,9 @@
 """The ``deckcheck`` command line: a thin Typer shell over the library.
 
-Each command group lives in its own module and registers itself on :data:`app`; the shared
-options are in :mod:`deckcheck.cli.options`. Exit codes: 0 success / every deck legal, 1 at
+Each command group lives in its own module with a ``register(app)`` function; :data:`COMMANDS`
+names each command's module and one-line help, so a command's module is imported only when that
+command runs (``deckcheck --help`` lists them all from the table). The shared options are in
+:mod:`deckcheck.cli.options`. Exit codes: 0 success / every deck legal, 1 at
 least one deck illegal, 2 could not run. :func:`main` turns any exception into one ``error:``
 line and exit 2 (``--debug`` or ``DECKCHECK_DEBUG=1`` shows the traceback).
 """
@@ -9,32 +11,92 @@ line and exit 2 (``--debug`` or ``DECKCHECK_DEBUG=1`` shows the traceback).
 from __future__ import annotations
 
 import errno
+import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 from typer.core import TyperGroup
 
-from deckcheck.cli import (
-    banlist,
-    batch,
-    card,
-    convert,
-    data,
-    event,
-    format,
-    init,
-    judge,
-    meta,
-    schema,
-    serve,
-    sheet,
-    simulate,
-    upcoming,
-    validate,
-)
+
+class Entry(NamedTuple):
+    """One command of the root: the module (under ``deckcheck.cli``) whose ``register(app)``
+    adds it, and its one-line help (the first sentence of its own help; a test keeps them
+    equal)."""
+
+    module: str
+    help: str
+
+
+COMMANDS: dict[str, Entry] = {
+    "validate": Entry("validate", "Check decks: report every problem with a stable code."),
+    "batch": Entry(
+        "batch", "Check deck registrations and write reports for organisers and judges."
+    ),
+    "sheet": Entry("sheet", "Write deck registration sheets: one PDF, a page per deck."),
+    "meta": Entry(
+        "meta",
+        "Print the metagame: archetypes by decks and share, the most-played cards, staples.",
+    ),
+    "fingerprint": Entry("judge", "Print each deck's fingerprint: a short hash of its contents."),
+    "diff": Entry(
+        "judge",
+        "Show what the played deck is missing or has extra, per section, by card name.",
+    ),
+    "side": Entry("judge", "Apply a side plan and check it."),
+    "upcoming": Entry(
+        "upcoming",
+        "Which decks become illegal or change under the next announced list, and from when.",
+    ),
+    "convert": Entry("convert", "Convert a deck between ydk, ydke, text, omega and json."),
+    "simulate": Entry(
+        "simulate",
+        "Goldfish odds: how often a hand meets each condition, going first and second, by turn.",
+    ),
+    "schema": Entry(
+        "schema",
+        "Print the JSON Schema of a JSON document or of the repository config (or of all).",
+    ),
+    "serve": Entry(
+        "serve",
+        "Serve the HTTP API (/v1/..., OpenAPI at /openapi.json, docs at /docs) and the web deck "
+        "builder at /.",
+    ),
+    "init": Entry(
+        "init",
+        "Write deckcheck.toml, a GitHub workflow using the deckcheck Action and a "
+        ".pre-commit-config.yaml, pinned to this deckcheck's commit or release.",
+    ),
+    "cards": Entry(
+        "card",
+        "Look up cards in the offline card index (passcode or name; English, Japanese, "
+        "Simplified Chinese).",
+    ),
+    "formats": Entry("format", "List formats and eras, or show one format's rules."),
+    "banlist": Entry("banlist", "Show, compare and export ban lists."),
+    "data": Entry("data", "Show, update, export or reset the card and ban-list data."),
+    "event": Entry(
+        "event",
+        "Run an event: take decklists until a deadline, lock, check at the table, publish.",
+    ),
+}
+"""The root's commands in ``--help`` order: name -> module and one-line help."""
+
+
+def load_command(name: str) -> Any:
+    """The click command ``name`` of the root, built from its module (imported now)."""
+    entry = COMMANDS[name]
+    module = importlib.import_module(f"deckcheck.cli.{entry.module}")
+    holder = typer.Typer(rich_markup_mode=None)
+    holder.callback()(_nothing)  # a callback keeps the holder a group, even for one command
+    module.register(holder)
+    return typer.main.get_group(holder).commands[name]
+
+
+def _nothing() -> None:
+    """(The holder's callback: never run.)"""
 
 
 def _click_errors() -> tuple[type[Exception], ...]:
@@ -64,8 +126,30 @@ def _command_path(ctx: Any) -> str:
 
 
 class _Group(TyperGroup):
-    """The root command: a usage error (unknown option, bad value, missing argument) is one
+    """The root command: its commands come from :data:`COMMANDS`, each module imported only when
+    its command runs; a usage error (unknown option, bad value, missing argument) is one
     ``error:`` line naming the command's ``--help``, exit 2, instead of a usage block."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        """Every command's name, in ``--help`` order."""
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        """The command ``cmd_name`` (its module imported now), or None if there is none."""
+        if cmd_name not in COMMANDS:
+            return None
+        if cmd_name not in self.commands:
+            self.commands[cmd_name] = load_command(cmd_name)
+        return self.commands[cmd_name]
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The ``Commands:`` section of ``--help`` from the table, importing no command."""
+        from typer._click.utils import make_default_short_help
+
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [(name, make_default_short_help(e.help, limit)) for name, e in COMMANDS.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def main(
         self,
@@ -155,27 +239,6 @@ def _root(
         os.environ["DECKCHECK_DEBUG"] = "1"
     if offline:
         os.environ["DECKCHECK_OFFLINE"] = "1"
-
-
-app.add_typer(card.app, name="cards")
-for _module in (
-    validate,
-    batch,
-    sheet,
-    meta,
-    judge,
-    upcoming,
-    convert,
-    simulate,
-    format,
-    banlist,
-    schema,
-    serve,
-    data,
-    init,
-    event,
-):
-    _module.register(app)
 
 
 _WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT})

@@ -138,3 +138,8 @@ def _rush_search(index: CardIndex, text: str, limit: int) -> list[tuple[Card, fl
         if len(rush) >= limit or len(found) < wanted or wanted >= len(index):
             return rush[:limit]
         wanted *= 4
+
+
+def register(main: typer.Typer) -> None:
+    """Add ``deckcheck cards`` to the main app."""
+    main.add_typer(app, name="cards")

@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
 import shutil
 import sys
 from collections.abc import Iterator, Mapping
@@ -228,7 +227,7 @@ def new_staging(home: Path) -> Path:
     """A fresh, empty staging folder inside the data folder (call under :func:`locked`)."""
     for leftover in home.glob(_STAGING_PREFIX + "*"):
         shutil.rmtree(leftover, ignore_errors=True)  # a killed update's: we hold the lock
-    path = home / f"{_STAGING_PREFIX}{secrets.token_hex(4)}"
+    path = home / f"{_STAGING_PREFIX}{_token(4)}"
     path.mkdir()
     return path
 
@@ -255,7 +254,7 @@ def _fsync_tree(folder: Path) -> None:
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` atomically (temporary file, fsync, rename)."""
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    tmp = path.with_name(f".{path.name}.{_token(4)}.tmp")
     try:
         with open(tmp, "wb") as handle:
             handle.write(data)
@@ -283,7 +282,7 @@ def install(staging: Path, source: str, home: Path) -> Dataset:
     except DataError:
         previous = None
     fingerprint = Dataset.open(staging).fingerprint
-    target = home / f"{_BUNDLE_PREFIX}{fingerprint[:12]}-{secrets.token_hex(3)}"
+    target = home / f"{_BUNDLE_PREFIX}{fingerprint[:12]}-{_token(3)}"
     _fsync_tree(staging)
     os.replace(staging, target)
     _fsync_dir(home)
@@ -444,3 +443,10 @@ def status(home: Path | None = None) -> DataStatus:
 
 
 _dataset.use_store(open_installed)  # the active data consults the installed bundle through this
+
+
+def _token(size: int) -> str:
+    """A random hex suffix of ``size`` bytes for a new file or folder name."""
+    import secrets  # (not at start: only an install or a staging folder needs it)
+
+    return secrets.token_hex(size)

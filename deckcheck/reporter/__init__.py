@@ -124,17 +124,19 @@ def _as_batch(value: Renderable, fmt: OutputFormat) -> Batch:
 
 
 def _text(value: Renderable, opts: RenderOptions) -> str:
-    from deckcheck.reporter import outlook, text
+    from deckcheck.reporter import text
     from deckcheck.run.batch import Batch
-    from deckcheck.run.forecast import Forecast
     from deckcheck.validation.report import Report
 
-    if isinstance(value, Forecast):
-        return outlook.forecast_text(value, opts)
     if isinstance(value, Batch):
         return text.batch_text(value, opts)
     if isinstance(value, Report):
         return text.report_text(value, opts) + "\n"
+    from deckcheck.reporter import outlook  # (a forecast's modules only for a forecast)
+    from deckcheck.run.forecast import Forecast
+
+    if isinstance(value, Forecast):
+        return outlook.forecast_text(value, opts)
     return text.goldfish_text(value, opts)
 
 

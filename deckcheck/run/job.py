@@ -71,8 +71,7 @@ def checked(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Checked:
     """The batch builder: the deck's report (ignored codes removed) in a :class:`Checked` row,
     with the deck's fingerprint and registration."""
     from deckcheck.deck.model import canonical_counts, fingerprint_counts
-    from deckcheck.run.meta import deck_contents
-    from deckcheck.run.row import Checked
+    from deckcheck.run.row import Checked, deck_contents
     from deckcheck.validation.engine import validate
 
     src = one.source

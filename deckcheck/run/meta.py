@@ -31,13 +31,12 @@ import enum
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
-from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deckcheck.deck.model import Deck, ReadFinding, Section
 from deckcheck.error import DeckcheckError, DeckReadError, InputError
+from deckcheck.run.row import Contents, deck_contents
 from deckcheck.source.record import Skipped, Unreadable, UnreadableReason, read_code
 
 if TYPE_CHECKING:
@@ -219,31 +218,6 @@ DEFAULT_RULES = Rules()
 
 
 # -- one deck -----------------------------------------------------------------------------------
-
-Contents = tuple[tuple[str, int, int], ...]
-"""A deck's cards as ``(section, canonical passcode, copies)`` (``Checked.contents``)."""
-
-
-def deck_contents(deck: Deck, counts: Mapping[Section, Counter[int]] | None = None) -> Contents:
-    """The deck's known cards as ``(section, canonical passcode, copies)``, sorted; unknown
-    passcodes are left out (alternate artworks count as their original card).
-
-    ``counts``, the deck's :func:`~deckcheck.deck.model.canonical_counts` when already known,
-    saves counting again."""
-    out: list[tuple[str, int, int]] = []
-    if counts is not None and None not in map(_CARD, chain(deck.main, deck.extra, deck.side)):
-        for part, got in counts.items():
-            tag = part.value
-            out.extend([(tag, code, n) for code, n in got.items()])
-    else:
-        for name, cards in (("main", deck.main), ("extra", deck.extra), ("side", deck.side)):
-            got = Counter([c.card.canonical for c in cards if c.card is not None])
-            out.extend([(name, code, n) for code, n in got.items()])
-    out.sort()
-    return tuple(out)
-
-
-_CARD = attrgetter("card")
 
 _COUNTED = (Section.MAIN.value, Section.EXTRA.value)
 

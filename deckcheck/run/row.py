@@ -8,13 +8,43 @@ registration (CSV row) it came from, and the codes the run's plan ignored. A bat
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from deckcheck.deck.model import Deck, ReadFinding
+    from deckcheck.deck.model import Deck, ReadFinding, Section
     from deckcheck.source.registration import Registration
     from deckcheck.validation.report import Report, Violation
+
+
+Contents = tuple[tuple[str, int, int], ...]
+"""A deck's cards as ``(section, canonical passcode, copies)`` (``Checked.contents``)."""
+
+
+def deck_contents(deck: Deck, counts: Mapping[Section, Counter[int]] | None = None) -> Contents:
+    """The deck's known cards as ``(section, canonical passcode, copies)``, sorted; unknown
+    passcodes are left out (alternate artworks count as their original card).
+
+    ``counts``, the deck's :func:`~deckcheck.deck.model.canonical_counts` when already known,
+    saves counting again."""
+    out: list[tuple[str, int, int]] = []
+    if counts is not None and None not in map(_CARD, chain(deck.main, deck.extra, deck.side)):
+        for part, got in counts.items():
+            tag = part.value
+            out.extend([(tag, code, n) for code, n in got.items()])
+    else:
+        for name, cards in (("main", deck.main), ("extra", deck.extra), ("side", deck.side)):
+            got = Counter([c.card.canonical for c in cards if c.card is not None])
+            out.extend([(name, code, n) for code, n in got.items()])
+    out.sort()
+    return tuple(out)
+
+
+_CARD = attrgetter("card")
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +59,7 @@ class Checked:
     """The registration (row of a registrations CSV) the deck belongs to, if any."""
     ignored: frozenset[str] = frozenset()
     """Violation codes the run's plan left out of the report."""
-    contents: tuple[tuple[str, int, int], ...] = ()
+    contents: Contents = ()
     """The deck's cards as ``(section, canonical passcode, copies)`` (the batch's metagame is
     computed from them: :mod:`deckcheck.run.meta`)."""
     unread: tuple[ReadFinding, ...] = ()
