@@ -481,3 +481,13 @@ def test_cli_convert_subprocess_stdin(cli_proc: Any) -> None:
     proc = cli_proc("convert", "-", "--from", "text", "--to", "text", input="3 Maxx C\n")
     assert proc.returncode == 0
     assert '3 Maxx "C"' in proc.stdout
+
+
+def test_every_line_of_a_repeated_pre_release_code_reads_as_the_released_card() -> None:
+    # 8805661 is EDOPro's pre-release code of Megalith Phuloch (8805651); the reader's shortcut
+    # for a passcode it has seen once kept the second copy as the pre-release record
+    deck = read_deck("#main\n8805661\n8805661\n8805661\n#extra\n!side\n")
+    assert [c.passcode for c in deck.main] == [8805651] * 3
+    assert [(f.code.value, f.line) for f in deck.findings] == [
+        ("prerelease-code", n) for n in (2, 3, 4)
+    ]

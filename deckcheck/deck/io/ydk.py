@@ -54,7 +54,7 @@ def parse_ydk(
             continue
         if line.isdigit() and line.isascii():
             known = memo.get(line)
-            if known is not None and len(cards) < MAX_CARDS:  # add_passcode's usual case
+            if known is not None and not known.early and len(cards) < MAX_CARDS:  # the usual case
                 rec = known.record
                 cards.append(DeckCard(rec.passcode, section, rec, number, known.match))
             else:
