@@ -13,6 +13,7 @@ import math
 import random
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from scipy.stats import hypergeom
@@ -475,3 +476,14 @@ def test_simulate_route_answers_the_new_questions(api: Api) -> None:  # noqa: F8
     error_of(api.post("/v1/simulate", json=dict(body, sample=101)), 422, "bad-request")
     sweep = dict(body, distributions=False, vary=["a=1..3"])
     error_of(api.post("/v1/simulate/sweep", json=sweep), 422, "bad-input")
+
+
+def test_side_checks_the_sided_deck_on_the_date_asked(cli: Any) -> None:
+    # --date reached the draw rules but not the sided deck's legality check (it used today)
+    root = Path(__file__).resolve().parent.parent / "examples"
+    args = ["simulate", str(root / "tcg-legal.ydk"), "--spec", str(root / "spec-starters.toml"),
+            "--side", str(root / "side-plan.toml"), "--trials", "2000", "--seed", "1"]  # fmt: skip
+    old = cli(*args, "-d", "2010-01-01")
+    assert old.code == 0, old.stderr
+    assert "the sided deck: Cyber Dragon is Limited (1) on the 2009-09-01 TCG list" in old.stderr
+    assert "the sided deck" not in cli(*args, "-d", "2025-06-01").stderr

@@ -507,7 +507,8 @@ def simulate_command(
     if side is not None:
         if vs is not None or quick is not None:
             fail("--side needs a DECK (with its Side Deck), and does not combine with --vs")
-        run_side(deck_path, spec_path, when or [], fmt, kw, side, output, fractions, plot)
+        side_kw = dict(kw, date=parse_date(on))  # the sided deck is checked on --date
+        run_side(deck_path, spec_path, when or [], fmt, side_kw, side, output, fractions, plot)
         return
     if vs is not None:
         run_compare(deck_path, quick, spec_path, when or [], fmt, kw, vs, output, fractions,
