@@ -231,10 +231,14 @@ async def spin(scope: Any, receive: Any, send: Any) -> None:
     if kind == "wait":
         time.sleep(60)  # waits without computing: the wall-clock deadline stops it
     if kind == "slowspin":  # computes past the wall-clock deadline, within its CPU budget
-        end = time.monotonic() + 4.5
+        # a fifth of each 10 ms on the CPU for 5.5 s: about 1.1 s of CPU, however busy the
+        # machine (yielding alone burnt the whole 5.5 s of CPU on an idle one)
+        end = time.monotonic() + 5.5
         while time.monotonic() < end:
-            os.sched_yield()
-            sum(range(1000))
+            busy = time.monotonic() + 0.002
+            while time.monotonic() < busy:
+                pass
+            time.sleep(0.008)
     body = json.dumps({"pid": os.getpid()}).encode()
     await send({"type": "http.response.start", "status": 200,
                 "headers": [(b"content-type", b"application/json")]})  # fmt: skip
@@ -302,7 +306,7 @@ def test_wall_clock_stops_a_waiting_child_and_says_so() -> None:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_a_child_still_computing_is_left_to_its_cpu_budget() -> None:
     # a busy machine slows a child down: past 3 times its budget of wall time it still gets
-    # the answer its CPU time earns (here: it yields often, so it uses far less than 2 s of CPU)
+    # the answer its CPU time earns (here: it computes a little every 10 ms, under 1.5 s of CPU)
     app = limited(compute_seconds=1.5)
     (got,) = call(app, "/slowspin")
     assert got.status_code == 200, got.text
