@@ -60,8 +60,15 @@ def run() -> list[Figure]:
     per = best_of(lookups, repeat=5) / count
     base = best_of(dict_lookups, repeat=5) / count
     return [
-        Figure("first load of all ban-list data", load * 1000, "json.loads of the bundle",
-               parse * 1000, "ms", limit=150.0),
-        Figure("list in force (format, date)", per * 1e6, "dict lookup", base * 1e6, "µs",
-               limit=1000.0),
-    ]  # fmt: skip
+        Figure(
+            "first load of all ban-list data",
+            load * 1000,
+            "json.loads of the bundle",
+            parse * 1000,
+            "ms",
+            limit=150.0,
+        ),
+        Figure(
+            "list in force (format, date)", per * 1e6, "dict lookup", base * 1e6, "µs", limit=1000.0
+        ),
+    ]

@@ -40,8 +40,10 @@ def _decks() -> list[Path]:
     other = os.environ.get("DECKCHECK_BENCH_SOURCE")
     if other:
         return sorted(Path(other).rglob("*.ydk"))
-    found = [*sorted((ROOT / "tests" / "data" / "decks").rglob("*.ydk")),
-             *sorted((ROOT / "examples").glob("*.ydk"))]  # fmt: skip
+    found = [
+        *sorted((ROOT / "tests" / "data" / "decks").rglob("*.ydk")),
+        *sorted((ROOT / "examples").glob("*.ydk")),
+    ]
     return [p for p in found if _cards(p) >= MIN_CARDS]
 
 
@@ -54,8 +56,9 @@ def _run(argv: list[str]) -> tuple[float, float, int]:
     """Wall seconds, CPU seconds (children, user + system) and exit code of one command."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
-                          env=installed_env())  # fmt: skip
+    done = subprocess.run(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=installed_env()
+    )
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -91,12 +94,22 @@ def run() -> list[Figure]:
         val_wall, _ = _best([exe, "validate", str(folder), *day, "--output", "json"])
         cores = os.cpu_count() or 1
     return [
-        Figure(f"deckcheck batch, {n:,} ydk files, reports ({cores} cores)", par_wall,
-               "deckcheck validate --output json (one process)", val_wall, "s",
-               limit=LIMIT_SECONDS),
-        Figure("deckcheck batch --jobs 1: wall time over --jobs 2's (speed-up of 2 cores)",
-               one_wall, "deckcheck batch --jobs 2", two_wall, "s", target=1.7,
-               higher_is_better=True),
-        Figure("deckcheck batch CPU time (all processes)", par_cpu, "its wall time", par_wall,
-               "s"),
-    ]  # fmt: skip
+        Figure(
+            f"deckcheck batch, {n:,} ydk files, reports ({cores} cores)",
+            par_wall,
+            "deckcheck validate --output json (one process)",
+            val_wall,
+            "s",
+            limit=LIMIT_SECONDS,
+        ),
+        Figure(
+            "deckcheck batch --jobs 1: wall time over --jobs 2's (speed-up of 2 cores)",
+            one_wall,
+            "deckcheck batch --jobs 2",
+            two_wall,
+            "s",
+            target=1.7,
+            higher_is_better=True,
+        ),
+        Figure("deckcheck batch CPU time (all processes)", par_cpu, "its wall time", par_wall, "s"),
+    ]

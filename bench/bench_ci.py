@@ -29,8 +29,15 @@ def run() -> list[Figure]:
     json_time = best_of(lambda: render(batch, "json"), repeat=7)
     for out in ("junit", "github", "sarif"):
         t = best_of(lambda out=out: render(batch, out), repeat=7)  # type: ignore[misc]
-        figures.append(Figure(f"render {out} ({len(batch.reports)} decks)", t * 1e3,
-                              "render json", json_time * 1e3, "ms"))  # fmt: skip
+        figures.append(
+            Figure(
+                f"render {out} ({len(batch.reports)} decks)",
+                t * 1e3,
+                "render json",
+                json_time * 1e3,
+                "ms",
+            )
+        )
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "repo"
         shutil.copytree(DECKS, repo)
@@ -42,8 +49,15 @@ def run() -> list[Figure]:
         check([str(repo)], "tcg", on)  # warm caches for both
         plain = best_of(lambda: check([str(repo)], "tcg", on), repeat=9)
         with_cfg = best_of(lambda: check_with_config([str(repo)], cfg), repeat=9)
-        figures.append(Figure("check_with_config (golden decks)", with_cfg * 1e3,
-                              "batch.check, no config", plain * 1e3, "ms"))  # fmt: skip
+        figures.append(
+            Figure(
+                "check_with_config (golden decks)",
+                with_cfg * 1e3,
+                "batch.check, no config",
+                plain * 1e3,
+                "ms",
+            )
+        )
     exe = shutil.which("deckcheck") or str(Path(sys.executable).parent / "deckcheck")
     with tempfile.TemporaryDirectory() as tmp:
         # the same run with and without a (minimal) configuration: the cost of reading it
@@ -52,6 +66,13 @@ def run() -> list[Figure]:
         argv = [exe, "validate", str(EXAMPLE / "tcg")]
         with_config = command_time([*argv, "--config", str(config)])
         without = command_time([*argv, "--no-config", "--date", "2025-06-01"])
-    figures.append(Figure("deckcheck validate examples/deck-repo/tcg (cold, with a config)",
-                          with_config * 1e3, "same, --no-config", without * 1e3, "ms"))  # fmt: skip
+    figures.append(
+        Figure(
+            "deckcheck validate examples/deck-repo/tcg (cold, with a config)",
+            with_config * 1e3,
+            "same, --no-config",
+            without * 1e3,
+            "ms",
+        )
+    )
     return figures

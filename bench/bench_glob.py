@@ -64,8 +64,10 @@ def main(argv: list[str] | None = None) -> int:
         new = _time(lambda p=pattern: path_glob(p).match(NAME), 20)
         if n <= 8:
             old = _time(lambda p=pattern: _old(p).match(NAME))
-            print(f"{n:2} stars  regex {old * 1e3:10.2f} ms  glob {new * 1e3:7.3f} ms  "
-                  f"ratio {old / new:,.0f}x")  # fmt: skip
+            print(
+                f"{n:2} stars  regex {old * 1e3:10.2f} ms  glob {new * 1e3:7.3f} ms  "
+                f"ratio {old / new:,.0f}x"
+            )
         else:
             print(f"{n:2} stars  regex  (not run)   glob {new * 1e3:7.3f} ms")
     rules = ["*a" * 30 + "b", *(f"build{i}/" for i in range(300)), "*.tmp"]

@@ -155,8 +155,9 @@ def _big_when(names: list[str]) -> dict[str, str]:
     }
 
 
-def _scipy_one_turn(sizes: list[int], other: int, names: list[str], conds: list[Condition],
-                    seen: int) -> list[float]:  # fmt: skip
+def _scipy_one_turn(
+    sizes: list[int], other: int, names: list[str], conds: list[Condition], seen: int
+) -> list[float]:
     """The obvious vectorised script for one turn: every hand shape, scipy's pmf, the
     conditions evaluated on the shapes."""
     import numpy as np
@@ -221,13 +222,21 @@ def _memory_figure(categories: int, copies: int) -> Figure:
 
     names = [f"k{i}" for i in range(categories)]
     counts = dict.fromkeys(names, copies)
-    _, mb = _peak(lambda: simulate_counts(40, counts, _big_when(names), turns=20,
-                                          rules=DrawRules()))  # fmt: skip
+    _, mb = _peak(
+        lambda: simulate_counts(40, counts, _big_when(names), turns=20, rules=DrawRules())
+    )
     conds = [parse_condition(t, set(names)) for t in _big_when(names).values()]
-    _, mb_sp = _peak(lambda: _scipy_one_turn([copies] * categories, 40 - categories * copies,
-                                             names, conds, 25))  # fmt: skip
-    return Figure(f"peak memory, exact {categories} x {copies} x 20 turns", mb,
-                  "scipy pmf over every hand shape, 1 turn", mb_sp, "MB", limit=200)  # fmt: skip
+    _, mb_sp = _peak(
+        lambda: _scipy_one_turn([copies] * categories, 40 - categories * copies, names, conds, 25)
+    )
+    return Figure(
+        f"peak memory, exact {categories} x {copies} x 20 turns",
+        mb,
+        "scipy pmf over every hand shape, 1 turn",
+        mb_sp,
+        "MB",
+        limit=200,
+    )
 
 
 def _sweep_figure() -> Figure:
@@ -239,9 +248,14 @@ def _sweep_figure() -> Figure:
     rules = DrawRules()
 
     def dp() -> Any:
-        return sweep_counts(40, {"starter": 8, "brick": 4, "handtrap": 9},
-                            ["starter=6..10", "brick=0..4"], [good, "handtrap >= 1"],
-                            turns=10, rules=rules)  # fmt: skip
+        return sweep_counts(
+            40,
+            {"starter": 8, "brick": 4, "handtrap": 9},
+            ["starter=6..10", "brick=0..4"],
+            [good, "handtrap >= 1"],
+            turns=10,
+            rules=rules,
+        )
 
     stats = dp()
     t_dp = best_of(dp, repeat=3)
@@ -269,9 +283,14 @@ def _sweep_figure() -> Figure:
     s_, b = dict(best.values)["starter"], dict(best.values)["brick"]
     index = ((s_ - 6) * 5 + b) * 20 + 9  # going first, turn 10
     assert abs(best.figures[good][Going.FIRST].probability - ref[index]) < 1e-9
-    return Figure("5 x 5 ratio sweep, 2 conditions, 10 turns, both goings", t_dp * 1e3,
-                  "scipy pmf loop over the hand shapes (1 condition)", t_loop * 1e3, "ms",
-                  limit=1000)  # fmt: skip
+    return Figure(
+        "5 x 5 ratio sweep, 2 conditions, 10 turns, both goings",
+        t_dp * 1e3,
+        "scipy pmf loop over the hand shapes (1 condition)",
+        t_loop * 1e3,
+        "ms",
+        limit=1000,
+    )
 
 
 POTS = {"g": 1, "u": 3, "d": 2, "p": 1, "a": 3, "f": 30}
@@ -331,10 +350,17 @@ def _effects_figure() -> Figure:
         for _ in range(n)
     ]
     deck = Deck(tuple(main), name="pots")
-    spec = parse_spec({"categories": {"ash": {"passcodes": ["14558127"]}},
-                       "effects": [{"card": "Pot of Greed"}, {"card": "Upstart Goblin"},
-                                   {"card": "Pot of Desires"},
-                                   {"card": "Pot of Prosperity", "prefer": ["ash"]}]})  # fmt: skip
+    spec = parse_spec(
+        {
+            "categories": {"ash": {"passcodes": ["14558127"]}},
+            "effects": [
+                {"card": "Pot of Greed"},
+                {"card": "Upstart Goblin"},
+                {"card": "Pot of Desires"},
+                {"card": "Pot of Prosperity", "prefer": ["ash"]},
+            ],
+        }
+    )
     n = 200_000
 
     def mc() -> float:
@@ -348,9 +374,15 @@ def _effects_figure() -> Figure:
     t_loop = best_of(lambda: _policy_loop(n_loop), repeat=3)  # best of 3, as for the engine
     se = (p_loop * (1 - p_loop) / n_loop) ** 0.5
     assert abs(p_mc - p_loop) < 5 * se, (p_mc, p_loop)
-    return Figure("Monte Carlo games/s with effects (4 pots, turn 1)", n / t_mc,
-                  "plain Python loop of the same policy", n_loop / t_loop, "games/s",
-                  target=30, higher_is_better=True)  # fmt: skip
+    return Figure(
+        "Monte Carlo games/s with effects (4 pots, turn 1)",
+        n / t_mc,
+        "plain Python loop of the same policy",
+        n_loop / t_loop,
+        "games/s",
+        target=30,
+        higher_is_better=True,
+    )
 
 
 def _command_figure() -> Figure:
@@ -363,16 +395,30 @@ def _command_figure() -> Figure:
 
     names = [f"k{i}" for i in range(10)]
     exe = shutil.which("deckcheck") or str(Path(sys.executable).parent / "deckcheck")
-    argv = [exe, "simulate", "--size", "40", *[f"--count={n}=4" for n in names], "--turns", "20",
-            "--exact", "always"]  # fmt: skip
+    argv = [
+        exe,
+        "simulate",
+        "--size",
+        "40",
+        *[f"--count={n}=4" for n in names],
+        "--turns",
+        "20",
+        "--exact",
+        "always",
+    ]
     for text in _big_when(names).values():
         argv += ["--when", text]
     done = subprocess.run(argv, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     whole = command_time(argv)
-    return Figure("deckcheck simulate exact, 10 categories x 4 x 20 turns (whole command)",
-                  whole * 1e3, "python -c pass", python_pass_time() * 1e3, "ms",
-                  target=6)  # fmt: skip
+    return Figure(
+        "deckcheck simulate exact, 10 categories x 4 x 20 turns (whole command)",
+        whole * 1e3,
+        "python -c pass",
+        python_pass_time() * 1e3,
+        "ms",
+        target=6,
+    )
 
 
 SERVICE_SCRIPT = """
@@ -407,26 +453,43 @@ def _service_memory() -> Figure:
     import json
 
     names = [f"c{i}" for i in range(15)]
-    main = CODES[:15] + [c for c, n in zip(CODES[15:], [3] * 5 + [2] * 5, strict=True)
-                         for _ in range(n)]  # fmt: skip
+    main = CODES[:15] + [
+        c for c, n in zip(CODES[15:], [3] * 5 + [2] * 5, strict=True) for _ in range(n)
+    ]
     spec = {
         "categories": {n: {"passcodes": [str(c)]} for n, c in zip(names, CODES, strict=False)},
         "conditions": _big_when(names) | {"any3": " + ".join(names) + " >= 3"},
     }
-    body = {"deck": "#main\n" + "".join(f"{c}\n" for c in main) + "#extra\n!side\n",
-            "spec": spec, "turns": 20}  # fmt: skip
+    body = {
+        "deck": "#main\n" + "".join(f"{c}\n" for c in main) + "#extra\n!side\n",
+        "spec": spec,
+        "turns": 20,
+    }
 
     def rss(payload: object) -> list[float]:
-        proc = subprocess.run([sys.executable, "-c", SERVICE_SCRIPT], input=json.dumps(payload),
-                              capture_output=True, text=True, check=True)  # fmt: skip
+        proc = subprocess.run(
+            [sys.executable, "-c", SERVICE_SCRIPT],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         return [float(x) for x in proc.stdout.split()]
 
     seconds, busy = rss(body)
     (idle,) = rss({})
-    print(f"    three big /v1/simulate requests ({len(json.dumps(body)):,} bytes) at once: "
-          f"{seconds:.2f} s in all")  # fmt: skip
-    return Figure("service peak RSS, three 15-category 20-turn requests at once", busy,
-                  "the same process idle", idle, "MB", limit=300)  # fmt: skip
+    print(
+        f"    three big /v1/simulate requests ({len(json.dumps(body)):,} bytes) at once: "
+        f"{seconds:.2f} s in all"
+    )
+    return Figure(
+        "service peak RSS, three 15-category 20-turn requests at once",
+        busy,
+        "the same process idle",
+        idle,
+        "MB",
+        limit=300,
+    )
 
 
 def run() -> list[Figure]:

@@ -29,8 +29,9 @@ COMBO = {"a": 3, "b": 3, "c": 2, "d": 1, "e": 3}
 
 def _plain() -> float:
     """The baseline: one plain condition, 20 turns, both goings, by the DP, to its JSON form."""
-    return best_of(lambda: simulate_counts(40, {"s": 9}, ["s >= 1"], turns=TURNS).to_dict(),
-                   repeat=10)  # fmt: skip
+    return best_of(
+        lambda: simulate_counts(40, {"s": 9}, ["s >= 1"], turns=TURNS).to_dict(), repeat=10
+    )
 
 
 def _cumulative() -> Figure:
@@ -39,36 +40,66 @@ def _cumulative() -> Figure:
     d = stats.distributions[0]
     assert d.expected(Going.FIRST, 0).fraction == 9 * 5 / 40
     assert d.at_least(Going.FIRST, 0)[1] == stats.conditions[0].by_going[Going.FIRST][0]
-    t = best_of(lambda: simulate_counts(40, {"s": 9}, ["s >= 1"], turns=TURNS,
-                                        distributions=True).to_dict(), repeat=10)  # fmt: skip
-    return Figure(f"cumulative + expected of a category, {TURNS} turns (exact, JSON)", t * 1e3,
-                  "plain single-condition DP (JSON)", _plain() * 1e3, "ms", target=10)  # fmt: skip
+    t = best_of(
+        lambda: simulate_counts(
+            40, {"s": 9}, ["s >= 1"], turns=TURNS, distributions=True
+        ).to_dict(),
+        repeat=10,
+    )
+    return Figure(
+        f"cumulative + expected of a category, {TURNS} turns (exact, JSON)",
+        t * 1e3,
+        "plain single-condition DP (JSON)",
+        _plain() * 1e3,
+        "ms",
+        target=10,
+    )
 
 
 def _distinct_exact() -> Figure:
     counts = {**COMBO, "brick": 4}
     when = ["distinct(a, b, c, d, e) >= 2 and brick == 0"]
     t = best_of(lambda: simulate_counts(40, counts, when, turns=TURNS), repeat=10)
-    return Figure(f"distinct pieces (2 of 5, no brick), {TURNS} turns (exact)", t * 1e3,
-                  "plain single-condition DP", _plain() * 1e3, "ms", target=10)  # fmt: skip
+    return Figure(
+        f"distinct pieces (2 of 5, no brick), {TURNS} turns (exact)",
+        t * 1e3,
+        "plain single-condition DP",
+        _plain() * 1e3,
+        "ms",
+        target=10,
+    )
 
 
 def _side_exact() -> Figure:
     deck = read_path(str(ROOT / "examples" / "tcg-legal.ydk"))
     plan = parse_side_plan((ROOT / "examples" / "side-plan.toml").read_text(encoding="utf-8"))
-    spec = parse_spec({
-        "categories": {"starter": {"archetypes": ["Cyber Dragon"]}, "brick": {"kinds": ["Trap"]},
-                       "out": {"names": ["Cosmic Cyclone", "Harpie's Feather Duster"]}},
-        "conditions": {"good": "starter >= 1 and brick == 0", "out": "out >= 1"},
-    })  # fmt: skip
+    spec = parse_spec(
+        {
+            "categories": {
+                "starter": {"archetypes": ["Cyber Dragon"]},
+                "brick": {"kinds": ["Trap"]},
+                "out": {"names": ["Cosmic Cyclone", "Harpie's Feather Duster"]},
+            },
+            "conditions": {"good": "starter >= 1 and brick == 0", "out": "out >= 1"},
+        }
+    )
     assert simulate_side(deck, plan, spec, turns=TURNS).sided.method.value == "exact"
     t = best_of(lambda: simulate_side(deck, plan, spec, turns=TURNS), repeat=5)
-    single = parse_spec({"categories": {"starter": {"archetypes": ["Cyber Dragon"]}},
-                         "conditions": {"s": "starter >= 1"}})  # fmt: skip
+    single = parse_spec(
+        {
+            "categories": {"starter": {"archetypes": ["Cyber Dragon"]}},
+            "conditions": {"s": "starter >= 1"},
+        }
+    )
     base = best_of(lambda: simulate(deck, single, turns=TURNS), repeat=5)
-    return Figure(f"games 2 and 3: game 1, sided deck, side cards, {TURNS} turns (exact)",
-                  t * 1e3, "plain single-condition run of the deck", base * 1e3, "ms",
-                  target=10)  # fmt: skip
+    return Figure(
+        f"games 2 and 3: game 1, sided deck, side cards, {TURNS} turns (exact)",
+        t * 1e3,
+        "plain single-condition run of the deck",
+        base * 1e3,
+        "ms",
+        target=10,
+    )
 
 
 def _loop_distinct(hands: int) -> float:
@@ -95,8 +126,15 @@ def _distinct_simulated() -> Figure:
 
     assert abs(mc() - exact) < 0.003 and abs(p_loop - exact) < 0.01
     t = best_of(mc, repeat=3)
-    return Figure("distinct pieces, simulated hands/s", n / t, "random.sample loop", loop_rate,
-                  "hands/s", target=20, higher_is_better=True)  # fmt: skip
+    return Figure(
+        "distinct pieces, simulated hands/s",
+        n / t,
+        "random.sample loop",
+        loop_rate,
+        "hands/s",
+        target=20,
+        higher_is_better=True,
+    )
 
 
 def _loop_pair(hands: int) -> float:
@@ -131,9 +169,15 @@ def _paired() -> Figure:
     loop_rate = n_loop / (time.perf_counter() - t0)
     assert abs(pair() - want) < 0.003 and abs(got_loop - want) < 0.01
     t = best_of(pair, repeat=3)
-    return Figure("paired --vs (both decks, games kept), hands/s", n / t,
-                  "random.sample loop over both decks", loop_rate, "hands/s", target=20,
-                  higher_is_better=True)  # fmt: skip
+    return Figure(
+        "paired --vs (both decks, games kept), hands/s",
+        n / t,
+        "random.sample loop over both decks",
+        loop_rate,
+        "hands/s",
+        target=20,
+        higher_is_better=True,
+    )
 
 
 def run() -> list[Figure]:

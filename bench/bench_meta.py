@@ -34,10 +34,21 @@ def run() -> list[Figure]:
         page = best_of(lambda: meta_html(from_batch(batch)), repeat=5)
         read = best_of(lambda: analyze(srcs), repeat=3)
     return [
-        Figure("meta from_batch (1,000 decks)", summed * 1e3, "check (1 process)",
-               checked * 1e3, "ms"),
-        Figure("meta from_batch + HTML (1,000 decks)", page * 1e3, "check (1 process)",
-               checked * 1e3, "ms"),
-        Figure("deckcheck meta: analyze, reading the files (1,000 decks)", read * 1e3,
-               "check (1 process)", checked * 1e3, "ms"),
-    ]  # fmt: skip
+        Figure(
+            "meta from_batch (1,000 decks)", summed * 1e3, "check (1 process)", checked * 1e3, "ms"
+        ),
+        Figure(
+            "meta from_batch + HTML (1,000 decks)",
+            page * 1e3,
+            "check (1 process)",
+            checked * 1e3,
+            "ms",
+        ),
+        Figure(
+            "deckcheck meta: analyze, reading the files (1,000 decks)",
+            read * 1e3,
+            "check (1 process)",
+            checked * 1e3,
+            "ms",
+        ),
+    ]

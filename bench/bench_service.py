@@ -145,10 +145,23 @@ def start(workers: int) -> tuple[subprocess.Popen[bytes], str]:
 
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "deckcheck", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--workers", str(workers), "--log-level", "warning"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "deckcheck",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -197,8 +210,12 @@ def queries(rng: random.Random, n: int) -> list[str]:
 def malformed(rng: random.Random, deck: str) -> Request:
     """A request a client got wrong (each must get a 4xx)."""
     bad: list[Request] = [
-        ("POST", "/v1/validate", {"content": b"{not json",
-                                  "headers": {"Content-Type": "application/json"}}, True),
+        (
+            "POST",
+            "/v1/validate",
+            {"content": b"{not json", "headers": {"Content-Type": "application/json"}},
+            True,
+        ),
         ("POST", "/v1/validate", {"json": {"deck": deck, "format": "no-such-format"}}, True),
         ("POST", "/v1/validate", {"json": {"deck": deck, "date": "31/12/2024"}}, True),
         ("POST", "/v1/validate", {"json": {"deck": deck, "colour": "red"}}, True),
@@ -208,7 +225,7 @@ def malformed(rng: random.Random, deck: str) -> Request:
         ("GET", "/v1/cards", {"params": {"q": "ash", "lang": "klingon"}}, True),
         ("GET", "/v1/cards/999999999999", {}, True),
         ("GET", "/v1/no-such-route", {}, True),
-    ]  # fmt: skip
+    ]
     return rng.choice(bad)
 
 
@@ -410,13 +427,22 @@ def combine(parts: list[WrkPhase]) -> WrkPhase:
     took = sum(p.seconds for p in parts)
     cpu = sum(p.cpu for p in parts)
     latency: Counter[int] = sum((p.latency for p in parts), Counter())
-    return WrkPhase(n / took if took else 0.0, percentile(latency, 0.50),
-                    percentile(latency, 0.99), sum(p.non_2xx for p in parts),
-                    cpu / n * 1e3 if n else float("nan"), n, took, cpu, latency)  # fmt: skip
+    return WrkPhase(
+        n / took if took else 0.0,
+        percentile(latency, 0.50),
+        percentile(latency, 0.99),
+        sum(p.non_2xx for p in parts),
+        cpu / n * 1e3 if n else float("nan"),
+        n,
+        took,
+        cpu,
+        latency,
+    )
 
 
-def drive_wrk(proc: subprocess.Popen[bytes], url: str, requests: list[Request],
-              seconds: int = WRK_SECONDS) -> WrkPhase:  # fmt: skip
+def drive_wrk(
+    proc: subprocess.Popen[bytes], url: str, requests: list[Request], seconds: int = WRK_SECONDS
+) -> WrkPhase:
     """Drive the requests with wrk (1 thread, CONCURRENCY connections) for ``seconds``."""
     import re
     import tempfile
@@ -431,11 +457,22 @@ def drive_wrk(proc: subprocess.Popen[bytes], url: str, requests: list[Request],
                 body = kw.get("content", b"").decode()
                 f.write(f"{method} {path} {body}".rstrip() + "\n")
         out = subprocess.run(
-            ["wrk", "-t1", f"-c{CONCURRENCY}", f"-d{seconds}s", "--latency", "-s", str(script),
-             url],
-            capture_output=True, text=True, check=True, timeout=seconds + 60,
+            [
+                "wrk",
+                "-t1",
+                f"-c{CONCURRENCY}",
+                f"-d{seconds}s",
+                "--latency",
+                "-s",
+                str(script),
+                url,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=seconds + 60,
             env={**os.environ, "DECKCHECK_WRK_REQUESTS": str(lines)},
-        ).stdout  # fmt: skip
+        ).stdout
 
     def ms(label: str) -> float:
         m = re.search(rf"^\s*{label}%\s+([\d.]+)(us|ms|s)\s*$", out, re.MULTILINE)
@@ -454,12 +491,26 @@ def drive_wrk(proc: subprocess.Popen[bytes], url: str, requests: list[Request],
     hist = re.search(r"^latency-histogram (.*)$", out, re.MULTILINE)
     pairs = (pair.split(":") for pair in (hist.group(1).split() if hist else ()))
     latency = Counter({int(v): int(c) for v, c in pairs})
-    return WrkPhase(float(rate.group(1)) if rate else 0.0, ms("50"), ms("99"),
-                    int(bad.group(1)) if bad else 0, per, n, took, used, latency)  # fmt: skip
+    return WrkPhase(
+        float(rate.group(1)) if rate else 0.0,
+        ms("50"),
+        ms("99"),
+        int(bad.group(1)) if bad else 0,
+        per,
+        n,
+        took,
+        used,
+        latency,
+    )
 
 
-def wrk_figures(proc: subprocess.Popen[bytes], url: str, health: list[Request],
-                valid: list[Request], search: list[Request]) -> list[Figure]:  # fmt: skip
+def wrk_figures(
+    proc: subprocess.Popen[bytes],
+    url: str,
+    health: list[Request],
+    valid: list[Request],
+    search: list[Request],
+) -> list[Figure]:
     """The throughput and p99 of validate and search beside /healthz's, driven by wrk in
     interleaved rounds (:data:`WRK_ROUNDS`)."""
     rounds = max(1, WRK_ROUNDS)
@@ -474,15 +525,22 @@ def wrk_figures(proc: subprocess.Popen[bytes], url: str, health: list[Request],
     return [
         Figure("wrk: POST /v1/validate server CPU per request", v.cpu_ms, base, h.cpu_ms, "ms"),
         Figure("wrk: GET /v1/cards?q= server CPU per request", s.cpu_ms, base, h.cpu_ms, "ms"),
-        Figure("wrk: POST /v1/validate throughput", v.rate, base, h.rate, "req/s",
-               target=0.5, higher_is_better=True),
+        Figure(
+            "wrk: POST /v1/validate throughput",
+            v.rate,
+            base,
+            h.rate,
+            "req/s",
+            target=0.5,
+            higher_is_better=True,
+        ),
         Figure("wrk: POST /v1/validate p99", v.p99, base, h.p99, "ms", limit=50),
-        Figure("wrk: GET /v1/cards?q= throughput", s.rate, base, h.rate, "req/s",
-               higher_is_better=True),
+        Figure(
+            "wrk: GET /v1/cards?q= throughput", s.rate, base, h.rate, "req/s", higher_is_better=True
+        ),
         Figure("wrk: GET /v1/cards?q= p99", s.p99, base, h.p99, "ms", limit=20),
-        Figure("wrk: non-2xx answers", v.non_2xx + s.non_2xx + h.non_2xx, "phases", 3, "",
-               limit=0),
-    ]  # fmt: skip
+        Figure("wrk: non-2xx answers", v.non_2xx + s.non_2xx + h.non_2xx, "phases", 3, "", limit=0),
+    ]
 
 
 def run() -> list[Figure]:
@@ -496,8 +554,9 @@ def run() -> list[Figure]:
     qs = queries(rng, 3 * REQUESTS + MIXED)  # the wrk, httpx and lean phases
 
     # bodies and URLs are built before the clock starts: the client's own work stays small
-    bodies = [json.dumps({"deck": d, "format": "tcg", "date": "2025-06-01"}).encode()
-              for d in decks]  # fmt: skip
+    bodies = [
+        json.dumps({"deck": d, "format": "tcg", "date": "2025-06-01"}).encode() for d in decks
+    ]
     as_json = {"Content-Type": "application/json"}
 
     def validate_req() -> Request:
@@ -532,9 +591,13 @@ def run() -> list[Figure]:
     try:
         if shutil.which("wrk"):
             print("  lean client: wrk")
-            wrk = wrk_figures(proc, url, batch(health_req, REQUESTS),
-                              batch(validate_req, REQUESTS),
-                              batch(search_req, REQUESTS))  # fmt: skip
+            wrk = wrk_figures(
+                proc,
+                url,
+                batch(health_req, REQUESTS),
+                batch(validate_req, REQUESTS),
+                batch(search_req, REQUESTS),
+            )
             if os.environ.get("BENCH_SERVICE_QUICK") == "1":
                 return wrk
         else:
@@ -566,52 +629,127 @@ def run() -> list[Figure]:
         "  CPU ms per request, server / client: "
         + ", ".join(f"{n} {a:.2f} / {b:.2f}" for n, (a, b) in per.items())
     )
-    print(f"  ({CONCURRENCY} in flight; {len(valid.latencies)} validate, "
-          f"{len(search.latencies)} search, {len(mix.latencies)} mixed requests answered; "
-          f"mixed statuses {dict(sorted(mix.statuses.items()))}; "
-          f"client errors {dict(mix.errors + valid.errors + search.errors) or 'none'})"
-          )  # fmt: skip
+    print(
+        f"  ({CONCURRENCY} in flight; {len(valid.latencies)} validate, "
+        f"{len(search.latencies)} search, {len(mix.latencies)} mixed requests answered; "
+        f"mixed statuses {dict(sorted(mix.statuses.items()))}; "
+        f"client errors {dict(mix.errors + valid.errors + search.errors) or 'none'})"
+    )
     base = "GET /healthz"
     cores = 2  # one per worker
     return [
         *wrk,
-        Figure("POST /v1/validate server CPU per request", valid.cpu_ms, base, health.cpu_ms,
-               "ms"),
-        Figure("POST /v1/validate capacity of 2 workers (2 cores / CPU per request)",
-               cores * 1e3 / valid.cpu_ms, base, cores * 1e3 / health.cpu_ms, "req/s",
-               higher_is_better=True, limit=1000),
-        Figure("POST /v1/simulate (trivial quick deck) server CPU per request",
-               simulated.cpu_ms, base, health.cpu_ms, "ms", limit=5),
-        Figure("GET /v1/cards?q= server CPU per request", search.cpu_ms, base, health.cpu_ms,
-               "ms"),
-        Figure("POST /v1/validate throughput", valid.rate, base, health.rate, "req/s",
-               higher_is_better=True, limit=1000),
+        Figure("POST /v1/validate server CPU per request", valid.cpu_ms, base, health.cpu_ms, "ms"),
+        Figure(
+            "POST /v1/validate capacity of 2 workers (2 cores / CPU per request)",
+            cores * 1e3 / valid.cpu_ms,
+            base,
+            cores * 1e3 / health.cpu_ms,
+            "req/s",
+            higher_is_better=True,
+            limit=1000,
+        ),
+        Figure(
+            "POST /v1/simulate (trivial quick deck) server CPU per request",
+            simulated.cpu_ms,
+            base,
+            health.cpu_ms,
+            "ms",
+            limit=5,
+        ),
+        Figure("GET /v1/cards?q= server CPU per request", search.cpu_ms, base, health.cpu_ms, "ms"),
+        Figure(
+            "POST /v1/validate throughput",
+            valid.rate,
+            base,
+            health.rate,
+            "req/s",
+            higher_is_better=True,
+            limit=1000,
+        ),
         Figure("POST /v1/validate p50", valid.pct(0.50), base, health.pct(0.50), "ms"),
         Figure("POST /v1/validate p99", valid.pct(0.99), base, health.pct(0.99), "ms", limit=50),
-        Figure("GET /v1/cards?q= throughput", search.rate, base, health.rate, "req/s",
-               higher_is_better=True),
+        Figure(
+            "GET /v1/cards?q= throughput",
+            search.rate,
+            base,
+            health.rate,
+            "req/s",
+            higher_is_better=True,
+        ),
         Figure("GET /v1/cards?q= p50", search.pct(0.50), base, health.pct(0.50), "ms"),
         Figure("GET /v1/cards?q= p99", search.pct(0.99), base, health.pct(0.99), "ms", limit=20),
-        Figure("mixed: 5xx answers", mix.server_errors, "requests sent", len(mixed), "",
-               limit=0),
-        Figure("mixed: malformed not answered 4xx or not answered",
-               mix.malformed_not_4xx + sum(mix.errors.values()), "requests sent", len(mixed), "",
-               limit=0),
-        Figure("mixed: requests answered", len(mix.latencies), "requests sent", len(mixed), "",
-               higher_is_better=True, limit=len(mixed)),
+        Figure("mixed: 5xx answers", mix.server_errors, "requests sent", len(mixed), "", limit=0),
+        Figure(
+            "mixed: malformed not answered 4xx or not answered",
+            mix.malformed_not_4xx + sum(mix.errors.values()),
+            "requests sent",
+            len(mixed),
+            "",
+            limit=0,
+        ),
+        Figure(
+            "mixed: requests answered",
+            len(mix.latencies),
+            "requests sent",
+            len(mixed),
+            "",
+            higher_is_better=True,
+            limit=len(mixed),
+        ),
         Figure("mixed throughput", mix.rate, base, health.rate, "req/s", higher_is_better=True),
-        Figure("lean client: POST /v1/validate throughput", lean_valid.rate, base,
-               lean_health.rate, "req/s", target=0.5, higher_is_better=True, limit=1000),
-        Figure("lean client: POST /v1/validate p50", lean_valid.pct(0.50), base,
-               lean_health.pct(0.50), "ms"),
-        Figure("lean client: POST /v1/validate p99", lean_valid.pct(0.99), base,
-               lean_health.pct(0.99), "ms", limit=50),
-        Figure("lean client: GET /v1/cards?q= throughput", lean_search.rate, base,
-               lean_health.rate, "req/s", higher_is_better=True),
-        Figure("lean client: GET /v1/cards?q= p99", lean_search.pct(0.99), base,
-               lean_health.pct(0.99), "ms", limit=20),
-        Figure("lean client: non-2xx answers to well-formed requests",
-               sum(n for st, n in (lean_valid.statuses + lean_search.statuses).items()
-                   if not 200 <= st < 300) + sum((lean_valid.errors + lean_search.errors).values()),
-               "requests sent", 2 * REQUESTS, "", limit=0),
-    ]  # fmt: skip
+        Figure(
+            "lean client: POST /v1/validate throughput",
+            lean_valid.rate,
+            base,
+            lean_health.rate,
+            "req/s",
+            target=0.5,
+            higher_is_better=True,
+            limit=1000,
+        ),
+        Figure(
+            "lean client: POST /v1/validate p50",
+            lean_valid.pct(0.50),
+            base,
+            lean_health.pct(0.50),
+            "ms",
+        ),
+        Figure(
+            "lean client: POST /v1/validate p99",
+            lean_valid.pct(0.99),
+            base,
+            lean_health.pct(0.99),
+            "ms",
+            limit=50,
+        ),
+        Figure(
+            "lean client: GET /v1/cards?q= throughput",
+            lean_search.rate,
+            base,
+            lean_health.rate,
+            "req/s",
+            higher_is_better=True,
+        ),
+        Figure(
+            "lean client: GET /v1/cards?q= p99",
+            lean_search.pct(0.99),
+            base,
+            lean_health.pct(0.99),
+            "ms",
+            limit=20,
+        ),
+        Figure(
+            "lean client: non-2xx answers to well-formed requests",
+            sum(
+                n
+                for st, n in (lean_valid.statuses + lean_search.statuses).items()
+                if not 200 <= st < 300
+            )
+            + sum((lean_valid.errors + lean_search.errors).values()),
+            "requests sent",
+            2 * REQUESTS,
+            "",
+            limit=0,
+        ),
+    ]

@@ -18,8 +18,11 @@ from deckcheck.run.batch import Batch
 from deckcheck.validation import validate
 
 ROOT = Path(__file__).resolve().parent.parent
-DECKS = [ROOT / "examples" / "tcg-legal.ydk", ROOT / "examples" / "problems.ydk",
-         *sorted((ROOT / "tests" / "data" / "decks").rglob("*.ydk"))]  # fmt: skip
+DECKS = [
+    ROOT / "examples" / "tcg-legal.ydk",
+    ROOT / "examples" / "problems.ydk",
+    *sorted((ROOT / "tests" / "data" / "decks").rglob("*.ydk")),
+]
 PAGES = 100
 
 
@@ -46,15 +49,32 @@ def run() -> list[Figure]:
     for lang in ("en", "ja"):
 
         def pdf(lang: str = lang) -> bytes:
-            sheets = [build_sheet(d, r, lang=lang, index=ds.cards)
-                      for d, r in zip(decks, reports, strict=True)]  # fmt: skip
+            sheets = [
+                build_sheet(d, r, lang=lang, index=ds.cards)
+                for d, r in zip(decks, reports, strict=True)
+            ]
             return sheets_pdf(sheets)
 
         pdf()  # fonts registered, caches warm
         t = best_of(pdf, repeat=3)
-        figures.append(Figure(f"{PAGES} sheets in one PDF ({lang})", t, "text report, same decks",
-                              text, "s", limit=5.0))  # fmt: skip
+        figures.append(
+            Figure(
+                f"{PAGES} sheets in one PDF ({lang})",
+                t,
+                "text report, same decks",
+                text,
+                "s",
+                limit=5.0,
+            )
+        )
         cpu = _cpu(pdf)  # on a shared machine the wall time says how much of a core we got
-        figures.append(Figure(f"  the same, CPU time ({lang})", cpu, "text report, same decks",
-                              _cpu(lambda: render(batch, "text")), "s"))  # fmt: skip
+        figures.append(
+            Figure(
+                f"  the same, CPU time ({lang})",
+                cpu,
+                "text report, same decks",
+                _cpu(lambda: render(batch, "text")),
+                "s",
+            )
+        )
     return figures

@@ -96,11 +96,27 @@ def run() -> list[Figure]:
         fresh.lookup_name(q)
         exact.append(time.perf_counter() - t0)
     return [
-        Figure(f"validate {DECKS} text decks, one typo each", typo, f"the same {DECKS} decks "
-               "without the typo", clean, "s", target=3),
-        Figure("one suggestion (median of 300 typos)", statistics.median(per) * 1e3,
-               "exact name lookup (median)", statistics.median(exact) * 1e3, "ms", limit=5),
-        Figure("one suggestion (95th percentile)", sorted(per)[int(len(per) * 0.95)] * 1e3,
-               "exact name lookup (95th percentile)", sorted(exact)[int(len(exact) * 0.95)] * 1e3,
-               "ms"),
-    ]  # fmt: skip
+        Figure(
+            f"validate {DECKS} text decks, one typo each",
+            typo,
+            f"the same {DECKS} decks without the typo",
+            clean,
+            "s",
+            target=3,
+        ),
+        Figure(
+            "one suggestion (median of 300 typos)",
+            statistics.median(per) * 1e3,
+            "exact name lookup (median)",
+            statistics.median(exact) * 1e3,
+            "ms",
+            limit=5,
+        ),
+        Figure(
+            "one suggestion (95th percentile)",
+            sorted(per)[int(len(per) * 0.95)] * 1e3,
+            "exact name lookup (95th percentile)",
+            sorted(exact)[int(len(exact) * 0.95)] * 1e3,
+            "ms",
+        ),
+    ]

@@ -48,9 +48,17 @@ def run() -> list[Figure]:
     decks = [read_path(p) for p in paths]
     rate, base = _rates([(d, "tcg", date(2025, 6, 1)) for d in decks])
     figures = [
-        Figure("validate (tcg, one core)", rate, "Counter of passcodes per deck", base,
-               "decks/s", target=0.3, higher_is_better=True, limit=20_000),
-    ]  # fmt: skip
+        Figure(
+            "validate (tcg, one core)",
+            rate,
+            "Counter of passcodes per deck",
+            base,
+            "decks/s",
+            target=0.3,
+            higher_is_better=True,
+            limit=20_000,
+        ),
+    ]
     # the same decks each in the format and at the date its test gives (every rule family)
     spec = tomllib.loads((DECKS / "expected.toml").read_text(encoding="utf-8"))
     own = []
@@ -59,16 +67,40 @@ def run() -> list[Figure]:
         if entry is not None and entry["format"] != "rush":
             own.append((deck, str(entry["format"]), date.fromisoformat(str(entry["date"]))))
     rate, base = _rates(own)
-    figures.append(Figure("validate (each deck in its own format, one core)", rate,
-                          "Counter of passcodes per deck", base, "decks/s", target=0.3,
-                          higher_is_better=True))  # fmt: skip
+    figures.append(
+        Figure(
+            "validate (each deck in its own format, one core)",
+            rate,
+            "Counter of passcodes per deck",
+            base,
+            "decks/s",
+            target=0.3,
+            higher_is_better=True,
+        )
+    )
     exe = shutil.which("deckcheck") or str(Path(sys.executable).parent / "deckcheck")
     example = ROOT / "examples" / "tcg-legal.ydk"
     bare = python_pass_time() * 1e3
     cold = command_time([exe, "validate", str(example)])
-    figures.append(Figure("deckcheck validate examples/tcg-legal.ydk (cold)", cold * 1e3,
-                          "python -c pass", bare, "ms", target=5))  # fmt: skip
+    figures.append(
+        Figure(
+            "deckcheck validate examples/tcg-legal.ydk (cold)",
+            cold * 1e3,
+            "python -c pass",
+            bare,
+            "ms",
+            target=5,
+        )
+    )
     imported = command_time([sys.executable, "-c", "import deckcheck"])
-    figures.append(Figure('python -c "import deckcheck" (cold)', imported * 1e3,
-                          "python -c pass", bare, "ms", target=1.8))  # fmt: skip
+    figures.append(
+        Figure(
+            'python -c "import deckcheck" (cold)',
+            imported * 1e3,
+            "python -c pass",
+            bare,
+            "ms",
+            target=1.8,
+        )
+    )
     return figures

@@ -113,8 +113,9 @@ def command_time(argv: list[str], repeat: int = 15) -> float:
     times = []
     for _ in range(repeat):
         t0 = time.perf_counter()
-        subprocess.run(run, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
-                       env=env)  # fmt: skip
+        subprocess.run(
+            run, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=env
+        )
         times.append(time.perf_counter() - t0)
     return statistics.median(times)
 

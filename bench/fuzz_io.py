@@ -66,11 +66,33 @@ from deckcheck.error import DeckcheckError, DeckReadError  # noqa: E402
 SHARED = ROOT.parent / "shared" / "data" / "decks" / "projectignis-distribution"
 TEST_DATA = ROOT / "tests" / "data" / "io"
 TOKENS = [
-    b"#main\n", b"#extra\n", b"!side\n", b"#created by ", b"ydke://", b"!", b"{", b"}", b"[",
-    b'"deckcheck": 1', b'"main": [', b"3x ", b" x3", b"\r\n", b"\xef\xbb\xbf", b"\xff\xfe",
-    b"\x00", "主卡组\n".encode(), "灰流うらら ×3\n".encode(), b"Extra Deck (15)\n",
-    b"99999999999999\n", b"0\n", b"=", b"==", b"Name: x\n", b"[123]",
-]  # fmt: skip
+    b"#main\n",
+    b"#extra\n",
+    b"!side\n",
+    b"#created by ",
+    b"ydke://",
+    b"!",
+    b"{",
+    b"}",
+    b"[",
+    b'"deckcheck": 1',
+    b'"main": [',
+    b"3x ",
+    b" x3",
+    b"\r\n",
+    b"\xef\xbb\xbf",
+    b"\xff\xfe",
+    b"\x00",
+    "主卡组\n".encode(),
+    "灰流うらら ×3\n".encode(),
+    b"Extra Deck (15)\n",
+    b"99999999999999\n",
+    b"0\n",
+    b"=",
+    b"==",
+    b"Name: x\n",
+    b"[123]",
+]
 
 TEXT_CHARS = "0123456789 \t\n\r#!:xX×()[]{},.\"'-/=+abcdeABCDE灰流うらら主卡组ｘ３\u3000"
 
@@ -236,9 +258,16 @@ HOSTILE_TOML: list[bytes] = [
     b"\xff\xfe not toml",
 ]
 ODD_NAMES: list[bytes] = [
-    b"deck-\xff\xfe.ydk", b"a\nLEGAL  fake.ydk", b"\x1b[2Jclear.txt", b"-o.ydk", b"ydke:x.ydk",
-    b"x" * 200 + b".json", b" spaced .txt", "名前.ydk".encode(), b"nested.json",
-]  # fmt: skip
+    b"deck-\xff\xfe.ydk",
+    b"a\nLEGAL  fake.ydk",
+    b"\x1b[2Jclear.txt",
+    b"-o.ydk",
+    b"ydke:x.ydk",
+    b"x" * 200 + b".json",
+    b" spaced .txt",
+    "名前.ydk".encode(),
+    b"nested.json",
+]
 
 
 def _cli_case(rng: random.Random, folder: Path) -> list[str]:
@@ -349,8 +378,9 @@ def _hostile_case(rng: random.Random, folder: Path) -> list[str]:
         (folder / ".gitignore").write_text(rng.choice([EVIL_GLOB, "*" * 2000, "[z-a]", "!"]))
         return ["validate", str(folder), "-o", rng.choice(["text", "json"])]
     if kind == 1:
-        key = rng.choice(["exclude = [\"{g}\"]", "[folders]\n\"{g}\" = \"goat\"",
-                          "[ignore]\n\"{g}\" = [\"over-limit\"]"])  # fmt: skip
+        key = rng.choice(
+            ['exclude = ["{g}"]', '[folders]\n"{g}" = "goat"', '[ignore]\n"{g}" = ["over-limit"]']
+        )
         (folder / "deckcheck.toml").write_text(key.format(g=rng.choice([EVIL_GLOB, "x" * 5000])))
         return ["validate", str(folder), "--config", str(folder / "deckcheck.toml")]
     if kind == 2:
@@ -358,16 +388,24 @@ def _hostile_case(rng: random.Random, folder: Path) -> list[str]:
     if kind == 3:
         fifo = folder / rng.choice(["d.ydk", "r.csv", "f.toml", "p.txt", "z.zip"])
         os.mkfifo(fifo)
-        return rng.choice([
-            ["validate", str(fifo)], ["validate", str(deck), "--format-file", str(fifo)],
-            ["validate", str(deck), "--config", str(fifo)],
-            ["side", str(deck), "--plan", str(fifo)],
-            ["batch", str(fifo), "--out", str(folder / "out")],
-        ])  # fmt: skip
+        return rng.choice(
+            [
+                ["validate", str(fifo)],
+                ["validate", str(deck), "--format-file", str(fifo)],
+                ["validate", str(deck), "--config", str(fifo)],
+                ["side", str(deck), "--plan", str(fifo)],
+                ["batch", str(fifo), "--out", str(folder / "out")],
+            ]
+        )
     if kind == 4:
         dev = rng.choice(["/dev/zero", "/dev/urandom", "/dev/null"])
-        return rng.choice([["validate", str(deck), "--config", dev],
-                           ["side", str(deck), "--plan", dev], ["validate", dev]])  # fmt: skip
+        return rng.choice(
+            [
+                ["validate", str(deck), "--config", dev],
+                ["side", str(deck), "--plan", dev],
+                ["validate", dev],
+            ]
+        )
     if kind == 5:
         with open(folder / rng.choice(["deckcheck.toml", "pyproject.toml"]), "wb") as handle:
             handle.write(b"[tool.deckcheck]\n")
@@ -454,12 +492,22 @@ def fuzz_api(count: int) -> tuple[Counter[str], list[str]]:
     deck = deckcheck.read_deck("#main\n" + "89631139\n" * 3)
     report = deckcheck.validate(deck, date=datetime.date(2025, 6, 1))
     anything = st.one_of(
-        st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=40),
-        st.binary(max_size=40), st.lists(st.text(max_size=5), max_size=3), st.just(deck),
-        st.just(report), st.just(object()), st.just(Path("/dev/zero")), st.just(datetime.date.max),
-        st.just(datetime.date.min), st.integers(min_value=10**6, max_value=10**30),
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.floats(),
+        st.text(max_size=40),
+        st.binary(max_size=40),
+        st.lists(st.text(max_size=5), max_size=3),
+        st.just(deck),
+        st.just(report),
+        st.just(object()),
+        st.just(Path("/dev/zero")),
+        st.just(datetime.date.max),
+        st.just(datetime.date.min),
+        st.integers(min_value=10**6, max_value=10**30),
         st.sampled_from(["-", "\0", "ydke://!!!", "[" * 3000, EVIL_GLOB, "tcg", "json"]),
-    )  # fmt: skip
+    )
     calls = {
         "validate": (deck, ["format", "date", "region", "path"]),
         "read_deck": ("#main\n89631139\n", ["fmt", "source"]),
@@ -477,8 +525,9 @@ def fuzz_api(count: int) -> tuple[Counter[str], list[str]]:
     outcomes: Counter[str] = Counter()
     bugs: list[str] = []
 
-    @settings(max_examples=count, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))  # fmt: skip
+    @settings(
+        max_examples=count, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
     @given(which=st.integers(0, 10**6), value=anything, first=st.booleans())
     def one(which: int, value: object, first: bool) -> None:
         name = names[which % len(names)]
@@ -519,14 +568,24 @@ def fuzz_api(count: int) -> tuple[Counter[str], list[str]]:
 # -- the third audit: sheets, metagame, standard input, outputs, the service's compute routes --
 
 STDIN_LINES = [
-    ["validate", "-"], ["convert", "-", "--to", "ydke"], ["fingerprint", "-"], ["meta", "-"],
-    ["simulate", "-"], ["upcoming", "-"], ["batch", "-", "--out", "{f}/out"],
+    ["validate", "-"],
+    ["convert", "-", "--to", "ydke"],
+    ["fingerprint", "-"],
+    ["meta", "-"],
+    ["simulate", "-"],
+    ["upcoming", "-"],
+    ["batch", "-", "--out", "{f}/out"],
     ["sheet", "-", "--out", "{f}/s.pdf"],
-]  # fmt: skip
-WRITERS = [["validate", "{d}", "--out", "{o}"], ["convert", "{d}", "--to", "text", "--out", "{o}"],
-           ["meta", "{d}", "--out", "{o}"], ["sheet", "{d}", "--out", "{o}"],
-           ["banlist", "export", "tcg", "--out", "{o}"], ["validate", "{d}", "--sarif", "{o}"],
-           ["batch", "{d}", "--out", "{o}"]]  # fmt: skip
+]
+WRITERS = [
+    ["validate", "{d}", "--out", "{o}"],
+    ["convert", "{d}", "--to", "text", "--out", "{o}"],
+    ["meta", "{d}", "--out", "{o}"],
+    ["sheet", "{d}", "--out", "{o}"],
+    ["banlist", "export", "tcg", "--out", "{o}"],
+    ["validate", "{d}", "--sarif", "{o}"],
+    ["batch", "{d}", "--out", "{o}"],
+]
 
 
 def _signature_file(rng: random.Random, folder: Path) -> str:
@@ -581,9 +640,12 @@ def _third_case(rng: random.Random, folder: Path) -> tuple[str, list[str]]:
     kind = rng.randrange(5)
     if kind == 0:
         sig = _signature_file(rng, folder)
-        return "cli", rng.choice([["meta", str(deck), "--signatures", sig],
-                                  ["batch", str(deck), "--out", str(folder / "o"),
-                                   "--signatures", sig]])  # fmt: skip
+        return "cli", rng.choice(
+            [
+                ["meta", str(deck), "--signatures", sig],
+                ["batch", str(deck), "--out", str(folder / "o"), "--signatures", sig],
+            ]
+        )
     if kind == 1:
         line = [a.format(f=folder) for a in rng.choice(STDIN_LINES)]
         return "proc", [
@@ -614,8 +676,14 @@ def _third_outcome(kind: str, args: list[str], folder: Path) -> tuple[str | None
 
     if kind == "proc":
         try:
-            res = subprocess.run(args, capture_output=True, text=True, timeout=HANG_SECONDS,
-                                 check=False, errors="replace")  # fmt: skip
+            res = subprocess.run(
+                args,
+                capture_output=True,
+                text=True,
+                timeout=HANG_SECONDS,
+                check=False,
+                errors="replace",
+            )
         except subprocess.TimeoutExpired:
             return "hang", "hang", -1
         out, code = res.stdout + res.stderr, res.returncode
@@ -645,12 +713,14 @@ def _third_http(rng: random.Random, api: Callable[..., object]) -> tuple[str | N
     route = rng.choice(["/v1/meta", "/v1/simulate", "/v1/simulate/sweep", "/v1/batch"])
     deck = "#main\n" + "89631139\n" * 40
     bodies: list[object] = [
-        {"decks": [{"name": "a", "deck": deck}] * rng.choice([1, 50]),
-         "signatures": {"archetypes": {"x": {"cards": ["Raigeki"] * 3}}}},
+        {
+            "decks": [{"name": "a", "deck": deck}] * rng.choice([1, 50]),
+            "signatures": {"archetypes": {"x": {"cards": ["Raigeki"] * 3}}},
+        },
         {"deck": deck, "trials": rng.choice([10, 10**9, -1]), "turns": rng.choice([1, 99])},
         {"deck": deck, "vary": ["starter=1..99"]},
         {"decks": [{"name": "\ud800", "deck": deck}]},
-    ]  # fmt: skip
+    ]
     body = json.dumps(rng.choice(bodies)).encode()
     if rng.random() < 0.3:
         body = mutate(rng, body)
@@ -688,8 +758,7 @@ def _http_client() -> Callable[[str, bytes], object]:
         async def go() -> httpx.Response:
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://fuzz") as c:
-                return await c.post(url, content=body,
-                                    headers={"content-type": "application/json"})  # fmt: skip
+                return await c.post(url, content=body, headers={"content-type": "application/json"})
 
         return asyncio.run(go())
 
@@ -734,9 +803,11 @@ def _report(label: str, n: int, outcomes: Counter[str], secs: float) -> None:
     tried = sum(outcomes.values())
     bad = {k: outcomes[k] for k in ("traceback", "hang", "escape")}
     rest = ", ".join(f"{k}: {v:,}" for k, v in sorted(outcomes.items()) if k not in bad)
-    print(f"{label:7} {tried:>9,} cases  {bad['traceback']} tracebacks, {bad['hang']} hangs "
-          f"over {HANG_SECONDS} s, {bad['escape']} escapes  ({rest}; {secs:.1f} s)",
-          flush=True)  # fmt: skip
+    print(
+        f"{label:7} {tried:>9,} cases  {bad['traceback']} tracebacks, {bad['hang']} hangs "
+        f"over {HANG_SECONDS} s, {bad['escape']} escapes  ({rest}; {secs:.1f} s)",
+        flush=True,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -158,9 +158,13 @@ def _cli_update(rng: random.Random, url: str, home: Path) -> tuple[str, str | No
     try:
         res = subprocess.run(
             [sys.executable, "-I", "-m", "deckcheck", *command, "--timeout", "2", "--retries", "1"],
-            capture_output=True, text=True, timeout=CLI_BOUND, env=env, cwd=tempfile.gettempdir(),
+            capture_output=True,
+            text=True,
+            timeout=CLI_BOUND,
+            env=env,
+            cwd=tempfile.gettempdir(),
             check=False,
-        )  # fmt: skip
+        )
     except subprocess.TimeoutExpired:
         return "hang", f"{command} took over {CLI_BOUND:g} s"
     if "Traceback" in res.stderr or "unexpected" in res.stderr:

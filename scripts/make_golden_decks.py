@@ -271,8 +271,14 @@ def build() -> None:
     case("illegal", "speed-no-skill.ydk", ydk(sm), "speed", "2024-01-01", ["skill-count"])
     # Offerings to the Doomed and Nightmare Wheel: both Limited 1 (one card from the group)
     limit1 = [19230408, 54704216]
-    case("illegal", "speed-limit-group.ydk", ydk([*sm, *limit1, speed_skill]), "speed",
-         "2024-01-01", ["limit-group"])  # fmt: skip
+    case(
+        "illegal",
+        "speed-limit-group.ydk",
+        ydk([*sm, *limit1, speed_skill]),
+        "speed",
+        "2024-01-01",
+        ["limit-group"],
+    )
     # Genesys on 2026-01-15: two Main Deck cards of 100 points each (the cap is 100)
     from deckcheck.rule.format import get_format
 
@@ -289,8 +295,14 @@ def build() -> None:
         and ix.get(c).tcg_date <= date(2025, 1, 1)  # type: ignore[operator]
     ][:2]
     assert len(gm) == 2
-    case("illegal", "genesys-over-cap.ydk", ydk(gm + filler(40 - len(gm), set())), "genesys",
-         "2026-01-15", ["points-over-cap"])  # fmt: skip
+    case(
+        "illegal",
+        "genesys-over-cap.ydk",
+        ydk(gm + filler(40 - len(gm), set())),
+        "genesys",
+        "2026-01-15",
+        ["points-over-cap"],
+    )
     # "Rai mei" is as near "Raimei" as "Rai-Mei" (two different cards): never guessed
     text = "Main Deck:\n1 Rai mei\n" + "".join(
         f"3x {ix.get(c).name}\n" for c in dict.fromkeys(filler(42, set()))
@@ -298,17 +310,41 @@ def build() -> None:
     case("illegal", "ambiguous-name.txt", text, "tcg", "2024-01-01", ["ambiguous-card"])
 
     # legal with warnings: a list announced for after the date, a date after the data
-    case("legal", "pot-of-greed-before-ban.ydk", ydk([pog, *filler(39, {pog})]), "tcg",
-         "2005-09-20", ["upcoming-change"])  # fmt: skip
-    case("legal", "tcg-2027-after-data.ydk", ydk(filler(40, set())), "tcg", "2027-01-10",
-         ["date-out-of-range"])  # fmt: skip
+    case(
+        "legal",
+        "pot-of-greed-before-ban.ydk",
+        ydk([pog, *filler(39, {pog})]),
+        "tcg",
+        "2005-09-20",
+        ["upcoming-change"],
+    )
+    case(
+        "legal",
+        "tcg-2027-after-data.ydk",
+        ydk(filler(40, set())),
+        "tcg",
+        "2027-01-10",
+        ["date-out-of-range"],
+    )
     # a TCG card no source dates (Enneacraft - Atori.MAR, OCG 2025-08-23): warned after its
     # OCG release, out of the pool before it
     atori = by_name("Enneacraft - Atori.MAR")
-    case("legal", "tcg-release-date-unknown.ydk", ydk([atori, *filler(39, {atori})]), "tcg",
-         "2026-01-10", ["release-date-unknown"])  # fmt: skip
-    case("illegal", "tcg-undated-before-ocg-release.ydk", ydk([atori, *filler(39, {atori})]),
-         "tcg", "2013-06-15", ["not-in-pool"])  # fmt: skip
+    case(
+        "legal",
+        "tcg-release-date-unknown.ydk",
+        ydk([atori, *filler(39, {atori})]),
+        "tcg",
+        "2026-01-10",
+        ["release-date-unknown"],
+    )
+    case(
+        "illegal",
+        "tcg-undated-before-ocg-release.ydk",
+        ydk([atori, *filler(39, {atori})]),
+        "tcg",
+        "2013-06-15",
+        ["not-in-pool"],
+    )
 
     # ---------------------------------------------------------------- illegal
     case("illegal", "main-39.ydk", ydk(filler(39, set())), "tcg", "2025-06-01", ["main-size"])

@@ -45,8 +45,12 @@ def render(lang: str, translated: dict[str, str]) -> str:
     for key, english in MESSAGES.items():
         if fields_of(english):
             out.append("#, python-brace-format")
-        out += [f"msgctxt {_quote(key)}", f"msgid {_quote(english)}",
-                f"msgstr {_quote(translated.get(key, ''))}", ""]  # fmt: skip
+        out += [
+            f"msgctxt {_quote(key)}",
+            f"msgid {_quote(english)}",
+            f"msgstr {_quote(translated.get(key, ''))}",
+            "",
+        ]
     return "\n".join(out)
 
 

@@ -125,12 +125,23 @@ def start_server(
 
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "deckcheck", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--log-level", "warning", *args],
+        [
+            sys.executable,
+            "-m",
+            "deckcheck",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            *args,
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         env=env,
-    )  # fmt: skip
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

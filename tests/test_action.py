@@ -39,9 +39,20 @@ def _script() -> str:
 def test_inputs_and_outputs() -> None:
     inputs = _action()["inputs"]
     assert isinstance(inputs, dict)
-    names = ("paths", "config", "format", "date", "region", "strict", "upcoming",
-             "fail-on-upcoming", "sarif", "working-directory", "python-version",
-             "cache")  # fmt: skip
+    names = (
+        "paths",
+        "config",
+        "format",
+        "date",
+        "region",
+        "strict",
+        "upcoming",
+        "fail-on-upcoming",
+        "sarif",
+        "working-directory",
+        "python-version",
+        "cache",
+    )
     for name in names:
         assert name in inputs and inputs[name]["description"], name
     assert "one per line" in inputs["paths"]["description"]
@@ -69,8 +80,11 @@ def test_one_validation_run_writes_annotations_and_sarif(repo: Path, tmp_path: P
     assert code == 1 and "exit-code=1" in outputs
     assert "::error file=tcg/bad.ydk," in out
     sarif = json.loads((repo / "scan.sarif").read_text(encoding="utf-8"))
-    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
-            for r in sarif["runs"][0]["results"] if r["level"] == "error"}  # fmt: skip
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in sarif["runs"][0]["results"]
+        if r["level"] == "error"
+    }
     assert uris == {"tcg/bad.ydk"}
     assert summary.count("### deckcheck") == 1  # one run, one summary
 
@@ -94,8 +108,9 @@ def test_paths_are_one_per_line_and_may_hold_spaces(repo: Path, tmp_path: Path) 
 def test_region_reaches_deckcheck(repo: Path, tmp_path: Path) -> None:
     """Summon Limit is Forbidden from 2024-04-15 in North America, 2024-04-22 in Europe."""
     text = (repo / "tcg" / "ash-control.ydk").read_text(encoding="utf-8")
-    (repo / "tcg" / "summon-limit.ydk").write_text(text.replace("#main\n", "#main\n23516703\n"),
-                                                    encoding="utf-8")  # fmt: skip
+    (repo / "tcg" / "summon-limit.ydk").write_text(
+        text.replace("#main\n", "#main\n23516703\n"), encoding="utf-8"
+    )
     common = {"paths": "tcg/summon-limit.ydk", "date": "2024-04-18"}
     code, out, _, _ = _run_action(repo, tmp_path, region="na", **common)
     assert code == 1 and "title=forbidden::Summon Limit" in out

@@ -17,22 +17,37 @@ from deckcheck.error import ArgumentError, DeckcheckError
 DECK = deckcheck.read_deck("#main\n" + "89631139\n" * 3 + "14558127\n" * 3)
 
 ANYTHING = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=30),
-    st.binary(max_size=30), st.lists(st.integers(), max_size=3), st.dictionaries(
-        st.text(max_size=3), st.integers(), max_size=2), st.just(object()), st.just(Path(".")),
-    st.just(datetime.date(1, 1, 1)), st.just(datetime.date.max), st.just(DECK),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=True),
+    st.text(max_size=30),
+    st.binary(max_size=30),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    st.just(object()),
+    st.just(Path(".")),
+    st.just(datetime.date(1, 1, 1)),
+    st.just(datetime.date.max),
+    st.just(DECK),
     st.sampled_from(["tcg", "goat", "json", "-", "ydke://", "\0", "\u202e", "../../etc"]),
-)  # fmt: skip
+)
 
 CALLS: dict[str, tuple[str, dict[str, Any], list[str]]] = {
     # entry point -> (argument filled with the value, good arguments, others to try)
     "validate": ("deck", {"deck": DECK}, ["format", "date", "region", "path", "data"]),
     "read_deck": ("content", {"content": "#main\n89631139\n"}, ["fmt", "source", "index"]),
     "read_path": ("path", {"path": "-"}, ["fmt", "rush"]),
-    "simulate": ("deck", {"deck": DECK, "trials": 200}, ["going", "turns", "seed", "exact",
-                                                           "format", "date", "spec", "rules"]),
-    "render": ("value", {"value": deckcheck.validate(DECK, date=datetime.date(2025, 6, 1))},
-               ["output", "options"]),
+    "simulate": (
+        "deck",
+        {"deck": DECK, "trials": 200},
+        ["going", "turns", "seed", "exact", "format", "date", "spec", "rules"],
+    ),
+    "render": (
+        "value",
+        {"value": deckcheck.validate(DECK, date=datetime.date(2025, 6, 1))},
+        ["output", "options"],
+    ),
     "write_deck": ("deck", {"deck": DECK, "fmt": "ydk"}, ["fmt", "index"]),
     "compare_decks": ("registered", {"registered": DECK, "played": DECK}, ["played"]),
     "fingerprint_deck": ("deck", {"deck": DECK}, []),
@@ -40,7 +55,7 @@ CALLS: dict[str, tuple[str, dict[str, Any], list[str]]] = {
     "parse_condition": ("text", {"text": "Ash Blossom"}, ["categories"]),
     "detect_format": ("data", {"data": "#main\n"}, []),
     "read_lflist": ("text", {"text": "!2025.1 x\n"}, ["source", "family", "effective"]),
-}  # fmt: skip
+}
 
 
 def _call(name: str, kwargs: dict[str, Any]) -> None:

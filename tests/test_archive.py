@@ -144,11 +144,19 @@ def test_a_zip_with_a_registrations_csv(tmp_path: Path) -> None:
         zf.writestr("outside.ydk", LEGAL)
         zf.writestr("event/decks/unregistered.ydk", LEGAL)
     batch = check([str(path)], "tcg", __import__("datetime").date(2025, 6, 1))
-    got = [(r.registration.player if r.registration else None, status_of(r).value)
-           for r in batch.rows]  # fmt: skip
-    assert got == [("Ada", "legal"), ("Bob", "illegal"), ("Eve", "unreadable"),
-                   ("Mal", "unreadable"), ("Nobody", "unreadable"), ("Zed", "unreadable"),
-                   ("Roundabout", "legal"), ("Ada again", "duplicate")]  # fmt: skip
+    got = [
+        (r.registration.player if r.registration else None, status_of(r).value) for r in batch.rows
+    ]
+    assert got == [
+        ("Ada", "legal"),
+        ("Bob", "illegal"),
+        ("Eve", "unreadable"),
+        ("Mal", "unreadable"),
+        ("Nobody", "unreadable"),
+        ("Zed", "unreadable"),
+        ("Roundabout", "legal"),
+        ("Ada again", "duplicate"),
+    ]
     errors = [getattr(r, "error", "") for r in batch.rows]
     assert "outside the CSV's folder" in errors[2] and "outside" in errors[3]
     assert "no such deck file in the archive" in errors[4] and "absolute" in errors[5]

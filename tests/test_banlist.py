@@ -124,8 +124,10 @@ def test_genesys_is_a_points_list() -> None:
 
 
 def test_read_lflist_directives() -> None:
-    text = "\ufeff#[a]\n!2024.04 My List\n$whitelist\n89631139 3 --Blue-Eyes\n46986414 -1\n" \
-           "!2025.1 Points\n$genesys\n$pointcap 60\n14558127 20\n"  # fmt: skip
+    text = (
+        "\ufeff#[a]\n!2024.04 My List\n$whitelist\n89631139 3 --Blue-Eyes\n46986414 -1\n"
+        "!2025.1 Points\n$genesys\n$pointcap 60\n14558127 20\n"
+    )
     wl, pts = read_lflist(text)
     assert wl.whitelist and wl.effective == date(2024, 4, 1) and wl.entries[46986414] == 0
     assert pts.points and pts.point_cap == 60 and pts.points_of(14558127) == 20
@@ -167,8 +169,16 @@ def test_cli_diff(cli: Callable[..., Any]) -> None:
     assert res.code == 0
     data = json.loads(res.stdout)
     maxx = [c for c in data["changes"] if c["passcode"] == MAXX_C]
-    assert maxx == [{"passcode": MAXX_C, "name": 'Maxx "C"', "from": 1, "to": 0,
-                     "from_text": "Limited", "to_text": "Forbidden"}]  # fmt: skip
+    assert maxx == [
+        {
+            "passcode": MAXX_C,
+            "name": 'Maxx "C"',
+            "from": 1,
+            "to": 0,
+            "from_text": "Limited",
+            "to_text": "Forbidden",
+        }
+    ]
     text = cli("banlist", "diff", "tcg", "2017-12-01", "2018-03-01")
     assert 'Maxx "C": Limited -> Forbidden' in text.stdout
 

@@ -35,8 +35,18 @@ def files() -> list[tuple[Path, Banlist]]:
 @pytest.mark.slow
 def test_there_are_lists_of_every_family(files: list[tuple[Path, Banlist]]) -> None:
     families = {b.family for _, b in files}
-    assert {"tcg", "ocg", "master-duel", "genesys", "ocg-genesys", "rush", "speed", "goat",
-            "edison", "hat"} <= families  # fmt: skip
+    assert {
+        "tcg",
+        "ocg",
+        "master-duel",
+        "genesys",
+        "ocg-genesys",
+        "rush",
+        "speed",
+        "goat",
+        "edison",
+        "hat",
+    } <= families
     assert len(files) > 250
 
 
@@ -56,8 +66,7 @@ def test_every_passcode_resolves(files: list[tuple[Path, Banlist]], index: CardI
 
 @pytest.mark.slow
 def test_entries_are_original_cards(files: list[tuple[Path, Banlist]], index: CardIndex) -> None:
-    not_original = [(p.name, c) for p, b in files for c in b.entries
-                    if index.get(c).canonical != c]  # fmt: skip
+    not_original = [(p.name, c) for p, b in files for c in b.entries if index.get(c).canonical != c]
     assert not_original == []
 
 
@@ -109,10 +118,20 @@ def test_reconciliation_report_exists_and_covers_tcg() -> None:
 def test_regenerating_from_shared_data_gives_the_committed_bundle(tmp_path: Path) -> None:
     out, bundle = tmp_path / "banlists", tmp_path / "banlists.json"
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "build_banlists.py"), "--data", str(SHARED_DATA),
-         "--out", str(out), "--bundle", str(bundle)],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "build_banlists.py"),
+            "--data",
+            str(SHARED_DATA),
+            "--out",
+            str(out),
+            "--bundle",
+            str(bundle),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     assert bundle.read_text(encoding="utf-8") == BUNDLE_PATH.read_text(encoding="utf-8")
     assert (out / "RECONCILIATION.md").read_text(encoding="utf-8") == (

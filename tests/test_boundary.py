@@ -21,8 +21,13 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "DECKCHECK_DEBUG": ""}
     return subprocess.run(
         [sys.executable, "-m", "deckcheck", *args],
-        cwd=cwd, capture_output=True, text=True, timeout=60, check=False, env=env,
-    )  # fmt: skip
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=env,
+    )
 
 
 def _error(res: subprocess.CompletedProcess[str], *words: str) -> None:

@@ -171,11 +171,19 @@ def test_release_dates_and_ids(index: CardIndex) -> None:
 @pytest.mark.skipif(not (SHARED_DATA / "cards").is_dir(), reason="shared card data not present")
 def test_regenerated_index_equals_committed(tmp_path: Path) -> None:
     subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "build_card_index.py"),
-         "--data", str(SHARED_DATA), "--out", str(tmp_path),
-         "--report", str(tmp_path / "report.md")],
-        check=True, capture_output=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "build_card_index.py"),
+            "--data",
+            str(SHARED_DATA),
+            "--out",
+            str(tmp_path),
+            "--report",
+            str(tmp_path / "report.md"),
+        ],
+        check=True,
+        capture_output=True,
+    )
     for name in ("cards.jsonl", "names.json", "names-intl.jsonl"):
         assert (tmp_path / name).read_bytes() == (
             ROOT / "deckcheck" / "data" / "bundled" / name

@@ -102,11 +102,18 @@ def test_junit_warnings_are_system_out_or_failures_when_strict(tmp_path: Path) -
 
 def test_junit_survives_hostile_strings(tmp_path: Path) -> None:
     report = Report(
-        "tcg", "mr2020", date(2025, 6, 1), None, {"main": 40, "extra": 0, "side": 0},
-        (Violation(Code.UNKNOWN_CARD, Severity.ERROR, "bad \x00\x1b[2J <card> & \ufffe ]]>",
-                   line=2),),
+        "tcg",
+        "mr2020",
+        date(2025, 6, 1),
+        None,
+        {"main": 40, "extra": 0, "side": 0},
+        (
+            Violation(
+                Code.UNKNOWN_CARD, Severity.ERROR, "bad \x00\x1b[2J <card> & \ufffe ]]>", line=2
+            ),
+        ),
         path=str(tmp_path / "we<ird>&\x07.ydk"),
-    )  # fmt: skip
+    )
     text = render(report, "junit", root=str(tmp_path))
     root = ET.fromstring(text.encode())  # parses: no raw control characters
     failure = root.find(".//failure")
@@ -238,10 +245,14 @@ def test_github_escapes_hostile_paths_and_messages(tmp_path: Path) -> None:
     hostile = "deck,1:100%\n::error::x\r.ydk"
     message = "100% bad\r\n::warning file=x::fake,line: 2"
     report = Report(
-        "tcg", "mr2020", date(2025, 6, 1), None, {"main": 40, "extra": 0, "side": 0},
+        "tcg",
+        "mr2020",
+        date(2025, 6, 1),
+        None,
+        {"main": 40, "extra": 0, "side": 0},
         (Violation(Code.FORBIDDEN, Severity.ERROR, message, line=7),),
         path=str(tmp_path / hostile),
-    )  # fmt: skip
+    )
     text = render(report, "github", root=str(tmp_path))
     found = _commands(text)
     assert len(found) == 1

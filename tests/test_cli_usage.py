@@ -39,16 +39,28 @@ def _commands() -> list[list[str]]:
 
 def _proc(*args: str, columns: int = 80) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, COLUMNS=str(columns), TERM="dumb")
-    return subprocess.run([sys.executable, "-m", "deckcheck", *args], capture_output=True,
-                          text=True, env=env, check=False)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "deckcheck", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
-    [["validate", "--bogus"], ["validate", "-o", "xml", LEGAL], ["side"], ["nosuch"],
-     ["cards", "show"], ["batch", LEGAL], ["simulate", LEGAL, "--turns", "x"]],
-)  # fmt: skip
+    [
+        ["validate", "--bogus"],
+        ["validate", "-o", "xml", LEGAL],
+        ["side"],
+        ["nosuch"],
+        ["cards", "show"],
+        ["batch", LEGAL],
+        ["simulate", LEGAL, "--turns", "x"],
+    ],
+)
 def test_usage_errors_are_one_error_line(args: list[str]) -> None:
     res = _proc(*args)
     assert res.returncode == 2
@@ -80,8 +92,9 @@ def test_every_help_at_80_columns_keeps_option_names_whole() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("command", [["simulate"], ["side"], ["diff"], ["fingerprint"],
-                                     ["cards", "search"], ["formats"]])  # fmt: skip
+@pytest.mark.parametrize(
+    "command", [["simulate"], ["side"], ["diff"], ["fingerprint"], ["cards", "search"], ["formats"]]
+)
 def test_text_json_commands_list_only_text_and_json(command: list[str]) -> None:
     out = _proc(*command, "--help", columns=120).stdout
     line = next(line for line in out.splitlines() if "--output" in line)
@@ -95,8 +108,9 @@ def test_text_json_commands_refuse_other_outputs(cli: Callable[..., Any]) -> Non
     assert json.loads(cli("fingerprint", LEGAL, "-o", "json").stdout)["decks"]
 
 
-@pytest.mark.parametrize(("typo", "meant"), [("tcgg", "tcg"), ("gaot", "goat"),
-                                             ("Master-Duell", "master-duel")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("typo", "meant"), [("tcgg", "tcg"), ("gaot", "goat"), ("Master-Duell", "master-duel")]
+)
 def test_format_typo_suggests_the_format(cli: Callable[..., Any], typo: str, meant: str) -> None:
     res = cli("validate", LEGAL, "-f", typo)
     assert res.code == 2
@@ -111,11 +125,15 @@ def test_far_off_format_suggests_nothing(cli: Callable[..., Any]) -> None:
 
 @pytest.mark.parametrize(
     ("day", "says"),
-    [("2025-13-01", "there is no month 13"), ("2025-00-10", "there is no month 0"),
-     ("2025-02-30", "there is no day 30 in 2025-02 (it has 28 days)"),
-     ("2024-02-30", "(it has 29 days)"), ("2025-06-31", "there is no day 31 in 2025-06"),
-     ("June 1", "use YYYY-MM-DD")],
-)  # fmt: skip
+    [
+        ("2025-13-01", "there is no month 13"),
+        ("2025-00-10", "there is no month 0"),
+        ("2025-02-30", "there is no day 30 in 2025-02 (it has 28 days)"),
+        ("2024-02-30", "(it has 29 days)"),
+        ("2025-06-31", "there is no day 31 in 2025-06"),
+        ("June 1", "use YYYY-MM-DD"),
+    ],
+)
 def test_bad_dates_say_what_is_wrong(cli: Callable[..., Any], day: str, says: str) -> None:
     res = cli("validate", LEGAL, "--date", day)
     assert res.code == 2 and res.stderr.startswith(f"error: bad date {day!r}: ")
@@ -151,8 +169,9 @@ def test_side_in_takes_partial_names_and_prints_the_moves(
     cli: Callable[..., Any], tmp_path: Any
 ) -> None:
     deck = _ghost_belle_deck(tmp_path)
-    res = cli("side", deck, "--in", "2 Ghost Belle", "--out-cards", "2 lightning",
-              "--date", "2025-06-01")  # fmt: skip
+    res = cli(
+        "side", deck, "--in", "2 Ghost Belle", "--out-cards", "2 lightning", "--date", "2025-06-01"
+    )
     assert res.code == 0, res.stdout + res.stderr
     out = res.stdout.splitlines()
     assert out[1] == "  in:  2 Ghost Belle & Haunted Mansion"
@@ -161,10 +180,14 @@ def test_side_in_takes_partial_names_and_prints_the_moves(
     assert "2 Lightning Storm" in side and "Ghost Belle" not in side
     main = next(line for line in out if line.startswith("  Main (40): "))
     assert "2 Ghost Belle & Haunted Mansion" in main and "Lightning Storm" not in main
-    doc = json.loads(cli("side", deck, "--in", "2 ghost belle", "--out-cards",
-                         "2 Lightning Storm", "-o", "json").stdout)  # fmt: skip
-    assert doc["cards_in"] == [{"name": "Ghost Belle & Haunted Mansion", "passcode": 73642296,
-                                "copies": 2}]  # fmt: skip
+    doc = json.loads(
+        cli(
+            "side", deck, "--in", "2 ghost belle", "--out-cards", "2 Lightning Storm", "-o", "json"
+        ).stdout
+    )
+    assert doc["cards_in"] == [
+        {"name": "Ghost Belle & Haunted Mansion", "passcode": 73642296, "copies": 2}
+    ]
     assert sum(c["copies"] for c in doc["deck"]["main"]) == 40
 
 

@@ -75,9 +75,12 @@ def test_found_from_the_current_folder_upwards(tmp_path: Path, cli, monkeypatch)
 
 
 def test_pyproject_tool_table(tmp_path: Path, cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    repo = _repo(tmp_path, '[project]\nname = "decks"\n\n[tool.deckcheck]\nexclude = ["drafts"]\n'
-                 'date = "2025-06-01"\n[tool.deckcheck.folders]\n"goat/**" = "goat"\n',
-                 name="pyproject.toml")  # fmt: skip
+    repo = _repo(
+        tmp_path,
+        '[project]\nname = "decks"\n\n[tool.deckcheck]\nexclude = ["drafts"]\n'
+        'date = "2025-06-01"\n[tool.deckcheck.folders]\n"goat/**" = "goat"\n',
+        name="pyproject.toml",
+    )
     monkeypatch.chdir(repo)
     res = cli("validate", "-o", "json")
     assert res.code == 0, res.stdout + res.stderr
@@ -126,8 +129,11 @@ def test_ignore_codes_per_path(tmp_path: Path, cli, monkeypatch) -> None:  # typ
 
 
 def test_ignored_errors_make_a_deck_legal(tmp_path: Path) -> None:
-    repo = _repo(tmp_path, '[ignore]\n"drafts/**" = ["forbidden", "main-size", "copies", '
-                 '"unknown-card", "wrong-section"]\n')  # fmt: skip
+    repo = _repo(
+        tmp_path,
+        '[ignore]\n"drafts/**" = ["forbidden", "main-size", "copies", '
+        '"unknown-card", "wrong-section"]\n',
+    )
     cfg = load_config(repo / "deckcheck.toml")
     batch = check_with_config([str(repo / "drafts")], cfg, date=date(2025, 6, 1))
     assert batch.reports[0].legal and batch.exit_code == 0
@@ -173,8 +179,9 @@ def test_region_picks_the_tcg_list_dates(tmp_path: Path) -> None:
     assert got_na.reports[0].banlist.effective == date(2024, 4, 15)
     assert got_eu.reports[0].banlist.effective < date(2024, 4, 15)
     # the command line's --region wins over the configuration's
-    cli_eu = check_with_config([str(na / "tcg")], load_config(na / "deckcheck.toml"), date=on,
-                               region="eu")  # fmt: skip
+    cli_eu = check_with_config(
+        [str(na / "tcg")], load_config(na / "deckcheck.toml"), date=on, region="eu"
+    )
     assert cli_eu.reports[0].banlist == got_eu.reports[0].banlist
 
 
@@ -202,8 +209,9 @@ def test_explicit_config_file(tmp_path: Path, cli, monkeypatch) -> None:  # type
         ('exclude = ["../x"]\n', "exclude"),
     ],
 )
-def test_bad_config_names_the_file_and_key(tmp_path: Path, cli, monkeypatch, text: str,
-                                           named: str) -> None:  # type: ignore[no-untyped-def]  # fmt: skip
+def test_bad_config_names_the_file_and_key(
+    tmp_path: Path, cli, monkeypatch, text: str, named: str
+) -> None:  # type: ignore[no-untyped-def]
     repo = _repo(tmp_path, text)
     monkeypatch.chdir(repo)
     res = cli("validate", "tcg")

@@ -44,8 +44,27 @@ def bundles(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[
     for row in rows:
         if row[0] == DATED:
             row[14] = "2001-01-01"
-    rows.append([NEW_CARD, 0, 0, "Pot of Diffs", None, None, 2, 0, 0, 0, 0, 2, None, None,
-                 "2026-11-20", [], {}])  # fmt: skip
+    rows.append(
+        [
+            NEW_CARD,
+            0,
+            0,
+            "Pot of Diffs",
+            None,
+            None,
+            2,
+            0,
+            0,
+            0,
+            0,
+            2,
+            None,
+            None,
+            "2026-11-20",
+            [],
+            {},
+        ]
+    )
     rows.sort(key=lambda r: r[0])
     body = "\n".join([lines[0], *(json.dumps(r, separators=(",", ":")) for r in rows)]) + "\n"
     (new / "cards.jsonl").write_text(body, encoding="utf-8")

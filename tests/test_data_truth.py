@@ -302,8 +302,9 @@ def test_region_flag_and_format_file_key(cli, tmp_path) -> None:  # type: ignore
     club.write_text('base = "tcg"\ntcg_region = "eu"\n', encoding="utf-8")
     assert cli("validate", str(path), "-d", "2024-04-18", "--format-file", str(club)).code == 0
     # --region overrides the file's key
-    res = cli("validate", str(path), "-d", "2024-04-18", "--format-file", str(club),
-              "--region", "na")  # fmt: skip
+    res = cli(
+        "validate", str(path), "-d", "2024-04-18", "--format-file", str(club), "--region", "na"
+    )
     assert res.code == 1
     club.write_text('base = "tcg"\ntcg_region = "europe"\n', encoding="utf-8")
     res = cli("validate", str(path), "-d", "2024-04-18", "--format-file", str(club))
@@ -688,10 +689,16 @@ def test_master_duel_unknown_date_is_bounded_and_warned() -> None:
 
 @pytest.mark.parametrize(
     "header",
-    ["デッキ名:ふわんだりぃず", "デッキ名：ふわんだりぃず", "Deck Name: ふわんだりぃず",
-     "卡组名：ふわんだりぃず", "デッキネーム: ふわんだりぃず", "Nom du deck: ふわんだりぃず",
-     "Nombre del mazo: ふわんだりぃず"],
-)  # fmt: skip
+    [
+        "デッキ名:ふわんだりぃず",
+        "デッキ名：ふわんだりぃず",
+        "Deck Name: ふわんだりぃず",
+        "卡组名：ふわんだりぃず",
+        "デッキネーム: ふわんだりぃず",
+        "Nom du deck: ふわんだりぃず",
+        "Nombre del mazo: ふわんだりぃず",
+    ],
+)
 def test_deck_name_headers_name_the_deck(header: str) -> None:
     got = deckcheck.read_deck(f"{header}\n3 Ash Blossom & Joyous Spring\n")
     assert got.name == "ふわんだりぃず"
@@ -751,15 +758,22 @@ def test_genesys_points_list_the_cards_largest_first(cli, tmp_path) -> None:  # 
     path.write_text(genesys_deck(), encoding="utf-8")
     text = cli("validate", str(path), "-f", "genesys", "-d", "2026-06-10").stdout
     assert 'points: 3x Maxx "C" 50 = 150, 3x Ash Blossom & Joyous Spring 20 = 60' in text
-    doc = json.loads(cli("validate", str(path), "-f", "genesys", "-d", "2026-06-10",
-                         "-o", "json").stdout)  # fmt: skip
+    doc = json.loads(
+        cli("validate", str(path), "-f", "genesys", "-d", "2026-06-10", "-o", "json").stdout
+    )
     got = doc["results"][0]["points"] if "results" in doc else doc["points"]
     assert got["cards"][0] == {
-        "name": 'Maxx "C"', "passcode": 23434538, "copies": 3, "each": 50, "points": 150
-    }  # fmt: skip
+        "name": 'Maxx "C"',
+        "passcode": 23434538,
+        "copies": 3,
+        "each": 50,
+        "points": 150,
+    }
     out = tmp_path / "out"
-    assert cli("batch", str(path), "--out", str(out), "-f", "genesys", "-d", "2026-06-10",
-               "-q").code == 1  # fmt: skip
+    assert (
+        cli("batch", str(path), "--out", str(out), "-f", "genesys", "-d", "2026-06-10", "-q").code
+        == 1
+    )
     html = next(out.glob("*.html")).read_text(encoding="utf-8")
     assert "265/100 points: 3x Maxx &quot;C&quot; 50 = 150" in html
 
@@ -896,8 +910,9 @@ def test_speed_lists_hold_only_cards_released_in_speed(
 
     def found(on: date) -> set[str]:
         text = "#main\n" + "".join(f"{c}\n" for c in [*main, passcode, SPEED_SKILL])
-        report = deckcheck.validate(deckcheck.read_deck(text + "#extra\n!side\n", fmt="ydk"),
-                                    "speed", on)  # fmt: skip
+        report = deckcheck.validate(
+            deckcheck.read_deck(text + "#extra\n!side\n", fmt="ydk"), "speed", on
+        )
         return {v.code.value for v in report.violations if v.severity.value != "note"}
 
     assert found(before) == {"not-in-pool"}

@@ -100,22 +100,44 @@ def test_consistency_rules_flag_impossible_dates() -> None:
     from deckcheck.data.builders.release_dates import SetDates
 
     sets = SetDates(
-        [{"name_en": "Some Pack", "locales": {
-            "jp": {"prefix": "SOME-JP", "date": "2020-01-01"},
-            "en": {"prefix": "SOME-EN", "date": None},
-            "de": {"prefix": "SOME-DE", "date": "2020-05-01"}}}]
-    )  # fmt: skip
+        [
+            {
+                "name_en": "Some Pack",
+                "locales": {
+                    "jp": {"prefix": "SOME-JP", "date": "2020-01-01"},
+                    "en": {"prefix": "SOME-EN", "date": None},
+                    "de": {"prefix": "SOME-DE", "date": "2020-05-01"},
+                },
+            }
+        ]
+    )
     rows = [
-        {"passcode": 1, "name": "Early", "prints": {"en": "SOME-EN001", "ja": "SOME-JP001"},
-         "release": {"ocg": ["2020-06-01", "e", "ygojson", None],
-                     "na": ["2020-05-01", "e", "eu-same", None]}},
-        {"passcode": 2, "name": "Apart", "prints": {"en": "SOME-EN002", "de": "SOME-DE002"},
-         "release": {"na": ["2020-05-01", "e", "print", None],
-                     "eu": ["2020-09-01", "e", "ygojson", None]}},
-        {"passcode": 3, "name": "Before", "prints": {"en": "SOME-EN003"},
-         "release": {"na": ["2001-01-01", "e", "ygojson", None]}},
+        {
+            "passcode": 1,
+            "name": "Early",
+            "prints": {"en": "SOME-EN001", "ja": "SOME-JP001"},
+            "release": {
+                "ocg": ["2020-06-01", "e", "ygojson", None],
+                "na": ["2020-05-01", "e", "eu-same", None],
+            },
+        },
+        {
+            "passcode": 2,
+            "name": "Apart",
+            "prints": {"en": "SOME-EN002", "de": "SOME-DE002"},
+            "release": {
+                "na": ["2020-05-01", "e", "print", None],
+                "eu": ["2020-09-01", "e", "ygojson", None],
+            },
+        },
+        {
+            "passcode": 3,
+            "name": "Before",
+            "prints": {"en": "SOME-EN003"},
+            "release": {"na": ["2001-01-01", "e", "ygojson", None]},
+        },
         {"passcode": 4, "name": "Orphan", "prints": {"en": "NONE-EN004"}, "release": {}},
-    ]  # fmt: skip
+    ]
     found = check(rows, sets)
     assert [v[0] for v in found["tcg-before-ocg"]] == ["1"]
     assert [v[0] for v in found["na-eu-apart"]] == ["2"]
@@ -127,9 +149,16 @@ def test_consistency_rules_flag_impossible_dates() -> None:
 # --- 2. Speed Duel pool from products -----------------------------------------------------------
 
 SPEED_FILLER = "\n".join(
-    ["3 Dark Magician", "3 Blue-Eyes White Dragon", "3 Summoned Skull", "3 Celtic Guardian",
-     "3 Mystical Elf", "3 Feral Imp", "2 Baby Dragon"]
-)  # fmt: skip
+    [
+        "3 Dark Magician",
+        "3 Blue-Eyes White Dragon",
+        "3 Summoned Skull",
+        "3 Celtic Guardian",
+        "3 Mystical Elf",
+        "3 Feral Imp",
+        "2 Baby Dragon",
+    ]
+)
 
 
 def speed_codes(extra: str, on: date) -> set[str]:

@@ -126,11 +126,18 @@ def _run_action(repo: Path, tmp_path: Path, **inputs: str) -> tuple[int, str, st
     output = tmp_path / "github-output"
     res = subprocess.run(
         ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
-        cwd=repo, capture_output=True, text=True, check=False,
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
         env=_env(GITHUB_STEP_SUMMARY=str(summary), GITHUB_OUTPUT=str(output), **env),
-    )  # fmt: skip
-    return (res.returncode, res.stdout, summary.read_text("utf-8") if summary.exists() else "",
-            output.read_text("utf-8") if output.exists() else "")  # fmt: skip
+    )
+    return (
+        res.returncode,
+        res.stdout,
+        summary.read_text("utf-8") if summary.exists() else "",
+        output.read_text("utf-8") if output.exists() else "",
+    )
 
 
 def test_action_installs_its_own_version() -> None:
@@ -160,16 +167,21 @@ def test_action_on_the_example_repo(repo: Path, tmp_path: Path) -> None:
 def test_action_warns_about_the_next_list(repo: Path, tmp_path: Path) -> None:
     lines = (ROOT / "examples" / "tcg-legal.ydk").read_text(encoding="utf-8").splitlines()
     swapped = iter(range(2))
-    three = [("25311006" if ln.strip() == "70095154" and next(swapped, None) is not None else ln)
-             for ln in lines]  # fmt: skip
+    three = [
+        ("25311006" if ln.strip() == "70095154" and next(swapped, None) is not None else ln)
+        for ln in lines
+    ]
     (repo / "tcg" / "three-ttt.ydk").write_text("\n".join(three) + "\n", encoding="utf-8")
     code, out, summary, _ = _run_action(repo, tmp_path, date="2025-03-01", upcoming="true")
     assert code == 0, out  # legal today: the upcoming list only warns
-    assert re.search(r"^::warning file=tcg/three-ttt\.ydk,line=\d+,title=upcoming-change::from "
-                     r"2025-04-07", out, re.MULTILINE)  # fmt: skip
+    assert re.search(
+        r"^::warning file=tcg/three-ttt\.ydk,line=\d+,title=upcoming-change::from "
+        r"2025-04-07",
+        out,
+        re.MULTILINE,
+    )
     assert "### deckcheck upcoming" in summary and "| tcg/three-ttt.ydk | tcg |" in summary
-    code, out, _, _ = _run_action(repo, tmp_path, date="2025-03-01", upcoming="true",
-                                  strict="true")  # fmt: skip
+    code, out, _, _ = _run_action(repo, tmp_path, date="2025-03-01", upcoming="true", strict="true")
     assert code == 1
 
 

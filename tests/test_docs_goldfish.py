@@ -64,8 +64,9 @@ def test_the_docs_have_goldfish_examples() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("source", "command", "shown"), EXAMPLES,
-                         ids=[f"{s}:{c[19:60]}" for s, c, _ in EXAMPLES])  # fmt: skip
+@pytest.mark.parametrize(
+    ("source", "command", "shown"), EXAMPLES, ids=[f"{s}:{c[19:60]}" for s, c, _ in EXAMPLES]
+)
 def test_every_goldfish_example_runs(cli, tmp_path, monkeypatch, source, command, shown) -> None:  # type: ignore[no-untyped-def]
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     monkeypatch.chdir(tmp_path)

@@ -24,9 +24,11 @@ def _on_a_terminal(args: list[str], cwd: Path) -> tuple[int, str]:
     """Run the CLI with a pseudo-terminal as stdout; exit code and what it wrote."""
     master, slave = pty.openpty()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "deckcheck", *args], cwd=cwd, stdout=slave,
+        [sys.executable, "-m", "deckcheck", *args],
+        cwd=cwd,
+        stdout=slave,
         stderr=subprocess.PIPE,
-    )  # fmt: skip
+    )
     os.close(slave)
     chunks = []
     while True:
@@ -64,8 +66,12 @@ def test_json_to_a_pipe_is_unchanged(tmp_path: Path) -> None:
     _hostile_deck(tmp_path)
     res = subprocess.run(
         [sys.executable, "-m", "deckcheck", "validate", ".", "-d", "2025-06-01", "-o", "json"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert HOSTILE in res.stdout  # a program reading the JSON gets it as written
 
 

@@ -21,8 +21,11 @@ ADMIN = "browser-test-admin"
 
 @pytest.fixture()
 def server(tmp_path: Path) -> Iterator[str]:
-    env = {**os.environ, "DECKCHECK_DATABASE_URL": f"sqlite:///{tmp_path}/events.sqlite3",
-           "DECKCHECK_ADMIN_TOKEN": ADMIN}  # fmt: skip
+    env = {
+        **os.environ,
+        "DECKCHECK_DATABASE_URL": f"sqlite:///{tmp_path}/events.sqlite3",
+        "DECKCHECK_ADMIN_TOKEN": ADMIN,
+    }
     proc, url = start_server(env=env)
     try:
         yield url
@@ -31,8 +34,12 @@ def server(tmp_path: Path) -> Iterator[str]:
 
 
 def _event(base: str) -> dict[str, Any]:
-    body = {"name": "Store Championship", "format": "tcg", "date": "2025-06-01",
-            "deadline": "2099-01-01T00:00:00Z"}  # fmt: skip
+    body = {
+        "name": "Store Championship",
+        "format": "tcg",
+        "date": "2025-06-01",
+        "deadline": "2099-01-01T00:00:00Z",
+    }
     r = httpx.post(f"{base}/v1/events", json=body, headers={"Authorization": f"Bearer {ADMIN}"})
     assert r.status_code == 201, r.text
     got: dict[str, Any] = r.json()
@@ -117,8 +124,10 @@ def test_a_player_submits_from_the_builder_and_the_organiser_runs_the_dashboard(
     d.execute_script("window.confirm = () => true;")
     d.find_element(By.ID, "lock").click()
     wait.until(lambda d: d.find_element(By.ID, "event-status").text == "locked")
-    r = httpx.post(f"{server}/v1/events/{ev['id']}/registrations",
-                   json={"player": "Late", "player_id": "late", "deck": LEGAL})  # fmt: skip
+    r = httpx.post(
+        f"{server}/v1/events/{ev['id']}/registrations",
+        json={"player": "Late", "player_id": "late", "deck": LEGAL},
+    )
     assert r.status_code == 423
     assert httpx.get(f"{server}/v1/events/{ev['id']}/decklists").status_code == 404
     d.find_element(By.ID, "publish").click()

@@ -37,10 +37,15 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 def _create(base: str) -> dict[str, Any]:
-    body = {"name": "Load", "format": "tcg", "date": "2025-06-01",
-            "deadline": "2099-01-01T00:00:00Z"}  # fmt: skip
-    r = httpx.post(f"{base}/v1/events", json=body, headers={"Authorization": f"Bearer {ADMIN}"},
-                   timeout=30)  # fmt: skip
+    body = {
+        "name": "Load",
+        "format": "tcg",
+        "date": "2025-06-01",
+        "deadline": "2099-01-01T00:00:00Z",
+    }
+    r = httpx.post(
+        f"{base}/v1/events", json=body, headers={"Authorization": f"Bearer {ADMIN}"}, timeout=30
+    )
     assert r.status_code == 201, r.text
     got: dict[str, Any] = r.json()
     return got
@@ -48,8 +53,11 @@ def _create(base: str) -> dict[str, Any]:
 
 def _decks(base: str, ev: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Every stored registration with its deck, by player id (the organiser's view)."""
-    r = httpx.get(f"{base}/v1/events/{ev['id']}/decklists", timeout=60,
-                  headers={"Authorization": f"Bearer {ev['organiser_token']}"})  # fmt: skip
+    r = httpx.get(
+        f"{base}/v1/events/{ev['id']}/decklists",
+        timeout=60,
+        headers={"Authorization": f"Bearer {ev['organiser_token']}"},
+    )
     assert r.status_code == 200, r.text
     rows = r.json()["decklists"]
     by_id = {d["player_id"]: d for d in rows}
@@ -66,9 +74,10 @@ def test_200_concurrent_submissions_and_edits_lose_and_duplicate_nothing(databas
         client = httpx.Client(timeout=120, limits=httpx.Limits(max_connections=THREADS))
 
         def submit(n: int) -> tuple[int, int, dict[str, Any]]:
-            r = client.post(f"{base}/v1/events/{ev['id']}/registrations",
-                            json={"player": f"Player {n}", "player_id": f"P{n:03d}",
-                                  "deck": deck_for(n)})  # fmt: skip
+            r = client.post(
+                f"{base}/v1/events/{ev['id']}/registrations",
+                json={"player": f"Player {n}", "player_id": f"P{n:03d}", "deck": deck_for(n)},
+            )
             return n, r.status_code, r.json()
 
         jobs = list(range(PLAYERS)) + list(range(RACERS))
@@ -82,9 +91,11 @@ def test_200_concurrent_submissions_and_edits_lose_and_duplicate_nothing(databas
 
         def edit(n: int) -> tuple[int, int, dict[str, Any]]:
             deck = ILLEGAL if n % 10 == 0 else deck_for(n + 37)
-            r = client.put(f"{base}/v1/events/{ev['id']}/registrations/{won[n]['id']}",
-                           json={"deck": deck},
-                           headers={"Authorization": f"Bearer {won[n]['edit_token']}"})  # fmt: skip
+            r = client.put(
+                f"{base}/v1/events/{ev['id']}/registrations/{won[n]['id']}",
+                json={"deck": deck},
+                headers={"Authorization": f"Bearer {won[n]['edit_token']}"},
+            )
             return n, r.status_code, r.json()
 
         with ThreadPoolExecutor(THREADS) as pool:
@@ -102,8 +113,11 @@ def test_200_concurrent_submissions_and_edits_lose_and_duplicate_nothing(databas
         log = httpx.get(f"{base}/v1/events/{ev['id']}/audit", headers=org, timeout=60).json()
         actions = [a["action"] for a in log["audit"]]
         assert actions.count("submit") == PLAYERS and actions.count("edit") == PLAYERS
-        first = {a["registration_id"]: a["new_fingerprint"] for a in log["audit"]
-                 if a["action"] == "submit"}  # fmt: skip
+        first = {
+            a["registration_id"]: a["new_fingerprint"]
+            for a in log["audit"]
+            if a["action"] == "submit"
+        }
         for a in log["audit"]:
             if a["action"] == "edit":
                 assert a["old_fingerprint"] == first[a["registration_id"]]

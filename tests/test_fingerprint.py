@@ -95,8 +95,10 @@ def test_diff_by_section_and_name(cli, tmp_path: Path, index: CardIndex) -> None
     played = read_deck(_ydk([*main[1:], side[0]], extra, [*side[1:], main[0]]))
     diff = compare_decks(deck, played)
     assert not diff.same
-    want_missing = {(Section.MAIN, index.get(main[0]).canonical),
-                    (Section.SIDE, index.get(side[0]).canonical)}  # fmt: skip
+    want_missing = {
+        (Section.MAIN, index.get(main[0]).canonical),
+        (Section.SIDE, index.get(side[0]).canonical),
+    }
     assert {(d.section, d.passcode) for d in diff.missing} == want_missing
     assert {(d.section, d.passcode) for d in diff.extra} == {
         (Section.MAIN, index.get(side[0]).canonical),
@@ -157,8 +159,12 @@ def test_side_plan_result_must_be_legal(tmp_path: Path) -> None:
     assert forbidden is not None
     _, s_out = _side_cards(deck)
     with_pot = read_deck(dump_ydk(deck) + "55144522\n")  # appended to the Side Deck
-    result = apply_side_plan(with_pot, SidePlan(((forbidden, 1),), ((s_out, 1),)), "tcg",
-                             deckcheck.Dataset.active().as_of)  # fmt: skip
+    result = apply_side_plan(
+        with_pot,
+        SidePlan(((forbidden, 1),), ((s_out, 1),)),
+        "tcg",
+        deckcheck.Dataset.active().as_of,
+    )
     assert not result.problems and not result.report.legal and not result.ok
     assert "forbidden" in result.report.codes
 
@@ -166,8 +172,16 @@ def test_side_plan_result_must_be_legal(tmp_path: Path) -> None:
 def test_side_command(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     deck = read_path(LEGAL)
     s_in, s_out = _side_cards(deck)
-    res = cli("side", str(LEGAL), "--in", f"1 {s_in.name}", "--out-cards", f"1 {s_out.name}",
-              "-d", "today")  # fmt: skip
+    res = cli(
+        "side",
+        str(LEGAL),
+        "--in",
+        f"1 {s_in.name}",
+        "--out-cards",
+        f"1 {s_out.name}",
+        "-d",
+        "today",
+    )
     assert res.code == 0, res.stdout + res.stderr
     assert "side plan: 1 in, 1 out" in res.stdout
     plan = tmp_path / "plan.txt"
@@ -185,14 +199,21 @@ def test_side_command(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-d
 def test_card_lists_split_on_counts_not_on_commas_in_names() -> None:
     got = parse_card_list("3 Dinomight Knight, the True Dracofighter, 1 Pot of Greed; 2 Raigeki")
     assert [(c.name, n) for c, n in got] == [
-        ("Dinomight Knight, the True Dracofighter", 3), ("Pot of Greed", 1), ("Raigeki", 2),
-    ]  # fmt: skip
+        ("Dinomight Knight, the True Dracofighter", 3),
+        ("Pot of Greed", 1),
+        ("Raigeki", 2),
+    ]
 
 
-@pytest.mark.parametrize("text", ["in:\n1 Pot of Greed\nout:\n1 Raigeki\n",
-                                  "+1 Pot of Greed\n-1 Raigeki\n",
-                                  "Side in: 1 Pot of Greed\nSide out: 1 Raigeki\n",
-                                  'in = ["1 Pot of Greed"]\nout = "1 Raigeki"\n'])  # fmt: skip
+@pytest.mark.parametrize(
+    "text",
+    [
+        "in:\n1 Pot of Greed\nout:\n1 Raigeki\n",
+        "+1 Pot of Greed\n-1 Raigeki\n",
+        "Side in: 1 Pot of Greed\nSide out: 1 Raigeki\n",
+        'in = ["1 Pot of Greed"]\nout = "1 Raigeki"\n',
+    ],
+)
 def test_plan_file_forms(text: str) -> None:
     from deckcheck.run.siding import parse_side_plan
 

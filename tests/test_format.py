@@ -16,10 +16,33 @@ from deckcheck.error import DataError, UnknownFormatError
 from deckcheck.rule.banlist import dump_lflist
 from deckcheck.rule.format import Pool, SizeRule
 
-RULES_FORMATS = ["tcg", "ocg", "traditional", "worlds", "goat", "edison", "hat", "time-wizard",
-                 "speed", "duel-links", "rush", "master-duel", "genesys"]  # fmt: skip
-RULES_ERAS = ["ocg-expert-1999", "ocg-new-expert-2000", "tcg-2002", "mr1-2008", "mr2-2011",
-              "mr3-2014", "mr4-2017", "mr2020", "lp4000", "mr4-ex20"]  # fmt: skip
+RULES_FORMATS = [
+    "tcg",
+    "ocg",
+    "traditional",
+    "worlds",
+    "goat",
+    "edison",
+    "hat",
+    "time-wizard",
+    "speed",
+    "duel-links",
+    "rush",
+    "master-duel",
+    "genesys",
+]
+RULES_ERAS = [
+    "ocg-expert-1999",
+    "ocg-new-expert-2000",
+    "tcg-2002",
+    "mr1-2008",
+    "mr2-2011",
+    "mr3-2014",
+    "mr4-2017",
+    "mr2020",
+    "lp4000",
+    "mr4-ex20",
+]
 
 
 def test_size_rule() -> None:
@@ -96,8 +119,11 @@ def test_special_rules() -> None:
 
 
 def test_fixed_whitelist_formats() -> None:
-    for name, when in (("goat", date(2005, 4, 1)), ("edison", date(2010, 3, 1)),
-                       ("hat", date(2014, 4, 1))):  # fmt: skip
+    for name, when in (
+        ("goat", date(2005, 4, 1)),
+        ("edison", date(2010, 3, 1)),
+        ("hat", date(2014, 4, 1)),
+    ):
         b = get_format(name).banlist_at(date(2026, 1, 1), Dataset.active())
         assert b is not None and b.whitelist and b.effective == when and len(b.entries) > 1000
         assert get_format(name).upcoming(date(2000, 1, 1), Dataset.active()) == []
@@ -125,8 +151,10 @@ def test_format_file(tmp_path: Path) -> None:
 
 def test_format_file_with_family(tmp_path: Path) -> None:
     path = tmp_path / "old.toml"
-    path.write_text('era = "tcg-2002"\nbanlist_family = "tcg"\nbanlist_date = 2005-04-01\n'
-                    'pool = "tcg"\n', encoding="utf-8")  # fmt: skip
+    path.write_text(
+        'era = "tcg-2002"\nbanlist_family = "tcg"\nbanlist_date = 2005-04-01\npool = "tcg"\n',
+        encoding="utf-8",
+    )
     fmt = load_format_file(path)
     assert fmt.id == "old"
     b = fmt.banlist_at(date(2020, 1, 1), Dataset.active())
@@ -135,11 +163,16 @@ def test_format_file_with_family(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("text", "key"),
-    [('era = "mr9"\n', "era"), ('era = "mr2020"\ncolour = 1\n', "colour"),
-     ('base = "nope"\n', "base"), ('era = "mr2020"\n[rules]\nmain = { min = "x" }\n', "main"),
-     ('era = "mr2020"\npool = "moon"\n', "pool"), ('era = "mr2020"\nbanlist = "x.conf"\n',
-                                                  "banlist"), ("era = [\n", "cannot read")],
-)  # fmt: skip
+    [
+        ('era = "mr9"\n', "era"),
+        ('era = "mr2020"\ncolour = 1\n', "colour"),
+        ('base = "nope"\n', "base"),
+        ('era = "mr2020"\n[rules]\nmain = { min = "x" }\n', "main"),
+        ('era = "mr2020"\npool = "moon"\n', "pool"),
+        ('era = "mr2020"\nbanlist = "x.conf"\n', "banlist"),
+        ("era = [\n", "cannot read"),
+    ],
+)
 def test_format_file_errors(tmp_path: Path, text: str, key: str) -> None:
     path = tmp_path / "bad.toml"
     path.write_text(text, encoding="utf-8")

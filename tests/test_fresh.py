@@ -276,9 +276,16 @@ def test_faults_leave_the_data_in_use(
         server.faults["/" + path] = [fault] * 4
     server.slow_seconds = 3.0
     res = cli(
-        "data", "update", "--from-upstream", "--source", server.url + "/",
-        "--retries", "0", "--timeout", "1" if fault == "slow" else "30",
-    )  # fmt: skip
+        "data",
+        "update",
+        "--from-upstream",
+        "--source",
+        server.url + "/",
+        "--retries",
+        "0",
+        "--timeout",
+        "1" if fault == "slow" else "30",
+    )
     assert res.code == 2, res.stdout
     assert "update failed" in res.stderr, res.stderr
     assert any(w in res.stderr for w in why.split("|")), res.stderr
@@ -297,9 +304,11 @@ def test_killed_mid_way(home: Path, server: BundleServer, mirrors: tuple[Path, P
     env = dict(os.environ, DECKCHECK_HOME=str(home))
     argv = [sys.executable, "-m", "deckcheck", "data", "update", "--from-upstream"]
     proc = subprocess.Popen(
-        [*argv, "--source", server.url + "/"], env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [*argv, "--source", server.url + "/"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 60
         while ("/" + CDB, 200) not in server.answers and time.monotonic() < deadline:
@@ -316,9 +325,12 @@ def test_killed_mid_way(home: Path, server: BundleServer, mirrors: tuple[Path, P
     server.root = mirrors[0]
     server.faults.clear()
     done = subprocess.run(
-        [*argv, "--source", server.url + "/"], env=env, capture_output=True, text=True,
+        [*argv, "--source", server.url + "/"],
+        env=env,
+        capture_output=True,
+        text=True,
         check=False,
-    )  # fmt: skip
+    )
     assert done.returncode == 0, done.stderr
     assert "up to date" in done.stdout
     _unchanged(home, before, state)
@@ -361,9 +373,12 @@ def test_default_channel_falls_back_to_upstream(
 
 
 def test_default_channel_installs_the_published_bundle(
-    cli: Callable[..., Any], home: Path, server: BundleServer, tmp_path: Path,
+    cli: Callable[..., Any],
+    home: Path,
+    server: BundleServer,
+    tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     from datetime import date
 
     from deckcheck.data.bundle import write_manifest
@@ -410,17 +425,25 @@ def test_workflow_is_weekly_on_demand_and_publishes_the_bundle() -> None:
     build = steps[names.index("Build the bundle from upstream")]["run"]
     assert build.startswith("python scripts/publish_data.py --out dist")
     release = steps[names.index("Publish the release")]["run"]
-    for part in ("gh release create", "dist/deckcheck-data.zip", "dist/manifest.json",
-                 "--notes-file dist/notes.md", "--latest"):  # fmt: skip
+    for part in (
+        "gh release create",
+        "dist/deckcheck-data.zip",
+        "dist/manifest.json",
+        "--notes-file dist/notes.md",
+        "--latest",
+    ):
         assert part in release
     cache = steps[names.index("Cache of the last upstream fetch")]["with"]["path"]
     assert cache == ".deckcheck-home/upstream"
     # the sources release is refreshed first: clone, project, upload (never as the latest)
     clone, project, upload = (
         names.index(n)
-        for n in ("Clone the per-card repositories", "Project the source files",
-                  "Upload the source files")
-    )  # fmt: skip
+        for n in (
+            "Clone the per-card repositories",
+            "Project the source files",
+            "Upload the source files",
+        )
+    )
     assert clone < project < upload < names.index("Build the bundle from upstream")
     cloning = steps[clone]["run"]
     assert "git clone --quiet --depth 1 https://github.com/DawnbrandBots/yaml-yugi.git" in cloning
@@ -452,8 +475,11 @@ def test_workflow_build_step_runs_here(
     assert done.returncode == 0, done.stderr + done.stdout
     dist = work / "dist"
     assert sorted(p.name for p in dist.iterdir()) == [
-        "deckcheck-data.zip", "manifest.json", "notes.md", "tag",
-    ]  # fmt: skip
+        "deckcheck-data.zip",
+        "manifest.json",
+        "notes.md",
+        "tag",
+    ]
     manifest = json.loads((dist / "manifest.json").read_text())
     assert (dist / "tag").read_text().strip() == manifest["as_of"]
     notes = (dist / "notes.md").read_text()
@@ -469,8 +495,12 @@ def test_workflow_build_step_runs_here(
     shutil.rmtree(dist)
     again = subprocess.run(
         ["bash", "-c", build.replace("previous/deckcheck-data.zip", "previous.zip")],
-        cwd=work, env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert again.returncode == 0 and "nothing new" in again.stdout, again.stderr
     assert not dist.exists()
 
@@ -494,22 +524,34 @@ def _wheel_venv(tmp: Path) -> Path:
     )
     pip = [sys.executable, "-m", "pip", "-q", "--disable-pip-version-check"]
     subprocess.run(
-        [*pip, "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", str(tmp / "dist"),
-         str(src)],
-        check=True, capture_output=True,
-    )  # fmt: skip
+        [
+            *pip,
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-w",
+            str(tmp / "dist"),
+            str(src),
+        ],
+        check=True,
+        capture_output=True,
+    )
     (wheel,) = (tmp / "dist").glob("deckcheck-*.whl")
     venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     py = venv / "bin" / "python"
     subprocess.run(
         [*pip, "--python", str(py), "install", "--no-deps", "--no-index", str(wheel)],
-        check=True, capture_output=True,
-    )  # fmt: skip
+        check=True,
+        capture_output=True,
+    )
     site = subprocess.run(
         [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True, capture_output=True, text=True,
-    ).stdout.strip()  # fmt: skip
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     (Path(site) / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     return venv
 
@@ -527,13 +569,21 @@ def test_installed_wheel_builds_from_upstream(
     def deckcheck(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [str(venv / "bin" / "deckcheck"), *args],
-            cwd=tmp_path, env=env, capture_output=True, text=True, check=False,
-        )  # fmt: skip
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
 
     where = subprocess.run(
         [str(venv / "bin" / "python"), "-c", "import deckcheck; print(deckcheck.__file__)"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert where.startswith(str(venv)), where
     server.root = mirrors[1]
     try:

@@ -39,8 +39,12 @@ def test_thirty_star_glob_against_a_long_name_is_instant() -> None:
 def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "deckcheck", *args],
-        cwd=cwd, capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 def _repo(tmp_path: Path) -> Path:

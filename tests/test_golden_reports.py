@@ -24,8 +24,15 @@ from deckcheck.data.dataset import Dataset
 
 GOLDEN = Path(__file__).resolve().parent / "data" / "golden"
 SNAPSHOTS = GOLDEN / "snapshots"
-FORMATS = {"text": "txt", "json": "json", "csv": "csv", "html": "html", "junit": "xml",
-           "sarif": "sarif", "github": "github"}  # fmt: skip
+FORMATS = {
+    "text": "txt",
+    "json": "json",
+    "csv": "csv",
+    "html": "html",
+    "junit": "xml",
+    "sarif": "sarif",
+    "github": "github",
+}
 INPUTS = {"problems": "problems.ydk", "registrations": "event/regs.csv"}
 ON = "2025-06-01"
 
@@ -75,16 +82,37 @@ def test_batch_json_report_is_its_document_model_dumped(
     odd = tmp_path / os.fsdecode(b"bad-\xff-name.ydk")
     odd.write_bytes((GOLDEN / "problems.ydk").read_bytes())
     out = tmp_path / "out"
-    res = cli("batch", INPUTS["registrations"], INPUTS["problems"], str(odd), "--date", ON,
-              "--out", str(out), "--quiet", "--lang", lang)  # fmt: skip
+    res = cli(
+        "batch",
+        INPUTS["registrations"],
+        INPUTS["problems"],
+        str(odd),
+        "--date",
+        ON,
+        "--out",
+        str(out),
+        "--quiet",
+        "--lang",
+        lang,
+    )
     assert res.code in (1, 2), res.stderr
     report = (out / "report.json").read_text(encoding="utf-8")
     assert "\\\\xff" in report  # the undecodable byte, escaped
     assert '"meta": {' in report
     assert ('"message_local"' in report) is (lang == "ja")
     assert dump(ValidationDocument.model_validate_json(report)) == report
-    res = cli("validate", INPUTS["registrations"], str(odd), "--date", ON, "--no-config",
-              "-o", "json", "--lang", lang)  # fmt: skip
+    res = cli(
+        "validate",
+        INPUTS["registrations"],
+        str(odd),
+        "--date",
+        ON,
+        "--no-config",
+        "-o",
+        "json",
+        "--lang",
+        lang,
+    )
     assert res.code in (1, 2), res.stderr
     if lang == "ja":
         assert '"message_local"' in res.stdout

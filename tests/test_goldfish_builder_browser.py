@@ -70,8 +70,9 @@ def test_odds_share_link_carries_the_question(browser: Any, live_server: str) ->
     d.execute_script("document.getElementById('odds-turns').dispatchEvent(new Event('change'))")
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#odds thead th")) == 4)
     _act(d, "#share")
-    wait.until(lambda _: "&odds=" in (d.find_element(By.ID, "share-url").get_attribute("value")
-                                      or ""))  # fmt: skip
+    wait.until(
+        lambda _: "&odds=" in (d.find_element(By.ID, "share-url").get_attribute("value") or "")
+    )
     link = d.find_element(By.ID, "share-url").get_attribute("value")
 
     # a browser that never saw the deck: the deck, the category, going and turns come back

@@ -30,8 +30,19 @@ def test_default_report(cli: Cli) -> None:
 
 
 def test_json_fractions(cli: Cli) -> None:
-    res = cli("simulate", ASH40, "--spec", str(DATA / "spec-ash.toml"), "--output", "json",
-              "--fractions", "--turns", "2", "--going", "first")  # fmt: skip
+    res = cli(
+        "simulate",
+        ASH40,
+        "--spec",
+        str(DATA / "spec-ash.toml"),
+        "--output",
+        "json",
+        "--fractions",
+        "--turns",
+        "2",
+        "--going",
+        "first",
+    )
     assert res.code == 0, res.stderr
     data = json.loads(res.stdout)
     assert data["method"] == "exact" and data["going"] == ["first"]
@@ -42,16 +53,27 @@ def test_json_fractions(cli: Cli) -> None:
 
 
 def test_simulation_with_effects(cli: Cli) -> None:
-    res = cli("simulate", POTS40, "-s", str(DATA / "spec-pots.toml"), "--seed", "3",
-              "--trials", "20000", "-o", "json")  # fmt: skip
+    res = cli(
+        "simulate",
+        POTS40,
+        "-s",
+        str(DATA / "spec-pots.toml"),
+        "--seed",
+        "3",
+        "--trials",
+        "20000",
+        "-o",
+        "json",
+    )
     assert res.code == 0, res.stderr
     data = json.loads(res.stdout)
     assert data["method"] == "simulation" and data["trials"] == 20000 and data["seed"] == 3
     assert "effects" in data["note"]
     fig = data["conditions"][0]["results"]["second"][0]
     assert fig["ci"][0] <= fig["p"] <= fig["ci"][1]
-    text = cli("simulate", POTS40, "-s", str(DATA / "spec-pots.toml"), "--seed", "3",
-               "--trials", "2000")  # fmt: skip
+    text = cli(
+        "simulate", POTS40, "-s", str(DATA / "spec-pots.toml"), "--seed", "3", "--trials", "2000"
+    )
     assert "simulated" in text.stdout and "95% intervals" in text.stdout
 
 
@@ -84,8 +106,11 @@ def test_bad_input_exits_2(cli: Cli, args: list[str], fragment: str) -> None:
 
 def test_bad_spec_names_file_and_position(cli: Cli, tmp_path: Path) -> None:
     spec = tmp_path / "bad.toml"
-    spec.write_text('[categories]\nash = { names = ["Ash Blossom & Joyous Spring"] }\n'
-                    '[conditions]\ngood = "ash >= 1 && ash"\n', encoding="utf-8")  # fmt: skip
+    spec.write_text(
+        '[categories]\nash = { names = ["Ash Blossom & Joyous Spring"] }\n'
+        '[conditions]\ngood = "ash >= 1 && ash"\n',
+        encoding="utf-8",
+    )
     res = cli("simulate", ASH40, "--spec", str(spec))
     assert res.code == 2
     assert str(spec) in res.stderr and "conditions.good: position 10" in res.stderr
@@ -96,8 +121,9 @@ def test_plot(cli: Cli, tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     for name in ("odds.png", "odds.svg"):
         out = tmp_path / name
-        res = cli("simulate", ASH40, "-s", str(DATA / "spec-ash.toml"), "--turns", "3",
-                  "--plot", str(out))  # fmt: skip
+        res = cli(
+            "simulate", ASH40, "-s", str(DATA / "spec-ash.toml"), "--turns", "3", "--plot", str(out)
+        )
         assert res.code == 0, res.stderr
         assert out.stat().st_size > 1000
 

@@ -80,8 +80,9 @@ def test_a_sum_of_ten_categories_has_the_closed_form_answer() -> None:
     groups = [(3, frozenset(n)) for n in names] + [(10, frozenset())]
     cond = parse_condition(" + ".join(names) + " >= 4")
     for seen in (5, 12, 25):
-        want = sum(Fraction(comb(30, k) * comb(10, seen - k), comb(40, seen))
-                   for k in range(4, seen + 1))  # fmt: skip
+        want = sum(
+            Fraction(comb(30, k) * comb(10, seen - k), comb(40, seen)) for k in range(4, seen + 1)
+        )
         assert ExactEngine(groups).probability(cond, seen) == want
 
 
@@ -90,12 +91,15 @@ def test_big_questions_answer_exactly_over_twenty_turns(categories: int, copies:
     names = [f"k{i}" for i in range(categories)]
     half = len(names) // 2
     when = {
-        "all": " and ".join(f"{n} >= 1" for n in names[:half]) + " or "
-        + " + ".join(names[half:]) + " >= 3",
+        "all": " and ".join(f"{n} >= 1" for n in names[:half])
+        + " or "
+        + " + ".join(names[half:])
+        + " >= 3",
         "chain": " and ".join(f"{a} != {b}" for a, b in itertools.pairwise(names)),
-    }  # fmt: skip
-    stats = simulate_counts(40, dict.fromkeys(names, copies), when, turns=20, rules=DrawRules(),
-                            distributions=True)  # fmt: skip
+    }
+    stats = simulate_counts(
+        40, dict.fromkeys(names, copies), when, turns=20, rules=DrawRules(), distributions=True
+    )
     assert stats.method.value == "exact"
     for d in stats.distributions:
         for turns in d.by_going.values():

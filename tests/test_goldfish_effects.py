@@ -179,10 +179,12 @@ def test_unknown_passcodes_with_effects_count_in_the_deck_size(cli: Cli, tmp_pat
     assert len(main) == 40
     deck = _ydk(tmp_path, main)
     spec = tmp_path / "spec.toml"
-    spec.write_text('[categories]\nash = { passcodes = [14558127] }\n[[effects]]\n'
-                    'card = "Pot of Greed"\n')  # fmt: skip
-    res = cli("simulate", str(deck), "-s", str(spec), "--trials", "2000", "--seed", "1",
-              "-o", "json")  # fmt: skip
+    spec.write_text(
+        '[categories]\nash = { passcodes = [14558127] }\n[[effects]]\ncard = "Pot of Greed"\n'
+    )
+    res = cli(
+        "simulate", str(deck), "-s", str(spec), "--trials", "2000", "--seed", "1", "-o", "json"
+    )
     assert res.code == 0, res.stderr
     doc = json.loads(res.stdout)
     assert doc["method"] == "simulation" and doc["deck"]["main"] == 40
@@ -191,8 +193,9 @@ def test_unknown_passcodes_with_effects_count_in_the_deck_size(cli: Cli, tmp_pat
     # without effects: exactly the hypergeometric odds of a 40-card deck
     plain = tmp_path / "plain.toml"
     plain.write_text("[categories]\nash = { passcodes = [14558127] }\n")
-    doc = json.loads(cli("simulate", str(deck), "-s", str(plain), "-o", "json",
-                         "--fractions").stdout)  # fmt: skip
+    doc = json.loads(
+        cli("simulate", str(deck), "-s", str(plain), "-o", "json", "--fractions").stdout
+    )
     fig = doc["conditions"][0]["results"]["first"][0]
     assert Fraction(fig["fraction"]) == 1 - Fraction(comb(37, 5), comb(40, 5))
     # the unknown card is in no Monster/Spell/Trap bucket: those sum to 39 cards' worth
@@ -335,35 +338,52 @@ def test_cards_left_in_the_deck_exactly_and_simulated() -> None:
     assert exact.method is Method.EXACT
     for t, d in enumerate(exact.seen[Going.FIRST]):
         # x: at most 1 of the 3 a seen, and at least 1 of the 2 b
-        x = sum(Fraction(comb(3, i) * comb(2, j) * comb(35, d - i - j), comb(40, d))
-                for i in (0, 1) for j in (1, 2))  # fmt: skip
+        x = sum(
+            Fraction(comb(3, i) * comb(2, j) * comb(35, d - i - j), comb(40, d))
+            for i in (0, 1)
+            for j in (1, 2)
+        )
         assert exact.condition("x").by_going[Going.FIRST][t].fraction == x
         # y: (3 - a) + (2 - b) < a + 3, i.e. 2a + b > 2
-        y = sum(Fraction(comb(3, i) * comb(2, j) * comb(35, d - i - j), comb(40, d))
-                for i in range(4) for j in range(3) if 2 * i + j > 2 and i + j <= d)  # fmt: skip
+        y = sum(
+            Fraction(comb(3, i) * comb(2, j) * comb(35, d - i - j), comb(40, d))
+            for i in range(4)
+            for j in range(3)
+            if 2 * i + j > 2 and i + j <= d
+        )
         assert exact.condition("y").by_going[Going.FIRST][t].fraction == y
     trials = 40_000
     mc = simulate(deck, spec, turns=3, trials=trials, seed=5, exact="never")
     for name in ("x", "y"):
         for g in (Going.FIRST, Going.SECOND):
-            for e, m in zip(exact.condition(name).by_going[g], mc.condition(name).by_going[g],
-                            strict=True):  # fmt: skip
+            for e, m in zip(
+                exact.condition(name).by_going[g], mc.condition(name).by_going[g], strict=True
+            ):
                 assert _within(m, e.probability, trials), (name, g)
 
 
 def test_pots_warn_about_a_small_extra_deck(cli: Cli, tmp_path: Path) -> None:
     main = [POT_OF_PROSPERITY] + [ASH] * 3 + [c for c in FILLER[:12] for _ in range(3)]
     spec = tmp_path / "spec.toml"
-    spec.write_text('[categories]\nash = { passcodes = [14558127] }\n[[effects]]\n'
-                    'card = "Pot of Prosperity"\n')  # fmt: skip
+    spec.write_text(
+        '[categories]\nash = { passcodes = [14558127] }\n[[effects]]\ncard = "Pot of Prosperity"\n'
+    )
     for extra, warned in ((0, True), (6, False)):
         deck = tmp_path / f"deck{extra}.ydk"
-        deck.write_text("#main\n" + "".join(f"{c}\n" for c in main) + "#extra\n"
-                        + "1561110\n" * extra + "!side\n")  # fmt: skip
-        res = cli("simulate", str(deck), "-s", str(spec), "--trials", "1000", "--seed", "1",
-                  "-o", "json")  # fmt: skip
+        deck.write_text(
+            "#main\n"
+            + "".join(f"{c}\n" for c in main)
+            + "#extra\n"
+            + "1561110\n" * extra
+            + "!side\n"
+        )
+        res = cli(
+            "simulate", str(deck), "-s", str(spec), "--trials", "1000", "--seed", "1", "-o", "json"
+        )
         assert res.code == 0, res.stderr
         doc = json.loads(res.stdout)
-        found = any("banishes 6 face-down cards from the Extra Deck, which holds 0" in w
-                    for w in doc["warnings"])  # fmt: skip
+        found = any(
+            "banishes 6 face-down cards from the Extra Deck, which holds 0" in w
+            for w in doc["warnings"]
+        )
         assert found is warned, doc["warnings"]

@@ -41,8 +41,9 @@ def test_simulation_agrees_with_exact_on_random_decks() -> None:
         copies = [rng.randint(1, 3) for _ in range(rng.randint(8, 20))]
         deck = make_deck(copies)
         codes = CODES[: len(copies)]
-        cats = {k: {"passcodes": [str(c) for c in rng.sample(codes, rng.randint(1, 5))]}
-                for k in "abc"}  # fmt: skip
+        cats = {
+            k: {"passcodes": [str(c) for c in rng.sample(codes, rng.randint(1, 5))]} for k in "abc"
+        }
         conds = {f"c{i}": t for i, t in enumerate(rng.sample(TEMPLATES, 2))}
         spec = parse_spec({"categories": cats, "conditions": conds})
         turns = rng.randint(1, 3)
@@ -135,8 +136,7 @@ def test_draw_and_search_effects_match_brute_force() -> None:
     from deckcheck.goldfish import DrawRules
 
     trials = 40_000
-    stats = simulate(deck, spec, going="first", trials=trials, seed=3,
-                     rules=DrawRules(hand_size=3))  # fmt: skip
+    stats = simulate(deck, spec, going="first", trials=trials, seed=3, rules=DrawRules(hand_size=3))
     assert stats.method is Method.SIMULATION and "effects" in (stats.note or "")
     for name, h in zip(("x", "two"), hits, strict=True):
         p = float(Fraction(h, total))

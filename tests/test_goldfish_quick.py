@@ -22,8 +22,17 @@ QUICK = ["--size", "40", "--count", "starter=9", "--count", "brick=6"]
 
 
 def test_quick_mode_matches_the_closed_form(cli: Cli) -> None:
-    res = cli("simulate", *QUICK, "--when", "starter >= 1 and brick == 0", "--turns", "2",
-              "-o", "json", "--fractions")  # fmt: skip
+    res = cli(
+        "simulate",
+        *QUICK,
+        "--when",
+        "starter >= 1 and brick == 0",
+        "--turns",
+        "2",
+        "-o",
+        "json",
+        "--fractions",
+    )
     assert res.code == 0, res.stderr
     doc = json.loads(res.stdout)
     assert doc["method"] == "exact" and doc["deck"]["main"] == 40
@@ -55,8 +64,19 @@ def test_distributions_are_hypergeometric(cli: Cli) -> None:
 
 
 def test_simulated_distributions_with_effects_are_consistent(cli: Cli) -> None:
-    res = cli("simulate", POTS40, "-s", str(DATA / "spec-pots.toml"), "--distribution",
-              "--trials", "4000", "--seed", "2", "-o", "json")  # fmt: skip
+    res = cli(
+        "simulate",
+        POTS40,
+        "-s",
+        str(DATA / "spec-pots.toml"),
+        "--distribution",
+        "--trials",
+        "4000",
+        "--seed",
+        "2",
+        "-o",
+        "json",
+    )
     assert res.code == 0, res.stderr
     doc = json.loads(res.stdout)
     ash = next(d for d in doc["distributions"] if d["name"] == "ash")
@@ -69,8 +89,19 @@ def test_simulated_distributions_with_effects_are_consistent(cli: Cli) -> None:
 
 
 def test_when_replaces_the_spec_conditions(cli: Cli) -> None:
-    res = cli("simulate", ASH40, "-s", str(DATA / "spec-ash.toml"), "--when", "ash >= 2",
-              "-o", "json", "--fractions", "--going", "first")  # fmt: skip
+    res = cli(
+        "simulate",
+        ASH40,
+        "-s",
+        str(DATA / "spec-ash.toml"),
+        "--when",
+        "ash >= 2",
+        "-o",
+        "json",
+        "--fractions",
+        "--going",
+        "first",
+    )
     assert res.code == 0, res.stderr
     doc = json.loads(res.stdout)
     assert [c["name"] for c in doc["conditions"]] == ["ash >= 2"]
@@ -113,8 +144,17 @@ def test_library_quick_mode() -> None:
 def test_plot_draws_every_distribution(cli: Cli, tmp_path: Path) -> None:
     out = tmp_path / "odds.svg"
     with matplotlib.rc_context({"svg.fonttype": "none"}):
-        res = cli("simulate", *QUICK, "--count", "handtrap=8", "--distribution", "--turns", "3",
-                  "--plot", str(out))  # fmt: skip
+        res = cli(
+            "simulate",
+            *QUICK,
+            "--count",
+            "handtrap=8",
+            "--distribution",
+            "--turns",
+            "3",
+            "--plot",
+            str(out),
+        )
     assert res.code == 0, res.stderr
     svg = out.read_text(encoding="utf-8")
     for name in ("starter", "brick", "handtrap"):

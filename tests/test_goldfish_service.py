@@ -24,8 +24,9 @@ def _hyper(n: int, deck: int, seen: int, k: int) -> Fraction:
 
 @pytest.mark.slow
 def test_quick_mode_over_http(api: Api) -> None:  # noqa: F811
-    resp = api.post("/v1/simulate", json={"quick": QUICK, "turns": 2, "fractions": True,
-                                          "distributions": True})  # fmt: skip
+    resp = api.post(
+        "/v1/simulate", json={"quick": QUICK, "turns": 2, "fractions": True, "distributions": True}
+    )
     assert resp.status_code == 200, resp.text
     doc = resp.json()
     assert doc["method"] == "exact" and doc["deck"]["main"] == 40
@@ -53,8 +54,9 @@ def test_quick_or_deck_but_not_both(api: Api) -> None:  # noqa: F811
 
 def _big_request() -> dict[str, Any]:
     """40 cards, 15 one-card categories read by every condition, 20 turns."""
-    main = CODES[:15] + [c for c, n in zip(CODES[15:], [3] * 5 + [2] * 5, strict=True)
-                         for _ in range(n)]  # fmt: skip
+    main = CODES[:15] + [
+        c for c, n in zip(CODES[15:], [3] * 5 + [2] * 5, strict=True) for _ in range(n)
+    ]
     assert len(main) == 40
     names = [f"c{i}" for i in range(15)]
     spec = {
@@ -93,6 +95,7 @@ def test_over_the_exact_budget(api: Api) -> None:  # noqa: F811
     body["spec"]["conditions"] = {"pairs": body["spec"]["conditions"]["pairs"]}
     auto = tight.post("/v1/simulate", json=dict(body, trials=2000, seed=1)).json()
     assert auto["method"] == "simulation" and "exact odds need" in auto["note"]
-    err = error_of(tight.post("/v1/simulate", json=dict(body, exact="always")), 422,
-                   "goldfish-error")  # fmt: skip
+    err = error_of(
+        tight.post("/v1/simulate", json=dict(body, exact="always")), 422, "goldfish-error"
+    )
     assert "exact odds impractical" in err["message"]

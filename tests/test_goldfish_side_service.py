@@ -33,9 +33,13 @@ def test_side_route_answers_games_two_and_three(api: Api) -> None:  # noqa: F811
     assert resp.status_code == 200, resp.text
     doc = resp.json()
     assert [(c["name"], c["copies"]) for c in doc["plan"]["in"]] == [
-        ("Cosmic Cyclone", 2), ("Dark Ruler No More", 1)]  # fmt: skip
+        ("Cosmic Cyclone", 2),
+        ("Dark Ruler No More", 1),
+    ]
     assert [(c["name"], c["copies"]) for c in doc["plan"]["out"]] == [
-        ("Clockwork Night", 2), ("Sales Ban", 1)]  # fmt: skip
+        ("Clockwork Night", 2),
+        ("Sales Ban", 1),
+    ]
     cmp = doc["comparison"]
     assert cmp["labels"] == {"a": "game 1", "b": "games 2 and 3"}
     assert "Cosmic Cyclone" in cmp["only_b"] and "Sales Ban" in cmp["only_a"]
@@ -51,9 +55,22 @@ def test_side_route_answers_games_two_and_three(api: Api) -> None:  # noqa: F811
 
 def test_side_route_matches_the_cli_json(api: Api, cli) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     spec = EXAMPLES / "spec-starters.toml"
-    res = cli("simulate", str(EXAMPLES / "tcg-legal.ydk"), "-s", str(spec), "--side",
-              str(EXAMPLES / "side-plan.toml"), "-t", "2", "-n", "20000", "--seed", "7",
-              "-o", "json")  # fmt: skip
+    res = cli(
+        "simulate",
+        str(EXAMPLES / "tcg-legal.ydk"),
+        "-s",
+        str(spec),
+        "--side",
+        str(EXAMPLES / "side-plan.toml"),
+        "-t",
+        "2",
+        "-n",
+        "20000",
+        "--seed",
+        "7",
+        "-o",
+        "json",
+    )
     assert res.code == 0, res.stderr
     want = json.loads(res.stdout)
     # the spec's card effects are simulated: one seed, the same games on both faces
@@ -66,24 +83,32 @@ def test_side_route_matches_the_cli_json(api: Api, cli) -> None:  # type: ignore
 
 def test_side_route_takes_the_plan_as_an_object(api: Api) -> None:  # noqa: F811
     text = _side(api).json()
-    obj = _side(api, plan={"in": ["2 Cosmic Cyclone", "1 Dark Ruler No More"],
-                           "out": "2 Clockwork Night, 1 Sales Ban"}).json()  # fmt: skip
+    obj = _side(
+        api,
+        plan={
+            "in": ["2 Cosmic Cyclone", "1 Dark Ruler No More"],
+            "out": "2 Clockwork Night, 1 Sales Ban",
+        },
+    ).json()
     assert obj == text
 
 
 def test_bad_plans_are_clear_422s(api: Api) -> None:  # noqa: F811
-    err = error_of(_side(api, plan="in:\n3 Cosmic Cyclone\nout:\n1 Sales Ban\n"), 422,
-                   "bad-side-plan")  # fmt: skip
+    err = error_of(
+        _side(api, plan="in:\n3 Cosmic Cyclone\nout:\n1 Sales Ban\n"), 422, "bad-side-plan"
+    )
     codes = {p["code"] for p in err["detail"]["problems"]}
     assert codes == {"side-unbalanced", "side-not-in-side", "side-size-changed"}
     assert "cannot be applied" in err["message"]
-    err = error_of(_side(api, plan="in:\n1 Cosmic Cyclonne Typo\nout:\n1 Sales Ban\n"), 422,
-                   "bad-side-plan")  # fmt: skip
+    err = error_of(
+        _side(api, plan="in:\n1 Cosmic Cyclonne Typo\nout:\n1 Sales Ban\n"), 422, "bad-side-plan"
+    )
     assert err["message"].startswith("plan: line 2")
     assert err["detail"]["cause"]["code"] == "unknown-card"
     assert err["detail"]["cause"]["detail"]["query"] == "Cosmic Cyclonne Typo"
-    err = error_of(_side(api, plan={"in": ["1 Cosmic Cyclone"], "sideways": "x"}), 422,
-                   "bad-side-plan")  # fmt: skip
+    err = error_of(
+        _side(api, plan={"in": ["1 Cosmic Cyclone"], "sideways": "x"}), 422, "bad-side-plan"
+    )
     assert "sideways" in err["message"]
     error_of(_side(api, plan="   "), 422, "bad-side-plan")
     error_of(_side(api, plan="3 Cosmic Cyclone\n"), 422, "bad-side-plan")  # before a heading
@@ -97,8 +122,7 @@ def test_side_route_keeps_the_simulate_budgets(api: Api) -> None:  # noqa: F811
     err = error_of(_side(capped, trials=5000), 422, "limit-exceeded")
     assert err["detail"] == {"limit": "max_trials", "value": 1000}
     slow = Api(create_app(Settings(simulation_seconds=0.001, max_trials=10_000_000)))
-    err = error_of(_side(slow, exact="never", trials=10_000_000, seed=1), 422,
-                   "limit-exceeded")  # fmt: skip
+    err = error_of(_side(slow, exact="never", trials=10_000_000, seed=1), 422, "limit-exceeded")
     assert "simulation" in err["message"] and err["detail"]["limit"] == "simulation_seconds"
     sim = _side(api, exact="never", trials=3000, seed=2).json()
     assert sim["comparison"]["a"]["method"] == "simulation"

@@ -35,13 +35,19 @@ GOOD = "starter >= 1 and brick == 0"
 
 def _good(starters: int, bricks: int, seen: int, deck: int = 40) -> Fraction:
     """P(at least 1 starter and no brick): no brick, minus neither."""
-    return Fraction(comb(deck - bricks, seen) - comb(deck - bricks - starters, seen),
-                    comb(deck, seen))  # fmt: skip
+    return Fraction(
+        comb(deck - bricks, seen) - comb(deck - bricks - starters, seen), comb(deck, seen)
+    )
 
 
 def test_quick_sweep_ranks_every_ratio_exactly() -> None:
-    stats = sweep_counts(40, {"starter": 8, "brick": 4, "handtrap": 9}, ["starter=6..10",
-                         "brick=0..4"], [GOOD, "handtrap >= 1"], turns=3)  # fmt: skip
+    stats = sweep_counts(
+        40,
+        {"starter": 8, "brick": 4, "handtrap": 9},
+        ["starter=6..10", "brick=0..4"],
+        [GOOD, "handtrap >= 1"],
+        turns=3,
+    )
     assert stats.method is Method.EXACT and len(stats.rows) == 25 and not stats.skipped
     seen = {g: DrawRules().seen(g, 3)[-1] for g in (Going.FIRST, Going.SECOND)}
     for row in stats.rows:
@@ -58,9 +64,23 @@ def test_quick_sweep_ranks_every_ratio_exactly() -> None:
 
 @pytest.mark.slow
 def test_deck_sweep_of_a_card_and_a_category(cli: Cli) -> None:
-    res = cli("simulate", ASH40, "-s", str(DATA / "spec-ash.toml"), "--vary",
-              "Ash Blossom & Joyous Spring=0..3", "--vary", "trap=0..2", "-o", "json",
-              "--fractions", "--by", "ash_no_trap", "--going", "first")  # fmt: skip
+    res = cli(
+        "simulate",
+        ASH40,
+        "-s",
+        str(DATA / "spec-ash.toml"),
+        "--vary",
+        "Ash Blossom & Joyous Spring=0..3",
+        "--vary",
+        "trap=0..2",
+        "-o",
+        "json",
+        "--fractions",
+        "--by",
+        "ash_no_trap",
+        "--going",
+        "first",
+    )
     assert res.code == 0, res.stderr
     doc = json.loads(res.stdout)
     assert doc["deck"]["main"] == 40 and doc["method"] == "exact" and len(doc["rows"]) == 12
@@ -87,8 +107,9 @@ def test_a_sweep_of_searchers_agrees_with_the_exact_chain() -> None:
         }
     )
     trials = 40_000
-    stats = sweep(deck, spec, {"Upstart Goblin": [0, 1, 2, 3]}, going="first", turns=3,
-                  trials=trials, seed=8)  # fmt: skip
+    stats = sweep(
+        deck, spec, {"Upstart Goblin": [0, 1, 2, 3]}, going="first", turns=3, trials=trials, seed=8
+    )
     assert stats.method is Method.SIMULATION and len(stats.rows) == 4
     draws = DrawRules().draws(Going.FIRST, 3)
     outside = 0
@@ -122,12 +143,30 @@ def test_bad_sweeps(vary: list[str], fragment: str) -> None:
 
 @pytest.mark.slow
 def test_infeasible_combinations_are_skipped_and_said(cli: Cli) -> None:
-    res = cli("simulate", "--size", "20", "--count", "starter=8", "--count", "brick=8",
-              "--vary", "starter=8..14")  # fmt: skip
+    res = cli(
+        "simulate",
+        "--size",
+        "20",
+        "--count",
+        "starter=8",
+        "--count",
+        "brick=8",
+        "--vary",
+        "starter=8..14",
+    )
     assert res.code == 0, res.stderr
     assert "2 combinations skipped: the filler would go below 0" in res.stdout
-    res = cli("simulate", "--size", "40", "--count", "starter=8", "--vary", "starter=1..2",
-              "--by", "nothing")  # fmt: skip
+    res = cli(
+        "simulate",
+        "--size",
+        "40",
+        "--count",
+        "starter=8",
+        "--vary",
+        "starter=1..2",
+        "--by",
+        "nothing",
+    )
     assert res.code == 2 and "no condition 'nothing' to rank by" in res.stderr
 
 
@@ -135,9 +174,23 @@ def test_infeasible_combinations_are_skipped_and_said(cli: Cli) -> None:
 def test_sweep_plot(cli: Cli, tmp_path: Path) -> None:
     out = tmp_path / "sweep.svg"
     with matplotlib.rc_context({"svg.fonttype": "none"}):
-        res = cli("simulate", "--size", "40", "--count", "starter=8", "--count", "brick=4",
-                  "--when", GOOD, "--vary", "starter=6..8", "--vary", "brick=0..1", "--plot",
-                  str(out))  # fmt: skip
+        res = cli(
+            "simulate",
+            "--size",
+            "40",
+            "--count",
+            "starter=8",
+            "--count",
+            "brick=4",
+            "--when",
+            GOOD,
+            "--vary",
+            "starter=6..8",
+            "--vary",
+            "brick=0..1",
+            "--plot",
+            str(out),
+        )
     assert res.code == 0, res.stderr
     svg = out.read_text(encoding="utf-8")
     assert "starter=8, brick=0" in svg and "Ratio sweep, ranked by" in svg
@@ -145,9 +198,12 @@ def test_sweep_plot(cli: Cli, tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_sweep_over_http(api: Api) -> None:  # noqa: F811
-    body = {"quick": {"size": 40, "counts": {"starter": 8, "brick": 4}, "when": [GOOD]},
-            "vary": {"starter": [6, 8], "brick": [0, 2]}, "going": "first",
-            "fractions": True}  # fmt: skip
+    body = {
+        "quick": {"size": 40, "counts": {"starter": 8, "brick": 4}, "when": [GOOD]},
+        "vary": {"starter": [6, 8], "brick": [0, 2]},
+        "going": "first",
+        "fractions": True,
+    }
     resp = api.post("/v1/simulate/sweep", json=body)
     assert resp.status_code == 200, resp.text
     doc = resp.json()
@@ -156,8 +212,9 @@ def test_sweep_over_http(api: Api) -> None:  # noqa: F811
         want = _good(r["values"]["starter"], r["values"]["brick"], 5)
         assert Fraction(r["results"][GOOD]["first"]["fraction"]) == want
     spec = {"categories": {"cyber": {"names": ["Cyber Dragon"]}}}
-    deck = api.post("/v1/simulate/sweep", json={"deck": LEGAL, "spec": spec,
-                                                "vary": ["Cyber Dragon=1..3"]})  # fmt: skip
+    deck = api.post(
+        "/v1/simulate/sweep", json={"deck": LEGAL, "spec": spec, "vary": ["Cyber Dragon=1..3"]}
+    )
     assert deck.status_code == 200, deck.text
     assert len(deck.json()["rows"]) == 3
     error_of(api.post("/v1/simulate/sweep", json=dict(body, vary=["x"])), 422, "goldfish-error")
@@ -172,30 +229,68 @@ def test_sweep_over_http(api: Api) -> None:  # noqa: F811
 
 @pytest.mark.slow
 def test_quick_comparison_gives_exact_differences(cli: Cli) -> None:
-    res = cli("simulate", "--size", "40", "--count", "starter=8", "--count", "brick=4", "--when",
-              GOOD, "--vs", "starter=10,brick=3", "--turns", "2", "-o", "json",
-              "--fractions")  # fmt: skip
+    res = cli(
+        "simulate",
+        "--size",
+        "40",
+        "--count",
+        "starter=8",
+        "--count",
+        "brick=4",
+        "--when",
+        GOOD,
+        "--vs",
+        "starter=10,brick=3",
+        "--turns",
+        "2",
+        "-o",
+        "json",
+        "--fractions",
+    )
     assert res.code == 0, res.stderr
     doc = json.loads(res.stdout)
     assert {c["name"]: (c["a"], c["b"]) for c in doc["categories"]} == {
-        "starter": (8, 10), "brick": (4, 3)}  # fmt: skip
+        "starter": (8, 10),
+        "brick": (4, 3),
+    }
     assert len(doc["differences"]) == 4
     for d in doc["differences"]:
         seen = DrawRules().seen(Going(d["going"]), 2)[d["turn"] - 1]
         assert Fraction(d["fraction"]) == _good(10, 3, seen) - _good(8, 4, seen)
         assert d["ci"] is None
-    text = cli("simulate", "--size", "40", "--count", "starter=8", "--when", "starter >= 1",
-               "--vs", "starter=10").stdout  # fmt: skip
+    text = cli(
+        "simulate",
+        "--size",
+        "40",
+        "--count",
+        "starter=8",
+        "--when",
+        "starter >= 1",
+        "--vs",
+        "starter=10",
+    ).stdout
     assert "categories: starter 8 -> 10" in text and "B - A" in text
 
 
 @pytest.mark.slow
 def test_comparing_two_specs_and_two_decks(cli: Cli, tmp_path: Path) -> None:
     other = tmp_path / "other.toml"
-    other.write_text('[categories]\nash = { names = ["Ash Blossom & Joyous Spring"] }\n'
-                     '[conditions]\nash = "ash >= 2"\nnew = "ash == 0"\n')  # fmt: skip
-    res = cli("simulate", ASH40, "-s", str(DATA / "spec-ash.toml"), "--vs", str(other),
-              "-o", "json", "--going", "first")  # fmt: skip
+    other.write_text(
+        '[categories]\nash = { names = ["Ash Blossom & Joyous Spring"] }\n'
+        '[conditions]\nash = "ash >= 2"\nnew = "ash == 0"\n'
+    )
+    res = cli(
+        "simulate",
+        ASH40,
+        "-s",
+        str(DATA / "spec-ash.toml"),
+        "--vs",
+        str(other),
+        "-o",
+        "json",
+        "--going",
+        "first",
+    )
     assert res.code == 0, res.stderr
     doc = json.loads(res.stdout)
     assert doc["only_a"] == ["ash_no_trap"] and doc["only_b"] == ["new"]
@@ -203,8 +298,20 @@ def test_comparing_two_specs_and_two_decks(cli: Cli, tmp_path: Path) -> None:
     want = sum(Fraction(comb(3, k) * comb(37, 5 - k), comb(40, 5)) for k in (2, 3))
     assert d["b"] == pytest.approx(float(want)) and d["diff"] == pytest.approx(d["b"] - d["a"])
     pots = str(DATA / "pots-40.ydk")
-    res = cli("simulate", ASH40, "-s", str(DATA / "spec-pots.toml"), "--vs", pots,
-              "--trials", "20000", "--seed", "4", "-o", "json")  # fmt: skip
+    res = cli(
+        "simulate",
+        ASH40,
+        "-s",
+        str(DATA / "spec-pots.toml"),
+        "--vs",
+        pots,
+        "--trials",
+        "20000",
+        "--seed",
+        "4",
+        "-o",
+        "json",
+    )
     assert res.code == 0, res.stderr
     doc = json.loads(res.stdout)
     assert doc["a"]["method"] == "exact" and doc["b"]["method"] == "simulation"
@@ -238,8 +345,9 @@ def test_a_vary_table_in_the_spec_makes_a_sweep(cli: Cli, api: Api, tmp_path: Pa
         a, t = row["values"]["Ash Blossom & Joyous Spring"], row["values"]["trap"]
         assert Fraction(row["results"]["ash_no_trap"]["first"]["fraction"]) == _good(a, t, 5)
     deck = (Path(ASH40)).read_text(encoding="utf-8")
-    over_http = api.post("/v1/simulate/sweep", json={"deck": deck, "spec": VARY_SPEC,
-                                                     "going": "first"}).json()  # fmt: skip
+    over_http = api.post(
+        "/v1/simulate/sweep", json={"deck": deck, "spec": VARY_SPEC, "going": "first"}
+    ).json()
     assert [r["values"] for r in over_http["rows"]] == [r["values"] for r in doc["rows"]]
     spec.write_text(VARY_SPEC.replace('"1..3"', '"3..1"'), encoding="utf-8")
     bad = cli("simulate", ASH40, "-s", str(spec))

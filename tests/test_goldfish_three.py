@@ -77,8 +77,19 @@ def test_cumulative_and_expected_match_scipy(size: int, copies: int) -> None:
 
 
 def test_cumulative_in_json_and_text(cli) -> None:  # type: ignore[no-untyped-def]
-    res = cli("simulate", "--size", "40", "--count", "starter=9", "--cumulative", "-t", "2",
-              "-o", "json", "--fractions")  # fmt: skip
+    res = cli(
+        "simulate",
+        "--size",
+        "40",
+        "--count",
+        "starter=9",
+        "--cumulative",
+        "-t",
+        "2",
+        "-o",
+        "json",
+        "--fractions",
+    )
     assert res.code == 0, res.stderr
     data = json.loads(res.stdout)
     turn = data["distributions"][0]["results"]["first"][1]  # 6 seen
@@ -96,8 +107,9 @@ def test_cumulative_in_json_and_text(cli) -> None:  # type: ignore[no-untyped-de
 
 
 def test_simulated_cumulative_intervals_cover_the_exact_ones() -> None:
-    sim = simulate_counts(40, {"s": 9}, turns=2, distributions=True, exact="never", seed=11,
-                          trials=50_000)  # fmt: skip
+    sim = simulate_counts(
+        40, {"s": 9}, turns=2, distributions=True, exact="never", seed=11, trials=50_000
+    )
     d = sim.distributions[0]
     for t, seen in enumerate(sim.seen[Going.FIRST]):
         rv = hypergeom(40, 9, seen)
@@ -119,8 +131,9 @@ def test_distinct_pieces_quick_mode_match_enumeration(need: int) -> None:
     sizes = list(counts.values())
     for going in (Going.FIRST, Going.SECOND):
         for t, seen in enumerate(stats.seen[going]):
-            want = _enumerate(sizes, 40 - sum(sizes), seen,
-                              lambda xs: sum(x >= 1 for x in xs) >= need)  # fmt: skip
+            want = _enumerate(
+                sizes, 40 - sum(sizes), seen, lambda xs: sum(x >= 1 for x in xs) >= need
+            )
             assert stats.conditions[0].by_going[going][t].fraction == want
 
 
@@ -128,17 +141,19 @@ def test_distinct_cards_of_one_category_match_enumeration() -> None:
     # a "combo" category of 5 different cards (3, 3, 2, 1, 3 copies), plus a brick category
     copies = [3, 3, 2, 1, 3, 3, 3]
     deck = make_deck(copies + [1] * 15)
-    spec = parse_spec({
-        "categories": {
-            "combo": {"passcodes": [str(c) for c in CODES[:5]]},
-            "brick": {"passcodes": [str(c) for c in CODES[5:7]]},
-        },
-        "conditions": {
-            "two pieces": "distinct(combo) >= 2",
-            "two pieces no brick": "distinct(combo) >= 2 and brick == 0",
-            "more pieces than copies - 1": "distinct(combo) > combo - 1",
-        },
-    })  # fmt: skip
+    spec = parse_spec(
+        {
+            "categories": {
+                "combo": {"passcodes": [str(c) for c in CODES[:5]]},
+                "brick": {"passcodes": [str(c) for c in CODES[5:7]]},
+            },
+            "conditions": {
+                "two pieces": "distinct(combo) >= 2",
+                "two pieces no brick": "distinct(combo) >= 2 and brick == 0",
+                "more pieces than copies - 1": "distinct(combo) > combo - 1",
+            },
+        }
+    )
     stats = simulate(deck, spec, turns=3)
     assert stats.method is Method.EXACT
     sizes = copies  # groups: five combo cards, two brick cards; the rest (15) other
@@ -160,16 +175,19 @@ def test_distinct_simulated_agrees_with_exact() -> None:
     exact = simulate_counts(40, counts, when, turns=2)
     sim = simulate_counts(40, counts, when, turns=2, exact="never", seed=5, trials=60_000)
     for going in (Going.FIRST, Going.SECOND):
-        for e, s in zip(exact.conditions[0].by_going[going], sim.conditions[0].by_going[going],
-                        strict=True):  # fmt: skip
+        for e, s in zip(
+            exact.conditions[0].by_going[going], sim.conditions[0].by_going[going], strict=True
+        ):
             assert s.low is not None and s.high is not None
             assert s.low - 0.003 <= e.probability <= s.high + 0.003
 
 
 def test_distinct_parse_errors() -> None:
-    for text, message in [("distinct() >= 1", "expected a category name"),
-                          ("distinct(a b) >= 1", "expected , or \\)"),
-                          ("distinct(a, 2)", "expected a category name")]:  # fmt: skip
+    for text, message in [
+        ("distinct() >= 1", "expected a category name"),
+        ("distinct(a b) >= 1", "expected , or \\)"),
+        ("distinct(a, 2)", "expected a category name"),
+    ]:
         with pytest.raises(Exception, match=message):
             parse_condition(text, {"a", "b"})
     with pytest.raises(Exception, match="unknown category 'zz'"):
@@ -183,8 +201,9 @@ def test_distinct_parse_errors() -> None:
 def test_one_condition_over_the_budget_leaves_the_others_exact() -> None:
     counts = {c: 3 for c in "abcdefghijkl"}
     when = {"hard": "a - b + c - d + e - f + g - h + i - j + k - l != 0", "easy": "a >= 1"}
-    stats = simulate_counts(40, counts, when, turns=2, budget=ExactBudget(max_bytes=20_000),
-                            seed=3, trials=20_000)  # fmt: skip
+    stats = simulate_counts(
+        40, counts, when, turns=2, budget=ExactBudget(max_bytes=20_000), seed=3, trials=20_000
+    )
     hard, easy = stats.condition("hard"), stats.condition("easy")
     assert hard.method is Method.SIMULATION and easy.method is Method.EXACT
     assert stats.method is Method.SIMULATION and "hard" in (stats.note or "")
@@ -206,8 +225,9 @@ def test_text_names_the_exact_and_the_simulated_conditions(cli) -> None:  # type
 
     counts = {c: 3 for c in "abcdefghijkl"}
     when = {"hard": "a - b + c - d + e - f + g - h + i - j + k - l != 0", "easy": "a >= 1"}
-    stats = simulate_counts(40, counts, when, budget=ExactBudget(max_bytes=20_000), seed=3,
-                            trials=5_000)  # fmt: skip
+    stats = simulate_counts(
+        40, counts, when, budget=ExactBudget(max_bytes=20_000), seed=3, trials=5_000
+    )
     text = render(stats, "text")
     assert "exact: easy" in text and "simulated: hard" in text
 
@@ -217,10 +237,26 @@ def test_text_names_the_exact_and_the_simulated_conditions(cli) -> None:  # type
 
 def _quick_pair(seed_a: int, seed_b: int, trials: int = 20_000, paired: bool = True):  # type: ignore[no-untyped-def]
     when = ["starter >= 1 and brick == 0"]
-    a = simulate_counts(40, {"starter": 9, "brick": 6}, when, turns=2, exact="never",
-                        seed=seed_a, trials=trials, paired=paired)  # fmt: skip
-    b = simulate_counts(40, {"starter": 11, "brick": 4}, when, turns=2, exact="never",
-                        seed=seed_b, trials=trials, paired=paired)  # fmt: skip
+    a = simulate_counts(
+        40,
+        {"starter": 9, "brick": 6},
+        when,
+        turns=2,
+        exact="never",
+        seed=seed_a,
+        trials=trials,
+        paired=paired,
+    )
+    b = simulate_counts(
+        40,
+        {"starter": 11, "brick": 4},
+        when,
+        turns=2,
+        exact="never",
+        seed=seed_b,
+        trials=trials,
+        paired=paired,
+    )
     return compare(a, b)
 
 
@@ -254,9 +290,23 @@ def test_one_seed_pairs_the_games_and_different_seeds_do_not() -> None:
 
 
 def test_cli_vs_with_a_seed_says_paired(cli) -> None:  # type: ignore[no-untyped-def]
-    args = ("simulate", "--size", "40", "--count", "starter=9", "--count", "brick=6", "--when",
-            "starter >= 1 and brick == 0", "--vs", "starter=11,brick=4", "--exact", "never",
-            "--trials", "20000")  # fmt: skip
+    args = (
+        "simulate",
+        "--size",
+        "40",
+        "--count",
+        "starter=9",
+        "--count",
+        "brick=6",
+        "--when",
+        "starter >= 1 and brick == 0",
+        "--vs",
+        "starter=11,brick=4",
+        "--exact",
+        "never",
+        "--trials",
+        "20000",
+    )
     res = cli(*args, "--seed", "7", "-o", "json")
     assert res.code == 0, res.stderr
     data = json.loads(res.stdout)
@@ -289,8 +339,22 @@ def test_paired_interval_covers_95_percent() -> None:
 
 def test_sample_hands_are_seeded_and_consistent(cli) -> None:  # type: ignore[no-untyped-def]
     spec = str(EXAMPLES / "spec-starters.toml")
-    args = ("simulate", DECK, "-s", spec, "--sample", "4", "--seed", "9", "-t", "3", "-o", "json",
-            "--trials", "2000")  # fmt: skip
+    args = (
+        "simulate",
+        DECK,
+        "-s",
+        spec,
+        "--sample",
+        "4",
+        "--seed",
+        "9",
+        "-t",
+        "3",
+        "-o",
+        "json",
+        "--trials",
+        "2000",
+    )
     one, two = cli(*args), cli(*args)
     assert one.code == 0, one.stderr
     assert one.stdout == two.stdout
@@ -335,12 +399,23 @@ def test_sample_limits() -> None:
 
 
 def test_side_plan_figures_match_enumeration(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    res = cli("simulate", str(EXAMPLES / "tcg-legal.ydk"), "--side",
-              str(EXAMPLES / "side-plan.toml"), "-t", "2", "-o", "json", "--fractions")  # fmt: skip
+    res = cli(
+        "simulate",
+        str(EXAMPLES / "tcg-legal.ydk"),
+        "--side",
+        str(EXAMPLES / "side-plan.toml"),
+        "-t",
+        "2",
+        "-o",
+        "json",
+        "--fractions",
+    )
     assert res.code == 0, res.stderr
     data = json.loads(res.stdout)
     assert [(c["name"], c["copies"]) for c in data["plan"]["in"]] == [
-        ("Cosmic Cyclone", 2), ("Dark Ruler No More", 1)]  # fmt: skip
+        ("Cosmic Cyclone", 2),
+        ("Dark Ruler No More", 1),
+    ]
     cmp = data["comparison"]
     assert cmp["labels"] == {"a": "game 1", "b": "games 2 and 3"}
     # default report: P(at least 1) of each card; the sided deck has Cosmic Cyclone, game 1 not
@@ -353,8 +428,9 @@ def test_side_plan_figures_match_enumeration(cli, tmp_path: Path) -> None:  # ty
         for going, seens in (("first", (5, 6)), ("second", (6, 7))):
             for est, seen in zip(side[name]["results"][going], seens, strict=True):
                 n, d = map(int, est["fraction"].split("/"))
-                assert Fraction(n, d) == 1 - Fraction(math.comb(40 - copies, seen),
-                                                      math.comb(40, seen))  # fmt: skip
+                assert Fraction(n, d) == 1 - Fraction(
+                    math.comb(40 - copies, seen), math.comb(40, seen)
+                )
                 assert est["p"] == pytest.approx(1 - hypergeom(40, copies, seen).pmf(0))
 
 
@@ -365,13 +441,20 @@ def test_side_plan_spec_conditions_match_enumeration() -> None:
 
     deck = read_path(str(EXAMPLES / "tcg-legal.ydk"))
     plan = parse_side_plan((EXAMPLES / "side-plan.toml").read_text(encoding="utf-8"))
-    spec = parse_spec({
-        "categories": {"spell_removal": {"names": ["Cosmic Cyclone", "Harpie's Feather Duster",
-                                                   "Dark Ruler No More"]},
-                       "ban": {"names": ["Sales Ban", "Clockwork Night"]}},
-        "conditions": {"out": "spell_removal >= 1 and ban == 0",
-                       "two": "distinct(spell_removal) >= 2"},
-    })  # fmt: skip
+    spec = parse_spec(
+        {
+            "categories": {
+                "spell_removal": {
+                    "names": ["Cosmic Cyclone", "Harpie's Feather Duster", "Dark Ruler No More"]
+                },
+                "ban": {"names": ["Sales Ban", "Clockwork Night"]},
+            },
+            "conditions": {
+                "out": "spell_removal >= 1 and ban == 0",
+                "two": "distinct(spell_removal) >= 2",
+            },
+        }
+    )
     stats = simulate_side(deck, plan, spec, turns=2)
     # game 1: 1 Duster, 1 Sales Ban + 2 Clockwork Night; sided: Duster, 2 Cyclone, DRNM, no ban
     for stats_, groups, ban in ((stats.game1, [1], 3), (stats.sided, [1, 2, 1], 0)):
@@ -380,10 +463,12 @@ def test_side_plan_spec_conditions_match_enumeration() -> None:
             for t, seen in enumerate(stats_.seen[going]):
                 sizes = [*groups, ban] if ban else groups
                 k = len(groups)
-                out = _enumerate(sizes, other, seen, lambda xs, k=k: sum(xs[:k]) >= 1
-                                 and sum(xs[k:]) == 0)  # fmt: skip
-                two = _enumerate(sizes, other, seen,
-                                 lambda xs, k=k: sum(x >= 1 for x in xs[:k]) >= 2)  # fmt: skip
+                out = _enumerate(
+                    sizes, other, seen, lambda xs, k=k: sum(xs[:k]) >= 1 and sum(xs[k:]) == 0
+                )
+                two = _enumerate(
+                    sizes, other, seen, lambda xs, k=k: sum(x >= 1 for x in xs[:k]) >= 2
+                )
                 assert stats_.condition("out").by_going[going][t].fraction == out
                 assert stats_.condition("two").by_going[going][t].fraction == two
     diffs = {(d.name, d.going, d.turn): d for d in stats.comparison.differences}
@@ -403,8 +488,7 @@ def test_side_plan_problems_are_errors(cli, tmp_path: Path) -> None:  # type: ig
 
 
 def test_side_cards_text(cli) -> None:  # type: ignore[no-untyped-def]
-    res = cli("simulate", DECK, "--side", PLAN,
-              "-t", "2")  # fmt: skip
+    res = cli("simulate", DECK, "--side", PLAN, "-t", "2")
     assert res.code == 0, res.stderr
     assert "Side plan · in: 2 Cosmic Cyclone, 1 Dark Ruler No More" in res.stdout
     assert "Side cards seen in games 2 and 3" in res.stdout and "any side card" in res.stdout
@@ -417,13 +501,13 @@ def test_side_cards_text(cli) -> None:  # type: ignore[no-untyped-def]
 def test_plot_with_vs_plots_both(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     pytest.importorskip("matplotlib")
     out = tmp_path / "vs.png"
-    res = cli("simulate", "--size", "40", "--count", "starter=9", "--vs", "starter=11",
-              "--plot", str(out))  # fmt: skip
+    res = cli(
+        "simulate", "--size", "40", "--count", "starter=9", "--vs", "starter=11", "--plot", str(out)
+    )
     assert res.code == 0, res.stderr
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     svg = tmp_path / "side.svg"
-    res = cli("simulate", DECK, "--side", PLAN,
-              "--plot", str(svg))  # fmt: skip
+    res = cli("simulate", DECK, "--side", PLAN, "--plot", str(svg))
     assert res.code == 0, res.stderr
     assert "game 1" in svg.read_text(encoding="utf-8")
 
@@ -440,9 +524,14 @@ def test_random_quick_questions_match_enumeration() -> None:
         stats = simulate_counts(40, counts, [text], turns=2)
         for going in (Going.FIRST, Going.SECOND):
             for t, seen in enumerate(stats.seen[going]):
-                want = _enumerate(sizes, 40 - sum(sizes), seen,
-                                  lambda xs, need=need, bound=bound: sum(x >= 1 for x in xs) >= need
-                                  or xs[0] - xs[-1] >= bound)  # fmt: skip
+                want = _enumerate(
+                    sizes,
+                    40 - sum(sizes),
+                    seen,
+                    lambda xs, need=need, bound=bound: (
+                        sum(x >= 1 for x in xs) >= need or xs[0] - xs[-1] >= bound
+                    ),
+                )
                 assert stats.conditions[0].by_going[going][t].fraction == want, text
 
 
@@ -454,8 +543,14 @@ def test_simulate_route_answers_the_new_questions(api: Api) -> None:  # noqa: F8
 
     combo = {"a": 3, "b": 3, "c": 2, "d": 1, "e": 3}
     quick = {"size": 40, "counts": combo, "when": ["distinct(a, b, c, d, e) >= 2"]}
-    body = {"quick": quick, "turns": 2, "fractions": True, "distributions": True, "sample": 2,
-            "seed": 4}  # fmt: skip
+    body = {
+        "quick": quick,
+        "turns": 2,
+        "fractions": True,
+        "distributions": True,
+        "sample": 2,
+        "seed": 4,
+    }
     resp = api.post("/v1/simulate", json=body)
     assert resp.status_code == 200, resp.text
     doc = resp.json()
@@ -481,8 +576,18 @@ def test_simulate_route_answers_the_new_questions(api: Api) -> None:  # noqa: F8
 def test_side_checks_the_sided_deck_on_the_date_asked(cli: Any) -> None:
     # --date reached the draw rules but not the sided deck's legality check (it used today)
     root = Path(__file__).resolve().parent.parent / "examples"
-    args = ["simulate", str(root / "tcg-legal.ydk"), "--spec", str(root / "spec-starters.toml"),
-            "--side", str(root / "side-plan.toml"), "--trials", "2000", "--seed", "1"]  # fmt: skip
+    args = [
+        "simulate",
+        str(root / "tcg-legal.ydk"),
+        "--spec",
+        str(root / "spec-starters.toml"),
+        "--side",
+        str(root / "side-plan.toml"),
+        "--trials",
+        "2000",
+        "--seed",
+        "1",
+    ]
     old = cli(*args, "-d", "2010-01-01")
     assert old.code == 0, old.stderr
     assert "the sided deck: Cyber Dragon is Limited (1) on the 2009-09-01 TCG list" in old.stderr

@@ -233,8 +233,16 @@ def test_scan_skips_tool_folders_gitignore_and_non_deck_txt_in_one_line(
     for folder in ("decks", ".venv/lib", "node_modules/pkg", ".cache", "build", "env"):
         (tmp_path / folder).mkdir(parents=True)
     (tmp_path / "env" / "pyvenv.cfg").write_text("home = /usr/bin\n")
-    for path in ("decks/a.ydk", ".venv/lib/x.ydk", "node_modules/pkg/y.ydk", ".cache/z.ydk",
-                 "build/b.ydk", "env/e.ydk", "decks/old.ydk", "decks/.hidden.ydk"):  # fmt: skip
+    for path in (
+        "decks/a.ydk",
+        ".venv/lib/x.ydk",
+        "node_modules/pkg/y.ydk",
+        ".cache/z.ydk",
+        "build/b.ydk",
+        "env/e.ydk",
+        "decks/old.ydk",
+        "decks/.hidden.ydk",
+    ):
         (tmp_path / path).write_bytes(deck)
     (tmp_path / ".gitignore").write_text("build/\n*.tmp\nold.ydk\n")
     (tmp_path / "decks" / "list.txt").write_text(
@@ -259,11 +267,16 @@ def test_scan_skips_tool_folders_gitignore_and_non_deck_txt_in_one_line(
     doc = json.loads(as_json.stdout)
     skipped = {Path(k["path"]).name: k["reason"] for k in doc["skipped"]}
     assert skipped == {
-        ".venv": "hidden folder", ".cache": "hidden folder", "node_modules": "tool folder",
-        "env": "tool folder", "build": "ignored by .gitignore", "old.ydk": "ignored by .gitignore",
-        ".hidden.ydk": "hidden file", "LICENSE.txt": "not a deck list",
+        ".venv": "hidden folder",
+        ".cache": "hidden folder",
+        "node_modules": "tool folder",
+        "env": "tool folder",
+        "build": "ignored by .gitignore",
+        "old.ydk": "ignored by .gitignore",
+        ".hidden.ydk": "hidden file",
+        "LICENSE.txt": "not a deck list",
         "requirements.txt": "not a deck list",
-    }  # fmt: skip
+    }
     assert doc["summary"]["skipped"] == len(skipped)
 
 
@@ -620,8 +633,18 @@ def test_unseeded_simulation_picks_and_reports_a_seed(cli, tmp_path: Path) -> No
     ]
     seeds = [r["seed"] for r in runs]
     assert all(isinstance(s, int) for s in seeds)
-    again = cli("simulate", str(deck), "--exact", "never", "--trials", "500", "-o", "json",
-                "--seed", str(seeds[0]))  # fmt: skip
+    again = cli(
+        "simulate",
+        str(deck),
+        "--exact",
+        "never",
+        "--trials",
+        "500",
+        "-o",
+        "json",
+        "--seed",
+        str(seeds[0]),
+    )
     assert json.loads(again.stdout)["conditions"] == runs[0]["conditions"]
     text = cli("simulate", str(deck), "--exact", "never", "--trials", "500")
     assert "(seed " in text.stdout
@@ -717,8 +740,11 @@ def test_long_help_wraps_at_words_not_at_source_lines(command: list[str]) -> Non
     env = dict(os.environ, COLUMNS=str(width), TERM="dumb")
     proc = subprocess.run(
         [sys.executable, "-m", "deckcheck", *command, "--help"],
-        capture_output=True, text=True, env=env, check=True,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     prose = []
     for line in proc.stdout.splitlines():
         if line.strip()[:1] in ("╭", "│", "╰") or line in ("Arguments:", "Options:"):
@@ -738,9 +764,12 @@ def test_long_help_wraps_at_words_not_at_source_lines(command: list[str]) -> Non
 
 @pytest.mark.parametrize(
     ("rules", "key"),
-    [("hand_size = -1", "hand_size"), ("life_points = -8000", "life_points"),
-     ("hand_size = 1000000", "hand_size")],
-)  # fmt: skip
+    [
+        ("hand_size = -1", "hand_size"),
+        ("life_points = -8000", "life_points"),
+        ("hand_size = 1000000", "hand_size"),
+    ],
+)
 def test_format_file_rule_values_are_range_checked(
     cli, tmp_path: Path, rules: str, key: str
 ) -> None:

@@ -104,8 +104,9 @@ def test_cli_timeout_is_the_deadline_of_a_trickling_server(
 # -- outputs ---------------------------------------------------------------------------------
 
 
-def _run(*args: str, stdin: int | None = None, umask: int | None = None,
-         shell: str | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
+def _run(
+    *args: str, stdin: int | None = None, umask: int | None = None, shell: str | None = None
+) -> subprocess.CompletedProcess[str]:
     """``python -m deckcheck ARGS`` in a real process (``shell``: a bash line instead)."""
     cmd = ["bash", "-c", shell] if shell else [sys.executable, "-m", "deckcheck", *args]
 
@@ -113,8 +114,15 @@ def _run(*args: str, stdin: int | None = None, umask: int | None = None,
         if umask is not None:
             os.umask(umask)
 
-    return subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=120,
-                          preexec_fn=before, stdin=stdin)  # fmt: skip
+    return subprocess.run(
+        cmd,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        preexec_fn=before,
+        stdin=stdin,
+    )
 
 
 def _mode(path: Path) -> int:
@@ -198,10 +206,15 @@ def test_output_writer_refuses_a_fifo_that_nothing_reads(tmp_path: Path) -> None
 
 @pytest.mark.parametrize(
     "args",
-    [["batch", str(DECK), "--out", ""], ["validate", str(DECK), "--out", ""],
-     ["convert", "x.ydk", "--out", ""], ["meta", str(DECK), "--out", ""],
-     ["sheet", str(DECK), "--out", ""], ["validate", str(DECK), "--sarif", ""]],
-)  # fmt: skip
+    [
+        ["batch", str(DECK), "--out", ""],
+        ["validate", str(DECK), "--out", ""],
+        ["convert", "x.ydk", "--out", ""],
+        ["meta", str(DECK), "--out", ""],
+        ["sheet", str(DECK), "--out", ""],
+        ["validate", str(DECK), "--sarif", ""],
+    ],
+)
 def test_an_empty_output_name_is_refused(
     cli: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]
 ) -> None:
@@ -230,10 +243,16 @@ def test_batch_keeps_the_mode_of_old_reports_and_refuses_a_read_only_one(
 # -- standard input --------------------------------------------------------------------------
 
 STDIN_COMMANDS = [
-    ["validate", "-"], ["batch", "-", "--out", "{tmp}/out"], ["convert", "-", "--to", "ydke"],
-    ["fingerprint", "-"], ["sheet", "-", "--out", "{tmp}/s.pdf"], ["meta", "-"],
-    ["simulate", "-"], ["diff", "-", "{deck}"], ["upcoming", "-"],
-]  # fmt: skip
+    ["validate", "-"],
+    ["batch", "-", "--out", "{tmp}/out"],
+    ["convert", "-", "--to", "ydke"],
+    ["fingerprint", "-"],
+    ["sheet", "-", "--out", "{tmp}/s.pdf"],
+    ["meta", "-"],
+    ["simulate", "-"],
+    ["diff", "-", "{deck}"],
+    ["upcoming", "-"],
+]
 
 
 @pytest.mark.parametrize("args", STDIN_COMMANDS, ids=lambda a: a[0])
@@ -274,8 +293,25 @@ def test_a_lone_surrogate_in_a_card_name_is_escaped_by_data_diff(tmp_path: Path)
     Dataset.bundled().export(old)
     Dataset.bundled().export(new)
     lines = (new / "cards.jsonl").read_text(encoding="utf-8").splitlines()
-    row = [99990003, 0, 0, "Pot \ud800 of Diffs", None, None, 2, 0, 0, 0, 0, 2, None, None,
-           "2026-11-20", [], {}]  # fmt: skip
+    row = [
+        99990003,
+        0,
+        0,
+        "Pot \ud800 of Diffs",
+        None,
+        None,
+        2,
+        0,
+        0,
+        0,
+        0,
+        2,
+        None,
+        None,
+        "2026-11-20",
+        [],
+        {},
+    ]
     (new / "cards.jsonl").write_text("\n".join([*lines, json.dumps(row)]) + "\n")
     write_manifest(new, date(2026, 12, 1))
     for output in ("json", "text", "markdown"):
@@ -300,8 +336,15 @@ def _signature_cases(tmp_path: Path) -> dict[str, str]:
     deep.write_text("a = " + "[" * 50_000 + "]" * 50_000 + "\n")
     utf = tmp_path / "bad.toml"
     utf.write_bytes(b'[archetypes."\xff\xfe"]\ncards = ["Pot of Greed"]\n')
-    names = {"fifo": fifo, "zero": Path("/dev/zero"), "big": big, "deep": deep, "utf": utf,
-             "folder": tmp_path, "missing": tmp_path / "none"}  # fmt: skip
+    names = {
+        "fifo": fifo,
+        "zero": Path("/dev/zero"),
+        "big": big,
+        "deep": deep,
+        "utf": utf,
+        "folder": tmp_path,
+        "missing": tmp_path / "none",
+    }
     return {k: str(v) for k, v in names.items()}
 
 

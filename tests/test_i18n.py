@@ -91,8 +91,9 @@ def test_json_gains_the_local_name_beside_the_english_one(
     cli: Callable[..., Any], index: CardIndex
 ) -> None:
     plain = json.loads(cli("validate", str(PROBLEMS), "--date", ON, "-o", "json").stdout)
-    local = json.loads(cli("validate", str(PROBLEMS), "--date", ON, "-o", "json",
-                           "--lang", "ja").stdout)  # fmt: skip
+    local = json.loads(
+        cli("validate", str(PROBLEMS), "--date", ON, "-o", "json", "--lang", "ja").stdout
+    )
     before, after = plain["results"][0]["violations"], local["results"][0]["violations"]
     for a, b in zip(before, after, strict=True):
         assert "name_local" not in a and "message_local" not in a
@@ -126,8 +127,17 @@ def test_batch_csv_and_html_in_the_language(cli: Callable[..., Any], tmp_path: P
 
     shutil.copy(PROBLEMS, tmp_path / "problems.ydk")
     out = tmp_path / "out"
-    res = cli("batch", str(tmp_path / "problems.ydk"), "--out", str(out), "--date", ON,
-              "--lang", "ja", "-q")  # fmt: skip
+    res = cli(
+        "batch",
+        str(tmp_path / "problems.ydk"),
+        "--out",
+        str(out),
+        "--date",
+        ON,
+        "--lang",
+        "ja",
+        "-q",
+    )
     assert res.code == 1
     rows = list(csv.reader(io.StringIO((out / "report.csv").read_text(encoding="utf-8"))))
     assert tuple(rows[0]) == HEADER  # column names are API: never translated
@@ -171,8 +181,11 @@ def test_catalogs_are_valid_gettext() -> None:
     if msgfmt is None:
         pytest.skip("msgfmt is missing (apt-get install gettext)")
     for lang in UI_LANGS:
-        subprocess.run([msgfmt, "--check", "-o", "/dev/null", str(LOCALE_DIR / f"{lang}.po")],
-                       check=True, capture_output=True)  # fmt: skip
+        subprocess.run(
+            [msgfmt, "--check", "-o", "/dev/null", str(LOCALE_DIR / f"{lang}.po")],
+            check=True,
+            capture_output=True,
+        )
 
 
 @pytest.mark.parametrize("lang", [Lang.JA, Lang.ZH, Lang.KO])
@@ -180,8 +193,18 @@ def test_every_violation_code_translates_with_its_values(index: CardIndex, lang:
     loc = Localizer(lang, index)
     local = _names(index, lang.value)[0] if lang is not Lang.KO else "Pot of Greed"
     for code in Code:
-        v = Violation(code, Severity.ERROR, "english message", "main", POT_OF_GREED,
-                      "Pot of Greed", 4, 3, 7, "4 Pot of Greed")  # fmt: skip
+        v = Violation(
+            code,
+            Severity.ERROR,
+            "english message",
+            "main",
+            POT_OF_GREED,
+            "Pot of Greed",
+            4,
+            3,
+            7,
+            "4 Pot of Greed",
+        )
         text = loc.violation(v)
         assert CJK.search(text) or HANGUL.search(text), (code, text)
         assert "english message" not in text
@@ -231,8 +254,9 @@ def test_every_message_id_renders_in_every_language_with_the_same_fields(lang: s
 def test_a_translation_that_drops_or_adds_a_field_is_caught(tmp_path: Path) -> None:
     # the parity check reads the catalogs as gettext writes them: a dropped field is found
     good = (LOCALE_DIR / "ja.po").read_text(encoding="utf-8")
-    dropped = good.replace('msgstr "{name}は{list}のリストで禁止カードです',
-                           'msgstr "{name}は禁止カードです')  # fmt: skip
+    dropped = good.replace(
+        'msgstr "{name}は{list}のリストで禁止カードです', 'msgstr "{name}は禁止カードです'
+    )
     added = good.replace('msgstr "要確認（{n}）"', 'msgstr "要確認（{n}、{date}）"')
     for text in (dropped, added):
         assert text != good
@@ -352,12 +376,16 @@ def test_the_service_answers_in_the_accepted_language() -> None:
     local = [v["message_local"] for v in korean.json()["violations"]]
     assert all(HANGUL.search(m) for m in local)
     # the body's lang wins over the header
-    ja = client.post("/v1/validate", json={**body, "lang": "ja"},
-                     headers={"Accept-Language": "ko"}).json()  # fmt: skip
+    ja = client.post(
+        "/v1/validate", json={**body, "lang": "ja"}, headers={"Accept-Language": "ko"}
+    ).json()
     assert all(CJK.search(v["message_local"]) for v in ja["violations"])
     # errors: the code's meaning in the language, then the English message
-    bad = client.post("/v1/validate", json={**body, "format": "no-such-format"},
-                      headers={"Accept-Language": "zh-Hans"})  # fmt: skip
+    bad = client.post(
+        "/v1/validate",
+        json={**body, "format": "no-such-format"},
+        headers={"Accept-Language": "zh-Hans"},
+    )
     assert bad.status_code == 404
     error = bad.json()["error"]
     assert error["code"] == "unknown-format" and error["message_local"].startswith("未知赛制")
@@ -377,8 +405,15 @@ def test_batch_html_in_korean_is_translated_through(
     assert res.code == 1, res.stderr
     page = (out / "report.html").read_text(encoding="utf-8")
     assert '<html lang="ko">' in page
-    for english in ("Needs attention", "All registrations", "Metagame", "Most played cards",
-                    "Share of decks", "Fix:", " points: "):  # fmt: skip
+    for english in (
+        "Needs attention",
+        "All registrations",
+        "Metagame",
+        "Most played cards",
+        "Share of decks",
+        "Fix:",
+        " points: ",
+    ):
         assert english not in page, english
     assert "메타게임" in page and "확인 필요" in page and "2025년 6월 1일" in page
 
@@ -403,7 +438,11 @@ def test_a_catalog_is_read_only_for_its_language(lang: str, read: str) -> None:
     # English (the default) never opens a catalog: cold start stays as it was
     import sys
 
-    res = subprocess.run([sys.executable, "-c", AUDIT, "validate", str(PROBLEMS), "--date", ON,
-                          "--lang", lang], capture_output=True, text=True, check=False)  # fmt: skip
+    res = subprocess.run(
+        [sys.executable, "-c", AUDIT, "validate", str(PROBLEMS), "--date", ON, "--lang", lang],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert res.returncode == 0, res.stderr
     assert f"CATALOGS {read}\n" in res.stderr

@@ -18,10 +18,16 @@ from tests.conftest import ROOT
 
 
 def _git(cwd: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}  # fmt: skip
-    out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=env,
-                         check=True)  # fmt: skip
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.org",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.org",
+    }
+    out = subprocess.run(
+        ["git", *args], cwd=cwd, capture_output=True, text=True, env=env, check=True
+    )
     return out.stdout.strip()
 
 
@@ -38,23 +44,43 @@ def _deck_repo(tmp_path: Path) -> Path:
 
 
 def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "deckcheck", *args], cwd=cwd,
-                          capture_output=True, text=True, check=False)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "deckcheck", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 @pytest.mark.slow
 def test_init_writes_pinned_starter_files(tmp_path: Path) -> None:
     repo = _deck_repo(tmp_path)
-    res = _run(repo, "init", "--folder", "goat/**=goat", "--exclude", "drafts/**",
-               "--repo", "https://github.com/someone/deckcheck")  # fmt: skip
+    res = _run(
+        repo,
+        "init",
+        "--folder",
+        "goat/**=goat",
+        "--exclude",
+        "drafts/**",
+        "--repo",
+        "https://github.com/someone/deckcheck",
+    )
     assert res.returncode == 0, res.stderr
     head = _git(ROOT, "rev-parse", "HEAD")
     assert f"pinned deckcheck 0.1.0 at {head} (checkout)" in res.stdout
     config = load_config(repo / "deckcheck.toml")
     assert dict(config.settings.folders) == {"goat/**": "goat"}
     pre = yaml.safe_load((repo / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
-    assert pre == {"repos": [{"repo": "https://github.com/someone/deckcheck", "rev": head,
-                              "hooks": [{"id": "deckcheck"}]}]}  # fmt: skip
+    assert pre == {
+        "repos": [
+            {
+                "repo": "https://github.com/someone/deckcheck",
+                "rev": head,
+                "hooks": [{"id": "deckcheck"}],
+            }
+        ]
+    }
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     assert "deckcheck" in {h["id"] for h in hooks}
     flow = yaml.safe_load((repo / ".github/workflows/deckcheck.yml").read_text(encoding="utf-8"))
@@ -92,22 +118,37 @@ def test_init_keeps_existing_files_and_checks_its_flags(
 def test_init_then_real_pre_commit(tmp_path: Path) -> None:
     """pre-commit clones this checkout at the pinned commit, installs it and runs the hook."""
     repo = _deck_repo(tmp_path)
-    res = _run(repo, "init", "--repo", str(ROOT), "--exclude", "drafts/**",
-               "--folder", "goat/**=goat")  # fmt: skip
+    res = _run(
+        repo, "init", "--repo", str(ROOT), "--exclude", "drafts/**", "--folder", "goat/**=goat"
+    )
     assert res.returncode == 0, res.stderr
     _git(repo, "add", "-A")
     _git(repo, "commit", "-qm", "decks")
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
     pre_commit = Path(sys.executable).parent / "pre-commit"
-    run = subprocess.run([str(pre_commit), "run", "--all-files"], cwd=repo, env=env,
-                         capture_output=True, text=True, check=False, timeout=900)  # fmt: skip
+    run = subprocess.run(
+        [str(pre_commit), "run", "--all-files"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=900,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "deckcheck (Yu-Gi-Oh! deck legality)" in run.stdout and "Passed" in run.stdout
     # an illegal deck staged outside drafts/ fails the hook
     shutil.copy(ROOT / "examples" / "problems.ydk", repo / "tcg" / "new.ydk")
     _git(repo, "add", "-A")
-    run = subprocess.run([str(pre_commit), "run"], cwd=repo, env=env, capture_output=True,
-                         text=True, check=False, timeout=600)  # fmt: skip
+    run = subprocess.run(
+        [str(pre_commit), "run"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
     assert run.returncode == 1 and "Failed" in run.stdout and "forbidden" in run.stdout
 
 
@@ -115,8 +156,12 @@ def _pins() -> list[tuple[str, str]]:
     import re
 
     examples = sorted(p for p in (ROOT / "examples").rglob("*") if p.suffix in (".yml", ".yaml"))
-    files = [ROOT / "README.md", ROOT / "action.yml", *sorted((ROOT / "docs").glob("*.md")),
-             *examples]  # fmt: skip
+    files = [
+        ROOT / "README.md",
+        ROOT / "action.yml",
+        *sorted((ROOT / "docs").glob("*.md")),
+        *examples,
+    ]
     pins = []
     for path in files:
         text = path.read_text(encoding="utf-8")
@@ -132,8 +177,11 @@ def test_every_documented_pin_exists() -> None:
 
     pins = _pins()
     assert len(pins) >= 4, pins
-    released = set(re.findall(r"^## (\d+\.\d+\.\d+) ", (ROOT / "CHANGELOG.md").read_text(
-        encoding="utf-8"), re.M))  # fmt: skip
+    released = set(
+        re.findall(
+            r"^## (\d+\.\d+\.\d+) ", (ROOT / "CHANGELOG.md").read_text(encoding="utf-8"), re.M
+        )
+    )
     for where, rev in pins:
         if re.fullmatch(r"v\d+\.\d+\.\d+", rev):
             assert rev[1:] in released, f"{where}: {rev} is not a release"

@@ -311,9 +311,17 @@ def test_text_typos_are_findings_with_lines_and_suggestions() -> None:
 
 @pytest.mark.parametrize(
     "line",
-    ["3x Ash Blossom", "3 Ash Blossom", "3 x Ash Blossom", "Ash Blossom x3", "Ash Blossom ×3",
-     "Ash Blossom (3)", "ASH  blossom & JOYOUS-spring x 3", "３ Ash Blossom"],
-)  # fmt: skip
+    [
+        "3x Ash Blossom",
+        "3 Ash Blossom",
+        "3 x Ash Blossom",
+        "Ash Blossom x3",
+        "Ash Blossom ×3",
+        "Ash Blossom (3)",
+        "ASH  blossom & JOYOUS-spring x 3",
+        "３ Ash Blossom",
+    ],
+)
 def test_text_quantity_forms(line: str) -> None:
     deck = parse_text(line.replace("Ash Blossom", "Ash Blossom & Joyous Spring"))
     assert pairs(deck) == [(Section.MAIN, ASH)] * 3, deck.findings

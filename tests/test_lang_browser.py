@@ -25,9 +25,26 @@ LANGS = ("ja", "zh", "ko")
 LOCAL = {"ja": r"[\u3040-\u30ff\u4e00-\u9fff]", "zh": r"[\u4e00-\u9fff]", "ko": r"[\uac00-\ud7a3]"}
 ALLOWED = {
     # proper nouns, file formats and codes that every language writes as they are
-    "deckcheck", "ydk", "ydke", "URL", "TCG", "OCG", "JSON", "json", "omega", "Omega", "PDF",
-    "QR", "API", "MiB", "CSV", "Ash", "Blossom", "macOS", "gitignore",
-}  # fmt: skip
+    "deckcheck",
+    "ydk",
+    "ydke",
+    "URL",
+    "TCG",
+    "OCG",
+    "JSON",
+    "json",
+    "omega",
+    "Omega",
+    "PDF",
+    "QR",
+    "API",
+    "MiB",
+    "CSV",
+    "Ash",
+    "Blossom",
+    "macOS",
+    "gitignore",
+}
 
 # the text a person reads: text nodes and the attributes people see or hear, outside data
 # (card names, format names, the data's fingerprint, codes, and the elements marked as data)
@@ -52,12 +69,29 @@ for (let n = walker.nextNode(); n; n = walker.nextNode()) {
 return out;
 """
 
-BUILDER_DATA = ", ".join((
-    "[data-no-i18n]", "#ui-lang", "#format option", "#format optgroup", "#results .en",
-    "#results .sub", ".cards .name", ".cards img", "#as-of", "#violations", "#deck-name",
-    ".category header strong", ".category .picks label", "#odds td:first-child", "#chart",
-    "#io", "#io-notes", "#search", "#region option",
-))  # fmt: skip
+BUILDER_DATA = ", ".join(
+    (
+        "[data-no-i18n]",
+        "#ui-lang",
+        "#format option",
+        "#format optgroup",
+        "#results .en",
+        "#results .sub",
+        ".cards .name",
+        ".cards img",
+        "#as-of",
+        "#violations",
+        "#deck-name",
+        ".category header strong",
+        ".category .picks label",
+        "#odds td:first-child",
+        "#chart",
+        "#io",
+        "#io-notes",
+        "#search",
+        "#region option",
+    )
+)
 """What the builder shows from the data (names, formats, messages checked on their own)."""
 
 REPORT_DATA = "td, .code, h3, .deck li, .deck > .meta, th.own, .meta-bar span, title"

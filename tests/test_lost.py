@@ -221,8 +221,9 @@ def test_prose_is_still_skipped_and_a_deck_named_file_is_unreadable(
     doc = json.loads(res.stdout)
     assert res.code == 2
     assert {Path(u["path"]).name: u["code"] for u in doc["unreadable"]} == {
-        "my-deck.txt": "not-a-deck", "deck.json": "not-a-deck"
-    }  # fmt: skip
+        "my-deck.txt": "not-a-deck",
+        "deck.json": "not-a-deck",
+    }
     assert {Path(k["path"]).name: k["code"] for k in doc["skipped"]} == {
         "LICENSE.txt": "not-deck-list"
     }
@@ -248,10 +249,15 @@ def test_zip_entries_with_odd_names_are_checked(cli: Callable[..., Any], tmp_pat
 
     from deckcheck.service import create_app
 
-    web = TestClient(create_app()).post(
-        "/v1/batch?date=2025-06-01", content=archive.read_bytes(),
-        headers={"Content-Type": "application/zip"},
-    ).json()  # fmt: skip
+    web = (
+        TestClient(create_app())
+        .post(
+            "/v1/batch?date=2025-06-01",
+            content=archive.read_bytes(),
+            headers={"Content-Type": "application/zip"},
+        )
+        .json()
+    )
     assert [r["path"] for r in web["results"]] == names
 
 

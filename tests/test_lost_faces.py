@@ -152,8 +152,9 @@ def test_every_face_reports_every_injected_line(
         # the service
         got = api.post("/v1/validate", json={"deck": text, "date": DATE}).json()
         assert _reported(kinds, text, got["violations"])
-        got = api.post("/v1/batch", json={"decks": [{"name": "d", "deck": text}],
-                                          "date": DATE}).json()  # fmt: skip
+        got = api.post(
+            "/v1/batch", json={"decks": [{"name": "d", "deck": text}], "date": DATE}
+        ).json()
         assert _reported(kinds, text, got["results"][0]["violations"])
         got = api.post("/v1/convert", json={"deck": text, "to": "ydk"}).json()
         assert set(got["left_out"]) == unread

@@ -125,9 +125,17 @@ def test_event_breakdown(event: tuple[Path, dict[str, int], list[Any]]) -> None:
     assert meta.decks == 200 and not meta.unreadable
     assert {a.label: a.decks for a in meta.archetypes} == expected
     assert [a.label for a in meta.archetypes] == [
-        "Cyber Dragon", "Blue-Eyes", "Blackwing", "Salamangreat", "Salamangreat / Snake-Eye",
-        "Elemental HERO", "Lightsworn", "Sky Striker", "Labrynth", "rogue",
-    ]  # fmt: skip
+        "Cyber Dragon",
+        "Blue-Eyes",
+        "Blackwing",
+        "Salamangreat",
+        "Salamangreat / Snake-Eye",
+        "Elemental HERO",
+        "Lightsworn",
+        "Sky Striker",
+        "Labrynth",
+        "rogue",
+    ]
     shares = {a.label: a.share for a in meta.archetypes}
     assert shares["Cyber Dragon"] == pytest.approx(35 / 200)
     assert shares["rogue"] == pytest.approx(15 / 200)
@@ -183,8 +191,10 @@ def test_signature_file_overrides_the_rule(tmp_path: Path) -> None:
     rules = load_rules(sig)
     hybrid = classify(read_path(META / "salamangreat-snake-eye.txt"), rules)
     assert (hybrid.label, hybrid.kind.value, hybrid.signature) == (
-        "Fire King Snake-Eye", "archetype", True,
-    )  # fmt: skip
+        "Fire King Snake-Eye",
+        "archetype",
+        True,
+    )
     assert classify(read_path(META / "blue-eyes.txt"), rules).label == "Chaos Dragons"
     # a deck without the signature cards still follows the card data
     assert classify(read_path(META / "blackwing.txt"), rules).label == "Blackwing"
@@ -212,12 +222,28 @@ def test_thresholds_by_hand() -> None:
         return [f"{min(3, copies - 3 * i)} {n}" for i, n in enumerate(names) if copies > 3 * i]
 
     def deck(blackwing: int, lightsworn: int) -> Any:
-        bw = ["Blackwing - Gale the Whirlwind", "Blackwing - Kalut the Moon Shadow",
-              "Blackwing - Bora the Spear", "Blackwing - Shura the Blue Flame"]  # fmt: skip
-        ls = ["Lumina, Lightsworn Summoner", "Ryko, Lightsworn Hunter",
-              "Raiden, Hand of the Lightsworn", "Lyla, Lightsworn Sorceress"]  # fmt: skip
-        filler = ["Uraby", "Dark Gray", "Armored Starfish", "Drooling Lizard", "Mystical Elf",
-                  "Giant Soldier of Stone", "Curse of Dragon", "Hard Armor"]  # fmt: skip
+        bw = [
+            "Blackwing - Gale the Whirlwind",
+            "Blackwing - Kalut the Moon Shadow",
+            "Blackwing - Bora the Spear",
+            "Blackwing - Shura the Blue Flame",
+        ]
+        ls = [
+            "Lumina, Lightsworn Summoner",
+            "Ryko, Lightsworn Hunter",
+            "Raiden, Hand of the Lightsworn",
+            "Lyla, Lightsworn Sorceress",
+        ]
+        filler = [
+            "Uraby",
+            "Dark Gray",
+            "Armored Starfish",
+            "Drooling Lizard",
+            "Mystical Elf",
+            "Giant Soldier of Stone",
+            "Curse of Dragon",
+            "Hard Armor",
+        ]
         text = lines(bw, blackwing) + lines(ls, lightsworn)
         text += lines(filler, 40 - blackwing - lightsworn)
         return read_deck("\n".join(text))

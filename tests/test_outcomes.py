@@ -35,8 +35,9 @@ def test_each_source_ends_as_one_typed_outcome(tmp_path: Path) -> None:
     assert [Path(r.path or "").name for r in batch.checked] == ["legal.ydk"]
     codes = {Path(u.path).name: u.code for u in batch.unreadable}
     assert codes == {
-        "junk.ydk": UnreadableReason.BAD_ENCODING, "gone.ydk": UnreadableReason.MISSING
-    }  # fmt: skip
+        "junk.ydk": UnreadableReason.BAD_ENCODING,
+        "gone.ydk": UnreadableReason.MISSING,
+    }
     skips = {Path(k.path).name: k.code for k in batch.skipped}
     assert skips == {".hidden.ydk": SkipReason.HIDDEN_FILE, "notes.txt": SkipReason.NOT_DECK_LIST}
     # every source is in exactly one of the three lists
@@ -57,13 +58,16 @@ def test_codes_reach_json_sarif_and_junit(tmp_path: Path) -> None:
     sarif = json.loads(render(batch, OutputFormat.SARIF, opts))
     notes = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     assert sorted((n["level"], n["properties"]["code"]) for n in notes) == [
-        ("error", "bad-encoding"), ("note", "hidden-file"), ("note", "not-deck-list"),
-    ]  # fmt: skip
+        ("error", "bad-encoding"),
+        ("note", "hidden-file"),
+        ("note", "not-deck-list"),
+    ]
     junit = ET.fromstring(render(batch, OutputFormat.JUNIT, opts))
     assert [e.get("type") for e in junit.iter("error")] == ["bad-encoding"]
     assert sorted(e.get("type") or "" for e in junit.iter("skipped")) == [
-        "hidden-file", "not-deck-list"
-    ]  # fmt: skip
+        "hidden-file",
+        "not-deck-list",
+    ]
     assert junit.get("skipped") == "2"
 
 
@@ -78,11 +82,15 @@ def test_csv_lists_each_skipped_file_with_its_code(tmp_path: Path) -> None:
     assert tuple(table[0]) == HEADER  # the same columns
     by_name = {Path(r["source"]).name: r for r in table}
     assert {n: r["status"] for n, r in by_name.items()} == {
-        "legal.ydk": "legal", "junk.ydk": "unreadable", ".hidden.ydk": "skipped",
+        "legal.ydk": "legal",
+        "junk.ydk": "unreadable",
+        ".hidden.ydk": "skipped",
         "notes.txt": "skipped",
-    }  # fmt: skip
+    }
     assert (by_name[".hidden.ydk"]["codes"], by_name[".hidden.ydk"]["messages"]) == (
-        "hidden-file", "hidden file")  # fmt: skip
+        "hidden-file",
+        "hidden file",
+    )
     assert by_name["notes.txt"]["codes"] == "not-deck-list"
     assert by_name["notes.txt"]["legal"] == by_name["notes.txt"]["main"] == ""
     # the skipped rows come after the checked and unreadable ones

@@ -23,9 +23,15 @@ def _run(
     args: list[str], cwd: Path, preexec: Callable[[], None] | None = None, **kw: Any
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "deckcheck", *args], cwd=cwd, capture_output="stdout" not in kw,
-        text=True, timeout=120, check=False, preexec_fn=preexec, **kw,
-    )  # fmt: skip
+        [sys.executable, "-m", "deckcheck", *args],
+        cwd=cwd,
+        capture_output="stdout" not in kw,
+        text=True,
+        timeout=120,
+        check=False,
+        preexec_fn=preexec,
+        **kw,
+    )
 
 
 def _one_error(stderr: str) -> None:
@@ -47,9 +53,14 @@ COMMANDS = [
 def test_closed_stdout_is_exit_2_with_one_error_line(tmp_path: Path, args: list[str]) -> None:
     (tmp_path / "d.ydk").write_text(DECK)
     res = subprocess.run(
-        [sys.executable, "-m", "deckcheck", *args], cwd=tmp_path, stderr=subprocess.PIPE,
-        text=True, timeout=120, check=False, preexec_fn=lambda: os.close(1),
-    )  # fmt: skip
+        [sys.executable, "-m", "deckcheck", *args],
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        check=False,
+        preexec_fn=lambda: os.close(1),
+    )
     assert res.returncode == 2, res.stderr
     _one_error(res.stderr)
     assert "standard output is closed" in res.stderr
@@ -60,9 +71,12 @@ def test_closed_stdout_is_exit_2_with_one_error_line(tmp_path: Path, args: list[
 def test_broken_pipe_is_exit_2_with_one_error_line(tmp_path: Path, args: list[str]) -> None:
     (tmp_path / "d.ydk").write_text(DECK)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "deckcheck", *args], cwd=tmp_path, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [sys.executable, "-m", "deckcheck", *args],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.close()  # the reader goes away before deckcheck writes
     err = proc.stderr.read()
@@ -74,8 +88,9 @@ def test_broken_pipe_is_exit_2_with_one_error_line(tmp_path: Path, args: list[st
 def test_full_disk_stdout_is_exit_2(tmp_path: Path) -> None:
     (tmp_path / "d.ydk").write_text(DECK)
     with open("/dev/full", "w") as full:
-        res = _run(["validate", "d.ydk", "-d", "2025-06-01"], tmp_path, stdout=full,
-                   stderr=subprocess.PIPE)  # fmt: skip
+        res = _run(
+            ["validate", "d.ydk", "-d", "2025-06-01"], tmp_path, stdout=full, stderr=subprocess.PIPE
+        )
     assert res.returncode == 2
     _one_error(res.stderr)
 
@@ -116,8 +131,11 @@ def test_batch_out_is_all_or_nothing(cli: Callable[..., Any], tmp_path: Path) ->
     for name in ("report.csv", "report.json", "report.html"):
         assert (out / name).read_text() == "previous run"  # not a mix of two runs
     assert sorted(p.name for p in out.iterdir()) == [
-        "junit.xml", "report.csv", "report.html", "report.json",
-    ]  # fmt: skip
+        "junit.xml",
+        "report.csv",
+        "report.html",
+        "report.json",
+    ]
 
 
 def test_batch_out_cleans_stale_staging_folders(cli: Callable[..., Any], tmp_path: Path) -> None:
@@ -135,8 +153,12 @@ def test_batch_out_cleans_stale_staging_folders(cli: Callable[..., Any], tmp_pat
     res = _batch(cli, tmp_path, out)
     assert res.code == 1, res.stderr
     assert sorted(p.name for p in out.iterdir()) == [
-        live.name, "junit.xml", "report.csv", "report.html", "report.json",
-    ]  # fmt: skip
+        live.name,
+        "junit.xml",
+        "report.csv",
+        "report.html",
+        "report.json",
+    ]
 
 
 def _fsize_limit(limit: int) -> Callable[[], None]:
@@ -152,8 +174,11 @@ def test_summary_append_is_whole_or_nothing(tmp_path: Path) -> None:
     (tmp_path / "d.ydk").write_text(DECK)
     summary = tmp_path / "summary.md"
     summary.write_text("x" * 1000)
-    res = _run(["validate", "d.ydk", "-d", "2025-06-01", "--summary", "summary.md"], tmp_path,
-               _fsize_limit(1050))  # fmt: skip
+    res = _run(
+        ["validate", "d.ydk", "-d", "2025-06-01", "--summary", "summary.md"],
+        tmp_path,
+        _fsize_limit(1050),
+    )
     assert res.returncode == 2, res.stderr
     _one_error(res.stderr)
     assert summary.read_text() == "x" * 1000  # not torn mid-row

@@ -113,8 +113,9 @@ def test_one_sniff_rule_for_folders_zips_on_disk_and_uploads(tmp_path: Path, app
         assert {strip(r.path or ""): r.legal for r in batch.reports} == EXPECTED_VERDICTS
         assert {strip(k.path): k.reason for k in batch.skipped} == EXPECTED_SKIPS
         assert not batch.unreadable
-    doc = post(app, "/v1/batch", content=archive.read_bytes(),
-               headers={"Content-Type": "application/zip"}).json()  # fmt: skip
+    doc = post(
+        app, "/v1/batch", content=archive.read_bytes(), headers={"Content-Type": "application/zip"}
+    ).json()
     assert {r["path"]: r["legal"] for r in doc["results"]} == EXPECTED_VERDICTS
     assert {k["path"]: k["reason"] for k in doc["skipped"]} == EXPECTED_SKIPS
 
@@ -143,9 +144,15 @@ def registrations(folder: Path) -> Path:
 
 
 EXPECTED_ROWS = [
-    ("Ada", "legal"), ("Bob", "illegal"), ("Cy", "illegal"), ("Di", "legal"), ("Ed", "legal"),
-    ("Flo", "unreadable"), ("Gus", "unreadable"), ("Ada again", "duplicate"),
-]  # fmt: skip
+    ("Ada", "legal"),
+    ("Bob", "illegal"),
+    ("Cy", "illegal"),
+    ("Di", "legal"),
+    ("Ed", "legal"),
+    ("Flo", "unreadable"),
+    ("Gus", "unreadable"),
+    ("Ada again", "duplicate"),
+]
 
 
 def test_omega_cell_with_a_slash_is_a_deck_not_a_path(tmp_path: Path) -> None:
@@ -205,21 +212,36 @@ def test_every_face_gives_the_same_decks_verdicts_and_skips(
         bat = json.loads((out / "report.json").read_text(encoding="utf-8"))
         upc = json.loads(cli("upcoming", str(given), *common, "-o", "json").stdout)
         faces = [
-            ({strip(r["path"]): r["legal"] for r in val["results"]},
-             {strip(u["path"]) for u in val["unreadable"]},
-             {strip(k["path"]): k["reason"] for k in val["skipped"]}),
-            ({strip(r["path"]): r["legal"] for r in bat["results"]},
-             {strip(u["path"]) for u in bat["unreadable"]},
-             {strip(k["path"]): k["reason"] for k in bat["skipped"]}),
-            ({strip(d["path"]): d["legal_now"] for d in upc["decks"]},
-             {strip(u["path"]) for u in upc["unreadable"]}, None),
-        ]  # fmt: skip
+            (
+                {strip(r["path"]): r["legal"] for r in val["results"]},
+                {strip(u["path"]) for u in val["unreadable"]},
+                {strip(k["path"]): k["reason"] for k in val["skipped"]},
+            ),
+            (
+                {strip(r["path"]): r["legal"] for r in bat["results"]},
+                {strip(u["path"]) for u in bat["unreadable"]},
+                {strip(k["path"]): k["reason"] for k in bat["skipped"]},
+            ),
+            (
+                {strip(d["path"]): d["legal_now"] for d in upc["decks"]},
+                {strip(u["path"]) for u in upc["unreadable"]},
+                None,
+            ),
+        ]
         if given.suffix == ".zip":
-            web = post(app, f"/v1/batch?date={ON}", content=given.read_bytes(),
-                       headers={"Content-Type": "application/zip"}).json()  # fmt: skip
-            faces.append(({strip(r["path"]): r["legal"] for r in web["results"]},
-                          {strip(u["path"]) for u in web["unreadable"]},
-                          {strip(k["path"]): k["reason"] for k in web["skipped"]}))  # fmt: skip
+            web = post(
+                app,
+                f"/v1/batch?date={ON}",
+                content=given.read_bytes(),
+                headers={"Content-Type": "application/zip"},
+            ).json()
+            faces.append(
+                (
+                    {strip(r["path"]): r["legal"] for r in web["results"]},
+                    {strip(u["path"]) for u in web["unreadable"]},
+                    {strip(k["path"]): k["reason"] for k in web["skipped"]},
+                )
+            )
         first = faces[0]
         assert first[0], given
         for face in faces[1:]:
@@ -275,8 +297,9 @@ def test_duplicate_entry_names_refuse_the_archive(tmp_path: Path, app: Any) -> N
     assert batch.exit_code == 2 and not batch.reports
     (bad,) = batch.unreadable
     assert "two entries" in bad.error
-    resp = post(app, "/v1/batch", content=buf.getvalue(),
-                headers={"Content-Type": "application/zip"})  # fmt: skip
+    resp = post(
+        app, "/v1/batch", content=buf.getvalue(), headers={"Content-Type": "application/zip"}
+    )
     assert resp.status_code == 422 and "two entries" in resp.json()["error"]["message"]
 
 
@@ -306,8 +329,9 @@ def test_corrupt_entries_are_per_entry_unreadable(tmp_path: Path, app: Any) -> N
         assert [strip(r.path or "") for r in batch.reports] == ["b.ydk"]
         (bad,) = batch.unreadable
         assert "damaged archive entry" in bad.error and "unexpected" not in bad.error
-        resp = post(app, "/v1/batch", content=bytes(raw),
-                    headers={"Content-Type": "application/zip"})  # fmt: skip
+        resp = post(
+            app, "/v1/batch", content=bytes(raw), headers={"Content-Type": "application/zip"}
+        )
         assert resp.status_code == 200
         assert [u["path"] for u in resp.json()["unreadable"]] == ["a.ydk"]
 
@@ -435,8 +459,13 @@ def test_validate_with_jobs_gives_one_process_answers(tmp_path: Path, cli: Any) 
     assert one.code == two.code and one.stdout == two.stdout
     doc = json.loads(one.stdout)  # every deck in its folder's format, tcg's copies ignored
     assert {r["format"] for r in doc["results"]} == {"goat", "tcg"}
-    assert not [v for r in doc["results"] if r["format"] == "tcg" for v in r["violations"]
-                if v["code"] == "copies"]  # fmt: skip
+    assert not [
+        v
+        for r in doc["results"]
+        if r["format"] == "tcg"
+        for v in r["violations"]
+        if v["code"] == "copies"
+    ]
 
 
 def test_batch_upload_takes_tcg_region_and_timeline_as_form_fields(app: Any) -> None:
@@ -444,16 +473,28 @@ def test_batch_upload_takes_tcg_region_and_timeline_as_form_fields(app: Any) -> 
     on = "2024-04-18"  # April 2024: na 2024-04-15, eu 2024-04-22
 
     def banlist(**fields: str) -> Any:
-        resp = post(app, "/v1/batch", data={"date": on, **fields},
-                    files={"file": ("decks.zip", raw, "application/zip")})  # fmt: skip
+        resp = post(
+            app,
+            "/v1/batch",
+            data={"date": on, **fields},
+            files={"file": ("decks.zip", raw, "application/zip")},
+        )
         assert resp.status_code == 200, resp.text
         return resp.json()["results"][0]["banlist"]["effective"]
 
     assert banlist() == banlist(tcg_region="na") == "2024-04-15"
     assert banlist(tcg_region="eu") == banlist(region="eu") == "2024-01-01"
-    ocg = post(app, "/v1/batch", data={"date": on, "timeline": "ocg"},
-               files={"file": ("decks.zip", raw, "application/zip")}).json()  # fmt: skip
+    ocg = post(
+        app,
+        "/v1/batch",
+        data={"date": on, "timeline": "ocg"},
+        files={"file": ("decks.zip", raw, "application/zip")},
+    ).json()
     assert ocg["format"] == "ocg"
-    bad = post(app, "/v1/batch", data={"date": on, "tcg_region": "mars"},
-               files={"file": ("decks.zip", raw, "application/zip")})  # fmt: skip
+    bad = post(
+        app,
+        "/v1/batch",
+        data={"date": on, "tcg_region": "mars"},
+        files={"file": ("decks.zip", raw, "application/zip")},
+    )
     assert bad.status_code == 422 and "unknown TCG region" in bad.json()["error"]["message"]

@@ -59,10 +59,16 @@ def upstream(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
     }
     cards = _sample(_lines("ygojson/cards.min.jsonl"), 150, _special_ygojson)
     assert len(cards) > 600 and len(want["yaml-yugi-cards"]) > 150  # the special ones are in
-    write_yaml_yugi([json.loads(x) for x in want["yaml-yugi-cards"]],
-                    root / "yaml-yugi" / "data" / "cards", with_sets=True)  # fmt: skip
-    write_yaml_yugi([json.loads(x) for x in want["yaml-yugi-rush"]],
-                    root / "yaml-yugi" / "data" / "rush", with_sets=False)  # fmt: skip
+    write_yaml_yugi(
+        [json.loads(x) for x in want["yaml-yugi-cards"]],
+        root / "yaml-yugi" / "data" / "cards",
+        with_sets=True,
+    )
+    write_yaml_yugi(
+        [json.loads(x) for x in want["yaml-yugi-rush"]],
+        root / "yaml-yugi" / "data" / "rush",
+        with_sets=False,
+    )
     sets = [json.loads(x) for x in want["ygojson-sets"]]
     kept = write_ygojson([json.loads(x) for x in cards], sets, root / "ygojson")
     assert len(kept) == len(cards)
@@ -94,8 +100,12 @@ def test_the_workflow_step_projects_the_shared_files_back(
     env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
     done = subprocess.run(
         ["bash", "-c", _step("Project the source files")],
-        cwd=work, env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     out = work / "sources"
     assert sorted(p.name for p in out.iterdir()) == sorted(ASSETS.values())
@@ -170,9 +180,17 @@ def test_a_malformed_set_file_and_the_size_cap(
 def test_the_script_fails_cleanly(tmp_path: Path) -> None:
     clone = _yaml_yugi_clone(tmp_path, {"cards/a.json": b"{"})
     done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "project_sources.py"), "--out",
-         str(tmp_path / "out"), "--yaml-yugi", str(clone)],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "project_sources.py"),
+            "--out",
+            str(tmp_path / "out"),
+            "--yaml-yugi",
+            str(clone),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith(f"error: {clone / 'data' / 'cards' / 'a.json'}: not valid JSON")

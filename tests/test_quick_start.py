@@ -20,8 +20,10 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 def _blocks(section: str) -> list[list[str]]:
     text = README.split(f"## {section}", 1)[1].split("\n## ", 1)[0]
-    return [[line.strip() for line in b.split("```", 1)[0].strip().splitlines()]
-            for b in text.split("```sh\n")[1:]]  # fmt: skip
+    return [
+        [line.strip() for line in b.split("```", 1)[0].strip().splitlines()]
+        for b in text.split("```sh\n")[1:]
+    ]
 
 
 def _offline(line: str) -> str:
@@ -30,8 +32,10 @@ def _offline(line: str) -> str:
         line = line.replace("python3 -m venv .venv", f"{sys.executable} -m venv .venv", 1)
         # the new venv also sees the packages of the environment running the tests
         site = sysconfig.get_paths()["purelib"]
-        pth = ("import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()['purelib'], "
-               f"'outer.pth').write_text({site!r})")  # fmt: skip
+        pth = (
+            "import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()['purelib'], "
+            f"'outer.pth').write_text({site!r})"
+        )
         return f'{line} && python -c "{pth}"'
     if line.startswith("pip install"):
         return line.replace("pip install", "pip install -q --no-deps --no-build-isolation", 1)
@@ -39,8 +43,11 @@ def _offline(line: str) -> str:
 
 
 def _repo_copy(tmp_path: Path) -> Path:
-    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
-                           check=True).stdout.decode().split("\0")  # fmt: skip
+    files = (
+        subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True)
+        .stdout.decode()
+        .split("\0")
+    )
     dest = tmp_path / "deckcheck"
     for name in filter(None, files):
         src = ROOT / name
@@ -52,8 +59,11 @@ def _repo_copy(tmp_path: Path) -> Path:
 
 def test_quick_start_says_what_a_fresh_debian_needs() -> None:
     quick, problems, contributors = _blocks("Quick start")
-    assert quick == ["python3 -m venv .venv && . .venv/bin/activate", "pip install .",
-                     "deckcheck validate examples/tcg-legal.ydk"]  # fmt: skip
+    assert quick == [
+        "python3 -m venv .venv && . .venv/bin/activate",
+        "pip install .",
+        "deckcheck validate examples/tcg-legal.ydk",
+    ]
     assert problems == ["deckcheck validate examples/problems.ydk --date 2025-06-01"]
     assert contributors[0] == quick[0]
     assert contributors[1] == "pip install -e '.[dev,service]'"
@@ -71,8 +81,15 @@ def test_quick_start_runs_in_a_fresh_folder(tmp_path: Path) -> None:
     here = str(Path(sys.executable).parent)
     env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep) if p != here)
     env["PIP_NO_INDEX"] = "1"  # nothing is downloaded
-    res = subprocess.run(["bash", "--noprofile", "--norc", "-c", script], cwd=repo, env=env,
-                         capture_output=True, text=True, timeout=900, check=False)  # fmt: skip
+    res = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-c", script],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     assert res.returncode == 0, res.stdout + res.stderr
     out = res.stdout.splitlines()
     assert out[0].startswith("LEGAL  examples/tcg-legal.ydk")

@@ -35,10 +35,23 @@ def test_every_violation_code_is_documented() -> None:
 
 
 def test_every_documented_command_exists(cli) -> None:  # type: ignore[no-untyped-def]
-    for group in ("validate", "upcoming", "convert", "simulate", "formats", "cards show",
-                  "cards search", "banlist show", "banlist diff", "banlist export",
-                  "formats show", "data status", "data update", "data export",
-                  "data reset"):  # fmt: skip
+    for group in (
+        "validate",
+        "upcoming",
+        "convert",
+        "simulate",
+        "formats",
+        "cards show",
+        "cards search",
+        "banlist show",
+        "banlist diff",
+        "banlist export",
+        "formats show",
+        "data status",
+        "data update",
+        "data export",
+        "data reset",
+    ):
         assert f"deckcheck {group}" in README
         res = cli(*group.split(), "--help")
         assert res.code == 0, group
@@ -46,8 +59,9 @@ def test_every_documented_command_exists(cli) -> None:  # type: ignore[no-untype
 
 def test_library_ci_example_runs(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     section = README.split("## Library", 1)[1].split("\n## ", 1)[0]
-    block = next(b.split("```", 1)[0] for b in section.split("```python")[1:]
-                 if "check_with_config" in b)  # fmt: skip
+    block = next(
+        b.split("```", 1)[0] for b in section.split("```python")[1:] if "check_with_config" in b
+    )
     monkeypatch.chdir(ROOT)
     scope: dict[str, object] = {}
     exec(compile(block, "README.md", "exec"), scope)

@@ -67,8 +67,12 @@ def regset(tmp_path: Path) -> RegSet:
         codes[name] = report.codes
     # the same legal deck in every other file format
     legal = read_path(ROOT / "examples" / "tcg-legal.ydk")
-    for fmt, suffix in (("ydke", ".ydke"), ("text", ".txt"), ("json", ".json"),
-                        ("omega", ".omega")):  # fmt: skip
+    for fmt, suffix in (
+        ("ydke", ".ydke"),
+        ("text", ".txt"),
+        ("json", ".json"),
+        ("omega", ".omega"),
+    ):
         name = f"legal-as-{fmt}{suffix}"
         (folder / name).write_text(write_deck(legal, fmt), encoding="utf-8")
         files.append(name)
@@ -218,8 +222,10 @@ def test_batch_command_writes_the_reports(regset: RegSet, cli, tmp_path: Path) -
             assert set(filter(None, row["codes"].split(";"))) == regset.codes[name]
             counts = deckcheck.validate(deck, "tcg", ON).counts
             assert (int(row["main"]), int(row["extra"]), int(row["side"])) == (
-                counts["main"], counts["extra"], counts["side"],
-            )  # fmt: skip
+                counts["main"],
+                counts["extra"],
+                counts["side"],
+            )
             assert row["deck_name"] == (deck.name or "")
         else:
             assert row["legal"] == "" and row["messages"]
@@ -234,8 +240,9 @@ def test_batch_command_writes_the_reports(regset: RegSet, cli, tmp_path: Path) -
     assert first["registration"]["player_id"] == "P000"
     assert first["registration"]["fields"] == {"Table": "1", "Country": "DE"}
     assert first["registration"]["status"] in ("legal", "illegal")
-    assert all(u["registration"]["status"] in ("unreadable", "duplicate")
-               for u in doc["unreadable"])  # fmt: skip
+    assert all(
+        u["registration"]["status"] in ("unreadable", "duplicate") for u in doc["unreadable"]
+    )
     # HTML: one page, no external assets, problems first
     page = (out / "report.html").read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>")
@@ -293,8 +300,9 @@ def test_reports_replace_old_ones_and_leave_nothing_else(tmp_path: Path, cli) ->
     out.mkdir()
     (out / "report.csv").write_text("old", encoding="utf-8")
     (out / "keep.txt").write_text("mine", encoding="utf-8")
-    res = cli("batch", str(ROOT / "examples" / "tcg-legal.ydk"), "-d", "2025-06-01",
-              "--out", str(out))  # fmt: skip
+    res = cli(
+        "batch", str(ROOT / "examples" / "tcg-legal.ydk"), "-d", "2025-06-01", "--out", str(out)
+    )
     assert res.code == 0
     assert sorted(p.name for p in out.iterdir()) == [
         "junit.xml",
@@ -412,10 +420,22 @@ def test_progress_bar_on_a_terminal(regset: RegSet, tmp_path: Path) -> None:
 
     master, slave = pty.openpty()
     proc = subprocess.run(
-        [sys.executable, "-m", "deckcheck", "batch", str(regset.folder), "--out",
-         str(tmp_path / "out"), "-j", "1"],
-        stdout=subprocess.PIPE, stderr=slave, check=False, env={**os.environ, "COLUMNS": "100"},
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "deckcheck",
+            "batch",
+            str(regset.folder),
+            "--out",
+            str(tmp_path / "out"),
+            "-j",
+            "1",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        check=False,
+        env={**os.environ, "COLUMNS": "100"},
+    )
     os.close(slave)
     shown = b""
     while True:
@@ -479,8 +499,11 @@ def test_readme_library_example_for_organisers(
     )
     monkeypatch.chdir(tmp_path)
     printed: list[str] = []
-    namespace = {"deckcheck": deckcheck, "deck": read_path("examples/problems.ydk"),
-                 "print": lambda *a: printed.append(" ".join(map(str, a)))}  # fmt: skip
+    namespace = {
+        "deckcheck": deckcheck,
+        "deck": read_path("examples/problems.ydk"),
+        "print": lambda *a: printed.append(" ".join(map(str, a))),
+    }
     exec(compile(code, "README.md", "exec"), namespace)
     assert printed[0] == "1 examples/tcg-legal.ydk"
     assert "duplicate" in printed[-1] and printed[-1].rstrip().endswith("1")

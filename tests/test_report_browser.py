@@ -14,9 +14,15 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None and not os.environ.get("CI"),
@@ -28,8 +34,11 @@ def _chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     assert CHROMIUM is not None, "Chromium is required in CI"
     return subprocess.run(
         [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", *args],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 @pytest.fixture()
@@ -79,15 +88,21 @@ def test_the_table_sorts_and_nothing_runs_from_the_data(report: Path, tmp_path: 
     </script></body>"""
     test = tmp_path / "probe.html"
     test.write_text(
-        page.replace("<head>", "<head><script>window.alert=function(){window.alerted=1};"
-                               "</script>", 1).replace("</body>", probe),
+        page.replace(
+            "<head>", "<head><script>window.alert=function(){window.alerted=1};</script>", 1
+        ).replace("</body>", probe),
         encoding="utf-8",
-    )  # fmt: skip
+    )
     res = _chromium(tmp_path, "--virtual-time-budget=3000", "--dump-dom", test.as_uri())
     found = re.search(r"<title>PROBE(.*?)</title>", res.stdout, re.S)
     assert found, res.stderr[-2000:]
-    got = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&")
-                     .replace("&lt;", "<").replace("&gt;", ">"))  # fmt: skip
+    got = json.loads(
+        found.group(1)
+        .replace("&quot;", '"')
+        .replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+    )
     players = ["Alice", "Alice again", "Bob", "Carol <script>alert(1)</script>"]
     assert got["up"] == players
     assert got["down"] == players[::-1]

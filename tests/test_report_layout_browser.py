@@ -66,12 +66,22 @@ def test_long_sources_never_scroll_the_page_sideways(
     assert omega[:100] in page or "not a deck" in page  # the long source is on the page
     probe = tmp_path / "probe.html"
     probe.write_text(page.replace("</body>", PROBE), encoding="utf-8")
-    res = _chromium(tmp_path, "--window-size=1280,3000", "--virtual-time-budget=3000",
-                    "--dump-dom", probe.as_uri())  # fmt: skip
+    res = _chromium(
+        tmp_path,
+        "--window-size=1280,3000",
+        "--virtual-time-budget=3000",
+        "--dump-dom",
+        probe.as_uri(),
+    )
     found = re.search(r"<title>PROBE(.*?)</title>", res.stdout, re.S)
     assert found, res.stderr[-2000:]
-    got = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&")
-                     .replace("&lt;", "<").replace("&gt;", ">"))  # fmt: skip
+    got = json.loads(
+        found.group(1)
+        .replace("&quot;", '"')
+        .replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+    )
     assert got["iw"] == 1280 and got["cells"] > 40
     assert got["sw"] <= got["iw"], f"the page is {got['sw']} px wide"
     assert got["broken"] == [], "words broken mid-word"

@@ -41,7 +41,7 @@ def test_extra_columns_reach_html_and_junit(tmp_path: Path, cli: Callable[..., A
     page = (out / "report.html").read_text(encoding="utf-8")
     table = page.split("<h2>All registrations</h2>", 1)[1]
     heads = [h.rsplit(">", 1)[1] for h in table.split("</th>")[:-1]]
-    assert heads[:5] == ['Row', 'Player id', 'Player', 'table', 'email']  # fmt: skip
+    assert heads[:5] == ["Row", "Player id", "Player", "table", "email"]
     assert '<td><span class="tok">bob@example.org</span></td>' in table
     assert "<td>13</td>" in table
     suite = ET.parse(out / "junit.xml").getroot().find("testsuite")
@@ -105,9 +105,11 @@ def test_google_forms_headers(tmp_path: Path, cli: Callable[..., Any]) -> None:
     for header, row in (
         ("Timestamp,Your name,Konami ID,Deckliste", "2025-01-01 10:00,Ada,0301234567,d.ydk"),
         ("Zeitstempel;Spieler;Konami-ID (10 Ziffern);Deck", "x;Ada;0301234567;d.ydk"),
-        ("Name (first and last),What is your Konami ID?,Upload your deck list",
-         "Ada,0301234567,d.ydk"),
-    ):  # fmt: skip
+        (
+            "Name (first and last),What is your Konami ID?,Upload your deck list",
+            "Ada,0301234567,d.ydk",
+        ),
+    ):
         csv = tmp_path / "form.csv"
         csv.write_text(f"{header}\n{row}\n", encoding="utf-8")
         (src,) = read_registrations(csv)

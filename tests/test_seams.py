@@ -57,8 +57,10 @@ def test_bundled_dataset_reads_its_date_and_fingerprint_from_the_manifest() -> N
 def test_committed_manifest_is_up_to_date() -> None:
     proc = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "build_dataset.py"), "--check"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
@@ -121,8 +123,16 @@ def test_draw_rules_follow_the_tcg_era_at_the_mr3_boundary(on: date, draws: bool
 
 
 def test_simulate_defaults_to_tcg_like_validate(cli: Any) -> None:
-    args = ["simulate", str(EXAMPLES / "tcg-legal.ydk"), "-s", str(EXAMPLES / "spec-starters.toml"),
-            "--date", "2014-05-01", "-o", "json"]  # fmt: skip
+    args = [
+        "simulate",
+        str(EXAMPLES / "tcg-legal.ydk"),
+        "-s",
+        str(EXAMPLES / "spec-starters.toml"),
+        "--date",
+        "2014-05-01",
+        "-o",
+        "json",
+    ]
     plain = cli(*args)
     tcg = cli(*args, "--format", "tcg")
     assert plain.code == tcg.code == 0, plain.stderr
@@ -148,10 +158,19 @@ def test_error_tree_has_one_root_and_maps_to_exit_codes_and_http() -> None:
     assert issubclass(DeckReadError, InputError) and DeckReadError.http_status == 422
     assert issubclass(UnknownFormatError, NotFoundError) and UnknownFormatError.http_status == 404
     assert DataError.http_status == 500
-    assert all(getattr(deckcheck, cls.__name__, None) is cls for cls in ERRORS
-               if cls.__name__ in deckcheck.__all__)  # fmt: skip
-    for name in ("DeckcheckError", "DataError", "InputError", "NotFoundError", "GoldfishError",
-                 "DeckWriteError"):  # fmt: skip
+    assert all(
+        getattr(deckcheck, cls.__name__, None) is cls
+        for cls in ERRORS
+        if cls.__name__ in deckcheck.__all__
+    )
+    for name in (
+        "DeckcheckError",
+        "DataError",
+        "InputError",
+        "NotFoundError",
+        "GoldfishError",
+        "DeckWriteError",
+    ):
         assert name in deckcheck.__all__
         assert f"`{name}`" in (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -179,8 +198,11 @@ def test_stdout_write_error_is_exit_2_not_a_traceback() -> None:
     with open("/dev/full", "w") as full:
         proc = subprocess.run(
             [sys.executable, "-m", "deckcheck", "formats"],
-            stdout=full, stderr=subprocess.PIPE, text=True, check=False,
-        )  # fmt: skip
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and proc.stderr.startswith("error:")
 
@@ -199,13 +221,22 @@ def test_batch_check_on_examples_and_render_json() -> None:
 
 def test_missing_path_is_an_unreadable_source_not_an_abort(cli: Any, tmp_path: Path) -> None:
     missing = tmp_path / "nope.ydk"
-    res = cli("validate", str(EXAMPLES / "problems.ydk"), str(missing), "-o", "json",
-              "-d", "2025-06-01")  # fmt: skip
+    res = cli(
+        "validate", str(EXAMPLES / "problems.ydk"), str(missing), "-o", "json", "-d", "2025-06-01"
+    )
     assert res.code == 2  # unreadable wins over illegal; both are listed
     doc = json.loads(res.stdout)
-    assert doc["summary"] == {"decks": 1, "legal": 0, "illegal": 1, "errors": doc["summary"]
-                              ["errors"], "warnings": 0, "notes": 0, "unreadable": 1,
-                              "skipped": 0, "duplicates": 0}  # fmt: skip
+    assert doc["summary"] == {
+        "decks": 1,
+        "legal": 0,
+        "illegal": 1,
+        "errors": doc["summary"]["errors"],
+        "warnings": 0,
+        "notes": 0,
+        "unreadable": 1,
+        "skipped": 0,
+        "duplicates": 0,
+    }
     assert doc["unreadable"][0]["path"] == str(missing)
     assert "errors" not in doc  # the deprecated alias of "unreadable" is gone
     assert "no such file" in res.stderr
@@ -214,8 +245,12 @@ def test_missing_path_is_an_unreadable_source_not_an_abort(cli: Any, tmp_path: P
 def test_sources_never_stop_and_read_stdin_once(tmp_path: Path) -> None:
     (tmp_path / "a.ydk").write_text("#main\n89631139\n")
     got = list(sources(["-", "-", str(tmp_path), "YDKE://abc!!!", str(tmp_path / "missing")]))
-    assert [s.kind for s in got] == [SourceKind.STDIN, SourceKind.FILE, SourceKind.URL,
-                                     SourceKind.FILE]  # fmt: skip
+    assert [s.kind for s in got] == [
+        SourceKind.STDIN,
+        SourceKind.FILE,
+        SourceKind.URL,
+        SourceKind.FILE,
+    ]
     assert got[-1].error == "no such file or folder"
     assert next(iter(sources([str(tmp_path)], exclude=["a.*"]))).error is not None
 

@@ -225,9 +225,11 @@ def test_tcg_region_picks_the_european_list_dates(api: Api) -> None:
         shown = api.get(f"/v1/formats/tcg?date={on}&tcg_region={region}").json()
         assert shown["banlist_at_date"]["name"] == got["banlist"]["name"]
         assert shown["tcg_region"] == region
-        batch = api.post(f"/v1/batch?date={on}&tcg_region={region}",
-                         content=zip_of({"a.ydk": LEGAL.encode()}),
-                         headers={"Content-Type": "application/zip"}).json()  # fmt: skip
+        batch = api.post(
+            f"/v1/batch?date={on}&tcg_region={region}",
+            content=zip_of({"a.ydk": LEGAL.encode()}),
+            headers={"Content-Type": "application/zip"},
+        ).json()
         assert batch["results"][0]["banlist"] == got["banlist"]
         old = api.post("/v1/validate", json={"deck": LEGAL, "date": on, "region": region}).json()
         assert old["banlist"] == got["banlist"]  # the deprecated field, read as tcg_region

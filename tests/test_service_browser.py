@@ -222,8 +222,9 @@ def _import_file(d: Any, wait: Any, path: Path) -> None:
     wait.until(lambda _: _text(d, "verdict") in ("LEGAL", "ILLEGAL"))
 
 
-def test_local_date_file_import_reload_share_and_undo(browser: Any, live_server: str,
-                                                      tmp_path: Path) -> None:  # fmt: skip
+def test_local_date_file_import_reload_share_and_undo(
+    browser: Any, live_server: str, tmp_path: Path
+) -> None:
     from datetime import datetime
     from zoneinfo import ZoneInfo
 
@@ -265,8 +266,9 @@ def test_local_date_file_import_reload_share_and_undo(browser: Any, live_server:
 
     # a share link restores the deck in a browser that never saw it
     d.find_element(By.ID, "share").click()
-    wait.until(lambda _: "#ydke://" in (d.find_element(By.ID, "share-url").get_attribute("value")
-                                        or ""))  # fmt: skip
+    wait.until(
+        lambda _: "#ydke://" in (d.find_element(By.ID, "share-url").get_attribute("value") or "")
+    )
     link = d.find_element(By.ID, "share-url").get_attribute("value")
     assert link.startswith(f"{live_server}/#ydke://")
     ydke = link.split("#", 1)[1]
@@ -288,8 +290,9 @@ def test_download_every_format(browser: Any, live_server: str, tmp_path: Path) -
     d = browser
     downloads = tmp_path / "downloads"
     downloads.mkdir()
-    d.execute_cdp_cmd("Browser.setDownloadBehavior",
-                      {"behavior": "allow", "downloadPath": str(downloads)})  # fmt: skip
+    d.execute_cdp_cmd(
+        "Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)}
+    )
     wait = _open(d, f"{live_server}/")
     _import_file(d, wait, LEGAL)
     want = deckcheck.read_path(LEGAL).multiset()
@@ -319,8 +322,12 @@ def test_unknown_lines_are_rows_fixed_by_search(browser: Any, live_server: str) 
     server = deckcheck.read_deck(text)
     assert _text(d, "count-main") == "5"  # what the server counts: 3 cards + a 2-card line
     assert len(server.main) == 3
-    codes = lambda: [e.get_attribute("data-code")  # noqa: E731
-                     for e in d.find_elements(By.CSS_SELECTOR, "#violations li")]  # fmt: skip
+
+    def codes() -> list[str]:
+        return [
+            e.get_attribute("data-code") for e in d.find_elements(By.CSS_SELECTOR, "#violations li")
+        ]
+
     wait.until(lambda _: "unknown-card" in codes())
     # fix it: Find puts the line in the search; Enter takes the first match
     _act(d, f"{row} .fix", Keys.ENTER)
@@ -392,14 +399,17 @@ SIZES = {"desktop": (1366, 900, False), "phone": (390, 844, True)}
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_layout_fits_and_touch_targets(browser: Any, live_server: str, tmp_path: Path,
-                                       size: str) -> None:  # fmt: skip
+def test_layout_fits_and_touch_targets(
+    browser: Any, live_server: str, tmp_path: Path, size: str
+) -> None:
     from selenium.webdriver.common.by import By
 
     d = browser
     width, height, mobile = SIZES[size]
-    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})  # fmt: skip
+    d.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile},
+    )
     wait = _open(d, f"{live_server}/")
     _import_file(d, wait, LEGAL)
     d.find_element(By.ID, "search").send_keys("Cyber")
@@ -474,9 +484,13 @@ def test_card_images_from_the_operators_origin_only(browser: Any, tmp_path: Path
         d.find_element(By.ID, "search").send_keys("Ash Blossom & Joyous")
         img = "#results li[data-passcode='14558127'] img.thumb"
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, img))
-        wait.until(lambda d: d.execute_script(
-            "const i = document.querySelector(arguments[0]); return i.complete && i.naturalWidth;",
-            img))  # fmt: skip
+        wait.until(
+            lambda d: d.execute_script(
+                "const i = document.querySelector(arguments[0]);"
+                " return i.complete && i.naturalWidth;",
+                img,
+            )
+        )
         assert d.find_element(By.CSS_SELECTOR, img).get_attribute("src") == template.replace(
             "{passcode}", "14558127"
         )

@@ -38,10 +38,14 @@ def test_every_answer_names_the_data_it_came_from() -> None:
     api = Api(create_app(Settings(max_body_bytes=1000)))
     tag = Dataset.active().fingerprint[:16]
     answers = [
-        api.get("/healthz"), api.get("/nowhere"), api.post("/v1/validate", json={"deck": LEGAL}),
-        api.post("/v1/validate", content=b"x" * 5000), api.post("/v1/validate", content=b"{"),
-        api.post("/v1/simulate", json={"deck": LEGAL, "trials": 100}), api.get("/v1/formats"),
-    ]  # fmt: skip
+        api.get("/healthz"),
+        api.get("/nowhere"),
+        api.post("/v1/validate", json={"deck": LEGAL}),
+        api.post("/v1/validate", content=b"x" * 5000),
+        api.post("/v1/validate", content=b"{"),
+        api.post("/v1/simulate", json={"deck": LEGAL, "trials": 100}),
+        api.get("/v1/formats"),
+    ]
     for resp in answers:
         assert resp.headers.get("x-deckcheck-data") == tag, (resp.status_code, resp.text[:200])
 
@@ -80,8 +84,11 @@ def test_healthz_reports_workers_that_serve_different_data(
     svc.siblings.started(svc.holder.live)  # what a worker does at start-up
     api = Api(app)
     workers = api.get("/healthz").json()["workers"]
-    assert workers == {"count": 1, "consistent": True,
-                       "fingerprints": [Dataset.active().fingerprint]}  # fmt: skip
+    assert workers == {
+        "count": 1,
+        "consistent": True,
+        "fingerprints": [Dataset.active().fingerprint],
+    }
     sibling = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         other = {"pid": sibling.pid, "fingerprint": "f" * 64, "as_of": "2026-01-01"}
@@ -123,8 +130,14 @@ print(json.dumps({"status": resp.status_code, "before": before, "after": "numpy"
 
 
 def test_the_worker_imports_numpy_before_forking_a_simulation() -> None:
-    out = subprocess.run([sys.executable, "-c", SIMULATE_ONCE, LEGAL], capture_output=True,
-                         text=True, check=True, timeout=300, env=dict(os.environ))  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", SIMULATE_ONCE, LEGAL],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+        env=dict(os.environ),
+    )
     got = json.loads(out.stdout.strip().splitlines()[-1])
     assert got["status"] == 200
     assert got["before"] is False and got["after"] is True  # imported here, not in each child

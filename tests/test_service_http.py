@@ -134,17 +134,31 @@ CASES: dict[tuple[str, str, int], tuple[str, dict[str, Any]]] = {
     ("/v1/simulate", "post", 413): ("/v1/simulate", BIG),
     ("/v1/simulate", "post", 422): ("/v1/simulate", {"json": {"deck": LEGAL, "turns": 0}}),
     ("/v1/simulate/sweep", "post", 400): ("/v1/simulate/sweep", BAD_UTF8),
-    ("/v1/simulate/sweep", "post", 404): ("/v1/simulate/sweep", {"json": {
-        "deck": LEGAL, "format": "nope", "vary": ["Cyber Dragon=1..3"]}}),
+    ("/v1/simulate/sweep", "post", 404): (
+        "/v1/simulate/sweep",
+        {"json": {"deck": LEGAL, "format": "nope", "vary": ["Cyber Dragon=1..3"]}},
+    ),
     ("/v1/simulate/sweep", "post", 413): ("/v1/simulate/sweep", BIG),
-    ("/v1/simulate/sweep", "post", 422): ("/v1/simulate/sweep", {"json": {"deck": LEGAL,
-                                                                         "turns": 0}}),
+    ("/v1/simulate/sweep", "post", 422): (
+        "/v1/simulate/sweep",
+        {"json": {"deck": LEGAL, "turns": 0}},
+    ),
     ("/v1/simulate/side", "post", 400): ("/v1/simulate/side", BAD_UTF8),
-    ("/v1/simulate/side", "post", 404): ("/v1/simulate/side", {"json": {
-        "deck": LEGAL, "format": "nope", "plan": "in: 1 Cosmic Cyclone\nout: 1 Sales Ban"}}),
+    ("/v1/simulate/side", "post", 404): (
+        "/v1/simulate/side",
+        {
+            "json": {
+                "deck": LEGAL,
+                "format": "nope",
+                "plan": "in: 1 Cosmic Cyclone\nout: 1 Sales Ban",
+            }
+        },
+    ),
     ("/v1/simulate/side", "post", 413): ("/v1/simulate/side", BIG),
-    ("/v1/simulate/side", "post", 422): ("/v1/simulate/side", {"json": {"deck": LEGAL,
-                                                                        "plan": "x: y"}}),
+    ("/v1/simulate/side", "post", 422): (
+        "/v1/simulate/side",
+        {"json": {"deck": LEGAL, "plan": "x: y"}},
+    ),
     ("/v1/sheet", "post", 400): ("/v1/sheet", BAD_UTF8),
     ("/v1/sheet", "post", 404): ("/v1/sheet", {"json": {"deck": LEGAL, "format": "nope"}}),
     ("/v1/sheet", "post", 413): ("/v1/sheet", BIG),
@@ -165,7 +179,7 @@ CASES: dict[tuple[str, str, int], tuple[str, dict[str, Any]]] = {
     ("/v1/cards/{passcode}", "get", 404): ("/v1/cards/999999999", {}),
     ("/v1/cards/{passcode}", "get", 409): ("/v1/cards/Gadget Token", {}),
     ("/v1/cards/{passcode}", "get", 422): ("/v1/cards/" + "x" * 300, {}),
-}  # fmt: skip
+}
 
 
 def test_openapi_lists_the_statuses_that_happen(api: Api) -> None:
@@ -185,12 +199,19 @@ def test_openapi_lists_the_statuses_that_happen(api: Api) -> None:
     # every error status listed is one a request gets (and 304 on every GET)
     errors = {x for x in listed if x[2] != 304}
     # (429 and the batch's 413: test_service_limit.py and below)
-    missing = errors - set(CASES) - {("/v1/simulate", "post", 429), ("/v1/batch", "post", 413),
-                                     ("/v1/batch", "post", 429),
-                                     ("/v1/simulate/sweep", "post", 429),
-                                     ("/v1/simulate/side", "post", 429),
-                                     # only where the sheet extra is missing
-                                     ("/v1/sheet", "post", 501)}  # fmt: skip
+    missing = (
+        errors
+        - set(CASES)
+        - {
+            ("/v1/simulate", "post", 429),
+            ("/v1/batch", "post", 413),
+            ("/v1/batch", "post", 429),
+            ("/v1/simulate/sweep", "post", 429),
+            ("/v1/simulate/side", "post", 429),
+            # only where the sheet extra is missing
+            ("/v1/sheet", "post", 501),
+        }
+    )
     assert not missing, missing
     assert {(p, m) for p, m, s in listed if s == 304} == {
         (p, "get") for p, ops in doc["paths"].items() if "get" in ops

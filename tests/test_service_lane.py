@@ -37,30 +37,59 @@ def _deck_bodies() -> list[bytes]:
     for path in DECKS:
         text = path.read_text(encoding="utf-8", errors="replace")
         out.append(json.dumps({"deck": text, "format": "tcg", "date": ON}).encode())
-        out.append(json.dumps({"deck": text, "date": "2010-03-01", "timeline": "ocg",
-                               "lang": "ja", "name": path.stem}).encode())  # fmt: skip
+        out.append(
+            json.dumps(
+                {
+                    "deck": text,
+                    "date": "2010-03-01",
+                    "timeline": "ocg",
+                    "lang": "ja",
+                    "name": path.stem,
+                }
+            ).encode()
+        )
     return out
 
 
 EDGES = [
-    b"{not json", b"", b"[]", b"null", b"5", b'"deck"', b'{"deck": 5}', b'{"deck": null}',
-    b"\xff\xfe{}", b'\xef\xbb\xbf{"deck": "#main\\n89631139\\n"}', b'{"deck": "\xff"}',
-    b'{"deck": "\\ud800"}', b'{"deck": "#main\\n89631139\\n", "name": "a\\udcffb"}',
-    b'{"deck": {"main": [89631139, 89631139]}, "from": "json"}', b'{"deck": {"main": NaN}}',
-    b'{"deck": "x", "colour": "red"}', b'{"deck": "x", "date": "31/12/2024"}',
-    b'{"deck": "x", "date": "2024-02-30"}', b'{"deck": "x", "format": "no-such-format"}',
-    b'{"deck": "x", "format": "tcg", "format_file": {}}', b'{"deck": "  "}', b'{"deck": "x",}',
-    b'{"deck": "x", "lang": "fr"}', b'{"deck": "x", "name": "' + b"n" * 501 + b'"}',
-    b'{"deck": "x", "allow_prerelease": "yes"}', b'{"deck": "x", "allow_prerelease": 2}',
-    b'{"deck": "x", "allow_prerelease": 1.0}', b'{"deck": "a", "deck": "ydke://%%%"}',
-    b'{"deck": ' + b"[" * 300 + b"]" * 300 + b"}", b"[" * 5000 + b"]" * 5000,
-    b'{"deck": {"main": [' + b"1" * 5000 + b"]}}", b'{"deck": "3 Ash Blossom", "region": "eu"}',
+    b"{not json",
+    b"",
+    b"[]",
+    b"null",
+    b"5",
+    b'"deck"',
+    b'{"deck": 5}',
+    b'{"deck": null}',
+    b"\xff\xfe{}",
+    b'\xef\xbb\xbf{"deck": "#main\\n89631139\\n"}',
+    b'{"deck": "\xff"}',
+    b'{"deck": "\\ud800"}',
+    b'{"deck": "#main\\n89631139\\n", "name": "a\\udcffb"}',
+    b'{"deck": {"main": [89631139, 89631139]}, "from": "json"}',
+    b'{"deck": {"main": NaN}}',
+    b'{"deck": "x", "colour": "red"}',
+    b'{"deck": "x", "date": "31/12/2024"}',
+    b'{"deck": "x", "date": "2024-02-30"}',
+    b'{"deck": "x", "format": "no-such-format"}',
+    b'{"deck": "x", "format": "tcg", "format_file": {}}',
+    b'{"deck": "  "}',
+    b'{"deck": "x",}',
+    b'{"deck": "x", "lang": "fr"}',
+    b'{"deck": "x", "name": "' + b"n" * 501 + b'"}',
+    b'{"deck": "x", "allow_prerelease": "yes"}',
+    b'{"deck": "x", "allow_prerelease": 2}',
+    b'{"deck": "x", "allow_prerelease": 1.0}',
+    b'{"deck": "a", "deck": "ydke://%%%"}',
+    b'{"deck": ' + b"[" * 300 + b"]" * 300 + b"}",
+    b"[" * 5000 + b"]" * 5000,
+    b'{"deck": {"main": [' + b"1" * 5000 + b"]}}",
+    b'{"deck": "3 Ash Blossom", "region": "eu"}',
     b'{"deck": "40 Pot of Greed", "timeline": "ocg", "tcg_region": "eu"}',
     b'{"deck": "#main\\n89631139\\n", "format": "genesys", "date": "today"}',
     b'{"deck": "#main\\n89631139\\n", "format": "goat", "date": "2005-06-01"}',
     b'{"deck": "#main\\n89631139\\n", "format": "goat", "date": "2025-06-01"}',
     b'{"deck": "#main\\n89631139\\n", "format_file": "id = \\"x\\"\\nbase = \\"tcg\\""}',
-]  # fmt: skip
+]
 
 
 @pytest.fixture(scope="module")
@@ -86,9 +115,18 @@ def test_answers_are_result_documents_of_the_openapi_schema(api: Api) -> None:
     ref = op["responses"]["200"]["content"]["application/json"]["schema"]
     check = {**ref, "components": schema["components"]}
     answered = 0
-    genesys = [json.dumps({"deck": p.read_text(encoding="utf-8", errors="replace"),
-                           "format": "genesys", "date": ON, "lang": "zh",
-                           "allow_prerelease": True}).encode() for p in DECKS]  # fmt: skip
+    genesys = [
+        json.dumps(
+            {
+                "deck": p.read_text(encoding="utf-8", errors="replace"),
+                "format": "genesys",
+                "date": ON,
+                "lang": "zh",
+                "allow_prerelease": True,
+            }
+        ).encode()
+        for p in DECKS
+    ]
     for body in _deck_bodies() + genesys:
         resp = api.post("/v1/validate", content=body, headers=QUICK)
         if resp.status_code != 200:
@@ -107,12 +145,22 @@ def test_formats_and_dates_kept_give_the_answers_of_a_new_app(api: Api) -> None:
     # a new app: the same answers
     deck = (ROOT / "tests" / "data" / "decks" / "legal" / "tcg-2003-no-side.ydk").read_text()
     asks: list[dict[str, Any]] = [
-        {"format": "tcg"}, {"format": "tcg", "tcg_region": "eu"}, {"format": "tcg"},
-        {"timeline": "ocg"}, {}, {"timeline": "tcg", "tcg_region": "eu"}, {"region": "eu"},
-        {"format": "TCG "}, {"format": "mr2020", "timeline": "ocg"}, {"format": "mr2020"},
-        {"date": "2024-04-16", "tcg_region": "eu"}, {"date": "2024-04-16"}, {"date": "today"},
-        {"date": "  TODAY   "}, {"date": None},
-    ]  # fmt: skip
+        {"format": "tcg"},
+        {"format": "tcg", "tcg_region": "eu"},
+        {"format": "tcg"},
+        {"timeline": "ocg"},
+        {},
+        {"timeline": "tcg", "tcg_region": "eu"},
+        {"region": "eu"},
+        {"format": "TCG "},
+        {"format": "mr2020", "timeline": "ocg"},
+        {"format": "mr2020"},
+        {"date": "2024-04-16", "tcg_region": "eu"},
+        {"date": "2024-04-16"},
+        {"date": "today"},
+        {"date": "  TODAY   "},
+        {"date": None},
+    ]
     for ask in asks:
         body = json.dumps({"deck": deck, "date": "2024-04-20", **ask}).encode()
         kept = api.post("/v1/validate", content=body, headers=QUICK)
@@ -204,8 +252,10 @@ def test_the_lane_reads_a_body_in_parts() -> None:
 
 def test_the_lane_passes_on_a_client_gone_midway() -> None:
     lane, passed = _lane_client()
-    messages = [{"type": "http.request", "body": b'{"deck": ', "more_body": True},
-                {"type": "http.disconnect"}]  # fmt: skip
+    messages = [
+        {"type": "http.request", "body": b'{"deck": ', "more_body": True},
+        {"type": "http.disconnect"},
+    ]
     seen: list[Any] = []
 
     async def receive() -> Any:

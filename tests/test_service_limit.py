@@ -37,14 +37,19 @@ def expensive() -> dict[str, Any]:
     names = list(dict.fromkeys(cards.get(c.passcode).name for c in deck.main))[:15]
     cats = {f"c{i}": {"names": [n]} for i, n in enumerate(names)}
     cond = " and ".join(f"{c} >= 1" for c in cats)
-    return {"deck": LEGAL, "spec": {"categories": cats, "conditions": {"all": cond}},
-            "turns": 20, "date": "2025-06-01"}  # fmt: skip
+    return {
+        "deck": LEGAL,
+        "spec": {"categories": cats, "conditions": {"all": cond}},
+        "turns": 20,
+        "date": "2025-06-01",
+    }
 
 
 def family_pss(pid: int) -> float:
     """MiB of memory (proportional set size) of a process and its children."""
-    kids = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True,
-                          text=True, check=False).stdout.split()  # fmt: skip
+    kids = subprocess.run(
+        ["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True, check=False
+    ).stdout.split()
     total = 0
     for p in [pid, *map(int, kids)]:
         try:
@@ -85,8 +90,9 @@ def child_sockets(pid: int) -> list[str]:
     """Sockets of a process that its running children hold too (a computing child, once it
     runs at its lower priority, must hold none of its worker's: the listening socket, clients'
     connections). A child caught in the instant after its fork is not counted."""
-    kids = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True,
-                          text=True, check=False).stdout.split()  # fmt: skip
+    kids = subprocess.run(
+        ["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True, check=False
+    ).stdout.split()
     mine = sockets_of(pid)
     base = nice_of(pid)
     held = []
@@ -100,9 +106,13 @@ def child_sockets(pid: int) -> list[str]:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[Any, str]]:
-    env = dict(os.environ, DECKCHECK_COMPUTE_SECONDS=str(BUDGET_SECONDS),
-               DECKCHECK_COMPUTE_MEMORY_BYTES=str(BUDGET_BYTES),
-               DECKCHECK_MAX_COMPUTING="2", DECKCHECK_SIMULATION_SECONDS="600")  # fmt: skip
+    env = dict(
+        os.environ,
+        DECKCHECK_COMPUTE_SECONDS=str(BUDGET_SECONDS),
+        DECKCHECK_COMPUTE_MEMORY_BYTES=str(BUDGET_BYTES),
+        DECKCHECK_MAX_COMPUTING="2",
+        DECKCHECK_SIMULATION_SECONDS="600",
+    )
     proc, url = start_server(env=env)
     try:
         yield proc, url
@@ -112,8 +122,14 @@ def server() -> Iterator[tuple[Any, str]]:
 
 def hog() -> dict[str, Any]:
     """A million simulated games over 20 turns: far over a 3 s / 64 MiB budget."""
-    return {"deck": LEGAL, "exact": "never", "trials": 1_000_000, "turns": 20, "seed": 1,
-            "date": "2025-06-01"}  # fmt: skip
+    return {
+        "deck": LEGAL,
+        "exact": "never",
+        "trials": 1_000_000,
+        "turns": 20,
+        "seed": 1,
+        "date": "2025-06-01",
+    }
 
 
 def three_at_once(
@@ -188,21 +204,29 @@ def test_three_hogs_at_once_are_cut_off(server: tuple[Any, str]) -> None:
 
 def test_cheap_requests_still_answer_and_the_server_is_healthy(server: tuple[Any, str]) -> None:
     _, url = server
-    got = httpx.post(f"{url}/v1/simulate", json={"deck": LEGAL, "turns": 2, "date": "2025-06-01"},
-                     timeout=60)  # fmt: skip
+    got = httpx.post(
+        f"{url}/v1/simulate", json={"deck": LEGAL, "turns": 2, "date": "2025-06-01"}, timeout=60
+    )
     assert got.status_code == 200, got.text
     deck = deckcheck.read_deck(LEGAL)
     from datetime import date
 
     want = deckcheck.simulate(deck, turns=2, date=date(2025, 6, 1)).to_dict()
     assert got.json()["seen"] == want["seen"]
-    batch = httpx.post(f"{url}/v1/batch", json={"decks": [{"name": "a", "deck": LEGAL}],
-                                               "date": "2025-06-01"}, timeout=60)  # fmt: skip
+    batch = httpx.post(
+        f"{url}/v1/batch",
+        json={"decks": [{"name": "a", "deck": LEGAL}], "date": "2025-06-01"},
+        timeout=60,
+    )
     assert batch.status_code == 200, batch.text
     assert batch.json()["summary"]["legal"] == 1
     # the budgets did not leave children behind
-    kids = subprocess.run(["ps", "-o", "pid=", "--ppid", str(server[0].pid)],
-                          capture_output=True, text=True, check=False).stdout.split()  # fmt: skip
+    kids = subprocess.run(
+        ["ps", "-o", "pid=", "--ppid", str(server[0].pid)],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.split()
     assert kids == []
 
 
@@ -240,8 +264,13 @@ async def spin(scope: Any, receive: Any, send: Any) -> None:
                 pass
             time.sleep(0.008)
     body = json.dumps({"pid": os.getpid()}).encode()
-    await send({"type": "http.response.start", "status": 200,
-                "headers": [(b"content-type", b"application/json")]})  # fmt: skip
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [(b"content-type", b"application/json")],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
@@ -274,8 +303,10 @@ def test_cpu_memory_crash_and_slots() -> None:
     err = cpu.json()["error"]
     # its CPU budget stops it; on a machine too busy to give it 1 s of CPU within 10 s of wall
     # time, the backstop does: either way the answer says which clock
-    assert err["detail"] in ({"limit": "compute_seconds", "value": 1, "clock": "cpu"},
-                             {"limit": "compute_seconds", "value": 1, "clock": "wall"})  # fmt: skip
+    assert err["detail"] in (
+        {"limit": "compute_seconds", "value": 1, "clock": "cpu"},
+        {"limit": "compute_seconds", "value": 1, "clock": "wall"},
+    )
     assert ("CPU time" if err["detail"]["clock"] == "cpu" else "wall-clock") in err["message"]
     (mem,) = call(app, "/grow")
     assert mem.status_code == 422

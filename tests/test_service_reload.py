@@ -70,8 +70,9 @@ class Client(threading.Thread):
             while not self.stop.is_set():
                 try:
                     r = c.get("/v1/cards/14558127")
-                    self.answers.append((r.status_code, r.headers["x-deckcheck-data"],
-                                         r.headers.get("etag")))  # fmt: skip
+                    self.answers.append(
+                        (r.status_code, r.headers["x-deckcheck-data"], r.headers.get("etag"))
+                    )
                     r = c.post("/v1/validate", json=body)
                     self.answers.append((r.status_code, r.headers["x-deckcheck-data"], None))
                 except Exception as exc:

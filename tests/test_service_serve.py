@@ -85,14 +85,20 @@ def test_serve_on_a_busy_port_or_bad_host_exits_2() -> None:
         port = busy.getsockname()[1]
         done = subprocess.run(
             [sys.executable, "-m", "deckcheck", "serve", "--port", str(port)],
-            capture_output=True, text=True, timeout=60, check=False,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
     assert done.returncode == 2, done.stderr
     assert f"127.0.0.1:{port}" in done.stderr and "Traceback" not in done.stderr
     bad = subprocess.run(
         [sys.executable, "-m", "deckcheck", "serve", "--host", "no.such.host.invalid"],
-        capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert bad.returncode == 2 and "cannot listen" in bad.stderr
 
 

@@ -26,9 +26,13 @@ SLACK = 1.5
 
 @pytest.fixture(scope="module")
 def address() -> Iterator[tuple[str, int]]:
-    env = dict(os.environ, DECKCHECK_HEADER_TIMEOUT=str(TIMEOUT),
-               DECKCHECK_BODY_TIMEOUT=str(TIMEOUT), DECKCHECK_MIN_BODY_RATE="1000",
-               DECKCHECK_KEEP_ALIVE_TIMEOUT=str(TIMEOUT))  # fmt: skip
+    env = dict(
+        os.environ,
+        DECKCHECK_HEADER_TIMEOUT=str(TIMEOUT),
+        DECKCHECK_BODY_TIMEOUT=str(TIMEOUT),
+        DECKCHECK_MIN_BODY_RATE="1000",
+        DECKCHECK_KEEP_ALIVE_TIMEOUT=str(TIMEOUT),
+    )
     proc, url = start_server(env=env)
     host, port = url.removeprefix("http://").split(":")
     try:
@@ -82,8 +86,10 @@ def test_a_connection_that_sends_nothing_is_closed(address: tuple[str, int]) -> 
 def test_a_trickled_body_is_cut_off(address: tuple[str, int]) -> None:
     body = b'{"deck": "' + b"x" * 10_000 + b'"}'
     with connect(address) as s:
-        s.sendall(b"POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                  b"Content-Length: %d\r\n\r\n" % len(body))  # fmt: skip
+        s.sendall(
+            b"POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n" % len(body)
+        )
         start = time.monotonic()
         s.settimeout(0.3)
         answer = b""
@@ -107,8 +113,10 @@ def test_a_body_at_a_normal_rate_is_read(address: tuple[str, int]) -> None:
 
     body = json.dumps({"deck": LEGAL, "date": "2025-06-01"}).encode()
     with connect(address) as s:
-        s.sendall(b"POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                  b"Content-Length: %d\r\n\r\n" % len(body))  # fmt: skip
+        s.sendall(
+            b"POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n" % len(body)
+        )
         for i in range(0, len(body), 200):  # about 4 KB/s for 0.7 s: over the grace's rate
             s.sendall(body[i : i + 200])
             time.sleep(0.05)

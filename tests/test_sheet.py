@@ -70,8 +70,13 @@ def _expected_lines(deck: Deck, lang: str) -> list[str]:
 
 def _kind_totals(deck: Deck) -> list[int]:
     kinds = Counter(dc.card.kind.value if dc.card else "other" for dc in deck.main)
-    return [kinds["Monster"], kinds["Spell"], kinds["Trap"] + kinds["other"], len(deck.extra),
-            len(deck.side)]  # fmt: skip
+    return [
+        kinds["Monster"],
+        kinds["Spell"],
+        kinds["Trap"] + kinds["other"],
+        len(deck.extra),
+        len(deck.side),
+    ]
 
 
 def _sheet(cli: Callable[..., Any], tmp_path: Path, *args: str, name: str = "s.pdf") -> Path:
@@ -124,9 +129,16 @@ def test_verdict_and_fingerprints(cli: Callable[..., Any], tmp_path: Path) -> No
 def test_japanese_sheet_marks_cards_without_a_japanese_name(
     cli: Callable[..., Any], tmp_path: Path, index: CardIndex
 ) -> None:
-    card = next(c for c in index if c.name_ja is None and c.in_tcg and not c.is_unofficial
-                and not c.is_prerelease and c.zone.value == "main"
-                and c.kind.value == "Monster")  # fmt: skip
+    card = next(
+        c
+        for c in index
+        if c.name_ja is None
+        and c.in_tcg
+        and not c.is_unofficial
+        and not c.is_prerelease
+        and c.zone.value == "main"
+        and c.kind.value == "Monster"
+    )
     deck = tmp_path / "d.ydk"
     deck.write_text(f"#main\n{card.passcode}\n{card.passcode}\n70095154\n#extra\n!side\n")
     lines = _pages(_sheet(cli, tmp_path, str(deck), "--lang", "ja"))[0]
@@ -165,8 +177,15 @@ def _long_names_deck(index: CardIndex, tmp_path: Path, lang: str, per_kind: int 
     def name(c: Any) -> str:
         return str({"ja": c.name_ja, "zh": c.name_zh}.get(lang) or c.name)
 
-    pool = [c for c in index if not c.is_unofficial and not c.is_rush and not c.is_skill
-            and c.passcode == c.canonical and c.zone.value in ("main", "extra")]  # fmt: skip
+    pool = [
+        c
+        for c in index
+        if not c.is_unofficial
+        and not c.is_rush
+        and not c.is_skill
+        and c.passcode == c.canonical
+        and c.zone.value in ("main", "extra")
+    ]
     lines = ["#main"]
     for kind in ("Monster", "Spell", "Trap"):
         some = [c for c in pool if c.kind.value == kind and c.zone.value == "main"]
@@ -184,8 +203,9 @@ def _long_names_deck(index: CardIndex, tmp_path: Path, lang: str, per_kind: int 
 
 def _words(pdf: Path) -> tuple[float, float, list[tuple[float, float, float, float, str]]]:
     tool = _tool("pdftotext", "poppler-utils poppler-data")
-    out = subprocess.run([tool, "-bbox", str(pdf), "-"], capture_output=True, text=True,
-                         check=True).stdout  # fmt: skip
+    out = subprocess.run(
+        [tool, "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
     page = re.search(r'<page width="([\d.]+)" height="([\d.]+)"', out)
     assert page is not None
     words = [
@@ -197,14 +217,14 @@ def _words(pdf: Path) -> tuple[float, float, list[tuple[float, float, float, flo
     return float(page.group(1)), float(page.group(2)), words
 
 
-@pytest.mark.parametrize(("lang", "paper"), [("en", "a4"), ("ja", "a4"), ("zh", "a4"),
-                                             ("ja", "letter")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("lang", "paper"), [("en", "a4"), ("ja", "a4"), ("zh", "a4"), ("ja", "letter")]
+)
 def test_long_names_fit_whole_and_nothing_leaves_the_page(
     cli: Callable[..., Any], tmp_path: Path, index: CardIndex, lang: str, paper: str
 ) -> None:
     path = _long_names_deck(index, tmp_path, lang)
-    pdf = _sheet(cli, tmp_path, str(path), "--lang", lang, "--event", "X" * 300,
-                 "--paper", paper)  # fmt: skip
+    pdf = _sheet(cli, tmp_path, str(path), "--lang", lang, "--event", "X" * 300, "--paper", paper)
     lines = _pages(pdf)[0]
     for line in _expected_lines(read_path(path), lang):
         assert line in lines, line  # whole, on one line: shrunk, never cut
@@ -227,16 +247,17 @@ def _no_ink_in_the_margins(pdf: Path, tmp_path: Path, margin_pt: float = 20) -> 
     from PIL import Image
 
     tool = _tool("pdftoppm", "poppler-utils poppler-data")
-    subprocess.run([tool, "-r", "72", "-gray", "-f", "1", "-l", "1", "-png", str(pdf),
-                    str(tmp_path / "look")], check=True)  # fmt: skip
+    subprocess.run(
+        [tool, "-r", "72", "-gray", "-f", "1", "-l", "1", "-png", str(pdf), str(tmp_path / "look")],
+        check=True,
+    )
     (picture,) = tmp_path.glob("look-*.png")
     img = Image.open(picture).convert("L")
     w, h = img.size
     m = int(margin_pt)
     ink = [i for i, v in enumerate(img.getdata()) if v < 200]
     assert len(ink) > w * h // 50  # a drawn sheet, not a blank page
-    outside = [(i % w, i // w) for i in ink
-               if not (m <= i % w < w - m and m <= i // w < h - m)]  # fmt: skip
+    outside = [(i % w, i // w) for i in ink if not (m <= i % w < w - m and m <= i // w < h - m)]
     assert not outside, outside[:5]
 
 
@@ -252,8 +273,9 @@ def test_the_qr_code_gives_back_the_deck(cli: Callable[..., Any], tmp_path: Path
     pictures = sorted(tmp_path.glob("page-*.png"))
     assert len(pictures) == 3
     for picture, path in zip(pictures, decks, strict=True):
-        got = subprocess.run([zbarimg, "--raw", "-q", str(picture)], capture_output=True,
-                             text=True, check=True).stdout.strip()  # fmt: skip
+        got = subprocess.run(
+            [zbarimg, "--raw", "-q", str(picture)], capture_output=True, text=True, check=True
+        ).stdout.strip()
         assert got.startswith("ydke://")
         assert fingerprint_deck(read_deck(got)) == fingerprint_deck(read_path(path))
 
@@ -267,8 +289,9 @@ def test_batch_sheets_from_a_registrations_csv(cli: Callable[..., Any], tmp_path
         "0003,Alan,missing.ydk\n"
     )
     pdf = tmp_path / "sheets.pdf"
-    res = cli("batch", str(regs), "--out", str(tmp_path / "out"), "--sheets", str(pdf),
-              "--date", ON, "-q")  # fmt: skip
+    res = cli(
+        "batch", str(regs), "--out", str(tmp_path / "out"), "--sheets", str(pdf), "--date", ON, "-q"
+    )
     assert res.code == 2  # an unreadable registration, as without --sheets
     pages = _pages(pdf)
     assert len(pages) == 2
@@ -299,8 +322,19 @@ def test_batch_sheets_reads_and_validates_each_deck_once(
     monkeypatch.setattr(read, "read_source", counted_read)
     monkeypatch.setattr(engine, "validate", counted_validate)
     pdf = tmp_path / "sheets.pdf"
-    res = cli("batch", str(tmp_path), "--out", str(tmp_path / "out"), "--sheets", str(pdf),
-              "--date", ON, "--jobs", "1", "-q")  # fmt: skip
+    res = cli(
+        "batch",
+        str(tmp_path),
+        "--out",
+        str(tmp_path / "out"),
+        "--sheets",
+        str(pdf),
+        "--date",
+        ON,
+        "--jobs",
+        "1",
+        "-q",
+    )
     assert res.code == 1  # problems.ydk is illegal
     assert sorted(reads) == sorted(set(reads)) and len(reads) == 3, reads
     assert len(checks) == 3, checks

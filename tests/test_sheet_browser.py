@@ -24,9 +24,17 @@ LEGAL = ROOT / "examples" / "tcg-legal.ydk"
 ON = "2025-06-01"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--window-size=1400,1900")  # fmt: skip
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1400,1900",
+)
 
 
 def _missing() -> str | None:
@@ -146,9 +154,13 @@ def test_builder_in_japanese_and_chinese_and_the_print_view(
             assert _text(d, f"{row} td.qty") == str(n)
             assert _text(d, f"{row} td.card") == (card.name_zh or card.name + " *")
     kinds = Counter(c.card.kind.value for c in deck.main if c.card)
-    for group, total in (("monster", kinds["Monster"]), ("spell", kinds["Spell"]),
-                         ("trap", kinds["Trap"]), ("extra", len(deck.extra)),
-                         ("side", len(deck.side))):  # fmt: skip
+    for group, total in (
+        ("monster", kinds["Monster"]),
+        ("spell", kinds["Spell"]),
+        ("trap", kinds["Trap"]),
+        ("extra", len(deck.extra)),
+        ("side", len(deck.side)),
+    ):
         assert _text(d, f"#print-view table[data-group='{group}'] tfoot") == f"合计: {total}"
     assert _text(d, "#print-view h2") == "主卡组: 40"
     wait.until(lambda _: _text(d, "#print-view .verdict-box").startswith(f"{ON} 合规"))

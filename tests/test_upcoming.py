@@ -49,8 +49,9 @@ def decks(tmp_path: Path) -> Path:
     folder.mkdir()
     shutil.copy(LEGAL, folder / "one-ttt.ydk")
     _with_three_ttt(folder / "three-ttt.ydk")
-    shutil.copy(ROOT / "tests" / "data" / "decks" / "legal" / "tcg-alt-art-three.ydk",
-                folder / "other.ydk")  # fmt: skip
+    shutil.copy(
+        ROOT / "tests" / "data" / "decks" / "legal" / "tcg-alt-art-three.ydk", folder / "other.ydk"
+    )
     return folder
 
 
@@ -170,10 +171,16 @@ def _april_2024_deck(path: Path) -> tuple[Path, str]:
     assert now is not None and nxt is not None and nxt.name == "2024-04-15 TCG"
     assert nxt.effective_in(TcgRegion.EU) == date(2024, 4, 22)
     banned = next(c for c, n in sorted(nxt.entries.items()) if n == 0 and now.limit(c) is None)
-    filler = [c.passcode for c in ds.cards
-              if c.zone is DeckZone.MAIN and c.tcg_date is not None
-              and c.tcg_date < date(2020, 1, 1) and not (c.is_alternate_art or c.treated_as)
-              and now.limit(c.passcode) is None and nxt.limit(c.passcode) is None][:37]  # fmt: skip
+    filler = [
+        c.passcode
+        for c in ds.cards
+        if c.zone is DeckZone.MAIN
+        and c.tcg_date is not None
+        and c.tcg_date < date(2020, 1, 1)
+        and not (c.is_alternate_art or c.treated_as)
+        and now.limit(c.passcode) is None
+        and nxt.limit(c.passcode) is None
+    ][:37]
     lines = ["#main", *map(str, filler), *[str(banned)] * 3, "#extra", "!side"]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path, ds.cards.get(banned).name
@@ -189,8 +196,11 @@ def test_the_region_picks_when_the_next_list_starts(tmp_path: Path, cli, monkeyp
     assert res.code == 1, res.stdout
     (one,) = json.loads(res.stdout)["decks"]
     assert one["outlook"] == "becomes-illegal"
-    assert one["next_list"] == {"name": "2024-04-15 TCG", "effective": "2024-04-22",
-                                "announced": None}  # fmt: skip
+    assert one["next_list"] == {
+        "name": "2024-04-15 TCG",
+        "effective": "2024-04-22",
+        "announced": None,
+    }
     assert [e["code"] for e in one["new_errors"]] == ["forbidden"]
     text = cli("upcoming", "deck.ydk", "-d", "2024-04-18").stdout
     assert "from 2024-04-22 (2024-04-15 TCG)" in text and card in text

@@ -201,8 +201,9 @@ FAILURES = [
 ]
 
 
-@pytest.mark.parametrize(("fault", "name", "extra", "words"), FAILURES,
-                         ids=[f"{f}-{n}" for f, n, _, _ in FAILURES])  # fmt: skip
+@pytest.mark.parametrize(
+    ("fault", "name", "extra", "words"), FAILURES, ids=[f"{f}-{n}" for f, n, _, _ in FAILURES]
+)
 def test_failed_update_leaves_previous_data(
     cli: Callable[..., Any],
     with_a: Dataset,
@@ -459,9 +460,11 @@ def test_reload_sees_an_update_made_by_another_process(
     assert Dataset.active() is Dataset.bundled()
     proc = subprocess.run(
         [sys.executable, "-m", "deckcheck", "data", "update", "--source", str(bundles["b"])],
-        capture_output=True, text=True, env=os.environ | {"DECKCHECK_HOME": str(home)},
+        capture_output=True,
+        text=True,
+        env=os.environ | {"DECKCHECK_HOME": str(home)},
         check=False,
-    )  # fmt: skip
+    )
     assert proc.returncode == 0, proc.stderr
     assert Dataset.active() is Dataset.bundled()  # resolved once per process...
     assert Dataset.reload_active().fingerprint == fingerprint_of(bundles["b"])  # ...until reload
@@ -533,8 +536,10 @@ def test_stopped_update_cleans_up(
     proc = subprocess.Popen(
         [sys.executable, "-m", "deckcheck", "data", "update", "--source", server.url + "/b/"],
         env=os.environ | {"DECKCHECK_HOME": str(home)},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 30
     while "/b/names.json" not in server.paths_requested() and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -588,9 +593,12 @@ def test_crash_at_each_step_of_the_install(
 
 
 def test_update_says_when_the_installed_data_is_not_in_use(
-    cli: Callable[..., Any], home: Path, bundles: dict[str, Path], tmp_path: Path,
+    cli: Callable[..., Any],
+    home: Path,
+    bundles: dict[str, Path],
+    tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     old = make_bundle(tmp_path / "old", date(2025, 1, 1)).folder
     res = cli("data", "update", "--source", str(old), "--force")
     assert res.code == 0 and "not in use" in res.stderr and "older" in res.stderr
@@ -652,9 +660,12 @@ def test_zip_with_one_top_folder(home: Path, bundles: dict[str, Path], tmp_path:
 
 @pytest.mark.parametrize("damage", ["truncated", "not-a-zip", "wrong-member", "missing-member"])
 def test_damaged_zip_changes_nothing(
-    cli: Callable[..., Any], with_a: Dataset, bundles: dict[str, Path], tmp_path: Path,
+    cli: Callable[..., Any],
+    with_a: Dataset,
+    bundles: dict[str, Path],
+    tmp_path: Path,
     damage: str,
-) -> None:  # fmt: skip
+) -> None:
     home = Path(os.environ["DECKCHECK_HOME"])
     before = snapshot(home)
     members = _members(bundles["b"])
@@ -669,8 +680,12 @@ def test_damaged_zip_changes_nothing(
         archive.write_bytes(b"<html>502 Bad Gateway</html>")
     res = cli("data", "update", "--source", str(archive))
     assert res.code == 2 and "update failed" in res.stderr, res.stderr
-    words = {"truncated": "zip", "not-a-zip": "zip", "wrong-member": "does not match",
-             "missing-member": "missing"}  # fmt: skip
+    words = {
+        "truncated": "zip",
+        "not-a-zip": "zip",
+        "wrong-member": "does not match",
+        "missing-member": "missing",
+    }
     assert words[damage] in res.stderr
     assert snapshot(home) == before
 

@@ -144,9 +144,16 @@ def _manifest(server: BundleServer, as_of: object) -> None:
 
 @pytest.mark.parametrize(
     ("as_of", "force"),
-    [("20260928", False), (20260928, False), ("9999-12-31", False), ("9999-12-31", True),
-     ("2026-W39-1", False), (None, False), ("2026-02-30", False)],
-)  # fmt: skip
+    [
+        ("20260928", False),
+        (20260928, False),
+        ("9999-12-31", False),
+        ("9999-12-31", True),
+        ("2026-W39-1", False),
+        (None, False),
+        ("2026-02-30", False),
+    ],
+)
 def test_as_of_is_strict_and_not_far_in_the_future(
     home: Path, with_a: Dataset, server: BundleServer, as_of: object, force: bool
 ) -> None:

@@ -85,8 +85,11 @@ def _deck(main: list[int], extra: list[int] = (), side: list[int] = ()) -> Deck:
     def cards(codes: list[int], section: Section) -> list[DeckCard]:
         return [DeckCard(c, section, ix.get(c), i + 1) for i, c in enumerate(codes)]
 
-    return Deck.from_cards(cards(main, Section.MAIN) + cards(list(extra), Section.EXTRA)
-                           + cards(list(side), Section.SIDE))  # fmt: skip
+    return Deck.from_cards(
+        cards(main, Section.MAIN)
+        + cards(list(extra), Section.EXTRA)
+        + cards(list(side), Section.SIDE)
+    )
 
 
 def _old_vanilla() -> list[int]:
@@ -179,8 +182,18 @@ def test_cli_exit_codes_and_json(cli) -> None:  # type: ignore[no-untyped-def]
     bad = next(r for r in doc["results"] if not r["legal"])
     assert bad["counts"] == {"main": 40, "extra": 0, "side": 0}
     v = bad["violations"][0]
-    assert set(v) == {"code", "severity", "section", "passcode", "name", "found", "allowed",
-                      "line", "text", "message"}  # fmt: skip
+    assert set(v) == {
+        "code",
+        "severity",
+        "section",
+        "passcode",
+        "name",
+        "found",
+        "allowed",
+        "line",
+        "text",
+        "message",
+    }
     assert bad["banlist"]["name"] and bad["banlist"]["effective"] <= "2025-06-01"
 
 

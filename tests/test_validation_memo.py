@@ -171,12 +171,14 @@ def test_copies_match_a_plain_count_by_name(index: CardIndex, fmt: str, on: date
                 or (dc.section is Section.EXTRA and dc.card.zone is DeckZone.MAIN)
             )
         }
-        wrong = [(v.section, v.passcode) for v in report.violations
-                 if v.code is Code.WRONG_SECTION]  # fmt: skip
+        wrong = [(v.section, v.passcode) for v in report.violations if v.code is Code.WRONG_SECTION]
         assert sorted(wrong) == sorted(misplaced)
         unknown = Counter((dc.section.value, dc.passcode) for dc in deck if dc.card is None)
-        got = {(v.section, v.passcode): v.found for v in report.violations
-               if v.code is Code.UNKNOWN_CARD}  # fmt: skip
+        got = {
+            (v.section, v.passcode): v.found
+            for v in report.violations
+            if v.code is Code.UNKNOWN_CARD
+        }
         assert got == dict(unknown)
         skills = sum(1 for dc in deck if dc.card is not None and dc.card.is_skill)
         counted = [v.found for v in report.violations if v.code is Code.SKILL_COUNT]

@@ -93,14 +93,20 @@ def _release_sets(line: dict[str, Any]) -> list[dict[str, Any]] | None:
                 "name": {"en": sid},
                 "locales": {loc: {"language": "en", "date": when, "cardImages": {}}},
                 "contents": [
-                    {"locales": [loc], "formats": formats[loc] or ["speed"],
-                     "cards": [{"id": "p-" + sid, "card": line["id"], "rarity": "common"}]},
+                    {
+                        "locales": [loc],
+                        "formats": formats[loc] or ["speed"],
+                        "cards": [{"id": "p-" + sid, "card": line["id"], "rarity": "common"}],
+                    },
                     # a later reprint must not move the date
-                    {"formats": ["tcg", "ocg"], "locales": [],
-                     "cards": [{"id": "q-" + sid, "card": line["id"]}]},
+                    {
+                        "formats": ["tcg", "ocg"],
+                        "locales": [],
+                        "cards": [{"id": "q-" + sid, "card": line["id"]}],
+                    },
                 ],
             }
-        )  # fmt: skip
+        )
     return out
 
 

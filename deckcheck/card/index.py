@@ -179,8 +179,25 @@ class CardIndex:
         return card
 
     def _make(self, row: list[Any]) -> Card:
-        (pid, alias, alias_kind, name, ja, zh, typ, race, attr, level, scale, flags, konami,
-         ocg, tcg, arch, release) = row  # fmt: skip
+        (
+            pid,
+            alias,
+            alias_kind,
+            name,
+            ja,
+            zh,
+            typ,
+            race,
+            attr,
+            level,
+            scale,
+            flags,
+            konami,
+            ocg,
+            tcg,
+            arch,
+            release,
+        ) = row
         canonical = pid
         treated_as = base_name = None
         treated_pc = None
@@ -192,9 +209,28 @@ class CardIndex:
                 canonical = alias
                 if alias_kind == ALIAS_VARIANT:
                     base_name = self._row(alias)[3]
-        return Card(pid, canonical, name, ja, zh, typ, race, attr, level, scale, flags, konami,
-                    _parse_date(ocg), _parse_date(tcg), tuple(arch), treated_as, treated_pc,
-                    alias_kind, base_name, parse_releases(release))  # fmt: skip
+        return Card(
+            pid,
+            canonical,
+            name,
+            ja,
+            zh,
+            typ,
+            race,
+            attr,
+            level,
+            scale,
+            flags,
+            konami,
+            _parse_date(ocg),
+            _parse_date(tcg),
+            tuple(arch),
+            treated_as,
+            treated_pc,
+            alias_kind,
+            base_name,
+            parse_releases(release),
+        )
 
     def canonical(self, passcode: int) -> Card:
         """The original card a passcode counts as (the card itself if it is original)."""
@@ -443,8 +479,13 @@ class CardIndex:
             # before ``黑・魔・导``, which share a key)
             raw = _raw(text)
             head = ranked[: limit * 3]
-            head.sort(key=lambda t: (-t[1], _raw(self._local_name(t[0], t[2])) != raw,
-                                     len(self._local_name(t[0], t[2]))))  # fmt: skip
+            head.sort(
+                key=lambda t: (
+                    -t[1],
+                    _raw(self._local_name(t[0], t[2])) != raw,
+                    len(self._local_name(t[0], t[2])),
+                )
+            )
             ranked[: limit * 3] = head
         seen: set[int] = set()
         shown: set[tuple[str, int]] = set()

@@ -93,12 +93,39 @@ _SUBTYPE_NAMES = (
 )
 
 _RACES = (
-    "Warrior", "Spellcaster", "Fairy", "Fiend", "Zombie", "Machine", "Aqua", "Pyro", "Rock",
-    "Winged Beast", "Plant", "Insect", "Thunder", "Dragon", "Beast", "Beast-Warrior", "Dinosaur",
-    "Fish", "Sea Serpent", "Reptile", "Psychic", "Divine-Beast", "Creator God", "Wyrm", "Cyberse",
-    "Illusion", "Cyborg", "Magical Knight", "High Dragon", "Omega Psychic", "Celestial Warrior",
+    "Warrior",
+    "Spellcaster",
+    "Fairy",
+    "Fiend",
+    "Zombie",
+    "Machine",
+    "Aqua",
+    "Pyro",
+    "Rock",
+    "Winged Beast",
+    "Plant",
+    "Insect",
+    "Thunder",
+    "Dragon",
+    "Beast",
+    "Beast-Warrior",
+    "Dinosaur",
+    "Fish",
+    "Sea Serpent",
+    "Reptile",
+    "Psychic",
+    "Divine-Beast",
+    "Creator God",
+    "Wyrm",
+    "Cyberse",
+    "Illusion",
+    "Cyborg",
+    "Magical Knight",
+    "High Dragon",
+    "Omega Psychic",
+    "Celestial Warrior",
     "Galaxy",
-)  # fmt: skip
+)
 _ATTRIBUTES = ("EARTH", "WATER", "FIRE", "WIND", "LIGHT", "DARK", "DIVINE")
 
 

@@ -38,15 +38,33 @@ PRIORITY_OFFICIAL, PRIORITY_SKILL, PRIORITY_RUSH, PRIORITY_OTHER = 0, 1, 2, 3
 """Ranks of records that share a name (lower wins)."""
 
 LANG_MATCH = (
-    Match.NAME_EN, Match.NAME_JA, Match.NAME_ZH, Match.NAME_KO, Match.NAME_FR, Match.NAME_DE,
-    Match.NAME_IT, Match.NAME_ES, Match.NAME_PT, Match.NAME_ZH_TW,
-)  # fmt: skip
+    Match.NAME_EN,
+    Match.NAME_JA,
+    Match.NAME_ZH,
+    Match.NAME_KO,
+    Match.NAME_FR,
+    Match.NAME_DE,
+    Match.NAME_IT,
+    Match.NAME_ES,
+    Match.NAME_PT,
+    Match.NAME_ZH_TW,
+)
 """How a name of each language id matched (0 en, 1 ja, 2 zh-CN; 3-9 the other languages of
 ``names-intl.jsonl``: ko, fr, de, it, es, pt, zh-TW)."""
 LANG_CODES = ("en", "ja", "zh-CN", "ko", "fr", "de", "it", "es", "pt", "zh-TW")
 """The language code of each language id."""
-_SCRIPT_OF_LANG = ("latin", "cjk", "cjk", "hangul", "latin", "latin", "latin", "latin", "latin",
-                   "cjk")  # fmt: skip
+_SCRIPT_OF_LANG = (
+    "latin",
+    "cjk",
+    "cjk",
+    "hangul",
+    "latin",
+    "latin",
+    "latin",
+    "latin",
+    "latin",
+    "cjk",
+)
 
 
 def script_of(text: str) -> str:

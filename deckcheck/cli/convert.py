@@ -112,8 +112,11 @@ def convert(
     if lost:
         from deckcheck.reporter.i18n import t
 
-        said = (f"left out {plural(len(lost), 'line')} naming no card:" if not lang or lang == "en"
-                else t(lang, "cli.left_out", n=len(lost)))  # fmt: skip
+        said = (
+            f"left out {plural(len(lost), 'line')} naming no card:"
+            if not lang or lang == "en"
+            else t(lang, "cli.left_out", n=len(lost))
+        )
         sys.stderr.write(f"warning: {said}\n")
         for entry in listed:
             sys.stderr.write(f"  {clean(entry)}\n")

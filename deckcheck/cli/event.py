@@ -73,8 +73,11 @@ def _read_deck(path: str) -> str:
     if is_url(path):
         return path
     try:
-        raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1) if path == "-" else \
-            read_capped(Path(path), MAX_INPUT_BYTES)  # fmt: skip
+        raw = (
+            sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+            if path == "-"
+            else read_capped(Path(path), MAX_INPUT_BYTES)
+        )
     except OSError as exc:
         fail(f"{path}: cannot read: {exc.strerror or exc}")
     if len(raw) > MAX_INPUT_BYTES:
@@ -154,8 +157,10 @@ def create(
         f"judge token:     {made.judge_token}",
     ]
     if url:
-        lines += [f"submission link: {doc['submission_url']}", f"dashboard:       "
-                  f"{doc['dashboard_url']}"]  # fmt: skip
+        lines += [
+            f"submission link: {doc['submission_url']}",
+            f"dashboard:       {doc['dashboard_url']}",
+        ]
     sys.stdout.write("".join(clean(x) + "\n" for x in lines))
 
 
@@ -170,8 +175,10 @@ def list_events(database: DatabaseOpt = None, output: OutputOpt = Output.TEXT) -
         print_json({"events": [e.to_dict(now) for e in events]})
         return
     for e in events:
-        sys.stdout.write(clean(f"{e.id}  {e.phase(now).value:9} {e.date.isoformat()}  "
-                               f"{e.format}  {e.name}") + "\n")  # fmt: skip
+        sys.stdout.write(
+            clean(f"{e.id}  {e.phase(now).value:9} {e.date.isoformat()}  {e.format}  {e.name}")
+            + "\n"
+        )
 
 
 @app.command("show")
@@ -186,11 +193,16 @@ def show(event_id: EventArg, database: DatabaseOpt = None, output: OutputOpt = O
         print_json({"event": ev.to_dict(now), "registrations": [e.to_dict() for e in entries]})
         return
     legal = sum(e.legal for e in entries)
-    lines = [f"event {ev.id}: {ev.name} ({ev.format}, {ev.date.isoformat()}) {ev.phase(now).value}",
-             f"deadline {ev.deadline.isoformat()}; {len(entries)} registrations: {legal} legal, "
-             f"{len(entries) - legal} illegal"]  # fmt: skip
-    lines += [f"  {e.player_id:14} {'legal  ' if e.legal else 'ILLEGAL'} {e.fingerprint}  "
-              f"v{e.version}  {e.player}" for e in entries]  # fmt: skip
+    lines = [
+        f"event {ev.id}: {ev.name} ({ev.format}, {ev.date.isoformat()}) {ev.phase(now).value}",
+        f"deadline {ev.deadline.isoformat()}; {len(entries)} registrations: {legal} legal, "
+        f"{len(entries) - legal} illegal",
+    ]
+    lines += [
+        f"  {e.player_id:14} {'legal  ' if e.legal else 'ILLEGAL'} {e.fingerprint}  "
+        f"v{e.version}  {e.player}"
+        for e in entries
+    ]
     sys.stdout.write("".join(clean(x) + "\n" for x in lines))
 
 
@@ -216,8 +228,13 @@ def submit(
         print_json({**e.to_dict(), "edit_token": got.edit_token})
     else:
         verdict = "legal" if e.legal else "ILLEGAL (stored with its findings)"
-        sys.stdout.write(clean(f"registered {e.player_id} ({e.player}) as {e.id}: {verdict}, "
-                               f"fingerprint {e.fingerprint}") + "\n")  # fmt: skip
+        sys.stdout.write(
+            clean(
+                f"registered {e.player_id} ({e.player}) as {e.id}: {verdict}, "
+                f"fingerprint {e.fingerprint}"
+            )
+            + "\n"
+        )
         sys.stdout.write(f"edit token: {got.edit_token}\n")
     raise typer.Exit(EXIT_OK if e.legal else EXIT_ILLEGAL)
 
@@ -282,9 +299,11 @@ def report(
             fail(f"cannot write {out / 'sheets.pdf'}: {exc.strerror or exc}")
         written.append("sheets.pdf")
     s = batch.summary
-    sys.stdout.write(f"{len(batch.rows)} registrations: {s.legal} legal, {s.illegal} illegal, "
-                     f"{s.unreadable} unreadable\nwrote {', '.join(written)} to "
-                     f"{clean(str(out))}\n")  # fmt: skip
+    sys.stdout.write(
+        f"{len(batch.rows)} registrations: {s.legal} legal, {s.illegal} illegal, "
+        f"{s.unreadable} unreadable\nwrote {', '.join(written)} to "
+        f"{clean(str(out))}\n"
+    )
     raise typer.Exit(int(batch.exit_code))
 
 
@@ -313,8 +332,10 @@ def check(
     if output is Output.JSON:
         print_json(got.to_dict())
     else:
-        lines = [f"registered {d.registered_fingerprint}  {got.entry.player_id} "
-                 f"({got.entry.player})", f"played     {d.played_fingerprint}"]  # fmt: skip
+        lines = [
+            f"registered {d.registered_fingerprint}  {got.entry.player_id} ({got.entry.player})",
+            f"played     {d.played_fingerprint}",
+        ]
         if d.same:
             lines.append("SAME: the played deck is the registered one")
         else:
@@ -342,8 +363,13 @@ def audit(
         return
     for a in log:
         change = f"{a.old_fingerprint or '-'} -> {a.new_fingerprint or '-'}"
-        sys.stdout.write(clean(f"{a.at.isoformat()}  {a.action.value:7} {a.actor:20} "
-                               f"{a.registration_id or '-':14} {change}") + "\n")  # fmt: skip
+        sys.stdout.write(
+            clean(
+                f"{a.at.isoformat()}  {a.action.value:7} {a.actor:20} "
+                f"{a.registration_id or '-':14} {change}"
+            )
+            + "\n"
+        )
 
 
 @app.command("export")

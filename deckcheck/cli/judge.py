@@ -94,14 +94,21 @@ def fingerprint(
         label = deck.source or path
         unread = _unread_lines(deck, label)
         if unread:
-            sys.stderr.write(f"error: {clean(label)}: no fingerprint: "
-                             f"{plural(len(unread), 'line')} name no card\n")  # fmt: skip
+            sys.stderr.write(
+                f"error: {clean(label)}: no fingerprint: "
+                f"{plural(len(unread), 'line')} name no card\n"
+            )
             sys.stderr.writelines(f"  {clean(u)}\n" for u in unread)
             code = EXIT_ERROR
-        results.append({"path": label, "name": deck.name,
-                        "fingerprint": None if unread else fingerprint_deck(deck),
-                        "counts": deck.counts,
-                        "unread": [unread_dict(f) for f in deck.unread]})  # fmt: skip
+        results.append(
+            {
+                "path": label,
+                "name": deck.name,
+                "fingerprint": None if unread else fingerprint_deck(deck),
+                "counts": deck.counts,
+                "unread": [unread_dict(f) for f in deck.unread],
+            }
+        )
     if output is Output.JSON:
         _json_out({"decks": results})
     else:
@@ -207,8 +214,10 @@ def side(
         else:
             side_cards = [c.card for c in d.side if c.card is not None]
             deck_cards = [c.card for c in (*d.main, *d.extra) if c.card is not None]
-            the_plan = SidePlan(parse_card_list(cards_in or "", among=side_cards),
-                                parse_card_list(cards_out or "", among=deck_cards))  # fmt: skip
+            the_plan = SidePlan(
+                parse_card_list(cards_in or "", among=side_cards),
+                parse_card_list(cards_out or "", among=deck_cards),
+            )
     except DeckcheckError as exc:
         fail(str(exc))
     result = apply_side_plan(d, the_plan, fmt, when)

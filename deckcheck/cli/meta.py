@@ -106,8 +106,10 @@ def meta_command(
     for entry in result.entries:
         for f in entry.unread:
             what = clean(f.text or f.message)
-            sys.stderr.write(f"warning: {clean(entry.source)}:{f.line}: names no card, not "
-                             f"counted: {what} ({f.code.value})\n")  # fmt: skip
+            sys.stderr.write(
+                f"warning: {clean(entry.source)}:{f.line}: names no card, not "
+                f"counted: {what} ({f.code.value})\n"
+            )
     for u in result.unreadable:
         sys.stderr.write(f"error: {clean(u.error)} [{u.code.value}]\n")
     raise typer.Exit(EXIT_ERROR if result.unreadable else EXIT_OK)

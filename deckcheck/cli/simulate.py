@@ -486,19 +486,30 @@ def simulate_command(
     rules = DrawRules.from_era(fmt.era_at(parse_date(on)))
     _check_plot(plot)
     quick = quick_of(deck_path, size, count or [])
-    kw: dict[str, Any] = dict(going=going.value, turns=turns, trials=trials, seed=seed,
-                              rules=rules, exact=exact.value)  # fmt: skip
+    kw: dict[str, Any] = dict(
+        going=going.value, turns=turns, trials=trials, seed=seed, rules=rules, exact=exact.value
+    )
     # a sweep: --vary, or a spec with a [vary] table
     spec_vary = (
         not vary and quick is None and spec_path is not None and (_spec_varies(spec_path, fmt))
     )
     if vary or spec_vary:
         if vs is not None or distribution or cumulative or sample or side is not None:
-            fail("a sweep (--vary, or the spec's [vary]) does not combine with --vs, --side, "
-                 "--distribution, --cumulative or --sample")  # fmt: skip
-        run_sweep(deck_path, quick, spec_path, when or [], fmt,
-                  dict(kw, vary=vary or [], filler=filler, by=by), output, fractions,
-                  plot)  # fmt: skip
+            fail(
+                "a sweep (--vary, or the spec's [vary]) does not combine with --vs, --side, "
+                "--distribution, --cumulative or --sample"
+            )
+        run_sweep(
+            deck_path,
+            quick,
+            spec_path,
+            when or [],
+            fmt,
+            dict(kw, vary=vary or [], filler=filler, by=by),
+            output,
+            fractions,
+            plot,
+        )
         return
     if filler is not None or by is not None:
         fail("--filler and --by are for a sweep (--vary NAME=a..b)")
@@ -511,8 +522,7 @@ def simulate_command(
         run_side(deck_path, spec_path, when or [], fmt, side_kw, side, output, fractions, plot)
         return
     if vs is not None:
-        run_compare(deck_path, quick, spec_path, when or [], fmt, kw, vs, output, fractions,
-                    plot)  # fmt: skip
+        run_compare(deck_path, quick, spec_path, when or [], fmt, kw, vs, output, fractions, plot)
         return
     stats = run_goldfish(deck_path, quick, spec_path, when or [], fmt, kw)
     if plot is not None:

@@ -321,8 +321,10 @@ def register(app: typer.Typer) -> None:
         if batch.skipped:
             sys.stderr.write(f"note: {skipped_line(batch.skipped, lang or 'en')}\n")
             loc = localizer(lang or "en")
-            sys.stderr.writelines(f"  {clean(k.path)}: {loc.skip_reason(k.code)} ({k.code.value})\n"
-                                  for k in batch.skipped)  # fmt: skip
+            sys.stderr.writelines(
+                f"  {clean(k.path)}: {loc.skip_reason(k.code)} ({k.code.value})\n"
+                for k in batch.skipped
+            )
         run.finish(
             render(
                 batch, output, colour=run.colour, root=run.root, strict=is_strict, lang=lang or "en"

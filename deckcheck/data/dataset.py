@@ -107,8 +107,10 @@ def parse_manifest(raw: bytes, where: str) -> dict[str, Any]:
     if not isinstance(files, dict) or any(name not in files for name in BUNDLE_FILES):
         raise DataError(f"{where}: the manifest must list {', '.join(BUNDLE_FILES)}")
     if len(files) > MAX_MANIFEST_FILES:
-        raise DataError(f"{where}: the manifest lists {len(files):,} files, over the "
-                        f"{MAX_MANIFEST_FILES} a bundle may hold")  # fmt: skip
+        raise DataError(
+            f"{where}: the manifest lists {len(files):,} files, over the "
+            f"{MAX_MANIFEST_FILES} a bundle may hold"
+        )
     for name, digest in files.items():
         if not _FILE_NAME.match(name) or name == MANIFEST:
             raise DataError(f"{where}: bad file name in the manifest: {name!r}")

@@ -541,8 +541,15 @@ def _member(
     keep = bytearray() if sha256 is None else None
     total = zf.getinfo(member).file_size
     with zf.open(member) as inp, open(out, "wb") as handle:  # copied capped (_pump)
-        _pump(_blocks(inp), handle, digest, cap, f"{where}: {member}", (out.name, total, progress),
-              keep)  # fmt: skip
+        _pump(
+            _blocks(inp),
+            handle,
+            digest,
+            cap,
+            f"{where}: {member}",
+            (out.name, total, progress),
+            keep,
+        )
     if sha256 is not None and digest.hexdigest() != sha256:
         raise UpdateError(
             f"{where}: {member}: sha256 {digest.hexdigest()} does not match the manifest ({sha256})"

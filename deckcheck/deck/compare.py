@@ -30,8 +30,12 @@ class CardDelta:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
-        return {"section": self.section.value, "passcode": self.passcode, "name": self.name,
-                "count": self.count}  # fmt: skip
+        return {
+            "section": self.section.value,
+            "passcode": self.passcode,
+            "name": self.name,
+            "count": self.count,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,5 +108,11 @@ def compare_decks(registered: Deck, played: Deck, data: Dataset | None = None) -
                 missing.append(CardDelta(section, code, name(code), -delta))
             elif delta > 0:
                 extra.append(CardDelta(section, code, name(code), delta))
-    return DeckDiff(tuple(missing), tuple(extra), fingerprint_deck(registered),
-                    fingerprint_deck(played), registered.unread, played.unread)  # fmt: skip
+    return DeckDiff(
+        tuple(missing),
+        tuple(extra),
+        fingerprint_deck(registered),
+        fingerprint_deck(played),
+        registered.unread,
+        played.unread,
+    )

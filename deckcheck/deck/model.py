@@ -145,9 +145,10 @@ class Deck:
         that are not cards), in file order, each with its line number and code. Unknown
         passcodes are cards (kept, with ``card`` None) and are not in it."""
         return tuple(
-            f for f in self.findings
+            f
+            for f in self.findings
             if f.passcode is None and f.code is not FindingCode.MISSING_SECTIONS
-        )  # fmt: skip
+        )
 
     def passcodes(self, section: Section) -> list[int]:
         """The passcodes of a section, in order."""
@@ -192,13 +193,13 @@ def canonical_counts(deck: Deck) -> dict[Section, Counter[int]]:
     """Per section, copies of each *canonical* card: alternate artworks, pre-release codes and
     format variants count as their original card; unknown passcodes count as themselves."""
     return {
-        section: Counter(
-            [c.card.canonical if c.card is not None else c.passcode for c in cards]
-        )
+        section: Counter([c.card.canonical if c.card is not None else c.passcode for c in cards])
         for section, cards in (
-            (Section.MAIN, deck.main), (Section.EXTRA, deck.extra), (Section.SIDE, deck.side)
+            (Section.MAIN, deck.main),
+            (Section.EXTRA, deck.extra),
+            (Section.SIDE, deck.side),
         )
-    }  # fmt: skip
+    }
 
 
 def fingerprint_deck(deck: Deck) -> str:

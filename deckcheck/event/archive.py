@@ -41,8 +41,17 @@ MAX_MANIFEST_BYTES = 256 << 20
 """Largest manifest read back."""
 MAX_ARCHIVE_BYTES = 1 << 30
 """Largest export read back."""
-CSV_COLUMNS = ("player_id", "player", "deck", "registration_id", "submitted_legal",
-               "submitted_fingerprint", "submitted_at", "updated_at", "version")  # fmt: skip
+CSV_COLUMNS = (
+    "player_id",
+    "player",
+    "deck",
+    "registration_id",
+    "submitted_legal",
+    "submitted_fingerprint",
+    "submitted_at",
+    "updated_at",
+    "version",
+)
 """Columns of the export's ``registrations.csv``."""
 
 
@@ -70,26 +79,50 @@ def export_event(desk: Desk, event_id: str) -> bytes:
         for n, s in enumerate(entries, start=1):
             e = s.entry
             name = deck_file(n, e)
-            writer.writerow([_cell(e.player_id), _cell(e.player), name, e.id,
-                             "true" if e.legal else "false", e.fingerprint,
-                             e.created_at.isoformat(), e.updated_at.isoformat(),
-                             e.version])  # fmt: skip
+            writer.writerow(
+                [
+                    _cell(e.player_id),
+                    _cell(e.player),
+                    name,
+                    e.id,
+                    "true" if e.legal else "false",
+                    e.fingerprint,
+                    e.created_at.isoformat(),
+                    e.updated_at.isoformat(),
+                    e.version,
+                ]
+            )
             zf.writestr(name, e.deck.encode("utf-8", "surrogatepass"))
-            regs.append({"id": e.id, "player": e.player, "player_id": e.player_id,
-                         "deck_file": name, "deck_sha256": _sha(e.deck),
-                         "deck_format": e.deck_format, "fingerprint": e.fingerprint,
-                         "legal": e.legal, "verdict": e.verdict,
-                         "created_at": e.created_at.isoformat(),
-                         "updated_at": e.updated_at.isoformat(), "version": e.version,
-                         "edit_hash": s.edit_hash})  # fmt: skip
+            regs.append(
+                {
+                    "id": e.id,
+                    "player": e.player,
+                    "player_id": e.player_id,
+                    "deck_file": name,
+                    "deck_sha256": _sha(e.deck),
+                    "deck_format": e.deck_format,
+                    "fingerprint": e.fingerprint,
+                    "legal": e.legal,
+                    "verdict": e.verdict,
+                    "created_at": e.created_at.isoformat(),
+                    "updated_at": e.updated_at.isoformat(),
+                    "version": e.version,
+                    "edit_hash": s.edit_hash,
+                }
+            )
         zf.writestr(CSV_NAME, buffer.getvalue().encode("utf-8"))
         manifest = {
-            "kind": KIND, "version": VERSION,
-            "event": {**ev.to_dict(desk.clock()), "created_at": ev.created_at.isoformat(),
-                      "organiser_hash": stored.organiser_hash, "judge_hash": stored.judge_hash},
+            "kind": KIND,
+            "version": VERSION,
+            "event": {
+                **ev.to_dict(desk.clock()),
+                "created_at": ev.created_at.isoformat(),
+                "organiser_hash": stored.organiser_hash,
+                "judge_hash": stored.judge_hash,
+            },
             "registrations": regs,
             "audit": [a.to_dict() for a in log],
-        }  # fmt: skip
+        }
         zf.writestr(MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=1))
     return out.getvalue()
 
@@ -132,8 +165,15 @@ def import_event(desk: Desk, raw: bytes, *, data: Dataset | None = None) -> Even
         for s in entries:
             tx.insert_entry(s)
         for a in manifest["audit"]:
-            tx.log(ev.id, a["registration_id"], Action(a["action"]), str(a["actor"]),
-                   parse_moment(a["at"]), a["old_fingerprint"], a["new_fingerprint"])  # fmt: skip
+            tx.log(
+                ev.id,
+                a["registration_id"],
+                Action(a["action"]),
+                str(a["actor"]),
+                parse_moment(a["at"]),
+                a["old_fingerprint"],
+                a["new_fingerprint"],
+            )
         tx.log(ev.id, None, Action.IMPORT, Role.CLI.value, now)
     return ev
 
@@ -163,8 +203,9 @@ def _manifest(raw: bytes) -> dict[str, Any]:
     if not isinstance(got, dict) or got.get("kind") != KIND:
         raise EventInputError(f"{MANIFEST}: not a deckcheck event export")
     if got.get("version") != VERSION:
-        raise EventInputError(f"{MANIFEST}: version {got.get('version')!r}; this deckcheck "
-                              f"reads version {VERSION}")  # fmt: skip
+        raise EventInputError(
+            f"{MANIFEST}: version {got.get('version')!r}; this deckcheck reads version {VERSION}"
+        )
     return got
 
 
@@ -172,12 +213,16 @@ def _event_of(manifest: dict[str, Any]) -> tuple[Event, StoredEvent]:
     try:
         e = manifest["event"]
         ev = Event(
-            id=str(e["id"]), name=str(e["name"]), format=str(e["format"]),
-            date=date.fromisoformat(e["date"]), deadline=parse_moment(e["deadline"]),
-            tcg_region=e.get("tcg_region"), created_at=parse_moment(e["created_at"]),
+            id=str(e["id"]),
+            name=str(e["name"]),
+            format=str(e["format"]),
+            date=date.fromisoformat(e["date"]),
+            deadline=parse_moment(e["deadline"]),
+            tcg_region=e.get("tcg_region"),
+            created_at=parse_moment(e["created_at"]),
             locked_at=parse_moment(e["locked_at"]) if e.get("locked_at") else None,
             published_at=parse_moment(e["published_at"]) if e.get("published_at") else None,
-        )  # fmt: skip
+        )
         return ev, StoredEvent(ev, str(e["organiser_hash"]), str(e["judge_hash"]))
     except (KeyError, TypeError, ValueError) as exc:
         raise EventInputError(f"{MANIFEST}: the event is incomplete ({exc})") from None
@@ -192,13 +237,19 @@ def _entry_of(r: dict[str, Any], event_id: str, decks: dict[str, str]) -> Stored
         if _sha(deck) != r["deck_sha256"]:
             raise EventInputError(f"{name}: the deck does not match its SHA-256 in {MANIFEST}")
         entry = Entry(
-            id=str(r["id"]), event_id=event_id, player=str(r["player"]),
-            player_id=str(r["player_id"]), deck=deck, deck_format=str(r["deck_format"]),
-            fingerprint=str(r["fingerprint"]), legal=bool(r["legal"]),
+            id=str(r["id"]),
+            event_id=event_id,
+            player=str(r["player"]),
+            player_id=str(r["player_id"]),
+            deck=deck,
+            deck_format=str(r["deck_format"]),
+            fingerprint=str(r["fingerprint"]),
+            legal=bool(r["legal"]),
             verdict_json=json.dumps(r["verdict"], ensure_ascii=False, separators=(",", ":")),
-            created_at=parse_moment(r["created_at"]), updated_at=parse_moment(r["updated_at"]),
+            created_at=parse_moment(r["created_at"]),
+            updated_at=parse_moment(r["updated_at"]),
             version=int(r["version"]),
-        )  # fmt: skip
+        )
         return StoredEntry(entry, str(r["edit_hash"]))
     except (KeyError, TypeError, ValueError) as exc:
         raise EventInputError(f"{MANIFEST}: a registration is incomplete ({exc})") from None

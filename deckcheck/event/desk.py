@@ -88,9 +88,13 @@ class Check:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form: the registration's id, player and the diff (``deckcheck diff``'s)."""
-        return {"registration_id": self.entry.id, "player": self.entry.player,
-                "player_id": self.entry.player_id, "locked": self.locked,
-                **self.diff.to_dict()}  # fmt: skip
+        return {
+            "registration_id": self.entry.id,
+            "player": self.entry.player,
+            "player_id": self.entry.player_id,
+            "locked": self.locked,
+            **self.diff.to_dict(),
+        }
 
 
 def clean_text(value: str, what: str, limit: int) -> str:
@@ -152,8 +156,9 @@ class Desk:
         if not same_secret(token, self.admin_token):
             raise UnauthorizedError(
                 "creating an event needs 'Authorization: Bearer' and the admin token"
-                if self.admin_token else "no admin token is set (DECKCHECK_ADMIN_TOKEN)"
-            )  # fmt: skip
+                if self.admin_token
+                else "no admin token is set (DECKCHECK_ADMIN_TOKEN)"
+            )
 
     def access(self, stored: StoredEvent, token: str | None) -> Access:
         """Who ``token`` speaks for on the event (the public when None);
@@ -166,8 +171,10 @@ class Desk:
             return Access(Role.JUDGE)
         if token.startswith("dcp_") or not token.startswith(("dco_", "dcj_")):
             with self.store.transaction(write=False) as tx:
-                row = tx.one("SELECT id FROM registrations WHERE event_id = ? AND edit_hash = ?",
-                             (stored.event.id, hash_token(token)))  # fmt: skip
+                row = tx.one(
+                    "SELECT id FROM registrations WHERE event_id = ? AND edit_hash = ?",
+                    (stored.event.id, hash_token(token)),
+                )
             if row is not None:
                 return Access(Role.PLAYER, row[0])
         raise UnauthorizedError("this token opens nothing of this event")
@@ -195,9 +202,16 @@ class Desk:
     # -- events ------------------------------------------------------------------------------
 
     def create(
-        self, name: str, format: str, day: date, deadline: datetime,
-        tcg_region: str | None = None, *, data: Dataset | None = None, actor: Role = Role.ADMIN,
-    ) -> Created:  # fmt: skip
+        self,
+        name: str,
+        format: str,
+        day: date,
+        deadline: datetime,
+        tcg_region: str | None = None,
+        *,
+        data: Dataset | None = None,
+        actor: Role = Role.ADMIN,
+    ) -> Created:
         """A new event (its format checked to resolve), with fresh organiser and judge tokens."""
         if deadline.tzinfo is None:
             raise EventInputError("the deadline needs a time zone")
@@ -252,9 +266,15 @@ class Desk:
     # -- registrations -----------------------------------------------------------------------
 
     def submit(
-        self, event_id: str, player: str, player_id: str, deck: str, *, data: Dataset | None = None,
+        self,
+        event_id: str,
+        player: str,
+        player_id: str,
+        deck: str,
+        *,
+        data: Dataset | None = None,
         actor: Role = Role.PUBLIC,
-    ) -> Submitted:  # fmt: skip
+    ) -> Submitted:
         """Store a first registration (illegal decks too, with their findings); 423 when
         closed, 409 when the player id is registered (edit that one instead)."""
         player = clean_text(player, "player", MAX_NAME)
@@ -267,8 +287,20 @@ class Desk:
         read = self._checked(stored.event, deck, player_id, data)
         now = self.clock()
         token = new_token(Role.PLAYER)
-        entry = Entry(new_id(), event_id, player, player_id, deck, read.kind, read.fingerprint,
-                      read.legal, read.verdict_json, now, now, 1)  # fmt: skip
+        entry = Entry(
+            new_id(),
+            event_id,
+            player,
+            player_id,
+            deck,
+            read.kind,
+            read.fingerprint,
+            read.legal,
+            read.verdict_json,
+            now,
+            now,
+            1,
+        )
         who = actor.value if actor is not Role.PUBLIC else f"{Role.PLAYER.value}:{player_id}"
         with self.store.transaction(write=True) as tx:
             self._open_in(tx, event_id, now)
@@ -280,9 +312,15 @@ class Desk:
         return Submitted(entry, token)
 
     def edit(
-        self, event_id: str, registration_id: str, token: str | None, deck: str,
-        player: str | None = None, *, data: Dataset | None = None,
-    ) -> Submitted:  # fmt: skip
+        self,
+        event_id: str,
+        registration_id: str,
+        token: str | None,
+        deck: str,
+        player: str | None = None,
+        *,
+        data: Dataset | None = None,
+    ) -> Submitted:
         """Replace a registration's deck (and name) with its edit token, before the deadline."""
         stored = self.stored(event_id)
         if token is None:
@@ -304,14 +342,27 @@ class Desk:
             self._open_in(tx, event_id, now)
             current = tx.entry(event_id, registration_id)
             assert current is not None  # registrations are never deleted
-            new = replace(current.entry, player=name or current.entry.player, deck=deck,
-                          deck_format=read.kind, fingerprint=read.fingerprint, legal=read.legal,
-                          verdict_json=read.verdict_json, updated_at=now,
-                          version=current.entry.version + 1)  # fmt: skip
+            new = replace(
+                current.entry,
+                player=name or current.entry.player,
+                deck=deck,
+                deck_format=read.kind,
+                fingerprint=read.fingerprint,
+                legal=read.legal,
+                verdict_json=read.verdict_json,
+                updated_at=now,
+                version=current.entry.version + 1,
+            )
             tx.replace_entry(new)
-            tx.log(event_id, registration_id, Action.EDIT,
-                   f"{Role.PLAYER.value}:{new.player_id}", now, current.entry.fingerprint,
-                   new.fingerprint)  # fmt: skip
+            tx.log(
+                event_id,
+                registration_id,
+                Action.EDIT,
+                f"{Role.PLAYER.value}:{new.player_id}",
+                now,
+                current.entry.fingerprint,
+                new.fingerprint,
+            )
         return Submitted(new, None)
 
     def registration(self, event_id: str, registration_id: str) -> Entry:
@@ -384,8 +435,11 @@ class Desk:
         deck = read_deck(content, source=source, rush=fmt.pool is Pool.RUSH, data=data)
         n = len(deck) + sum(f.count for f in deck.findings if f.passcode is None)
         if self.max_cards is not None and n > self.max_cards:
-            raise LimitError(f"the deck has {n} cards; the limit is {self.max_cards}",
-                             "max_cards", self.max_cards)  # fmt: skip
+            raise LimitError(
+                f"the deck has {n} cards; the limit is {self.max_cards}",
+                "max_cards",
+                self.max_cards,
+            )
         return deck
 
     def _checked(self, ev: Event, content: str, player_id: str, data: Dataset | None) -> _Read:

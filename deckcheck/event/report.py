@@ -43,11 +43,19 @@ def sources(event: Event, entries: list[Entry]) -> list[Source]:
     for n, e in enumerate(entries, start=1):
         name = deck_file(n, e)
         reg = Registration(
-            file=CSV_NAME, row=n + 1, player_id=e.player_id, player=e.player, deck=name,
-            fields=(("registration_id", e.id), ("submitted_at", e.created_at.isoformat()),
-                    ("updated_at", e.updated_at.isoformat()), ("version", str(e.version))),
+            file=CSV_NAME,
+            row=n + 1,
+            player_id=e.player_id,
+            player=e.player,
+            deck=name,
+            fields=(
+                ("registration_id", e.id),
+                ("submitted_at", e.created_at.isoformat()),
+                ("updated_at", e.updated_at.isoformat()),
+                ("version", str(e.version)),
+            ),
             line=n + 1,
-        )  # fmt: skip
+        )
         out.append(replace(Source.memory(name, e.deck), registration=reg))
     return out
 
@@ -84,8 +92,14 @@ def meta_dict(batch: Batch) -> dict[str, Any]:
     return metagame(batch).to_dict()
 
 
-def sheets(event: Event, entries: list[Entry], data: Dataset | None = None, *,
-           lang: str = "en", paper: str = "a4") -> bytes:  # fmt: skip
+def sheets(
+    event: Event,
+    entries: list[Entry],
+    data: Dataset | None = None,
+    *,
+    lang: str = "en",
+    paper: str = "a4",
+) -> bytes:
     """Every registration's sheet in one PDF (player, id, event name and date filled in);
     :class:`~deckcheck.error.SheetUnavailableError` without the ``sheet`` extra."""
     from deckcheck.reporter.sheet import SheetFields, sheets_pdf
@@ -94,6 +108,7 @@ def sheets(event: Event, entries: list[Entry], data: Dataset | None = None, *,
 
     fmt = resolve_format(event.format, data=data, region=event.tcg_region, files=False)
     fields = SheetFields(event=event.name, date=event.date.isoformat())
-    got = sheets_from_sources(sources(event, entries), fmt, event.date, lang=lang, fields=fields,
-                              data=data)  # fmt: skip
+    got = sheets_from_sources(
+        sources(event, entries), fmt, event.date, lang=lang, fields=fields, data=data
+    )
     return sheets_pdf(got.sheets, paper)

@@ -65,16 +65,25 @@ class Dialect:
 
 SQLITE = Dialect("sqlite", "?", "INTEGER PRIMARY KEY AUTOINCREMENT", "BEGIN IMMEDIATE", "", "")
 POSTGRES = Dialect(
-    "postgresql", "%s", "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "BEGIN",
-    " FOR SHARE", " FOR UPDATE",
-)  # fmt: skip
+    "postgresql",
+    "%s",
+    "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+    "BEGIN",
+    " FOR SHARE",
+    " FOR UPDATE",
+)
 
-EVENT_COLUMNS = ("id, name, format, event_date, deadline, tcg_region, created_at, locked_at, "
-                 "published_at, organiser_hash, judge_hash")  # fmt: skip
-ENTRY_COLUMNS = ("id, event_id, player, player_id, deck, deck_format, fingerprint, legal, "
-                 "verdict, created_at, updated_at, version, edit_hash")  # fmt: skip
-AUDIT_COLUMNS = ("seq, event_id, registration_id, action, actor, at, old_fingerprint, "
-                 "new_fingerprint")  # fmt: skip
+EVENT_COLUMNS = (
+    "id, name, format, event_date, deadline, tcg_region, created_at, locked_at, "
+    "published_at, organiser_hash, judge_hash"
+)
+ENTRY_COLUMNS = (
+    "id, event_id, player, player_id, deck, deck_format, fingerprint, legal, "
+    "verdict, created_at, updated_at, version, edit_hash"
+)
+AUDIT_COLUMNS = (
+    "seq, event_id, registration_id, action, actor, at, old_fingerprint, new_fingerprint"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,26 +105,41 @@ class StoredEntry:
 
 def _event(row: Row) -> StoredEvent:
     ev = Event(
-        id=row[0], name=row[1], format=row[2], date=date.fromisoformat(row[3]),
-        deadline=parse_moment(row[4]), tcg_region=row[5], created_at=parse_moment(row[6]),
+        id=row[0],
+        name=row[1],
+        format=row[2],
+        date=date.fromisoformat(row[3]),
+        deadline=parse_moment(row[4]),
+        tcg_region=row[5],
+        created_at=parse_moment(row[6]),
         locked_at=parse_moment(row[7]) if row[7] else None,
         published_at=parse_moment(row[8]) if row[8] else None,
-    )  # fmt: skip
+    )
     return StoredEvent(ev, row[9], row[10])
 
 
 def _entry(row: Row) -> StoredEntry:
     e = Entry(
-        id=row[0], event_id=row[1], player=row[2], player_id=row[3], deck=row[4],
-        deck_format=row[5], fingerprint=row[6], legal=bool(row[7]), verdict_json=row[8],
-        created_at=parse_moment(row[9]), updated_at=parse_moment(row[10]), version=int(row[11]),
-    )  # fmt: skip
+        id=row[0],
+        event_id=row[1],
+        player=row[2],
+        player_id=row[3],
+        deck=row[4],
+        deck_format=row[5],
+        fingerprint=row[6],
+        legal=bool(row[7]),
+        verdict_json=row[8],
+        created_at=parse_moment(row[9]),
+        updated_at=parse_moment(row[10]),
+        version=int(row[11]),
+    )
     return StoredEntry(e, row[12])
 
 
 def _audit(row: Row) -> AuditEntry:
-    return AuditEntry(int(row[0]), row[1], row[2], Action(row[3]), row[4], parse_moment(row[5]),
-                      row[6], row[7])  # fmt: skip
+    return AuditEntry(
+        int(row[0]), row[1], row[2], Action(row[3]), row[4], parse_moment(row[5]), row[6], row[7]
+    )
 
 
 class Tx:
@@ -157,37 +181,53 @@ class Tx:
         ev = stored.event
         self.run(
             f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (ev.id, ev.name, ev.format, ev.date.isoformat(), utc_text(ev.deadline),
-             ev.tcg_region, utc_text(ev.created_at),
-             utc_text(ev.locked_at) if ev.locked_at else None,
-             utc_text(ev.published_at) if ev.published_at else None,
-             stored.organiser_hash, stored.judge_hash),
-        )  # fmt: skip
+            (
+                ev.id,
+                ev.name,
+                ev.format,
+                ev.date.isoformat(),
+                utc_text(ev.deadline),
+                ev.tcg_region,
+                utc_text(ev.created_at),
+                utc_text(ev.locked_at) if ev.locked_at else None,
+                utc_text(ev.published_at) if ev.published_at else None,
+                stored.organiser_hash,
+                stored.judge_hash,
+            ),
+        )
 
     def set_moment(self, event_id: str, column: str, at: datetime) -> None:
         """Set ``locked_at`` or ``published_at`` (kept if already set)."""
         assert column in ("locked_at", "published_at")
-        self.run(f"UPDATE events SET {column} = COALESCE({column}, ?) WHERE id = ?",
-                 (utc_text(at), event_id))  # fmt: skip
+        self.run(
+            f"UPDATE events SET {column} = COALESCE({column}, ?) WHERE id = ?",
+            (utc_text(at), event_id),
+        )
 
     # -- registrations ----------------------------------------------------------------------
 
     def entries(self, event_id: str) -> list[StoredEntry]:
         """The event's registrations, in the order they were first submitted."""
-        rows = self.all(f"SELECT {ENTRY_COLUMNS} FROM registrations WHERE event_id = ? "
-                        "ORDER BY created_at, id", (event_id,))  # fmt: skip
+        rows = self.all(
+            f"SELECT {ENTRY_COLUMNS} FROM registrations WHERE event_id = ? ORDER BY created_at, id",
+            (event_id,),
+        )
         return [_entry(r) for r in rows]
 
     def entry(self, event_id: str, entry_id: str) -> StoredEntry | None:
         """One registration of the event, or None."""
-        row = self.one(f"SELECT {ENTRY_COLUMNS} FROM registrations WHERE event_id = ? AND id = ?",
-                       (event_id, entry_id))  # fmt: skip
+        row = self.one(
+            f"SELECT {ENTRY_COLUMNS} FROM registrations WHERE event_id = ? AND id = ?",
+            (event_id, entry_id),
+        )
         return _entry(row) if row is not None else None
 
     def entry_of_player(self, event_id: str, player_id: str) -> StoredEntry | None:
         """The registration of a player id, or None."""
-        row = self.one(f"SELECT {ENTRY_COLUMNS} FROM registrations WHERE event_id = ? "
-                       "AND player_id = ?", (event_id, player_id))  # fmt: skip
+        row = self.one(
+            f"SELECT {ENTRY_COLUMNS} FROM registrations WHERE event_id = ? AND player_id = ?",
+            (event_id, player_id),
+        )
         return _entry(row) if row is not None else None
 
     def insert_entry(self, stored: StoredEntry) -> None:
@@ -198,35 +238,66 @@ class Tx:
         self.run(
             f"INSERT INTO registrations ({ENTRY_COLUMNS}) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (e.id, e.event_id, e.player, e.player_id, e.deck, e.deck_format, e.fingerprint,
-             int(e.legal), e.verdict_json, utc_text(e.created_at), utc_text(e.updated_at),
-             e.version, stored.edit_hash),
-        )  # fmt: skip
+            (
+                e.id,
+                e.event_id,
+                e.player,
+                e.player_id,
+                e.deck,
+                e.deck_format,
+                e.fingerprint,
+                int(e.legal),
+                e.verdict_json,
+                utc_text(e.created_at),
+                utc_text(e.updated_at),
+                e.version,
+                stored.edit_hash,
+            ),
+        )
 
     def replace_entry(self, e: Entry) -> None:
         """Replace a registration's player name, deck and verdict (same id and token)."""
         self.run(
             "UPDATE registrations SET player = ?, deck = ?, deck_format = ?, fingerprint = ?, "
             "legal = ?, verdict = ?, updated_at = ?, version = ? WHERE id = ? AND event_id = ?",
-            (e.player, e.deck, e.deck_format, e.fingerprint, int(e.legal), e.verdict_json,
-             utc_text(e.updated_at), e.version, e.id, e.event_id),
-        )  # fmt: skip
+            (
+                e.player,
+                e.deck,
+                e.deck_format,
+                e.fingerprint,
+                int(e.legal),
+                e.verdict_json,
+                utc_text(e.updated_at),
+                e.version,
+                e.id,
+                e.event_id,
+            ),
+        )
 
     # -- audit ------------------------------------------------------------------------------
 
-    def log(self, event_id: str, registration_id: str | None, action: Action, actor: str,
-            at: datetime, old: str | None = None, new: str | None = None) -> None:  # fmt: skip
+    def log(
+        self,
+        event_id: str,
+        registration_id: str | None,
+        action: Action,
+        actor: str,
+        at: datetime,
+        old: str | None = None,
+        new: str | None = None,
+    ) -> None:
         """Append one audit entry."""
         self.run(
             "INSERT INTO audit (event_id, registration_id, action, actor, at, old_fingerprint, "
             "new_fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (event_id, registration_id, action.value, actor, utc_text(at), old, new),
-        )  # fmt: skip
+        )
 
     def audit(self, event_id: str) -> list[AuditEntry]:
         """The event's audit log, oldest first."""
-        rows = self.all(f"SELECT {AUDIT_COLUMNS} FROM audit WHERE event_id = ? ORDER BY seq",
-                        (event_id,))  # fmt: skip
+        rows = self.all(
+            f"SELECT {AUDIT_COLUMNS} FROM audit WHERE event_id = ? ORDER BY seq", (event_id,)
+        )
         return [_audit(r) for r in rows]
 
 
@@ -246,8 +317,9 @@ class Store:
 
     def _connect(self) -> Any:
         if self.dialect is SQLITE:
-            conn = sqlite3.connect(self._target, timeout=BUSY_SECONDS, isolation_level=None,
-                                   check_same_thread=False)  # fmt: skip
+            conn = sqlite3.connect(
+                self._target, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
+            )
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
@@ -372,10 +444,12 @@ class Store:
                         for statement in step.statements:
                             conn.execute(statement.format(serial=self.dialect.serial))
                         conn.execute(
-                            self.dialect.sql("INSERT INTO schema_version (version, about, "
-                                             "applied_at) VALUES (?, ?, ?)"),
+                            self.dialect.sql(
+                                "INSERT INTO schema_version (version, about, "
+                                "applied_at) VALUES (?, ?, ?)"
+                            ),
                             (step.version, step.about, utc_text(datetime.now(UTC))),
-                        )  # fmt: skip
+                        )
                     conn.execute("COMMIT")
                 except BaseException:
                     conn.execute("ROLLBACK")

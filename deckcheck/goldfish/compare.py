@@ -155,9 +155,12 @@ def compare(a: HandStats, b: HandStats, a_label: str = "A", b_label: str = "B") 
     """
     b_by = {c.name: i for i, c in enumerate(b.conditions)}
     pair = (
-        a.seed is not None and a.seed == b.seed and a.trials == b.trials
-        and a.outcomes is not None and b.outcomes is not None
-    )  # fmt: skip
+        a.seed is not None
+        and a.seed == b.seed
+        and a.trials == b.trials
+        and a.outcomes is not None
+        and b.outcomes is not None
+    )
     diffs = []
     for i, ca in enumerate(a.conditions):
         j = b_by.get(ca.name)

@@ -72,8 +72,12 @@ _TOKEN = re.compile(
 )
 
 
-_PLAIN = {"op": TokenKind.OP, "lp": TokenKind.LPAREN, "rp": TokenKind.RPAREN,
-          "comma": TokenKind.COMMA}  # fmt: skip
+_PLAIN = {
+    "op": TokenKind.OP,
+    "lp": TokenKind.LPAREN,
+    "rp": TokenKind.RPAREN,
+    "comma": TokenKind.COMMA,
+}
 """Token groups taken as they are."""
 
 

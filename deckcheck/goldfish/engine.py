@@ -203,17 +203,18 @@ def _exact(
             for d in seen[g]:
                 ps = hyper.get((name, d))
                 if ps is None:
-                    ps = hyper[name, d] = [Estimate.exact(p) for p in
-                                           engine.distribution(name, d)]  # fmt: skip
+                    ps = hyper[name, d] = [Estimate.exact(p) for p in engine.distribution(name, d)]
                 ests.append(ps[k] if k < len(ps) else none)
             by_going[g] = tuple(ests)
         dist_figures.append(by_going)
     for cond in plain:
         try:
             figures.append(
-                {g: tuple(Estimate.exact(p) for p in engine.probabilities(cond, seen[g]))
-                 for g in seen}
-            )  # fmt: skip
+                {
+                    g: tuple(Estimate.exact(p) for p in engine.probabilities(cond, seen[g]))
+                    for g in seen
+                }
+            )
         except ExactBudgetExceeded as exc:
             figures.append(None)
             why.append(str(exc))
@@ -221,9 +222,11 @@ def _exact(
     composition: dict[Going, dict[str, tuple[Estimate, ...]]] = {g: {} for g in seen}
     if pool.composition:
         kinds = ExactEngine(
-            [(c, frozenset(KIND_NAMES[k : k + 1])) for c, k in zip(pool.copies, pool.kinds,
-                                                                     strict=True)]
-        )  # fmt: skip
+            [
+                (c, frozenset(KIND_NAMES[k : k + 1]))
+                for c, k in zip(pool.copies, pool.kinds, strict=True)
+            ]
+        )
         for g in seen:
             composition[g] = {
                 kind: tuple(Estimate.exact(p) for p in kinds.distribution(kind, seen[g][0]))
@@ -232,8 +235,15 @@ def _exact(
     return figures, composition, why
 
 
-def run(pool: Pool, q: Question, opts: Options, *, deck_name: str | None, default: bool,
-        warnings: Sequence[str] = ()) -> HandStats:  # fmt: skip
+def run(
+    pool: Pool,
+    q: Question,
+    opts: Options,
+    *,
+    deck_name: str | None,
+    default: bool,
+    warnings: Sequence[str] = (),
+) -> HandStats:
     """Odds of the question's conditions over the pool, exact or simulated as ``opts`` say.
 
     Exact or simulated is decided per condition: with ``exact="auto"`` a condition over the
@@ -260,8 +270,9 @@ def run(pool: Pool, q: Question, opts: Options, *, deck_name: str | None, defaul
                 exact[i] = f
                 methods[i] = Method.SIMULATION
             method = Method.SIMULATION
-            names = [q.conditions[i][0] if i < len(q.conditions) else "a distribution"
-                     for i in over]  # fmt: skip
+            names = [
+                q.conditions[i][0] if i < len(q.conditions) else "a distribution" for i in over
+            ]
             listed = ", ".join(dict.fromkeys(names))
             note = f"simulated: {listed} (exact odds need {why[0]})"
             if len(over) < len(conds):
@@ -304,8 +315,17 @@ def _samples(pool: Pool, conds: Sequence[Condition], opts: Options) -> Samples |
     if not opts.samples:
         return None
     names = [c.name for c in pool.cards]
-    return deal_samples(pool.copies, pool.members, names, conds, opts.rules, opts.goings,
-                        opts.turns, opts.samples, _seed(opts.seed))  # fmt: skip
+    return deal_samples(
+        pool.copies,
+        pool.members,
+        names,
+        conds,
+        opts.rules,
+        opts.goings,
+        opts.turns,
+        opts.samples,
+        _seed(opts.seed),
+    )
 
 
 def resolve_distinct(pool: Pool, conds: Sequence[Condition]) -> tuple[Pool, list[Condition]]:
@@ -424,15 +444,22 @@ def _simulate(
     rngs = {g: np.random.default_rng([seed, i]) for i, g in enumerate(Going) if g in goings}
     if q.effects:
         tallies = simulate_effects(
-            deal, conds, q.effects, rules.hand_size,
-            {g: rules.draws(g, turns) for g in goings}, opts.trials, rngs, keep=keep,
-        )  # fmt: skip
+            deal,
+            conds,
+            q.effects,
+            rules.hand_size,
+            {g: rules.draws(g, turns) for g in goings},
+            opts.trials,
+            rngs,
+            keep=keep,
+        )
     else:
         tallies = {
-            g: simulate_plain(deal, conds, {g: rules.seen(g, turns)}, opts.trials, rngs[g],
-                              keep=keep)[g]
+            g: simulate_plain(
+                deal, conds, {g: rules.seen(g, turns)}, opts.trials, rngs[g], keep=keep
+            )[g]
             for g in goings
-        }  # fmt: skip
+        }
     figures: Figures = [{} for _ in conds]
     composition: dict[Going, dict[str, tuple[Estimate, ...]]] = {}
     outcomes = {g: list(t.outcomes) for g, t in tallies.items()} if keep else None

@@ -192,8 +192,13 @@ def _conv(a: Poly, b: Poly) -> Poly:
 class _Atoms:
     """The atoms of one condition: sizes and memberships; a deadline and a row budget."""
 
-    def __init__(self, sizes: Sequence[int], members: Sequence[frozenset[str]], budget: ExactBudget,
-                 deadline: float | None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        sizes: Sequence[int],
+        members: Sequence[frozenset[str]],
+        budget: ExactBudget,
+        deadline: float | None,
+    ) -> None:
         self.sizes = list(sizes)
         self.members = list(members)
         self.budget = budget
@@ -297,10 +302,18 @@ class _Plan:
         per_once: list[list[int]] = []
         for a in order:
             member = atoms.members[a]
-            per.append([sum(c for n, c in form if n in member and not n.startswith(CARD_PREFIX))
-                        for form in self.forms])  # fmt: skip
-            per_once.append([sum(c for n, c in form if n in member and n.startswith(CARD_PREFIX))
-                             for form in self.forms])  # fmt: skip
+            per.append(
+                [
+                    sum(c for n, c in form if n in member and not n.startswith(CARD_PREFIX))
+                    for form in self.forms
+                ]
+            )
+            per_once.append(
+                [
+                    sum(c for n, c in form if n in member and n.startswith(CARD_PREFIX))
+                    for form in self.forms
+                ]
+            )
         shape = (len(order), len(self.forms))
         inc = np.array(per, dtype=np.int64).reshape(shape)
         once = np.array(per_once, dtype=np.int64).reshape(shape)
@@ -359,13 +372,19 @@ class _State:
             )
         x = np.arange(n + 1, dtype=np.int32)
         inc = np.array(
-            [self.plan.inc[r, self.plan.forms.index(c)] if not isinstance(c, _Test) else 0
-             for c in self.cols], dtype=np.int32,
-        )  # fmt: skip
+            [
+                self.plan.inc[r, self.plan.forms.index(c)] if not isinstance(c, _Test) else 0
+                for c in self.cols
+            ],
+            dtype=np.int32,
+        )
         once = np.array(
-            [self.plan.once[r, self.plan.forms.index(c)] if not isinstance(c, _Test) else 0
-             for c in self.cols], dtype=np.int32,
-        )  # fmt: skip
+            [
+                self.plan.once[r, self.plan.forms.index(c)] if not isinstance(c, _Test) else 0
+                for c in self.cols
+            ],
+            dtype=np.int32,
+        )
         add = x[:, None] * inc[None, :] + (x[:, None] >= 1) * once[None, :]
         self.vals = (self.vals[None] + add[:, None, :]).reshape(-1, width)
         for j, c in enumerate(self.cols):
@@ -401,8 +420,9 @@ class _State:
             del self.cols[j], self.span[j]
             self.cols += tests
             self.span += [2] * len(tests)
-        known = {c: self.vals[:, j].astype(bool) for j, c in enumerate(self.cols)
-                 if isinstance(c, _Test)}  # fmt: skip
+        known = {
+            c: self.vals[:, j].astype(bool) for j, c in enumerate(self.cols) if isinstance(c, _Test)
+        }
         true, false = _three(plan.node, known)
         true = np.broadcast_to(np.asarray(true, dtype=bool), self.s.shape)
         false = np.broadcast_to(np.asarray(false, dtype=bool), self.s.shape)
@@ -529,6 +549,7 @@ class ExactEngine:
         zero = Fraction(0)  # more than the category holds, or than the rest can fill
         return [
             Fraction(math.comb(n, k) * math.comb(rest, seen - k), total)
-            if k <= n and seen - k <= rest else zero
+            if k <= n and seen - k <= rest
+            else zero
             for k in range(seen + 1)
-        ]  # fmt: skip
+        ]

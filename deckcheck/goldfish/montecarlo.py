@@ -124,8 +124,9 @@ def simulate_plain(
     bases = np.minimum(sizes, depth) + 1
     space = int(np.prod(bases.astype(object)))
     if depth <= SPARSE_DEPTH and space * len(stops) <= MAX_CODES:
-        _plain_by_codes(out, labels, look, bases, deal.names, conditions, seen, stops, trials, rng,
-                        totals)  # fmt: skip
+        _plain_by_codes(
+            out, labels, look, bases, deal.names, conditions, seen, stops, trials, rng, totals
+        )
         return out
     size = _batch(trials, depth * (n_cat + KINDS))
     done = 0
@@ -404,8 +405,13 @@ class _Table:
         return self.hand @ member
 
 
-_ORDER = {EffectKind.DRAW_LOCK: -1, EffectKind.DRAW: 0, EffectKind.DESIRES: 1,
-          EffectKind.SEARCH: 2, EffectKind.EXCAVATE: 3}  # fmt: skip
+_ORDER = {
+    EffectKind.DRAW_LOCK: -1,
+    EffectKind.DRAW: 0,
+    EffectKind.DESIRES: 1,
+    EffectKind.SEARCH: 2,
+    EffectKind.EXCAVATE: 3,
+}
 """Priority of the effect kinds in the play policy (lowest first)."""
 _DRAWS = (EffectKind.DRAW, EffectKind.DESIRES)
 """Kinds that draw cards by a card effect."""

@@ -123,8 +123,18 @@ def simulate_counts(
     goings, mode = check_options(going, turns, trials, seed, exact)
     pool = quick_pool(size, counts)
     question = Question(tuple(counts), quick_conditions(counts, when))
-    opts = Options(goings, turns, rules, mode, trials, seed, budget or ExactBudget(),
-                   distributions, check_samples(sample), paired)  # fmt: skip
+    opts = Options(
+        goings,
+        turns,
+        rules,
+        mode,
+        trials,
+        seed,
+        budget or ExactBudget(),
+        distributions,
+        check_samples(sample),
+        paired,
+    )
     most = max(n for g in goings for n in rules.seen(g, turns))
     warnings = []
     if most > size:

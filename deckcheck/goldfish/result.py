@@ -159,8 +159,9 @@ class DistributionStats:
         fracs = [e.fraction for e in ests if e.fraction is not None]
         if len(fracs) == len(ests):
             den = math.lcm(*(f.denominator for f in fracs))
-            value = Fraction(sum(k * f.numerator * (den // f.denominator)
-                                 for k, f in enumerate(fracs)), den)  # fmt: skip
+            value = Fraction(
+                sum(k * f.numerator * (den // f.denominator) for k, f in enumerate(fracs)), den
+            )
             return Mean(float(value), None, None, value)
         mean = sum(k * e.probability for k, e in enumerate(ests))
         var = max(0.0, sum(k * k * e.probability for k, e in enumerate(ests)) - mean * mean)

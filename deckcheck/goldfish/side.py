@@ -104,14 +104,18 @@ def simulate_side(
     result = apply_side_plan(deck, plan, format, date, data=data)
     if result.problems:
         listed = "; ".join(f"{p.code.value}: {p.message}" for p in result.problems)
-        raise SidePlanError(f"the side plan cannot be applied: {listed}",
-                            [p.to_dict() for p in result.problems])  # fmt: skip
+        raise SidePlanError(
+            f"the side plan cannot be applied: {listed}", [p.to_dict() for p in result.problems]
+        )
     kw = dict(kw, format=format, date=date, data=data)
     kw.setdefault("paired", kw.get("seed") is not None)
     a = simulate(deck, spec, **kw)
     b = simulate(result.deck, spec, **kw)
-    main_in = [m for m in result.moved_in if any(dc.card is not None and dc.card.canonical == m[1]
-                                                 for dc in result.deck.main)]  # fmt: skip
+    main_in = [
+        m
+        for m in result.moved_in
+        if any(dc.card is not None and dc.card.canonical == m[1] for dc in result.deck.main)
+    ]
     side_spec = side_card_spec(main_in)
     side_cards = None
     if side_spec is not None:

@@ -128,8 +128,18 @@ def simulate(
     goings, mode = check_options(going, turns, trials, seed, exact)
     seen = {g: tuple(rules.seen(g, turns)) for g in goings}
     pool, question, warnings = prepare(deck, spec, seen)
-    opts = Options(goings, turns, rules, mode, trials, seed, budget or ExactBudget(),
-                   distributions, check_samples(sample), paired)  # fmt: skip
+    opts = Options(
+        goings,
+        turns,
+        rules,
+        mode,
+        trials,
+        seed,
+        budget or ExactBudget(),
+        distributions,
+        check_samples(sample),
+        paired,
+    )
     return run(pool, question, opts, deck_name=deck.name, default=spec is None, warnings=warnings)
 
 

@@ -46,8 +46,10 @@ def sweep_request(vary: Sequence[str] | Mapping[str, Sequence[int]]) -> tuple[Va
         out = []
         for name, values in vary.items():
             vals = tuple(values)
-            if not vals or any(isinstance(v, bool) or not isinstance(v, int) or not
-                               0 <= v <= MAX_COPIES for v in vals):  # fmt: skip
+            if not vals or any(
+                isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_COPIES
+                for v in vals
+            ):
                 raise GoldfishError(f"vary {name!r}: expected copies from 0 to {MAX_COPIES}")
             out.append(Vary(str(name), vals))
         return tuple(out)

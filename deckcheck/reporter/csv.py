@@ -161,7 +161,24 @@ def batch_csv(batch: Batch, *, lang: str = "en") -> str:
         # the registration CSV's own columns pass through as written (line breaks included)
         writer.writerow([*own, *(_passed(fields.get(k, "")) for k in extra)])
     for k in batch.skipped:  # a file a scan did not take for a deck, with its skip code
-        skip = ["", "", "", "", k.path, Status.SKIPPED.value, "", "", "", "", "", k.code.value,
-                k.reason, "", "", "", ""]  # fmt: skip
+        skip = [
+            "",
+            "",
+            "",
+            "",
+            k.path,
+            Status.SKIPPED.value,
+            "",
+            "",
+            "",
+            "",
+            "",
+            k.code.value,
+            k.reason,
+            "",
+            "",
+            "",
+            "",
+        ]
         writer.writerow([*(defuse(v) for v in skip), *("" for _ in extra)])
     return out.getvalue()

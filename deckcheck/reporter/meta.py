@@ -51,8 +51,11 @@ def meta_text(meta: Metagame) -> str:
         lines += _card_lines(cards) or ["  (none)"]
     if meta.unread_lines:
         lines += ["", f"Lines that name no card ({meta.unread_lines}, not counted)"]
-        lines += [f"  {clean(e.source)}:{f.line}: {clean(f.text or f.message)} ({f.code.value})"
-                  for e in meta.entries for f in e.unread]  # fmt: skip
+        lines += [
+            f"  {clean(e.source)}:{f.line}: {clean(f.text or f.message)} ({f.code.value})"
+            for e in meta.entries
+            for f in e.unread
+        ]
     if meta.unreadable:
         lines += ["", f"Unreadable ({len(meta.unreadable)}, not counted)"]
         lines += [f"  {clean(u.error)} ({u.code.value})" for u in meta.unreadable]

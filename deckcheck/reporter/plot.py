@@ -45,8 +45,16 @@ def _condition_panel(
                     [e.probability - (e.low or 0.0) for e in ests],
                     [(e.high or 0.0) - e.probability for e in ests],
                 ]
-            ax.errorbar(turns, ys, yerr=err, fmt=styles[going], marker="o", color=color,
-                        capsize=3, label=cond.name if n == 0 else None)  # fmt: skip
+            ax.errorbar(
+                turns,
+                ys,
+                yerr=err,
+                fmt=styles[going],
+                marker="o",
+                color=color,
+                capsize=3,
+                label=cond.name if n == 0 else None,
+            )
     ax.set_xlabel("by the player's turn")
     ax.set_ylabel("probability")
     ax.set_ylim(0, 1)
@@ -81,8 +89,12 @@ def _distribution_panel(ax: Any, stats: HandStats, dist: DistributionStats) -> N
     for j, t in enumerate(shown):
         ests = turns[t]
         xs = [k + (j - (len(shown) - 1) / 2) * width for k in range(len(ests))]
-        ax.bar(xs, [e.probability for e in ests], width=width,
-               label=f"by turn {t + 1} ({stats.seen[going][t]} seen)")  # fmt: skip
+        ax.bar(
+            xs,
+            [e.probability for e in ests],
+            width=width,
+            label=f"by turn {t + 1} ({stats.seen[going][t]} seen)",
+        )
     ax.set_xlabel(f"cards of {dist.name} ({dist.copies} in the deck)")
     ax.set_ylabel("P(exactly k)")
     ax.set_title(f"{dist.name}: distribution (going {going.value})", fontsize="medium")
@@ -112,15 +124,18 @@ def plot_compare(cmp: Comparison, path: str | Path) -> None:
     suffix, plt = _pyplot(path)
     sides = ((cmp.a_label, cmp.a), (cmp.b_label, cmp.b))
     chunked = [
-        [list(st.conditions)[i : i + LINES_PER_PANEL]
-         for i in range(0, len(st.conditions), LINES_PER_PANEL)][:MAX_PANELS]
+        [
+            list(st.conditions)[i : i + LINES_PER_PANEL]
+            for i in range(0, len(st.conditions), LINES_PER_PANEL)
+        ][:MAX_PANELS]
         for _, st in sides
-    ]  # fmt: skip
+    ]
     rows = max(1, *(len(c) for c in chunked))
     fig, axes = plt.subplots(rows, 2, figsize=(12, 5 * rows), squeeze=False)
     for col, ((label, st), chunks) in enumerate(zip(sides, chunked, strict=True)):
-        goings = " / ".join(f"{g.value}: {'solid' if g is Going.FIRST else 'dashed'}"
-                            for g in st.goings)  # fmt: skip
+        goings = " / ".join(
+            f"{g.value}: {'solid' if g is Going.FIRST else 'dashed'}" for g in st.goings
+        )
         for r in range(rows):
             if r < len(chunks):
                 title = f"{'AB'[col]} {label}: {st.method.value} ({goings})"
@@ -156,8 +171,9 @@ def plot_stats(stats: HandStats, path: str | Path) -> None:
     fig, axes = plt.subplots(rows + extra, 2, figsize=(12, 5 * (rows + extra)), squeeze=False)
     slots = [axes[r][1] for r in range(rows - free, rows)]
     slots += [axes[r][c] for r in range(rows, rows + extra) for c in (0, 1)]
-    goings = " / ".join(f"{g.value}: {'solid' if g is Going.FIRST else 'dashed'}"
-                        for g in stats.goings)  # fmt: skip
+    goings = " / ".join(
+        f"{g.value}: {'solid' if g is Going.FIRST else 'dashed'}" for g in stats.goings
+    )
     for r, chunk in enumerate(shown):
         part = f" ({r + 1}/{len(chunks)})" if len(chunks) > 1 else ""
         title = f"P(condition) by turn, {stats.method.value} ({goings}){part}"
@@ -170,8 +186,12 @@ def plot_stats(stats: HandStats, path: str | Path) -> None:
         else:
             ax.axis("off")
     if dropped:
-        fig.text(0.01, 0.005, f"{dropped} more conditions not drawn (at most "
-                 f"{MAX_PANELS * LINES_PER_PANEL})", fontsize="small")  # fmt: skip
+        fig.text(
+            0.01,
+            0.005,
+            f"{dropped} more conditions not drawn (at most {MAX_PANELS * LINES_PER_PANEL})",
+            fontsize="small",
+        )
     fig.tight_layout()
     try:
         fig.savefig(path, format=suffix)
@@ -199,10 +219,17 @@ def plot_sweep(stats: SweepStats, path: str | Path) -> None:
         ys = [i + (j - (len(stats.goings) - 1) / 2) * height for i in range(len(rows))]
         err: Any = None
         if ests and ests[0].low is not None:
-            err = [[e.probability - (e.low or 0.0) for e in ests],
-                   [(e.high or 0.0) - e.probability for e in ests]]  # fmt: skip
-        ax.barh(ys, [e.probability for e in ests], height=height, xerr=err,
-                label=f"going {g.value} ({stats.seen[g]} seen)")  # fmt: skip
+            err = [
+                [e.probability - (e.low or 0.0) for e in ests],
+                [(e.high or 0.0) - e.probability for e in ests],
+            ]
+        ax.barh(
+            ys,
+            [e.probability for e in ests],
+            height=height,
+            xerr=err,
+            label=f"going {g.value} ({stats.seen[g]} seen)",
+        )
     ax.set_yticks(range(len(rows)), labels, fontsize="small")
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
@@ -211,8 +238,12 @@ def plot_sweep(stats: SweepStats, path: str | Path) -> None:
     ax.legend(fontsize="x-small", loc="lower right")
     ax.grid(alpha=0.3, axis="x")
     if len(stats.rows) > len(rows):
-        fig.text(0.01, 0.005, f"{len(stats.rows) - len(rows)} lower-ranked combinations not "
-                 "drawn", fontsize="small")  # fmt: skip
+        fig.text(
+            0.01,
+            0.005,
+            f"{len(stats.rows) - len(rows)} lower-ranked combinations not drawn",
+            fontsize="small",
+        )
     fig.tight_layout()
     try:
         fig.savefig(path, format=suffix)

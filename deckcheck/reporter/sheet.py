@@ -209,8 +209,12 @@ def sheets_pdf(sheets: Sequence[Sheet], paper: Paper | str = Paper.A4) -> bytes:
 
 # -- layout -------------------------------------------------------------------------------------
 
-_CJK = {Lang.EN: "HeiseiKakuGo-W5", Lang.JA: "HeiseiKakuGo-W5", Lang.ZH: "STSong-Light",
-        Lang.KO: "HYGothic-Medium"}  # fmt: skip
+_CJK = {
+    Lang.EN: "HeiseiKakuGo-W5",
+    Lang.JA: "HeiseiKakuGo-W5",
+    Lang.ZH: "STSong-Light",
+    Lang.KO: "HYGothic-Medium",
+}
 _LATIN = "Helvetica"
 _BOLD = "Helvetica-Bold"
 MARGIN = 28.0

@@ -92,14 +92,19 @@ def report_text(report: Report, options: RenderOptions) -> str:
 
     loc = localizer(options.lang)
     colour = options.colour
-    mark = (_colour(loc.t("report.legal"), "1;32", colour) if report.legal
-            else _colour(loc.t("report.illegal"), "1;31", colour))  # fmt: skip
+    mark = (
+        _colour(loc.t("report.legal"), "1;32", colour)
+        if report.legal
+        else _colour(loc.t("report.illegal"), "1;31", colour)
+    )
     bl = (
-        ", " + loc.t("report.list", name=clean(report.banlist.name),
-                     date=loc.date(report.banlist.effective))
+        ", "
+        + loc.t(
+            "report.list", name=clean(report.banlist.name), date=loc.date(report.banlist.effective)
+        )
         if report.banlist
         else ""
-    )  # fmt: skip
+    )
     c = report.counts
     head = (
         f"{mark}  {clean(report.path or '<deck>')}  [{clean(report.format)}, "
@@ -139,8 +144,9 @@ def batch_text(batch: Batch, options: RenderOptions) -> str:
         if options.lang == "en":
             line = f"{plural(s.decks, 'deck')}: {s.legal} legal, {s.illegal} illegal"
         else:
-            line = t(options.lang, "report.summary", decks=s.decks, legal=s.legal,
-                     illegal=s.illegal)  # fmt: skip
+            line = t(
+                options.lang, "report.summary", decks=s.decks, legal=s.legal, illegal=s.illegal
+            )
         if s.unreadable:
             line += ", " + t(options.lang, "report.unreadable", n=s.unreadable)
         parts.append(line)
@@ -336,8 +342,9 @@ def sweep_text(stats: SweepStats, fractions: bool = False) -> str:
     """A ratio sweep as a ranked table: the copies tried, the filler, the ranking condition
     (per going), best first."""
     names = [clean(v.name) for v in stats.vary]
-    how = stats.method.value + (f", {stats.trials:,} games/going" if stats.method.value ==
-                                "simulation" else "")  # fmt: skip
+    how = stats.method.value + (
+        f", {stats.trials:,} games/going" if stats.method.value == "simulation" else ""
+    )
     lines = [
         f"Ratio sweep of {plural(stats.deck_size, 'Main Deck card')} ({clean(stats.filler)} "
         f"adjusted to keep the size) · {how}",
@@ -364,8 +371,9 @@ def sweep_text(stats: SweepStats, fractions: bool = False) -> str:
     for cells in body:
         lines.append("  ".join(c.rjust(w) for c, w in zip(cells, widths, strict=True)))
     if stats.skipped:
-        lines.append(f"{plural(len(stats.skipped), 'combination')} skipped: the filler would "
-                     "go below 0")  # fmt: skip
+        lines.append(
+            f"{plural(len(stats.skipped), 'combination')} skipped: the filler would go below 0"
+        )
     others = [n for n, _ in stats.conditions if n != stats.by]
     if others:
         lines.append(f"other conditions are in the JSON (-o json): {', '.join(map(clean, others))}")
@@ -400,9 +408,11 @@ def compare_text(cmp: Comparison, fractions: bool = False) -> str:
             lines.append(f"note ({side}): {clean(stats.note)}")
     a_cats = {c.name: c.copies for c in cmp.a.categories}
     b_cats = {c.name: c.copies for c in cmp.b.categories}
-    changed = [f"{clean(n)} {a_cats.get(n, 0)} -> {b_cats.get(n, 0)}"
-               for n in [*a_cats, *(n for n in b_cats if n not in a_cats)]
-               if a_cats.get(n) != b_cats.get(n)]  # fmt: skip
+    changed = [
+        f"{clean(n)} {a_cats.get(n, 0)} -> {b_cats.get(n, 0)}"
+        for n in [*a_cats, *(n for n in b_cats if n not in a_cats)]
+        if a_cats.get(n) != b_cats.get(n)
+    ]
     lines.append("categories: " + (", ".join(changed) if changed else "the same sizes"))
     if cmp.paired:
         lines.append(
@@ -421,8 +431,16 @@ def compare_text(cmp: Comparison, fractions: bool = False) -> str:
             delta += f" (±{100 * (d.interval[1] - d.diff):.1f})"
         elif fractions and d.fraction is not None:
             delta += f" ({d.fraction.numerator}/{d.fraction.denominator})"
-        body.append([clean(d.name)[:44], d.going.value, str(d.turn), d.a.text(False),
-                     d.b.text(False), delta])  # fmt: skip
+        body.append(
+            [
+                clean(d.name)[:44],
+                d.going.value,
+                str(d.turn),
+                d.a.text(False),
+                d.b.text(False),
+                delta,
+            ]
+        )
     widths = [max(len(r[c]) for r in [heads, *body]) for c in range(len(heads))]
 
     def line(cells: list[str]) -> str:

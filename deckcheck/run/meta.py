@@ -48,11 +48,25 @@ if TYPE_CHECKING:
 
 GENERIC: frozenset[str] = frozenset(
     {
-        "Polymerization|Fusion", "Fusion", "Xyz", "Synchro", "Pendulum", "Link", "Ritual",
-        "Number", "Number C", "CXyz", "Rank-Up-Magic", "Rank-Down-Magic", "Speed Spell",
-        "Pendulum Dragon", "Spell Card", "Trap Card", "Token",
+        "Polymerization|Fusion",
+        "Fusion",
+        "Xyz",
+        "Synchro",
+        "Pendulum",
+        "Link",
+        "Ritual",
+        "Number",
+        "Number C",
+        "CXyz",
+        "Rank-Up-Magic",
+        "Rank-Down-Magic",
+        "Speed Spell",
+        "Pendulum Dragon",
+        "Spell Card",
+        "Trap Card",
+        "Token",
     }
-)  # fmt: skip
+)
 """Archetype tags of the card data that name a mechanic, not a deck (never counted)."""
 
 ROGUE = "rogue"
@@ -112,10 +126,13 @@ class DeckArchetype:
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {
-            "label": self.label, "kind": self.kind.value, "archetypes": list(self.archetypes),
+            "label": self.label,
+            "kind": self.kind.value,
+            "archetypes": list(self.archetypes),
             "scores": [{"archetype": a, "copies": n} for a, n in self.scores],
-            "copies": self.copies, "signature": self.signature,
-        }  # fmt: skip
+            "copies": self.copies,
+            "signature": self.signature,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,10 +175,13 @@ class CardUsage:
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {
-            "passcode": self.passcode, "name": self.name, "decks": self.decks,
-            "share": round(self.share, 4), "copies": self.copies,
+            "passcode": self.passcode,
+            "name": self.name,
+            "decks": self.decks,
+            "share": round(self.share, 4),
+            "copies": self.copies,
             "average": round(self.average, 2),
-        }  # fmt: skip
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,26 +212,37 @@ class Metagame:
         return {
             "decks": self.decks,
             "archetypes": [
-                {"label": a.label, "kind": a.kind.value, "decks": a.decks,
-                 "share": round(a.share, 4)}
+                {
+                    "label": a.label,
+                    "kind": a.kind.value,
+                    "decks": a.decks,
+                    "share": round(a.share, 4),
+                }
                 for a in self.archetypes
             ],
             "most_played": [c.to_dict() for c in self.most_played],
             "main": [c.to_dict() for c in self.main],
             "side": [c.to_dict() for c in self.side],
             "entries": [
-                {"source": e.source, "name": e.name, "player": e.player,
-                 **e.archetype.to_dict(),
-                 "unread": [{"line": f.line, "code": f.code.value, "text": f.text}
-                            for f in e.unread]}
+                {
+                    "source": e.source,
+                    "name": e.name,
+                    "player": e.player,
+                    **e.archetype.to_dict(),
+                    "unread": [
+                        {"line": f.line, "code": f.code.value, "text": f.text} for f in e.unread
+                    ],
+                }
                 for e in self.entries
             ],
             "unread_lines": self.unread_lines,
-            "unreadable": [{"source": u.path, "code": u.code.value, "error": u.error}
-                           for u in self.unreadable],
-            "skipped": [{"path": k.path, "code": k.code.value, "reason": k.reason}
-                        for k in self.skipped],
-        }  # fmt: skip
+            "unreadable": [
+                {"source": u.path, "code": u.code.value, "error": u.error} for u in self.unreadable
+            ],
+            "skipped": [
+                {"path": k.path, "code": k.code.value, "reason": k.reason} for k in self.skipped
+            ],
+        }
 
 
 DEFAULT_RULES = Rules()
@@ -361,10 +392,16 @@ class _Tally:
         names = {code: known[1] for code in decks if (known := facts.get(code)) is not None}
         order = sorted(decks, key=lambda code: (-decks[code], -copies[code], names[code]))
         return tuple(
-            CardUsage(code, names[code], decks[code], decks[code] / n, copies[code],
-                      copies[code] / decks[code])
+            CardUsage(
+                code,
+                names[code],
+                decks[code],
+                decks[code] / n,
+                copies[code],
+                copies[code] / decks[code],
+            )
             for code in order[:top]
-        )  # fmt: skip
+        )
 
 
 def _breakdown(entries: Sequence[Entry]) -> tuple[ArchetypeShare, ...]:
@@ -438,8 +475,9 @@ def metagame(
     for i, item in enumerate(decks, 1):
         label, deck = item if isinstance(item, tuple) else (item.source or f"deck {i}", item)
         contents = deck_contents(deck)
-        entries.append(Entry(label, _classify(contents, rules, facts), deck.name, None, contents,
-                             deck.unread))  # fmt: skip
+        entries.append(
+            Entry(label, _classify(contents, rules, facts), deck.name, None, contents, deck.unread)
+        )
     return summarize(entries, top=top, facts=facts)
 
 
@@ -453,12 +491,19 @@ def from_batch(
 
     facts = _Facts(resolve_data(data).cards)
     entries = [
-        Entry(c.path or f"deck {i}", _classify(c.contents, rules, facts), c.name,
-              _player(c.registration), c.contents, c.unread)
+        Entry(
+            c.path or f"deck {i}",
+            _classify(c.contents, rules, facts),
+            c.name,
+            _player(c.registration),
+            c.contents,
+            c.unread,
+        )
         for i, c in enumerate(batch.checked, 1)
-    ]  # fmt: skip
-    return summarize(entries, top=top, unreadable=batch.unreadable, skipped=batch.skipped,
-                     facts=facts)  # fmt: skip
+    ]
+    return summarize(
+        entries, top=top, unreadable=batch.unreadable, skipped=batch.skipped, facts=facts
+    )
 
 
 # -- reading sources ----------------------------------------------------------------------------
@@ -513,8 +558,16 @@ def analyze(
             bad.append(Unreadable(src.label, why, line, src.registration, code))
             continue
         contents = deck_contents(deck)
-        entries.append(Entry(src.label, _classify(contents, rules, facts), deck.name,
-                             _player(src.registration), contents, deck.unread))  # fmt: skip
+        entries.append(
+            Entry(
+                src.label,
+                _classify(contents, rules, facts),
+                deck.name,
+                _player(src.registration),
+                contents,
+                deck.unread,
+            )
+        )
     return summarize(entries, top=top, unreadable=bad, skipped=skipped, facts=facts)
 
 

@@ -74,8 +74,15 @@ def create_app(settings: Settings | None = None, data: Dataset | None = None) ->
     return app
 
 
-COMPUTING = frozenset({f"{API}/simulate", f"{API}/simulate/sweep", f"{API}/simulate/side",
-                       f"{API}/batch", f"{API}/meta"})  # fmt: skip
+COMPUTING = frozenset(
+    {
+        f"{API}/simulate",
+        f"{API}/simulate/sweep",
+        f"{API}/simulate/side",
+        f"{API}/batch",
+        f"{API}/meta",
+    }
+)
 """Routes that can compute for long: run within the budgets of :mod:`deckcheck.service.limit`."""
 
 

@@ -47,20 +47,39 @@ def side(svc: Service, req: SideRequest) -> Any:
     deck = svc.deck(req.deck, req.deck_format, "deck", rush=fmt.pool is Pool.RUSH)
     spec = _spec(svc, req)
     plan = _plan(svc, req.plan)
-    common = dict(going=req.going, turns=req.turns, seed=req.seed, rules=rules,
-                  distributions=req.distributions, sample=req.sample)  # fmt: skip
-    return _within_budget(svc, req, lambda trials, exact, budget: simulate_side(
-        deck, plan, spec, format=fmt, date=when, data=svc.data, trials=trials, exact=exact,
-        budget=budget, **common,
-    ))  # fmt: skip
+    common = dict(
+        going=req.going,
+        turns=req.turns,
+        seed=req.seed,
+        rules=rules,
+        distributions=req.distributions,
+        sample=req.sample,
+    )
+    return _within_budget(
+        svc,
+        req,
+        lambda trials, exact, budget: simulate_side(
+            deck,
+            plan,
+            spec,
+            format=fmt,
+            date=when,
+            data=svc.data,
+            trials=trials,
+            exact=exact,
+            budget=budget,
+            **common,
+        ),
+    )
 
 
 def _check_trials(svc: Service, req: Any) -> None:
     """:class:`LimitError` over the service's trial cap."""
     s = svc.settings
     if req.trials > s.max_trials:
-        raise LimitError(f"trials {req.trials} is over the limit of {s.max_trials}",
-                         "max_trials", s.max_trials)  # fmt: skip
+        raise LimitError(
+            f"trials {req.trials} is over the limit of {s.max_trials}", "max_trials", s.max_trials
+        )
 
 
 def _runs(stats: Any) -> list[Any]:
@@ -92,8 +111,9 @@ def _within_budget(svc: Service, req: Any, runner: Any) -> Any:
         raise LimitError(
             f"{req.trials} trials would take about {projected:.1f} s, over the "
             f"{limit:g} s budget of a simulation; ask for at most about {fits} trials",
-            "simulation_seconds", limit,
-        )  # fmt: skip
+            "simulation_seconds",
+            limit,
+        )
     if all(c.method is Method.SIMULATION for r in _runs(stats) for c in r.conditions):
         # the pilot already found exact odds out of reach: simulate at once, keep its note
         again = runner(req.trials, "never", budget)
@@ -115,9 +135,15 @@ def sweep(svc: Service, req: SweepRequest) -> Any:
     fmt.require_date(when, svc.data)  # one date rule for every route (422 before lists)
     rules = DrawRules.from_era(fmt.era_at(when))
     budget = ExactBudget(max_bytes=s.exact_bytes, seconds=s.simulation_seconds)
-    common: dict[str, Any] = dict(filler=req.filler, by=req.by, going=req.going,
-                                  turns=req.turns, rules=rules, exact=req.exact,
-                                  budget=budget)  # fmt: skip
+    common: dict[str, Any] = dict(
+        filler=req.filler,
+        by=req.by,
+        going=req.going,
+        turns=req.turns,
+        rules=rules,
+        exact=req.exact,
+        budget=budget,
+    )
     if (req.deck is None) == (req.quick is None):
         raise InputError("give either deck or quick (a deck size and category counts)")
     if req.quick is not None:
@@ -130,8 +156,7 @@ def sweep(svc: Service, req: SweepRequest) -> Any:
     spec = _spec(svc, req)
 
     def run(trials: int) -> Any:
-        return sweep(deck, spec, req.vary, trials=trials, seed=req.seed, data=svc.data,
-                     **common)  # fmt: skip
+        return sweep(deck, spec, req.vary, trials=trials, seed=req.seed, data=svc.data, **common)
 
     start = time.monotonic()
     pilot = min(req.trials, PILOT_TRIALS // 4)
@@ -144,8 +169,9 @@ def sweep(svc: Service, req: SweepRequest) -> Any:
         raise LimitError(
             f"{req.trials} trials per combination would take about {projected:.1f} s, over "
             f"the {s.simulation_seconds:g} s budget; ask for at most about {fits} trials",
-            "simulation_seconds", s.simulation_seconds,
-        )  # fmt: skip
+            "simulation_seconds",
+            s.simulation_seconds,
+        )
     return run(req.trials)
 
 
@@ -192,14 +218,25 @@ def _goldfish_runner(svc: Service, req: SimulateRequest, fmt: Format, rules: Any
 
     if (req.deck is None) == (req.quick is None):
         raise InputError("give either deck or quick (a deck size and category counts)")
-    common = dict(going=req.going, turns=req.turns, seed=req.seed, rules=rules,
-                  distributions=req.distributions, sample=req.sample)  # fmt: skip
+    common = dict(
+        going=req.going,
+        turns=req.turns,
+        seed=req.seed,
+        rules=rules,
+        distributions=req.distributions,
+        sample=req.sample,
+    )
     if req.quick is not None:
         quick = req.quick
         return lambda trials, exact, budget: simulate_counts(
-            quick.size, quick.counts, quick.when, trials=trials, exact=exact,
-            budget=budget, **common,
-        )  # fmt: skip
+            quick.size,
+            quick.counts,
+            quick.when,
+            trials=trials,
+            exact=exact,
+            budget=budget,
+            **common,
+        )
     assert req.deck is not None
     deck = svc.deck(req.deck, req.deck_format, "deck", rush=fmt.pool is Pool.RUSH)
     spec = _spec(svc, req)

@@ -74,9 +74,10 @@ def error_detail(exc: DeckcheckError) -> Any:
         return {"limit": exc.limit, "value": exc.value}
     if isinstance(exc, SidePlanError):
         cause = exc.cause
-        return {"problems": exc.problems,
-                "cause": None if cause is None else {"code": cause.code,
-                                                     "detail": error_detail(cause)}}  # fmt: skip
+        return {
+            "problems": exc.problems,
+            "cause": None if cause is None else {"code": cause.code, "detail": error_detail(cause)},
+        }
     return None
 
 

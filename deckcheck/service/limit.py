@@ -226,8 +226,10 @@ class ComputeLimit:
             detail = {"limit": limit, "value": s.compute_seconds, "clock": "cpu"}
         elif limit == WALL:
             wall = s.compute_seconds * WALL_FACTOR
-            text = (f"the request took more than its {wall:g} s of wall-clock time "
-                    f"({WALL_FACTOR:g} times its {s.compute_seconds:g} s of CPU time)")  # fmt: skip
+            text = (
+                f"the request took more than its {wall:g} s of wall-clock time "
+                f"({WALL_FACTOR:g} times its {s.compute_seconds:g} s of CPU time)"
+            )
             detail = {"limit": "compute_seconds", "value": s.compute_seconds, "clock": "wall"}
         else:
             text = f"the request needs more than its {s.compute_memory_bytes >> 20} MiB of memory"

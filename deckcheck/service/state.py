@@ -176,15 +176,23 @@ class Reloader:
                 new.warm()
             except Exception as exc:  # any unusable data: keep answering from the old
                 self.holder.reload = ReloadStatus("failed", now, public_reason(exc))
-                log.error("deckcheck: data reload failed, still serving %s: %s: %s",
-                          old[:16], type(exc).__name__, exc)  # fmt: skip
+                log.error(
+                    "deckcheck: data reload failed, still serving %s: %s: %s",
+                    old[:16],
+                    type(exc).__name__,
+                    exc,
+                )
                 return
             self.holder.swap(new)
             self.holder.reload = ReloadStatus("ok", now)
             if self.siblings is not None:
                 self.siblings.record(new)
-            log.info("deckcheck: data reloaded in %.1f s: %s -> %s", time.monotonic() - t0,
-                     old[:16], new.data.fingerprint[:16])  # fmt: skip
+            log.info(
+                "deckcheck: data reloaded in %.1f s: %s -> %s",
+                time.monotonic() - t0,
+                old[:16],
+                new.data.fingerprint[:16],
+            )
 
 
 def public_reason(exc: BaseException) -> str:
@@ -228,8 +236,11 @@ class Siblings:
         import json
         import os
 
-        doc = {"pid": os.getpid(), "fingerprint": state.data.fingerprint,
-               "as_of": state.data.as_of.isoformat()}  # fmt: skip
+        doc = {
+            "pid": os.getpid(),
+            "fingerprint": state.data.fingerprint,
+            "as_of": state.data.as_of.isoformat(),
+        }
         path = self.folder / f"{os.getpid()}.json"
         tmp = path.with_suffix(".tmp")
         try:
@@ -259,8 +270,13 @@ class Siblings:
             except (OSError, ValueError):
                 continue
             if isinstance(doc, dict) and isinstance(doc.get("fingerprint"), str):
-                found.append({"pid": int(stem), "fingerprint": doc["fingerprint"],
-                              "as_of": str(doc.get("as_of"))})  # fmt: skip
+                found.append(
+                    {
+                        "pid": int(stem),
+                        "fingerprint": doc["fingerprint"],
+                        "as_of": str(doc.get("as_of")),
+                    }
+                )
         return found
 
     def started(self, state: State) -> None:
@@ -273,8 +289,11 @@ class Siblings:
         others = {w["fingerprint"] for w in self.workers() if w["pid"] != os.getpid()}
         if not others or others == {state.data.fingerprint}:
             return
-        log.warning("deckcheck: this worker serves %s, a sibling serves %s: reloading every "
-                    "worker", state.tag, ", ".join(sorted(f[:16] for f in others)))  # fmt: skip
+        log.warning(
+            "deckcheck: this worker serves %s, a sibling serves %s: reloading every worker",
+            state.tag,
+            ", ".join(sorted(f[:16] for f in others)),
+        )
         if self.supervisor is not None and self.supervisor == os.getppid():
             os.kill(self.supervisor, signal.SIGHUP)
 
@@ -282,8 +301,7 @@ class Siblings:
         """The ``workers`` object of ``/healthz``."""
         found = self.workers()
         prints = {w["fingerprint"] for w in found} | {state.data.fingerprint}
-        return {"count": len(found), "consistent": len(prints) == 1,
-                "fingerprints": sorted(prints)}  # fmt: skip
+        return {"count": len(found), "consistent": len(prints) == 1, "fingerprints": sorted(prints)}
 
 
 def single_health(state: State) -> dict[str, Any]:

@@ -299,8 +299,11 @@ class _Reader:
     def listing(self) -> _Listing:
         """The deck and CSV entries, and the folders skipped, in archive order."""
         infos = self.zf.infolist()
-        venvs = {posixpath.dirname(_norm(i.filename)) for i in infos
-                 if _norm(i.filename).endswith("pyvenv.cfg")}  # fmt: skip
+        venvs = {
+            posixpath.dirname(_norm(i.filename))
+            for i in infos
+            if _norm(i.filename).endswith("pyvenv.cfg")
+        }
         out = _Listing()
         seen_names: dict[str, str] = {}
         seen_folders: set[str] = set()
@@ -311,8 +314,9 @@ class _Reader:
             name = display_name(info)
             unsafe = unsafe_reason(name)
             if unsafe is not None:
-                out.decks.append(Entry(info.filename, name, error=unsafe,
-                                       code=UnreadableReason.UNSAFE_ENTRY))  # fmt: skip
+                out.decks.append(
+                    Entry(info.filename, name, error=unsafe, code=UnreadableReason.UNSAFE_ENTRY)
+                )
                 continue
             norm = _norm(name)
             folder = self._skipped_folder(norm, venvs, seen_folders)
@@ -330,9 +334,14 @@ class _Reader:
             if entry.error is None and entry.skip is None:
                 total += info.file_size
                 if total > self.limits.max_bytes:
-                    raise _over(self.label, f"deck entries hold over {self.limits.max_bytes} "
-                                "bytes uncompressed (refused as a possible zip bomb)",
-                                self.limits, 1, self.limits.max_bytes)  # fmt: skip
+                    raise _over(
+                        self.label,
+                        f"deck entries hold over {self.limits.max_bytes} "
+                        "bytes uncompressed (refused as a possible zip bomb)",
+                        self.limits,
+                        1,
+                        self.limits.max_bytes,
+                    )
             out.decks.append(entry)
         return out
 
@@ -396,24 +405,45 @@ class _Reader:
             return Entry(info.filename, name, error=refused[0], code=refused[1])
         return Entry(info.filename, name, skip=skip, content=raw)
 
-    def source(self, entry: Entry, registration: Registration | None = None,
-               shown: str | None = None) -> Source:  # fmt: skip
+    def source(
+        self, entry: Entry, registration: Registration | None = None, shown: str | None = None
+    ) -> Source:
         """The source of one deck entry: read on use for an archive on disk, read now (within
         the budget of the whole archive) for one in memory."""
         label = shown if shown is not None else f"{self.prefix}{entry.name}"
         if entry.error is not None or entry.skip is not None:
-            return Source(self.kind, self.path, entry.error, entry.skip, entry.member,
-                          display=label, registration=registration, code=entry.code)  # fmt: skip
+            return Source(
+                self.kind,
+                self.path,
+                entry.error,
+                entry.skip,
+                entry.member,
+                display=label,
+                registration=registration,
+                code=entry.code,
+            )
         if isinstance(self.where, str):
-            return Source(SourceKind.ZIP, self.where, None, None, entry.member, display=label,
-                          registration=registration)  # fmt: skip
+            return Source(
+                SourceKind.ZIP,
+                self.where,
+                None,
+                None,
+                entry.member,
+                display=label,
+                registration=registration,
+            )
         raw = entry.content
         if raw is None:
             try:
                 raw = self._budgeted(self.zf.getinfo(entry.member))
             except DeckReadError as exc:
-                return Source(SourceKind.MEMORY, label, exc.reason, registration=registration,
-                              code=read_code(exc))  # fmt: skip
+                return Source(
+                    SourceKind.MEMORY,
+                    label,
+                    exc.reason,
+                    registration=registration,
+                    code=read_code(exc),
+                )
         return Source(SourceKind.MEMORY, label, content=raw, registration=registration)
 
     def _budgeted(self, info: zipfile.ZipInfo) -> bytes:
@@ -465,9 +495,12 @@ def _csv_limit() -> int:
 
 
 def read_archive(
-    where: str | bytes, *, label: str | None = None, limits: Limits | None = None,
+    where: str | bytes,
+    *,
+    label: str | None = None,
+    limits: Limits | None = None,
     data: Dataset | None = None,
-) -> list[Source]:  # fmt: skip
+) -> list[Source]:
     """The deck sources of a zip on disk (``where`` a path) or in memory (bytes).
 
     Entries of a zip on disk are read when checked (:func:`read_entry`); those of a zip in
@@ -485,8 +518,10 @@ def read_archive(
             out = _registrations(reader, found)
         else:
             out = [reader.source(e) for e in found.decks]
-        skipped = [Source(reader.kind, reader.path, skip=e.skip, display=f"{reader.prefix}{e.name}")
-                   for e in found.skipped]  # fmt: skip
+        skipped = [
+            Source(reader.kind, reader.path, skip=e.skip, display=f"{reader.prefix}{e.name}")
+            for e in found.skipped
+        ]
         return out + skipped  # the skipped folders after the entries (each named once)
     finally:
         reader.close()
@@ -496,22 +531,31 @@ def archive_sources(path: str, data: Dataset | None = None) -> tuple[list[Source
     """The sources of a zip on disk, and what to say when there are none."""
     got = read_archive(path, data=data)
     reg = any(s.registration is not None for s in got)
-    what = ("no registrations in the archive's CSV" if reg
-            else f"no deck files ({', '.join(sniff.deck_suffixes())}) in this archive")  # fmt: skip
+    what = (
+        "no registrations in the archive's CSV"
+        if reg
+        else f"no deck files ({', '.join(sniff.deck_suffixes())}) in this archive"
+    )
     return got, what
 
 
 def read_zip(
-    raw: bytes, *, max_entries: int, max_bytes: int, max_ratio: int,
-    max_entry_bytes: int = MAX_INPUT_BYTES, data: Dataset | None = None,
-) -> list[Source]:  # fmt: skip
+    raw: bytes,
+    *,
+    max_entries: int,
+    max_bytes: int,
+    max_ratio: int,
+    max_entry_bytes: int = MAX_INPUT_BYTES,
+    data: Dataset | None = None,
+) -> list[Source]:
     """The deck sources of an uploaded zip held in ``raw`` (entries named as in the archive).
 
     Raises :class:`~deckcheck.error.InputError` when ``raw`` is not a zip, and
     :class:`~deckcheck.error.LimitError` over the entry or byte caps.
     """
-    limits = Limits(max_entries, max_bytes, max_ratio, max_entry_bytes,
-                    ("max_zip_entries", "max_zip_bytes"))  # fmt: skip
+    limits = Limits(
+        max_entries, max_bytes, max_ratio, max_entry_bytes, ("max_zip_entries", "max_zip_bytes")
+    )
     try:
         return read_archive(raw, label="the upload", limits=limits, data=data)
     except ArchiveError as exc:
@@ -573,9 +617,18 @@ def _registrations(reader: _Reader, found: _Listing) -> list[Source]:
         cells = _Cells(reader, members, posixpath.dirname(_norm(entry.name)))
         out += parse_registrations(raw, label, cells.source)
         named |= cells.named
-    out += [Source(reader.kind, reader.path, None, SkipReason.NOT_REGISTERED,
-                   e.member, display=f"{reader.prefix}{e.name}")
-            for e in members.values() if e.member not in named]  # fmt: skip
+    out += [
+        Source(
+            reader.kind,
+            reader.path,
+            None,
+            SkipReason.NOT_REGISTERED,
+            e.member,
+            display=f"{reader.prefix}{e.name}",
+        )
+        for e in members.values()
+        if e.member not in named
+    ]
     return out
 
 
@@ -607,7 +660,13 @@ class _Cells:
         found = self.members.get(target) if unsafe is None else None
         if found is None:
             error = unsafe or "no such deck file in the archive"
-            return Source(self.reader.kind, self.reader.path, error, display=shown,
-                          registration=reg, code=UnreadableReason.BAD_DECK_PATH)  # fmt: skip
+            return Source(
+                self.reader.kind,
+                self.reader.path,
+                error,
+                display=shown,
+                registration=reg,
+                code=UnreadableReason.BAD_DECK_PATH,
+            )
         self.named.add(found.member)
         return self.reader.source(found, reg, f"{self.reader.prefix}{found.name}")

@@ -60,13 +60,48 @@ MAX_CSV_BYTES = 64 << 20
 MAX_ROWS = 100_000
 """Most registrations in one CSV."""
 
-PLAYER_ID_COLUMNS = ("playerid", "id", "konamiid", "cossyid", "cardgameid", "kid", "spielerid",
-                     "yourkonamiid", "konamicardgamenetworkid", "konamicossyid")  # fmt: skip
-PLAYER_COLUMNS = ("player", "playername", "name", "fullname", "yourname", "yourfullname",
-                  "spieler", "spielername", "vollständigername", "nom", "joueur", "nombre",
-                  "jugador", "firstandlastname", "nameandsurname")  # fmt: skip
-DECK_COLUMNS = ("deck", "decklist", "deckfile", "file", "path", "ydke", "deckliste", "yourdeck",
-                "yourdecklist", "uploadyourdecklist", "ydkfile")  # fmt: skip
+PLAYER_ID_COLUMNS = (
+    "playerid",
+    "id",
+    "konamiid",
+    "cossyid",
+    "cardgameid",
+    "kid",
+    "spielerid",
+    "yourkonamiid",
+    "konamicardgamenetworkid",
+    "konamicossyid",
+)
+PLAYER_COLUMNS = (
+    "player",
+    "playername",
+    "name",
+    "fullname",
+    "yourname",
+    "yourfullname",
+    "spieler",
+    "spielername",
+    "vollständigername",
+    "nom",
+    "joueur",
+    "nombre",
+    "jugador",
+    "firstandlastname",
+    "nameandsurname",
+)
+DECK_COLUMNS = (
+    "deck",
+    "decklist",
+    "deckfile",
+    "file",
+    "path",
+    "ydke",
+    "deckliste",
+    "yourdeck",
+    "yourdecklist",
+    "uploadyourdecklist",
+    "ydkfile",
+)
 
 
 class RegistrationError(InputError):
@@ -257,20 +292,28 @@ class _Columns:
             )
         id_col = _column(keys, PLAYER_ID_COLUMNS)
         if id_col is None:
-            id_col = next((i for i, k in enumerate(keys) if i != deck_col and (k.endswith("id")
-                           or "konamiid" in k or "cossy" in k)), None)  # fmt: skip
+            id_col = next(
+                (
+                    i
+                    for i, k in enumerate(keys)
+                    if i != deck_col and (k.endswith("id") or "konamiid" in k or "cossy" in k)
+                ),
+                None,
+            )
         taken = tuple(i for i in (deck_col, id_col) if i is not None)
         player_col = _column(keys, PLAYER_COLUMNS, "player", taken)
         if player_col is None:  # a form's "Spielername", "Name (first and last)"
             player_col = _column(keys, (), "spieler", taken)
             player_col = player_col if player_col is not None else _column(keys, (), "name", taken)
         known = {deck_col, id_col, player_col}
-        extra = tuple((i, h.strip() or f"column {i + 1}") for i, h in enumerate(header)
-                      if i not in known)  # fmt: skip
+        extra = tuple(
+            (i, h.strip() or f"column {i + 1}") for i, h in enumerate(header) if i not in known
+        )
         return cls(deck_col, id_col, player_col, extra)
 
-    def registration(self, name: str, row: int, cells: list[str],
-                     seen: dict[str, int], line: int = 0) -> Registration:  # fmt: skip
+    def registration(
+        self, name: str, row: int, cells: list[str], seen: dict[str, int], line: int = 0
+    ) -> Registration:
         """One row's registration (``seen``: the first row of each player id so far; ``line``:
         the line of the file the row starts on)."""
 
@@ -282,8 +325,16 @@ class _Columns:
         if pid:
             dup = seen.setdefault(pid.casefold(), row)
             dup = None if dup == row else dup
-        return Registration(name, row, pid, cell(self.player).strip(), cell(self.deck),
-                            tuple((h, cell(i)) for i, h in self.extra), dup, line)  # fmt: skip
+        return Registration(
+            name,
+            row,
+            pid,
+            cell(self.player).strip(),
+            cell(self.deck),
+            tuple((h, cell(i)) for i, h in self.extra),
+            dup,
+            line,
+        )
 
 
 def _deck_source(
@@ -292,13 +343,20 @@ def _deck_source(
     """The source of a registration's deck cell: none given, a URL, a file, or an inline deck."""
     deck = reg.deck.strip()
     if not deck:
-        return Source(SourceKind.FILE, reg.file, error="no deck given", display=label,
-                      registration=reg, code=UnreadableReason.NO_DECK_GIVEN)  # fmt: skip
+        return Source(
+            SourceKind.FILE,
+            reg.file,
+            error="no deck given",
+            display=label,
+            registration=reg,
+            code=UnreadableReason.NO_DECK_GIVEN,
+        )
     if deck[:7].lower() == "ydke://":
         return Source(SourceKind.URL, deck, display=label, registration=reg)
     got = None if "\n" in deck or "\r" in deck else deck_file(deck, reg)
-    return got or Source(SourceKind.INLINE, reg.file, content=reg.deck, display=label,
-                         registration=reg)  # fmt: skip
+    return got or Source(
+        SourceKind.INLINE, reg.file, content=reg.deck, display=label, registration=reg
+    )
 
 
 def is_deck_code(cell: str) -> bool:

@@ -112,8 +112,9 @@ def sources(
 
     given = source_items(paths)
     if not all(isinstance(p, str) for p in given):
-        raise ArgumentError("paths: each item must be a path (str); use expand_sources() for "
-                            "Source values", "paths")  # fmt: skip
+        raise ArgumentError(
+            "paths: each item must be a path (str); use expand_sources() for Source values", "paths"
+        )
     return _sources([p for p in given if isinstance(p, str)], exclude, data)
 
 
@@ -154,8 +155,12 @@ def _path(p: str, exclude: Sequence[str], data: Dataset | None) -> Iterator[Sour
     if is_dir:
         yield from _folder(path, exclude, data)
     elif exists and not is_regular_file(p):  # a FIFO would block, a device never end
-        yield Source(SourceKind.FILE, p, error="not a regular file (a FIFO, device...)",
-                     code=UnreadableReason.SPECIAL_FILE)  # fmt: skip
+        yield Source(
+            SourceKind.FILE,
+            p,
+            error="not a regular file (a FIFO, device...)",
+            code=UnreadableReason.SPECIAL_FILE,
+        )
     elif exists and p.lower().endswith((".zip", ".csv")):
         yield from _bundle(p, data)
     elif exists:
@@ -250,8 +255,12 @@ def _folder(folder: Path, exclude: Sequence[str], data: Dataset | None = None) -
     try:
         root = folder.resolve()
     except (OSError, RuntimeError) as exc:
-        yield Source(SourceKind.FILE, str(folder), error=f"cannot read folder: {exc}",
-                     code=UnreadableReason.OS_ERROR)  # fmt: skip
+        yield Source(
+            SourceKind.FILE,
+            str(folder),
+            error=f"cannot read folder: {exc}",
+            code=UnreadableReason.OS_ERROR,
+        )
         return
     found = skipped = 0
     for src in _Walk(root, exclude, data).walk(folder):
@@ -301,8 +310,12 @@ class _Walk:
                 is_link = entry.is_symlink()
                 is_dir = entry.is_dir(follow_symlinks=False)
             except OSError as exc:
-                yield Source(SourceKind.FILE, str(path), error=f"cannot read: {_why(exc)}",
-                             code=UnreadableReason.OS_ERROR)  # fmt: skip
+                yield Source(
+                    SourceKind.FILE,
+                    str(path),
+                    error=f"cannot read: {_why(exc)}",
+                    code=UnreadableReason.OS_ERROR,
+                )
                 continue
             if is_dir:
                 got = self.folder(path, sub, ignore)
@@ -330,9 +343,13 @@ class _Walk:
         return (path, sub, ignore.enter(path, sub), iter(listing))
 
     def file(
-        self, path: Path, sub: PurePosixPath, entry: os.DirEntry[str], ignore: _Ignore,
+        self,
+        path: Path,
+        sub: PurePosixPath,
+        entry: os.DirEntry[str],
+        ignore: _Ignore,
         is_link: bool,
-    ) -> Source:  # fmt: skip
+    ) -> Source:
         """A file with a deck suffix."""
         why = sniff.name_skip(entry.name)
         if why is None and ignore.ignored(sub, False):
@@ -344,8 +361,12 @@ class _Walk:
         try:
             st = entry.stat(follow_symlinks=False)
         except OSError as exc:
-            return Source(SourceKind.FILE, str(path), error=f"cannot read: {_why(exc)}",
-                          code=UnreadableReason.OS_ERROR)  # fmt: skip
+            return Source(
+                SourceKind.FILE,
+                str(path),
+                error=f"cannot read: {_why(exc)}",
+                code=UnreadableReason.OS_ERROR,
+            )
         return _checked(path, st, self.data)
 
 
@@ -359,8 +380,12 @@ def _listing(folder: Path) -> list[os.DirEntry[str]] | Source:
         with os.scandir(folder) as it:
             return sorted(it, key=lambda e: e.name)
     except OSError as exc:
-        return Source(SourceKind.FILE, str(folder), error=f"cannot list folder: {_why(exc)}",
-                      code=UnreadableReason.OS_ERROR)  # fmt: skip
+        return Source(
+            SourceKind.FILE,
+            str(folder),
+            error=f"cannot list folder: {_why(exc)}",
+            code=UnreadableReason.OS_ERROR,
+        )
 
 
 def _link(path: Path, root: Path, data: Dataset | None) -> Source:
@@ -369,8 +394,12 @@ def _link(path: Path, root: Path, data: Dataset | None) -> Source:
         target = path.resolve(strict=True)
     except (OSError, RuntimeError) as exc:
         reason = getattr(exc, "strerror", None) or "a loop"
-        return Source(SourceKind.FILE, str(path), error=f"broken symbolic link ({reason})",
-                      code=UnreadableReason.BROKEN_LINK)  # fmt: skip
+        return Source(
+            SourceKind.FILE,
+            str(path),
+            error=f"broken symbolic link ({reason})",
+            code=UnreadableReason.BROKEN_LINK,
+        )
     if not target.is_relative_to(root):
         return Source(SourceKind.FILE, str(path), skip=SkipReason.LINK_OUTSIDE)
     if target.is_dir():
@@ -378,8 +407,12 @@ def _link(path: Path, root: Path, data: Dataset | None) -> Source:
     try:
         st = target.stat()
     except OSError as exc:
-        return Source(SourceKind.FILE, str(path), error=f"cannot read: {_why(exc)}",
-                      code=UnreadableReason.OS_ERROR)  # fmt: skip
+        return Source(
+            SourceKind.FILE,
+            str(path),
+            error=f"cannot read: {_why(exc)}",
+            code=UnreadableReason.OS_ERROR,
+        )
     return _checked(path, st, data)
 
 

@@ -67,14 +67,41 @@ def folder_skip(name: str, is_venv: bool = False) -> SkipReason | None:
     return None
 
 
-_LOOKALIKE = str.maketrans({
-    "\u0443": "y", "\u04af": "y", "\u03b3": "y", "\u0501": "d", "\u217e": "d",
-    "\u043a": "k", "\u03ba": "k", "\u0435": "e", "\u0454": "e", "\u0445": "x",
-    "\u03c7": "x", "\u0442": "t", "\u03c4": "t", "\u0455": "s", "\u0458": "j",
-    "\u043e": "o", "\u03bf": "o", "\u0578": "n", "\u043f": "n", "\u043c": "m",
-    "\u0430": "a", "\u03b1": "a", "\u0261": "g", "\u0456": "i", "\u2024": ".",
-    "\u3002": ".", "\u200b": "", "\u200c": "", "\u200d": "", "\u2060": "", "\ufeff": "",
-})  # fmt: skip
+_LOOKALIKE = str.maketrans(
+    {
+        "\u0443": "y",
+        "\u04af": "y",
+        "\u03b3": "y",
+        "\u0501": "d",
+        "\u217e": "d",
+        "\u043a": "k",
+        "\u03ba": "k",
+        "\u0435": "e",
+        "\u0454": "e",
+        "\u0445": "x",
+        "\u03c7": "x",
+        "\u0442": "t",
+        "\u03c4": "t",
+        "\u0455": "s",
+        "\u0458": "j",
+        "\u043e": "o",
+        "\u03bf": "o",
+        "\u0578": "n",
+        "\u043f": "n",
+        "\u043c": "m",
+        "\u0430": "a",
+        "\u03b1": "a",
+        "\u0261": "g",
+        "\u0456": "i",
+        "\u2024": ".",
+        "\u3002": ".",
+        "\u200b": "",
+        "\u200c": "",
+        "\u200d": "",
+        "\u2060": "",
+        "\ufeff": "",
+    }
+)
 """Letters that look like the ASCII letters of deck suffixes (Cyrillic, Greek...), and
 invisible characters: ``deck.уdk`` (a Cyrillic у) is a deck file to a user, so a scan takes it."""
 

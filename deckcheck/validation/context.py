@@ -183,8 +183,9 @@ def violation(
     if name is None and dc.card is not None:
         name = dc.card.name
     section = _SECTION_NAME[dc.section]
-    return Violation(code, severity, message, section, dc.passcode, name, found, allowed, dc.line,
-                     facts=facts)  # fmt: skip
+    return Violation(
+        code, severity, message, section, dc.passcode, name, found, allowed, dc.line, facts=facts
+    )
 
 
 def cards(n: int, word: str = "card") -> str:

@@ -272,11 +272,19 @@ def pool_finding(
     if card.zone is DeckZone.NONE:
         return None  # not a deck card at all: the placement rule says so
     if problem:
-        return (Code.NOT_IN_POOL, Severity.ERROR, f"{card.name} is {problem}: remove it",
-                (("detail", problem),))  # fmt: skip
+        return (
+            Code.NOT_IN_POOL,
+            Severity.ERROR,
+            f"{card.name} is {problem}: remove it",
+            (("detail", problem),),
+        )
     if unknown is not None:
-        return (Code.RELEASE_DATE_UNKNOWN, Severity.WARNING, f"{card.name}: {unknown}: check it",
-                (("detail", unknown),))  # fmt: skip
+        return (
+            Code.RELEASE_DATE_UNKNOWN,
+            Severity.WARNING,
+            f"{card.name}: {unknown}: check it",
+            (("detail", unknown),),
+        )
     return None
 
 

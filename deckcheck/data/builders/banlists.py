@@ -197,8 +197,11 @@ class Builder:
         """Every section of an lflist.conf file, resolved to original passcodes."""
         text = read_data(path).decode("utf-8-sig", errors="replace")
         # -1 ("never allowed") entries are read as 0 by read_lflist; find them to drop them
-        never = {int(ln.split()[0]) for ln in text.splitlines() if ln[:1].isdigit()
-                 and len(ln.split()) > 1 and ln.split()[1] == "-1"}  # fmt: skip
+        never = {
+            int(ln.split()[0])
+            for ln in text.splitlines()
+            if ln[:1].isdigit() and len(ln.split()) > 1 and ln.split()[1] == "-1"
+        }
         out = []
         problems: list[str] = []
         for b in read_lflist(text, ref, effective=date(1970, 1, 1), problems=problems):
@@ -302,8 +305,11 @@ class Builder:
         for line in path.open(encoding="utf-8"):
             row = json.loads(line)
             hist = row.get("legality", {}).get(region, {}).get("history", [])
-            steps = [(date.fromisoformat(h["date"]), words[h["legality"]])
-                     for h in hist if h.get("legality") in words]  # fmt: skip
+            steps = [
+                (date.fromisoformat(h["date"]), words[h["legality"]])
+                for h in hist
+                if h.get("legality") in words
+            ]
             if not steps:
                 continue
             for pw in row.get("passwords") or []:
@@ -320,8 +326,9 @@ class Builder:
         card index's Skill records.
         """
         path = self.data / "cards" / "ygojson" / "cards.min.jsonl"
-        skills = {c.name: c.passcode for c in self.index
-                  if c.is_skill and c.canonical == c.passcode}  # fmt: skip
+        skills = {
+            c.name: c.passcode for c in self.index if c.is_skill and c.canonical == c.passcode
+        }
         out: dict[int, list[tuple[date, str]]] = {}
         if not path.exists():
             return out
@@ -665,9 +672,12 @@ def reconcile(
 
 
 def build_groups(
-    b: Builder, spine: list[SrcList], other_sources: list[list[SrcList]], fam: Family,
+    b: Builder,
+    spine: list[SrcList],
+    other_sources: list[list[SrcList]],
+    fam: Family,
     extend_after: date | None = None,
-) -> list[Group]:  # fmt: skip
+) -> list[Group]:
     """Group the spine's lists with the best-matching lists of the other sources.
 
     Unmatched lists of another source dated after ``extend_after`` start groups of their own
@@ -709,8 +719,10 @@ def konami_only(b: Builder, groups: list[Group], official: str) -> list[Group]:
             if m.source == official or not extra:
                 continue
             names = ", ".join(b.name(c) for c in extra)
-            b.log.append(f"- `{m.ref}`: {len(extra)} entr(y/ies) not on Konami's list of "
-                         f"{konami[0].when} dropped: {names}.")  # fmt: skip
+            b.log.append(
+                f"- `{m.ref}`: {len(extra)} entr(y/ies) not on Konami's list of "
+                f"{konami[0].when} dropped: {names}."
+            )
             m.entries = {c: v for c, v in m.entries.items() if c in keep}
     return groups
 
@@ -757,7 +769,9 @@ def build_all(b: Builder) -> list[Banlist]:
 
     # ---- TCG
     tcg_fam = Family(
-        "tcg", "TCG", ("yaml-yugi", "timewizard", "fluorohydride", "projectignis"),
+        "tcg",
+        "TCG",
+        ("yaml-yugi", "timewizard", "fluorohydride", "projectignis"),
         note="Real TCG effective dates: TimeWizard's dates, yaml-yugi dates and YGOJSON's "
         "per-card history dates vote. A yaml-yugi date on the first of a month may be one of "
         "Konami's March/September labels: it is kept as the list's label and votes only when "
@@ -770,7 +784,7 @@ def build_all(b: Builder) -> list[Banlist]:
         "Forbidden status began in Oct 2004'): TimeWizard's 2004-08-25 list already has 12 "
         "Forbidden cards and YGOJSON (Yugipedia) dates those changes 2004-08-25 too. The data "
         "is kept as given; no source puts a Forbidden entry before 2004-08-25.",
-    )  # fmt: skip
+    )
     log.append("# Unmatched source lists")
     log.append("")
     tw = clean_source(b.timewizard(), "TCG", log)
@@ -780,41 +794,54 @@ def build_all(b: Builder) -> list[Banlist]:
     fl_all = b.lflist_lists(fl_path, f"{REPO_FL}:lflist.conf", "fluorohydride")
     fl_all += b.lflist_lists(
         b.lf / "ygopro-fluorohydride" / "2011.3.1.lflist.conf",
-        f"{REPO_FL_2011}:lflist.conf (section !2011.3.1)", "fluorohydride",
-    )  # fmt: skip
+        f"{REPO_FL_2011}:lflist.conf (section !2011.3.1)",
+        "fluorohydride",
+    )
     fl_tcg = [s for s in fl_all if "TCG" in s.name or s.when < date(2013, 9, 1)]
     fl_ocg = clean_source([s for s in fl_all if s not in fl_tcg], "OCG", log)
     fl_tcg = clean_source(fl_tcg, "TCG", log)
     pi_tcg = clean_source(b.ignis([" TCG"]), "TCG", log)
     tcg_groups = build_groups(b, tw, [yy_tcg, fl_tcg, pi_tcg], tcg_fam, tw[-1].when)
-    ocg_fam = Family("ocg", "OCG", ("yaml-yugi", "yaml-yugi-names", "fluorohydride",
-                                    "projectignis"))  # fmt: skip
+    ocg_fam = Family(
+        "ocg", "OCG", ("yaml-yugi", "yaml-yugi-names", "fluorohydride", "projectignis")
+    )
     yy_ocg_v = clean_source(b.yaml_vectors("ocg"), "OCG", log)
     yy_ocg_n = clean_source(b.yaml_names("ocg"), "OCG", log)
     vec_dates = {s.when for s in yy_ocg_v}
-    ocg_spine = sorted(yy_ocg_v + [s for s in yy_ocg_n if s.when not in vec_dates],
-                       key=lambda s: s.when)  # fmt: skip
+    ocg_spine = sorted(
+        yy_ocg_v + [s for s in yy_ocg_n if s.when not in vec_dates], key=lambda s: s.when
+    )
     for s in ocg_spine:
         s.label_only = False  # OCG dates are real dates
     ocg_groups = build_groups(
-        b, ocg_spine,
-        [[s for s in yy_ocg_n if s.when in vec_dates], fl_ocg,
-         clean_source(b.ignis([" OCG"]), "OCG", log)],
+        b,
+        ocg_spine,
+        [
+            [s for s in yy_ocg_n if s.when in vec_dates],
+            fl_ocg,
+            clean_source(b.ignis([" OCG"]), "OCG", log),
+        ],
         ocg_fam,
-    )  # fmt: skip
-    md_fam = Family("master-duel", "Master Duel",
-                    ("yaml-yugi", "yaml-yugi-names", "projectignis"))  # fmt: skip
+    )
+    md_fam = Family("master-duel", "Master Duel", ("yaml-yugi", "yaml-yugi-names", "projectignis"))
     md_v = clean_source(b.yaml_vectors("master-duel"), "Master Duel", log)
     for s in md_v:
         s.label_only = False
     md_groups = build_groups(
-        b, md_v,
-        [clean_source(b.yaml_names("master-duel"), "Master Duel", log),
-         clean_source(b.ignis(["Master Duel"]), "Master Duel", log)],
+        b,
+        md_v,
+        [
+            clean_source(b.yaml_names("master-duel"), "Master Duel", log),
+            clean_source(b.ignis(["Master Duel"]), "Master Duel", log),
+        ],
         md_fam,
-    )  # fmt: skip
+    )
     gen_fam = Family(
-        "genesys", "Genesys", ("yaml-yugi", "projectignis"), points=True, point_cap=100,
+        "genesys",
+        "Genesys",
+        ("yaml-yugi", "projectignis"),
+        points=True,
+        point_cap=100,
         note="Points lists (TCG Genesys): the value is points, 100 = effectively banned. "
         "yaml-yugi-limit-regulation's dates are snapshot (download) dates: they count only when "
         "another source confirms them (YGOJSON's per-card history, the same day); an EDOPro "
@@ -822,7 +849,7 @@ def build_all(b: Builder) -> list[Banlist]:
         "otherwise the snapshot date is kept and the list is marked approximate. Empty "
         "snapshots are dropped.",
         ygojson_window=0,
-    )  # fmt: skip
+    )
     gen_v = []
     for s in b.yaml_vectors("genesys"):
         s.label_only, s.snapshot = False, True
@@ -844,7 +871,9 @@ def build_all(b: Builder) -> list[Banlist]:
     for s in ogen_v:
         s.label_only, s.snapshot = False, True
     rush_fam = Family(
-        "rush", "Rush Duel", ("yaml-yugi", "projectignis"),
+        "rush",
+        "Rush Duel",
+        ("yaml-yugi", "projectignis"),
         note="Forbidden/Limited/Semi-Limited lists from EDOPro and Konami's official Rush lists "
         "(yaml-yugi-limit-regulation, from 2023; Konami's value wins a tie). These lists do "
         "not define the Rush card pool: EDOPro's Rush whitelists "
@@ -852,19 +881,24 @@ def build_all(b: Builder) -> list[Banlist]:
         "froze at 81 cards), so Rush legality follows the cards' release dates, as the other "
         "pools do (see the card-index build report). EDOPro's Limited 1 entries for Legend "
         "cards stand in for the Legend rule, which deckcheck applies itself: they are left out.",
-    )  # fmt: skip
+    )
     rush_pi = [s for s in b.ignis(["Rush Duel"]) if "Prerelease" not in s.name]
     for s in rush_pi:
         s.label_only = False
         legends = {c for c, v in s.entries.items() if v == 1 and b.is_legend(c)}
         if legends:
-            log.append(f"- Rush Duel: `{s.ref}`: {len(legends)} Legend card(s) listed as "
-                       "Limited 1 (EDOPro's stand-in for the Legend rule) left out.")  # fmt: skip
+            log.append(
+                f"- Rush Duel: `{s.ref}`: {len(legends)} Legend card(s) listed as "
+                "Limited 1 (EDOPro's stand-in for the Legend rule) left out."
+            )
         s.entries = {c: v for c, v in s.entries.items() if v < 3 and c not in legends}
     rush_pi = clean_source(rush_pi, "Rush Duel", log)
     rush_yy = b.yaml_vectors("rush", rush=True)
     speed_fam = Family(
-        "speed", "Speed Duel", ("ygojson", "projectignis"), whitelist=False,
+        "speed",
+        "Speed Duel",
+        ("ygojson", "projectignis"),
+        whitelist=False,
         note="Limits only (the card pool comes from the Speed Duel products: a card printed in "
         "one, and every Skill, is legal from its product's date; see docs/data.md). From "
         "EDOPro's Speed lists, on the published list dates "
@@ -874,7 +908,7 @@ def build_all(b: Builder) -> list[Banlist]:
         "Lists before the first published list (2022-09-10) keep EDOPro's month labels and "
         "are marked approximate. The event-specific '2022.10.07 Speed Duel Midterm Paradox "
         "Box' list is left out.",
-    )  # fmt: skip
+    )
     speed_pi = b.ignis(["Speed Duel"], exclude=["Midterm"])
     log.append("")
 
@@ -899,16 +933,24 @@ def build_all(b: Builder) -> list[Banlist]:
 
     for fam_id, title, ignis_names, tw_stem, when in (
         ("goat", "GOAT", ["2005.4 GOAT"], "2005-07-27 (Goat)", date(2005, 4, 1)),
-        ("edison", "Edison", ["2010.3 EDISON", "2010.03 EDISON", "2010.03.01 Edison"],
-         "2010-04-24 (Edison)", date(2010, 3, 1)),
+        (
+            "edison",
+            "Edison",
+            ["2010.3 EDISON", "2010.03 EDISON", "2010.03.01 Edison"],
+            "2010-04-24 (Edison)",
+            date(2010, 3, 1),
+        ),
         ("hat", "HAT", ["2014.04 HAT", "2014.4 HAT"], "2014-07-11 (HAT)", date(2014, 4, 1)),
-    ):  # fmt: skip
+    ):
         fam = Family(
-            fam_id, title, ("projectignis", "timewizard"), whitelist=True,
+            fam_id,
+            title,
+            ("projectignis", "timewizard"),
+            whitelist=True,
             note=f"{title} whitelist (card pool and limits). EDOPro's list is the reference; "
             "TimeWizard's curated list of the format's date cross-checks it. The effective "
             f"date is that of the TCG list the format uses ({when}).",
-        )  # fmt: skip
+        )
         pis = [s for s in b.ignis(ignis_names) if s.name in ignis_names]
         pis.sort(key=lambda s: ignis_names.index(s.name))
         spine = pis[0]
@@ -947,9 +989,12 @@ def build_speed(b: Builder, fam: Family, spine: list[SrcList]) -> list[Banlist]:
     log = b.log
     hist = b.ygojson_speed()
     published = sorted({d for steps in hist.values() for d, _ in steps})
-    pairs = sorted((abs((p - sp.when).days), i, j) for i, sp in enumerate(spine)
-                   for j, p in enumerate(published)
-                   if abs((p - sp.when).days) <= SPEED_WINDOW)  # fmt: skip
+    pairs = sorted(
+        (abs((p - sp.when).days), i, j)
+        for i, sp in enumerate(spine)
+        for j, p in enumerate(published)
+        if abs((p - sp.when).days) <= SPEED_WINDOW
+    )
     paired: dict[int, date] = {}
     used: set[int] = set()
     for _, i, j in pairs:
@@ -990,13 +1035,17 @@ def build_speed(b: Builder, fam: Family, spine: list[SrcList]) -> list[Banlist]:
             if not edopro_speaks and src.entries[code] < 3 and y_group != src.entries[code]:
                 # EDOPro without group sections: its per-card 1/2 approximates a group
                 stats.ties["priority to ygojson (published per-card history)"] += 1
-                rows.append(f"| {code} | {b.name(code)} | EDOPro per-card "
-                            f"{src.entries[code]}, ygojson {y_text} | **{y_text}** | "
-                            "tie 1/2: priority to ygojson |")  # fmt: skip
+                rows.append(
+                    f"| {code} | {b.name(code)} | EDOPro per-card "
+                    f"{src.entries[code]}, ygojson {y_text} | **{y_text}** | "
+                    "tie 1/2: priority to ygojson |"
+                )
             elif edopro_speaks and e_text != y_text:
                 stats.ties["priority to ygojson (published per-card history)"] += 1
-                rows.append(f"| {code} | {b.name(code)} | EDOPro {e_text}, ygojson {y_text} | "
-                            f"**{y_text}** | tie 1/2: priority to ygojson |")  # fmt: skip
+                rows.append(
+                    f"| {code} | {b.name(code)} | EDOPro {e_text}, ygojson {y_text} | "
+                    f"**{y_text}** | tie 1/2: priority to ygojson |"
+                )
             if y_forbidden:
                 entries[code] = 0
             elif y_group is not None:
@@ -1011,8 +1060,10 @@ def build_speed(b: Builder, fam: Family, spine: list[SrcList]) -> list[Banlist]:
                     if step <= when:
                         word = value
                 if word != "unlimited" and code not in src.entries and word in words:
-                    rows.append(f"| {code} | {b.name(code)} | ygojson {word}, not in EDOPro's "
-                                f"list | **{word}** | Konami's list (YGOJSON) |")  # fmt: skip
+                    rows.append(
+                        f"| {code} | {b.name(code)} | ygojson {word}, not in EDOPro's "
+                        f"list | **{word}** | Konami's list (YGOJSON) |"
+                    )
                     entries[code] = words[word]
                     if words[word]:
                         groups[code] = words[word]
@@ -1110,8 +1161,11 @@ def write(lists: list[Banlist], b: Builder, out_dir: Path, bundle: Path) -> None
     report.append("")
     for where in sorted(b.misses):
         items = b.misses[where]
-        report.append(f"- **{where}** ({len(items)}): " + "; ".join(items[:40])
-                      + (" …" if len(items) > 40 else ""))  # fmt: skip
+        report.append(
+            f"- **{where}** ({len(items)}): "
+            + "; ".join(items[:40])
+            + (" …" if len(items) > 40 else "")
+        )
     if not b.misses:
         report.append("None.")
     (out_dir / "RECONCILIATION.md").write_text("\n".join(report) + "\n", encoding="utf-8")
@@ -1124,8 +1178,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
     ap.add_argument("--out", type=Path, default=OUT_DIR, help="the banlists/ folder to write")
     ap.add_argument("--bundle", type=Path, default=BUNDLE, help="the JSON bundle to write")
-    ap.add_argument("--bundle-only", action="store_true",
-                    help="only rebuild the bundle from the banlists/ TOML files")  # fmt: skip
+    ap.add_argument(
+        "--bundle-only",
+        action="store_true",
+        help="only rebuild the bundle from the banlists/ TOML files",
+    )
     args = ap.parse_args(argv)
     if args.bundle_only:
         files = read_banlist_dir(args.out)

@@ -420,8 +420,18 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
     for pre, real in sorted(prerelease_map.items()):
         if pre not in rows:  # an old pre-release code (EDOPro's mappings): the released card
             t = rows[real]
-            add(pre, t["ot"], real, 0, t["type"], t["level"], t["race"], t["attribute"],
-                t["name"], (t["flags"] & ~FLAG_UNOFFICIAL) | FLAG_PRERELEASE)  # fmt: skip
+            add(
+                pre,
+                t["ot"],
+                real,
+                0,
+                t["type"],
+                t["level"],
+                t["race"],
+                t["attribute"],
+                t["name"],
+                (t["flags"] & ~FLAG_UNOFFICIAL) | FLAG_PRERELEASE,
+            )
             rows[pre]["setcodes"] = t["setcodes"]
     official_by_name: dict[str, int] = {}
     for pid in sorted(official_ids):
@@ -493,8 +503,11 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
         report["counts"]["names: Konami's Rush name (yaml-yugi, matched by name and stats)"] += 1
 
     # --- names, konami ids, dates -----------------------------------------------------------
-    yy_kid = {str((r.get("name") or {}).get("en")): r["konami_id"] for r in yy.values()
-              if r.get("konami_id")}  # fmt: skip
+    yy_kid = {
+        str((r.get("name") or {}).get("en")): r["konami_id"]
+        for r in yy.values()
+        if r.get("konami_id")
+    }
     md_first = md_lists(data / "lflists" / "yaml-yugi-limit-regulation" / "master-duel", yy_kid)
     yj_skills = {
         SKILL_SUFFIX.sub("", str((r.get("name") or {}).get("en"))): r
@@ -547,8 +560,9 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
             for k, o in (("na", "eu"), ("eu", "na")):
                 if k not in release and o in release:
                     release[k] = [release[o][0], "e", "speed-same", None]
-            evidence.counts.update(f"Skill {k.upper()} e: {describe_source(e[2])}"
-                                   for k, e in release.items())  # fmt: skip
+            evidence.counts.update(
+                f"Skill {k.upper()} e: {describe_source(e[2])}" for k, e in release.items()
+            )
         if not rec["flags"] & NOT_DATED:
             rec["flags"] = region_flags(rec, pid == base, best, y, report)
             release = dated_release(evidence, rec, y, j, konami, (pid, base), best, md_first)
@@ -580,11 +594,15 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
     report["counts"].update(evidence.counts)
     col = {f: i for i, f in enumerate(FIELDS)}
     checked = [
-        {"passcode": r[0], "name": r[col["name"]], "release": r[col["release"]],
-         "prints": (found[r[0]][0] or {}).get("first_print_numbers") or {}}
+        {
+            "passcode": r[0],
+            "name": r[col["name"]],
+            "release": r[col["release"]],
+            "prints": (found[r[0]][0] or {}).get("first_print_numbers") or {},
+        }
         for r in out_rows
         if not r[col["alias"]] and not r[col["flags"]] & NOT_DATED
-    ]  # fmt: skip
+    ]
     report["consistency"] = consistency.check(checked, sets)
 
     date_rush_cards(out_rows, rush_lists(data), report)
@@ -593,8 +611,9 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
         for pid, (y, _, _, _) in found.items()
         if ((y or {}).get("limit_regulation") or {}).get("speed") in SPEED_LEGAL
     }
-    date_speed_cards(out_rows, speed_lists(data), speed_print, report,
-                     (konami_speed, evidence.as_of))  # fmt: skip
+    date_speed_cards(
+        out_rows, speed_lists(data), speed_print, report, (konami_speed, evidence.as_of)
+    )
     aliases = {pid: names for pid, names in search_aliases.items()}
     return {
         "format": INDEX_FORMAT,
@@ -628,9 +647,14 @@ def match_rush_names(
         con.close()
     names = {rec["name"] for rec in rows.values() if rec["flags"] & FLAG_RUSH}
     free = [y for n, y in yy_rush.items() if n not in names]
-    lone = [pid for pid, rec in rows.items() if rec["flags"] & FLAG_RUSH and not rec["alias"]
-            and not rec["flags"] & (FLAG_UNOFFICIAL | FLAG_PRERELEASE)
-            and rec["name"] not in yy_rush]  # fmt: skip
+    lone = [
+        pid
+        for pid, rec in rows.items()
+        if rec["flags"] & FLAG_RUSH
+        and not rec["alias"]
+        and not rec["flags"] & (FLAG_UNOFFICIAL | FLAG_PRERELEASE)
+        and rec["name"] not in yy_rush
+    ]
 
     def same_card(pid: int, y: dict[str, Any]) -> bool:
         typ = rows[pid]["type"]
@@ -643,10 +667,14 @@ def match_rush_names(
         return (y.get("level"), y.get("atk"), y.get("def")) == (rows[pid]["level"], atk, dfn)
 
     pairs = sorted(
-        ((fuzz.token_set_ratio(rows[pid]["name"].lower(), y["name"]["en"].lower()), pid, i)
-         for pid in lone for i, y in enumerate(free) if same_card(pid, y)),
+        (
+            (fuzz.token_set_ratio(rows[pid]["name"].lower(), y["name"]["en"].lower()), pid, i)
+            for pid in lone
+            for i, y in enumerate(free)
+            if same_card(pid, y)
+        ),
         reverse=True,
-    )  # fmt: skip
+    )
     out: dict[int, dict[str, Any]] = {}
     used: set[int] = set()
     for score, pid, i in pairs:
@@ -808,8 +836,11 @@ def date_speed_cards(
     if not lists:
         return
     first_label = lists[0][0]
-    snapshots = [(named, codes) for named, changed, codes in lists
-                 if _day(changed) - _day(named) <= RUSH_LIST_FRESH_DAYS]  # fmt: skip
+    snapshots = [
+        (named, codes)
+        for named, changed, codes in lists
+        if _day(changed) - _day(named) <= RUSH_LIST_FRESH_DAYS
+    ]
     first: dict[int, tuple[str, str]] = {}
     for named, changed, codes in lists:
         for code in codes:
@@ -908,10 +939,11 @@ def date_rush_cards(
     ocg = sorted(
         (r[col["konami_id"]], min(printed(r)))
         for r in rows
-        if r[col["konami_id"]] and printed(r)
+        if r[col["konami_id"]]
+        and printed(r)
         and not r[col["alias"]]
         and not r[col["flags"]] & (FLAG_RUSH | FLAG_UNOFFICIAL | FLAG_PRERELEASE | FLAG_GOAT)
-    )  # fmt: skip
+    )
     kids = [k for k, _ in ocg]
     launch = lists[0][0] if lists else None  # no Rush card came out before Rush Duel did
     first_listed: dict[int, str] = {}
@@ -980,8 +1012,10 @@ def dump(doc: dict[str, Any]) -> tuple[str, str, str]:
     names = dict(sorted(names.items()))
     names_text = json.dumps(names, ensure_ascii=False, separators=(",", ":"))
     intl = [json.dumps({"langs": list(INTL_LANGS)}, separators=(",", ":"))]
-    intl.extend(json.dumps(row, ensure_ascii=False, separators=(",", ":"))
-                for row in sorted(doc.get("intl", [])))  # fmt: skip
+    intl.extend(
+        json.dumps(row, ensure_ascii=False, separators=(",", ":"))
+        for row in sorted(doc.get("intl", []))
+    )
     return "\n".join(lines) + "\n", names_text + "\n", "\n".join(intl) + "\n"
 
 
@@ -1020,8 +1054,13 @@ def render_report(doc: dict[str, Any]) -> str:
     ]
     for key, n in sorted(rep["counts"].items()):
         out.append(f"| {key} | {n} |")
-    out += ["", "## Official names", "", "| passcode | database name (search alias) | name |",
-            "|---|---|---|"]  # fmt: skip
+    out += [
+        "",
+        "## Official names",
+        "",
+        "| passcode | database name (search alias) | name |",
+        "|---|---|---|",
+    ]
     out += [f"| {pid} | {old} | {new} |" for pid, old, new in sorted(rep["renamed"])]
     opened = sorted(rep["open"])
     by_region = Counter(r[2] for r in opened)
@@ -1110,8 +1149,11 @@ def main(argv: list[str] | None = None) -> int:
         for key, name, detail in rows:
             print(f"error: consistency rule {rule}: {name} [{key}]: {detail}", file=sys.stderr)
     if any(new.values()):
-        print("error: new consistency violations (see the report); fix the data or the rules, "
-              "or review and accept them with --update-baseline", file=sys.stderr)  # fmt: skip
+        print(
+            "error: new consistency violations (see the report); fix the data or the rules, "
+            "or review and accept them with --update-baseline",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

@@ -82,8 +82,14 @@ def check(rows: list[dict[str, Any]], sets: SetDates) -> Found:
         na, eu = rel.get("na"), rel.get("eu")
         eu_print = prints.get("de") or prints.get("fr") or prints.get("it")
         same = bool(en and eu_print and en.split("-")[0] == eu_print.split("-")[0])
-        if (na and eu and na[1] == eu[1] == "e" and same and na[0] >= SAME_DAY_SINCE
-                and _days(na[0], eu[0]) > NA_EU_DAYS):  # fmt: skip
+        if (
+            na
+            and eu
+            and na[1] == eu[1] == "e"
+            and same
+            and na[0] >= SAME_DAY_SINCE
+            and _days(na[0], eu[0]) > NA_EU_DAYS
+        ):
             found["na-eu-apart"].append((pid, name, f"NA {na[0]}, EU {eu[0]} ({en})"))
         for region, entry in rel.items():
             if region not in ("ocg", "na", "eu") or entry[1] != "e":
@@ -133,8 +139,10 @@ def load_baseline(path: Path = BASELINE) -> dict[str, set[str]]:
 
 def new_violations(found: Found, baseline: dict[str, set[str]]) -> Found:
     """The violations not in the baseline."""
-    return {rule: [v for v in rows if v[0] not in baseline.get(rule, set())]
-            for rule, rows in found.items()}  # fmt: skip
+    return {
+        rule: [v for v in rows if v[0] not in baseline.get(rule, set())]
+        for rule, rows in found.items()
+    }
 
 
 def baseline_text(found: Found) -> str:
@@ -157,7 +165,9 @@ def render(found: Found, new: Found, examples: int = 8) -> list[str]:
     ]
     for rule in RULES:
         rows = found[rule]
-        shown = "; ".join(f"{name} [{key}]: {detail}" if key != name else f"{key}: {detail}"
-                          for key, name, detail in rows[:examples])  # fmt: skip
+        shown = "; ".join(
+            f"{name} [{key}]: {detail}" if key != name else f"{key}: {detail}"
+            for key, name, detail in rows[:examples]
+        )
         out.append(f"| `{rule}` | {len(rows)} | {len(new[rule])} | {shown or '-'} |")
     return out

@@ -41,9 +41,23 @@ from deckcheck.error import DataError
 YAML_YUGI_DROPPED = ("text", "pendulum_effect", "materials_text", "images", "sets")
 """The top-level fields of a yaml-yugi card the projection leaves out."""
 YGOJSON_CARD_FIELDS = (
-    "id", "passwords", "name", "cardType", "classifications", "subcategory", "attribute", "type",
-    "level", "rank", "linkArrows", "scale", "legality", "externalIDs", "illegal", "videoGameOnly",
-)  # fmt: skip
+    "id",
+    "passwords",
+    "name",
+    "cardType",
+    "classifications",
+    "subcategory",
+    "attribute",
+    "type",
+    "level",
+    "rank",
+    "linkArrows",
+    "scale",
+    "legality",
+    "externalIDs",
+    "illegal",
+    "videoGameOnly",
+)
 """The fields of a YGOJSON card kept in every line (null when the card has none)."""
 YGOJSON_CARD_OPTIONAL = ("monsterCardTypes", "abilities", "character", "skillType")
 """The fields of a YGOJSON card kept only when the card has them."""

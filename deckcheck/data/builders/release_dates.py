@@ -51,8 +51,18 @@ REGION_OF_LOCALE = {
     **{k: "na" for k in NA_LOCALES},
     **{k: "eu" for k in EU_LOCALES},
 }
-YAML_LOCALE = {"ja": "jp", "ko": "kr", "zh-CN": "sc", "zh-TW": "tc", "en": "en", "de": "de",
-               "fr": "fr", "it": "it", "pt": "pt", "es": "sp"}  # fmt: skip
+YAML_LOCALE = {
+    "ja": "jp",
+    "ko": "kr",
+    "zh-CN": "sc",
+    "zh-TW": "tc",
+    "en": "en",
+    "de": "de",
+    "fr": "fr",
+    "it": "it",
+    "pt": "pt",
+    "es": "sp",
+}
 """yaml-yugi print language -> YGOJSON set locale."""
 
 NAMED_SETS = {
@@ -181,8 +191,11 @@ class SetDates:
         dated = sorted(n for n in names or () if n in self.by_name)
         if len(dated) > 1 and region is not None:  # Alliance Insight, not its +1 Bonus Pack
             ocg = region == "ocg"
-            dated = [n for n in dated if any((REGION_OF_LOCALE.get(k) == "ocg") == ocg
-                                             for k in self.by_name[n])]  # fmt: skip
+            dated = [
+                n
+                for n in dated
+                if any((REGION_OF_LOCALE.get(k) == "ocg") == ocg for k in self.by_name[n])
+            ]
         if len(dated) == 1:
             return dated[0]
         named = NAMED_SETS.get(key[0]) if not key[1] else None

@@ -129,13 +129,20 @@ def read_path(
         return read_deck(path, fmt=fmt or DeckFormat.YDKE, source="<ydke URL>", index=index)
     if str(path) == "-":
         source = "<stdin>"
-        raw = read_stdin(MAX_INPUT_BYTES, refuse=lambda why: DeckReadError(why, source),
-                         over=lambda _: DeckTooLargeError(_TOO_BIG, source))  # fmt: skip
+        raw = read_stdin(
+            MAX_INPUT_BYTES,
+            refuse=lambda why: DeckReadError(why, source),
+            over=lambda _: DeckTooLargeError(_TOO_BIG, source),
+        )
     else:
         source = str(path)
         try:
-            raw = read_capped(path, MAX_INPUT_BYTES, refuse=lambda why: DeckReadError(why, source),
-                              over=lambda _: DeckTooLargeError(_TOO_BIG, source))  # fmt: skip
+            raw = read_capped(
+                path,
+                MAX_INPUT_BYTES,
+                refuse=lambda why: DeckReadError(why, source),
+                over=lambda _: DeckTooLargeError(_TOO_BIG, source),
+            )
         except OSError as exc:
             raise DeckReadError(f"cannot read: {exc.strerror or exc}", source) from exc
     return read_deck(raw, fmt=fmt, source=source, index=index, rush=rush)

@@ -195,10 +195,17 @@ class DeckBuilder:
             card = DeckCard(value, section, None, line, None)
         elif found.early:  # EDOPro's pre-release code of a released card: that card
             card = DeckCard(found.card.passcode, section, found.card, line, found.match)
-            self.finding(FindingCode.PRERELEASE_CODE, f"pre-release code {value} read as the "
-                         f"released card {found.card.name} (passcode {found.card.passcode})",
-                         line, text if text is not None else token, section, passcode=value,
-                         count=count, name=found.card.name)  # fmt: skip
+            self.finding(
+                FindingCode.PRERELEASE_CODE,
+                f"pre-release code {value} read as the "
+                f"released card {found.card.name} (passcode {found.card.passcode})",
+                line,
+                text if text is not None else token,
+                section,
+                passcode=value,
+                count=count,
+                name=found.card.name,
+            )
         else:
             card = DeckCard(value, section, found.record, line, found.match)
         self.cards.extend([card] * count)

@@ -59,16 +59,53 @@ for _kind, _words in (
     for _word in _words.split():
         _HEADINGS[_word] = _kind
 _NAME_FIELDS = {
-    "name", "deckname", "title", "deck", "decktitle", "デッキ名", "デッキネーム", "デッキ",
-    "卡组名", "卡组名称", "卡组", "卡組名", "卡組名稱", "牌组名", "套牌名", "덱이름", "덱",
-    "nomdudeck", "nomdeck", "nomedelmazzo", "nombredelmazo", "nombredeldeck", "nomedodeck",
-    "decknaam", "decklistname",
-}  # fmt: skip
+    "name",
+    "deckname",
+    "title",
+    "deck",
+    "decktitle",
+    "デッキ名",
+    "デッキネーム",
+    "デッキ",
+    "卡组名",
+    "卡组名称",
+    "卡组",
+    "卡組名",
+    "卡組名稱",
+    "牌组名",
+    "套牌名",
+    "덱이름",
+    "덱",
+    "nomdudeck",
+    "nomdeck",
+    "nomedelmazzo",
+    "nombredelmazo",
+    "nombredeldeck",
+    "nomedodeck",
+    "decknaam",
+    "decklistname",
+}
 _OTHER_FIELDS = {
-    "player", "playername", "firstname", "lastname", "konamiid", "cossyid", "cardgameid",
-    "event", "eventname", "eventdate", "date", "author", "createdby", "format", "country",
-    "residency", "store", "archetype", "by",
-}  # fmt: skip
+    "player",
+    "playername",
+    "firstname",
+    "lastname",
+    "konamiid",
+    "cossyid",
+    "cardgameid",
+    "event",
+    "eventname",
+    "eventdate",
+    "date",
+    "author",
+    "createdby",
+    "format",
+    "country",
+    "residency",
+    "store",
+    "archetype",
+    "by",
+}
 
 _SKILL_FIELDS = {"skill", "skills", "skillcard", "スキル", "技能"}
 """``Skill: Destiny Draw``: the line names a Speed Duel / Duel Links Skill card."""
@@ -418,8 +455,11 @@ def dump_text(deck: Deck, *, index: CardIndex | None = None, lang: str = "en") -
     kept = unresolved_lines(deck)
     for section in Section:
         cards = deck.section(section)
-        lines = [f for f in kept if f.section is section or (f.section is None and section is
-                                                              Section.MAIN)]  # fmt: skip
+        lines = [
+            f
+            for f in kept
+            if f.section is section or (f.section is None and section is Section.MAIN)
+        ]
         if out:
             out.append("")
         out.append(f"{titles[section]} ({len(cards) + sum(f.count for f in lines)})")

@@ -117,10 +117,24 @@ def dump_ydk(deck: Deck) -> str:
 
 
 _PROGRAM_STAMPS = frozenset(
-    {"", "ygopro", "ygopro2", "edopro", "project ignis", "ygomobile", "ygoprodeck", "duelingbook",
-     "dueling nexus", "duelingnexus", "master duel meta", "omega", "ygo omega", "neuron",
-     "deckcheck"}
-)  # fmt: skip
+    {
+        "",
+        "ygopro",
+        "ygopro2",
+        "edopro",
+        "project ignis",
+        "ygomobile",
+        "ygoprodeck",
+        "duelingbook",
+        "dueling nexus",
+        "duelingnexus",
+        "master duel meta",
+        "omega",
+        "ygo omega",
+        "neuron",
+        "deckcheck",
+    }
+)
 """``#created by`` texts that name the program that wrote the file, not the deck."""
 
 

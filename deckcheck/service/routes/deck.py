@@ -79,8 +79,12 @@ def router(svc: Service) -> APIRouter:
         stats = budget.sweep(svc, req)
         return svc.answer(doc.SweepDocument, stats.to_dict(fractions=req.fractions))
 
-    @router.post(f"{API}/simulate/side", response_model=doc.SideGoldfishDocument,
-                 responses=ERRORS, tags=["decks"])  # fmt: skip
+    @router.post(
+        f"{API}/simulate/side",
+        response_model=doc.SideGoldfishDocument,
+        responses=ERRORS,
+        tags=["decks"],
+    )
     def simulate_side(req: SideRequest) -> Response:
         """Games two and three: a side plan applied, the sided deck beside game one (going
         first and second), and P(at least 1) of each card sided in."""

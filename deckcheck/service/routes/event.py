@@ -55,12 +55,17 @@ Auth = Annotated[str | None, Header(description="Bearer TOKEN", include_in_schem
 def _err(*statuses: int, get: bool = False) -> dict[int | str, dict[str, Any]]:
     """The answers a route lists besides 200 (``get``: a GET route, which also answers 304);
     every route can answer 422 (a bad id, body or query) and 503 (no usable database)."""
-    why = {401: "No token, or a token that opens nothing", 403: "A token of another role",
-           404: "No such event or registration (or decklists not yet published)",
-           409: "This player id is already registered: use the edit link",
-           413: "Request body over the size limit", 422: "Bad input, or over a limit",
-           423: "Past the deadline or locked: no more changes",
-           501: "No PDF writer installed", 503: "The event database cannot be used"}  # fmt: skip
+    why = {
+        401: "No token, or a token that opens nothing",
+        403: "A token of another role",
+        404: "No such event or registration (or decklists not yet published)",
+        409: "This player id is already registered: use the edit link",
+        413: "Request body over the size limit",
+        422: "Bad input, or over a limit",
+        423: "Past the deadline or locked: no more changes",
+        501: "No PDF writer installed",
+        503: "The event database cannot be used",
+    }
     out: dict[int | str, dict[str, Any]] = {}
     if get:
         out[304] = {"description": "Not modified: the client's copy (`If-None-Match`) is current"}
@@ -135,8 +140,11 @@ def _deck_text(deck: str | dict[str, Any]) -> str:
 def _json(data: Any, status: int = 200) -> Response:
     from deckcheck.reporter import safe
 
-    return Response(json.dumps(safe(data), ensure_ascii=False), status_code=status,
-                    media_type="application/json")  # fmt: skip
+    return Response(
+        json.dumps(safe(data), ensure_ascii=False),
+        status_code=status,
+        media_type="application/json",
+    )
 
 
 def _cached(svc: Service, request: Request, data: Any) -> Response:
@@ -160,8 +168,10 @@ def _base(request: Request) -> str:
 def links(request: Request, ev: Event) -> dict[str, str]:
     """The event's public submission URL and its organiser dashboard."""
     base = _base(request)
-    return {"submission_url": f"{base}/?event={ev.id}",
-            "dashboard_url": f"{base}/events/{ev.id}/dashboard"}  # fmt: skip
+    return {
+        "submission_url": f"{base}/?event={ev.id}",
+        "dashboard_url": f"{base}/events/{ev.id}/dashboard",
+    }
 
 
 class _Lazy:
@@ -180,8 +190,11 @@ class _Lazy:
             if got is None:
                 from deckcheck.event.store import open_store
 
-                got = Desk(open_store(), admin_token=os.environ.get(ADMIN_ENV) or None,
-                           max_cards=self.svc.settings.max_cards)  # fmt: skip
+                got = Desk(
+                    open_store(),
+                    admin_token=os.environ.get(ADMIN_ENV) or None,
+                    max_cards=self.svc.settings.max_cards,
+                )
                 request.app.state.event_desk = got
         return got
 
@@ -222,11 +235,21 @@ def _lifecycle(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         (shown once) and the public submission URL."""
         desk = lazy.desk(request)
         desk.require_admin(bearer(authorization))
-        made = desk.create(req.name, req.format, parse_day(req.date),
-                           parse_deadline(req.deadline), req.tcg_region, data=svc.data)  # fmt: skip
-        body = {"id": made.event.id, "organiser_token": made.organiser_token,
-                "judge_token": made.judge_token, **links(request, made.event),
-                "event": made.event.to_dict(desk.clock())}  # fmt: skip
+        made = desk.create(
+            req.name,
+            req.format,
+            parse_day(req.date),
+            parse_deadline(req.deadline),
+            req.tcg_region,
+            data=svc.data,
+        )
+        body = {
+            "id": made.event.id,
+            "organiser_token": made.organiser_token,
+            "judge_token": made.judge_token,
+            **links(request, made.event),
+            "event": made.event.to_dict(desk.clock()),
+        }
         return _json(body, 201)
 
     @api.get("/v1/events/{event_id}", responses=_err(404, get=True))
@@ -238,18 +261,25 @@ def _lifecycle(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
 
 
 def _registrations(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
-    @api.post("/v1/events/{event_id}/registrations", status_code=201,
-              responses=_err(404, 409, 413, 422, 423))  # fmt: skip
+    @api.post(
+        "/v1/events/{event_id}/registrations",
+        status_code=201,
+        responses=_err(404, 409, 413, 422, 423),
+    )
     def submit(request: Request, event_id: EventId, req: RegistrationRequest) -> Response:
         """Register a deck (anyone, before the deadline): 201 with the registration's id, its
         edit token (shown once) and the verdict; an illegal deck is stored with its findings."""
         desk = lazy.desk(request)
-        got = desk.submit(event_id, req.player, req.player_id, _deck_text(req.deck),
-                          data=svc.data)  # fmt: skip
+        got = desk.submit(event_id, req.player, req.player_id, _deck_text(req.deck), data=svc.data)
         ev = desk.event(event_id)
-        return _json({**_entry(got.entry), "edit_token": got.edit_token,
-                      "edit_url": f"{links(request, ev)['submission_url']}"
-                                  f"&registration={got.entry.id}"}, 201)  # fmt: skip
+        return _json(
+            {
+                **_entry(got.entry),
+                "edit_token": got.edit_token,
+                "edit_url": f"{links(request, ev)['submission_url']}&registration={got.entry.id}",
+            },
+            201,
+        )
 
     @api.get("/v1/events/{event_id}/registrations", responses=_err(401, 403, 404, get=True))
     def listing(request: Request, event_id: EventId, authorization: Auth = None) -> Response:
@@ -258,14 +288,23 @@ def _registrations(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         desk.authorise(event_id, bearer(authorization), Role.ORGANISER)
         ev = desk.event(event_id)
         entries = desk.registrations(event_id)
-        return _cached(svc, request, {"event": ev.to_dict(desk.clock()),
-                      "registrations": [_entry(e) for e in entries],
-                      "summary": _summary(entries)})  # fmt: skip
+        return _cached(
+            svc,
+            request,
+            {
+                "event": ev.to_dict(desk.clock()),
+                "registrations": [_entry(e) for e in entries],
+                "summary": _summary(entries),
+            },
+        )
 
-    @api.get("/v1/events/{event_id}/registrations/{registration_id}",
-             responses=_err(401, 403, 404, get=True))  # fmt: skip
-    def one(request: Request, event_id: EventId, registration_id: EventId,
-            authorization: Auth = None) -> Response:  # fmt: skip
+    @api.get(
+        "/v1/events/{event_id}/registrations/{registration_id}",
+        responses=_err(401, 403, 404, get=True),
+    )
+    def one(
+        request: Request, event_id: EventId, registration_id: EventId, authorization: Auth = None
+    ) -> Response:
         """One registration with its deck (its player's edit token, or the organiser)."""
         desk = lazy.desk(request)
         stored = desk.authorise(event_id, bearer(authorization), Role.ORGANISER, Role.PLAYER)
@@ -277,10 +316,17 @@ def _registrations(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         entry = desk.registration(event_id, registration_id)
         return _cached(svc, request, _entry(entry, deck=True))
 
-    @api.put("/v1/events/{event_id}/registrations/{registration_id}",
-             responses=_err(401, 403, 404, 413, 422, 423))  # fmt: skip
-    def edit(request: Request, event_id: EventId, registration_id: EventId, req: EditRequest,
-             authorization: Auth = None) -> Response:  # fmt: skip
+    @api.put(
+        "/v1/events/{event_id}/registrations/{registration_id}",
+        responses=_err(401, 403, 404, 413, 422, 423),
+    )
+    def edit(
+        request: Request,
+        event_id: EventId,
+        registration_id: EventId,
+        req: EditRequest,
+        authorization: Auth = None,
+    ) -> Response:
         """Replace the deck (the registration's edit token, before the deadline)."""
         desk = lazy.desk(request)
         token = bearer(authorization) if authorization is not None else req.edit_token
@@ -291,8 +337,9 @@ def _registrations(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
                 current = desk.registration(event_id, registration_id)
                 if req.player_id.strip() != current.player_id:
                     raise EventInputError("player_id cannot change: this is another player's")
-        got = desk.edit(event_id, registration_id, token, _deck_text(req.deck), req.player,
-                        data=svc.data)  # fmt: skip
+        got = desk.edit(
+            event_id, registration_id, token, _deck_text(req.deck), req.player, data=svc.data
+        )
         return _json(_entry(got.entry))
 
 
@@ -324,12 +371,19 @@ def _organiser(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         except UnauthorizedError:
             organiser = False
         entries = desk.decklists(event_id, organiser=organiser)
-        return _cached(svc, request, {"event": stored.event.to_dict(desk.clock()),
-                      "decklists": [_public(e) for e in entries]})  # fmt: skip
+        return _cached(
+            svc,
+            request,
+            {
+                "event": stored.event.to_dict(desk.clock()),
+                "decklists": [_public(e) for e in entries],
+            },
+        )
 
     @api.post("/v1/events/{event_id}/check", responses=_err(401, 403, 404, 413, 422))
-    def check(request: Request, event_id: EventId, req: CheckRequest,
-              authorization: Auth = None) -> Response:  # fmt: skip
+    def check(
+        request: Request, event_id: EventId, req: CheckRequest, authorization: Auth = None
+    ) -> Response:
         """The played deck against the registration (organiser or judge token)."""
         desk = lazy.desk(request)
         desk.authorise(event_id, bearer(authorization), Role.ORGANISER, Role.JUDGE)
@@ -360,9 +414,13 @@ def _organiser(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         response_class=Response,
         responses={200: {"content": {"application/pdf": {}}}, **_err(401, 403, 404, 501, get=True)},
     )
-    def sheets(request: Request, event_id: EventId, authorization: Auth = None,
-               lang: Literal["en", "ja", "zh"] = "en",
-               paper: Literal["a4", "letter"] = "a4") -> Response:  # fmt: skip
+    def sheets(
+        request: Request,
+        event_id: EventId,
+        authorization: Auth = None,
+        lang: Literal["en", "ja", "zh"] = "en",
+        paper: Literal["a4", "letter"] = "a4",
+    ) -> Response:
         """Every registration's sheet in one PDF (organiser)."""
         from deckcheck.event.report import sheets as make_sheets
 
@@ -399,8 +457,12 @@ def _report_route(api: APIRouter, svc: Service, lazy: _Lazy, name: str, media: s
         name=f"event_{kind}",
         responses={200: {"content": {media.split(";")[0]: {}}}, **_err(401, 403, 404, get=True)},
     )
-    def report(request: Request, event_id: EventId, authorization: Auth = None,
-               lang: Literal["en", "ja", "zh"] = "en") -> Response:  # fmt: skip
+    def report(
+        request: Request,
+        event_id: EventId,
+        authorization: Auth = None,
+        lang: Literal["en", "ja", "zh"] = "en",
+    ) -> Response:
         from deckcheck.event.report import event_batch
         from deckcheck.event.report import report as render
 
@@ -417,8 +479,13 @@ def _entry(e: Entry, *, deck: bool = False) -> dict[str, Any]:
 
 
 def _public(e: Entry) -> dict[str, Any]:
-    return {"player": e.player, "player_id": e.player_id, "deck": e.deck,
-            "fingerprint": e.fingerprint, "legal": e.legal}  # fmt: skip
+    return {
+        "player": e.player,
+        "player_id": e.player_id,
+        "deck": e.deck,
+        "fingerprint": e.fingerprint,
+        "legal": e.legal,
+    }
 
 
 def _summary(entries: list[Entry]) -> dict[str, int]:

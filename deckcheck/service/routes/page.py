@@ -53,10 +53,16 @@ def router(svc: Service) -> APIRouter:
     @router.get("/healthz", response_model=HealthDocument, tags=["service"])
     async def healthz(request: Request) -> Response:
         """Liveness, the version, and the data's as-of date and fingerprint."""
-        return svc.cached_doc(request, HealthDocument, {
-            "status": "ok", "version": __version__,
-            "data": {"as_of": svc.data.as_of.isoformat(), "fingerprint": svc.data.fingerprint},
-            "reload": svc.holder.reload.to_dict(), "workers": svc.workers(),
-        })  # fmt: skip
+        return svc.cached_doc(
+            request,
+            HealthDocument,
+            {
+                "status": "ok",
+                "version": __version__,
+                "data": {"as_of": svc.data.as_of.isoformat(), "fingerprint": svc.data.fingerprint},
+                "reload": svc.holder.reload.to_dict(),
+                "workers": svc.workers(),
+            },
+        )
 
     return router

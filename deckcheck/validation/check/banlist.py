@@ -43,20 +43,41 @@ def _status_finding(
         if not bl.whitelist:
             return None
         message = f"{name} is not on the {bl.name} card list: remove it"
-        return violation(Code.NOT_IN_POOL, message, first, found=n, allowed=0, name=name,
-                         facts=(("list", bl.name),))  # fmt: skip
+        return violation(
+            Code.NOT_IN_POOL,
+            message,
+            first,
+            found=n,
+            allowed=0,
+            name=name,
+            facts=(("list", bl.name),),
+        )
     status = min(listed)
     if status <= 0:
         message = f"{name} is Forbidden on the {bl.name} list: remove all {n}"
-        return violation(Code.FORBIDDEN, message, first, found=n, allowed=0, name=name,
-                         facts=(("list", bl.name),))  # fmt: skip
+        return violation(
+            Code.FORBIDDEN,
+            message,
+            first,
+            found=n,
+            allowed=0,
+            name=name,
+            facts=(("list", bl.name),),
+        )
     if n > status and facts[0].group is None:  # a group's rule counts those
         message = (
             f"{name} is {status_word(status)} ({status}) on the {bl.name} "
             f"list; the deck has {n}: remove {n - status}"
         )
-        return violation(Code.OVER_LIMIT, message, first, found=n, allowed=status, name=name,
-                         facts=(("list", bl.name), ("status", status)))  # fmt: skip
+        return violation(
+            Code.OVER_LIMIT,
+            message,
+            first,
+            found=n,
+            allowed=status,
+            name=name,
+            facts=(("list", bl.name), ("status", status)),
+        )
     return None
 
 

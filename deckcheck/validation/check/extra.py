@@ -40,19 +40,27 @@ def check_legends(ctx: Context) -> Iterator[Violation]:
     ]
     if "total" in limits:
         when = f" in total on {ctx.rules.date}"
-        yield from _too_many(legends, limits["total"], "Legend card", when,
-                             (("date", ctx.rules.date),))  # fmt: skip
+        yield from _too_many(
+            legends, limits["total"], "Legend card", when, (("date", ctx.rules.date),)
+        )
         return
     for kind in (CardKind.MONSTER, CardKind.SPELL, CardKind.TRAP):
         some = [dc for dc in legends if dc.card is not None and dc.card.kind is kind]
-        yield from _too_many(some, limits.get(kind.value.lower(), 1), f"Legend {kind.value} card",
-                             facts=(("kind", kind.value.lower()),))  # fmt: skip
+        yield from _too_many(
+            some,
+            limits.get(kind.value.lower(), 1),
+            f"Legend {kind.value} card",
+            facts=(("kind", kind.value.lower()),),
+        )
 
 
 def _too_many(
-    some: list[DeckCard], allowed: int, what: str, when: str = "",
+    some: list[DeckCard],
+    allowed: int,
+    what: str,
+    when: str = "",
     facts: tuple[tuple[str, object], ...] = (),
-) -> Iterator[Violation]:  # fmt: skip
+) -> Iterator[Violation]:
     """A Legend limit over: ``some`` holds more than ``allowed`` cards."""
     if len(some) > allowed:
         yield violation(
@@ -76,8 +84,13 @@ def _skill_pool(ctx: Context) -> Iterator[Violation]:
         seen.add(dc.passcode)
         why = skill_problem(dc.card, rs.banlist, rs.date, tcg_region(rs.format.tcg_region))
         if why is not None:
-            yield violation(Code.NOT_IN_POOL, f"{why}: remove it", dc, name=dc.card.name,
-                            facts=(("detail", why),))  # fmt: skip
+            yield violation(
+                Code.NOT_IN_POOL,
+                f"{why}: remove it",
+                dc,
+                name=dc.card.name,
+                facts=(("detail", why),),
+            )
 
 
 def check_skills(ctx: Context) -> Iterator[Violation]:
@@ -102,5 +115,9 @@ def check_skills(ctx: Context) -> Iterator[Violation]:
 def check_date(ctx: Context) -> Iterator[Violation]:
     """Warn when the date is outside the format's list data (before the first, after the end)."""
     if ctx.rules.date_warning:
-        yield violation(Code.DATE_OUT_OF_RANGE, ctx.rules.date_warning, severity=Severity.WARNING,
-                        facts=(("detail", ctx.rules.date_warning),))  # fmt: skip
+        yield violation(
+            Code.DATE_OUT_OF_RANGE,
+            ctx.rules.date_warning,
+            severity=Severity.WARNING,
+            facts=(("detail", ctx.rules.date_warning),),
+        )

@@ -29,5 +29,6 @@ def check_forbidden_types(ctx: Context) -> Iterator[Violation]:
         message = facts.forbidden_type
         if message is not None and dc.passcode not in seen:
             seen.add(dc.passcode)
-            yield violation(Code.FORBIDDEN_TYPE, message, dc,
-                            facts=(("format", ctx.rules.format.name),))  # fmt: skip
+            yield violation(
+                Code.FORBIDDEN_TYPE, message, dc, facts=(("format", ctx.rules.format.name),)
+            )

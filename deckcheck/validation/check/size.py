@@ -31,8 +31,9 @@ def check_sizes(ctx: Context) -> Iterator[Violation]:
             if n <= MAX_CARDS:  # what a section of n cards gets is the same for every deck
                 rs.size_findings[(index, n)] = found
         code, message, allowed, facts = found
-        yield Violation(code, Severity.ERROR, message, section.value, found=n, allowed=allowed,
-                        facts=facts)  # fmt: skip
+        yield Violation(
+            code, Severity.ERROR, message, section.value, found=n, allowed=allowed, facts=facts
+        )
 
 
 _SIZE_RULE = (
