@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from deckcheck.deck.compare import DeckDiff
     from deckcheck.goldfish import HandStats, SweepStats
     from deckcheck.goldfish.compare import Comparison
     from deckcheck.goldfish.rule import Going
@@ -77,6 +78,22 @@ def skipped_line(skipped: Sequence[Skipped], lang: str = "en") -> str:
         return loc.t("report.skipped", n=n, reasons=parts, example=clean(skipped[0].path))
     what = f"{plural(n, 'path')} that {'is not a deck' if n == 1 else 'are not decks'}"
     return f"skipped {what} ({parts}; e.g. {clean(skipped[0].path)})"
+
+
+def deck_diff_lines(diff: DeckDiff) -> list[str]:
+    """What the played deck is missing or has extra, section by section: a heading for each
+    section that differs, then a ``missing`` or ``extra`` row per card (copies and name,
+    escaped)."""
+    from deckcheck.deck.model import Section
+
+    lines = []
+    for section in Section:
+        rows = [("missing", d) for d in diff.missing if d.section is section]
+        rows += [("extra", d) for d in diff.extra if d.section is section]
+        if rows:
+            lines.append(f"{section.value.capitalize()} Deck:")
+            lines += [f"  {what:7} {d.count}x {clean(d.name)}" for what, d in rows]
+    return lines
 
 
 def _colour(text: str, code: str, on: bool) -> str:
