@@ -436,7 +436,9 @@ if body:
     start = time.perf_counter()
     req = SimulateRequest.model_validate(body)
     out = []
-    threads = [threading.Thread(target=lambda: out.append(budget.simulate(svc, req))) for _ in range(3)]
+    def ask():
+        out.append(budget.simulate(svc, req))
+    threads = [threading.Thread(target=ask) for _ in range(3)]
     [t.start() for t in threads]
     [t.join() for t in threads]
     assert len(out) == 3 and all(s.method.value == "exact" for s in out), out
