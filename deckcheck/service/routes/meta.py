@@ -9,7 +9,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from deckcheck.reporter.metadoc import MetaDocument
+from deckcheck.reporter.document.meta import MetaDocument
 from deckcheck.service.core import API, Service
 from deckcheck.service.error import ERRORS
 from deckcheck.service.model import BatchDeck

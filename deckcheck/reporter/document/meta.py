@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from deckcheck.reporter.document.base import Doc
 
 
-class _Doc(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-
-class ArchetypeShareDoc(_Doc):
+class ArchetypeShareDoc(Doc):
     """One archetype label of the breakdown."""
 
     label: str = Field(description="The archetype, 'A / B' for a hybrid, or 'rogue'.")
@@ -21,7 +19,7 @@ class ArchetypeShareDoc(_Doc):
     share: float = Field(description="Share of the decks read (0-1).")
 
 
-class CardUsageDoc(_Doc):
+class CardUsageDoc(Doc):
     """One card of the field."""
 
     passcode: int
@@ -32,14 +30,14 @@ class CardUsageDoc(_Doc):
     average: float = Field(description="Average copies in the decks that play it.")
 
 
-class ScoreDoc(_Doc):
+class ScoreDoc(Doc):
     """An archetype's Main + Extra copies in one deck."""
 
     archetype: str
     copies: int
 
 
-class UnreadLineDoc(_Doc):
+class UnreadLineDoc(Doc):
     """A line of a deck that names no card."""
 
     line: int | None
@@ -47,7 +45,7 @@ class UnreadLineDoc(_Doc):
     text: str | None
 
 
-class MetaEntryDoc(_Doc):
+class MetaEntryDoc(Doc):
     """One deck of the field and its archetype."""
 
     source: str
@@ -64,7 +62,7 @@ class MetaEntryDoc(_Doc):
     )
 
 
-class MetaUnreadableDoc(_Doc):
+class MetaUnreadableDoc(Doc):
     """A source that could not be read."""
 
     source: str
@@ -72,7 +70,7 @@ class MetaUnreadableDoc(_Doc):
     error: str
 
 
-class MetaSkippedDoc(_Doc):
+class MetaSkippedDoc(Doc):
     """A file a scan left out."""
 
     path: str
@@ -80,7 +78,7 @@ class MetaSkippedDoc(_Doc):
     reason: str
 
 
-class MetaDocument(_Doc):
+class MetaDocument(Doc):
     """``deckcheck meta --output json``: what the field is playing."""
 
     decks: int = Field(description="Decks read.")
