@@ -3,13 +3,58 @@ unreadable and skipped sources, and what the next list does to each deck."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from deckcheck.reporter.document.base import Doc
+from deckcheck.reporter.document.base import OMIT_NONE, Doc, Src
 from deckcheck.reporter.document.meta import MetaDocument
+from deckcheck.reporter.document.shape import Merged
 from deckcheck.source.record import SkipReason, UnreadableReason
+
+
+def _points(report: Any) -> Any:
+    """A report's points: the report itself in a point format (its total, cap and cards)."""
+    return None if report.point_cap is None else report
+
+
+def _registration(row: Any) -> Any:
+    """A row's registration with the status the row's verdict gives it."""
+    from deckcheck.source.registration import status_of
+
+    reg = getattr(row, "registration", None)
+    return None if reg is None else Merged(reg, {"status": status_of(row, reg)})
+
+
+def _results(batch: Any) -> Any:
+    """A batch's results: each checked row over its report (or the bare reports)."""
+    checked = batch.checked
+    return [Merged(c.report, c) for c in checked] if checked else batch.reports
+
+
+def _data(batch: Any) -> dict[str, Any]:
+    return {"as_of": batch.data_as_of, "fingerprint": batch.data_fingerprint}
+
+
+def _next_list(deck: Any) -> Any:
+    """A forecast's next list, with its first day where the deck is checked."""
+    nxt = deck.next_list
+    return None if nxt is None else Merged({"effective": deck.takes_effect or nxt.effective}, nxt)
+
+
+def _outlooks(forecast: Any) -> dict[str, int]:
+    from deckcheck.run.forecast import Outlook
+
+    counts = {o.name.lower(): forecast.count(o) for o in Outlook}
+    return {"decks": len(forecast.decks), **counts} | {
+        "unreadable": len(forecast.unreadable),
+        "skipped": len(forecast.skipped),
+    }
+
+
+def _unregistered(forecast: Any) -> list[Any]:
+    """A forecast's unreadable sources (it lists no registrations)."""
+    return [Merged({"registration": None}, u) for u in forecast.unreadable]
 
 
 class ViolationDoc(Doc):
@@ -65,9 +110,9 @@ class PointCardDoc(Doc):
 class PointsDoc(Doc):
     """Point total and cap (point formats only)."""
 
-    total: int | None
-    cap: int
-    cards: list[PointCardDoc] = Field(
+    total: Annotated[int | None, Src("points")]
+    cap: Annotated[int, Src("point_cap")]
+    cards: Annotated[list[PointCardDoc], Src("point_cards")] = Field(
         default_factory=list, description="The cards that make the total, largest first."
     )
 
@@ -80,7 +125,9 @@ class RegistrationDoc(Doc):
         description="The row as a spreadsheet shows it (the header is row 1; a multi-line cell "
         "is one row)."
     )
-    line: int | None = Field(None, description="The line of the CSV file the row starts on.")
+    line: Annotated[int | None, Src(lambda r: r.line or r.row)] = Field(
+        None, description="The line of the CSV file the row starts on."
+    )
     player_id: str
     player: str
     deck: str = Field(description="The deck cell as written: a path, a ydke:// URL or a list.")
@@ -102,13 +149,15 @@ class ResultDoc(Doc):
     legal: bool
     counts: CountsDoc
     violations: list[ViolationDoc]
-    points: PointsDoc | None = Field(None, description="Only for point formats (Genesys).")
+    points: Annotated[PointsDoc | None, Src(_points), OMIT_NONE] = Field(
+        None, description="Only for point formats (Genesys)."
+    )
     name: str | None = Field(None, description="The deck's own name, if the file gives one.")
     data_fingerprint: str | None = Field(None, description="Dataset the deck was checked against.")
     fingerprint: str | None = Field(
         None, description="Short hash of the deck's contents (order and artwork do not count)."
     )
-    registration: RegistrationDoc | None = Field(
+    registration: Annotated[RegistrationDoc | None, Src(_registration), OMIT_NONE] = Field(
         None, description="Only for decks from a registrations CSV."
     )
 
@@ -134,7 +183,7 @@ class UnreadableDoc(Doc):
     code: UnreadableReason = Field(description="Why, as a stable code (README table).")
     error: str = Field(description="The message, naming the source and the line where known.")
     line: int | None = None
-    registration: RegistrationDoc | None = None
+    registration: Annotated[RegistrationDoc | None, Src(_registration), OMIT_NONE] = None
 
 
 class SkippedDoc(Doc):
@@ -155,13 +204,13 @@ class DataDoc(Doc):
 class ValidationDocument(Doc):
     """``deckcheck validate --output json``: every deck's verdict, unreadable sources, totals."""
 
-    results: list[ResultDoc]
+    results: Annotated[list[ResultDoc], Src(_results)]
     summary: SummaryDoc
     unreadable: list[UnreadableDoc] = Field(description="Sources that could not be read.")
     skipped: list[SkippedDoc] = Field(default_factory=list)
     format: str | None = None
     date: str | None = None
-    data: DataDoc | None = None
+    data: Annotated[DataDoc | None, Src(_data)] = None
     meta: MetaDocument | None = Field(
         None, description="deckcheck batch's report.json: the metagame of the decks read."
     )
@@ -188,7 +237,7 @@ class CardChangeDoc(Doc):
     after: int | None = Field(description="Copies allowed (or points) on the next list.")
     points: bool
     line: int | None
-    message: str
+    message: Annotated[str, Src(lambda c: c.describe())]
 
 
 class DeckForecastDoc(Doc):
@@ -197,9 +246,9 @@ class DeckForecastDoc(Doc):
     path: str
     format: str
     outlook: Literal["becomes-illegal", "new-errors", "changes", "unaffected", "no-list"]
-    legal_now: bool
-    legal_then: bool | None
-    next_list: NextListDoc | None
+    legal_now: Annotated[bool, Src(lambda d: d.now.legal)]
+    legal_then: Annotated[bool | None, Src(lambda d: None if d.then is None else d.then.legal)]
+    next_list: Annotated[NextListDoc | None, Src(_next_list)]
     new_errors: list[ViolationDoc]
     changes: list[CardChangeDoc]
 
@@ -222,7 +271,7 @@ class UpcomingDocument(Doc):
 
     date: str
     decks: list[DeckForecastDoc]
-    summary: UpcomingSummaryDoc
-    unreadable: list[UnreadableDoc]
+    summary: Annotated[UpcomingSummaryDoc, Src(_outlooks)]
+    unreadable: Annotated[list[UnreadableDoc], Src(_unregistered)]
     skipped: list[SkippedDoc] = Field(default_factory=list)
     data_as_of: str | None
