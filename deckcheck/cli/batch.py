@@ -413,7 +413,8 @@ def register(app: typer.Typer) -> None:
         """
         from deckcheck.error import DeckcheckError
         from deckcheck.run.batch import check, sources
-        from deckcheck.run.meta import DEFAULT_RULES, from_batch, load_rules
+        from deckcheck.run.meta import DEFAULT_RULES, from_batch
+        from deckcheck.run.signature import load_rules
 
         fmt = resolve_format(format, format_file, region=region)
         try:

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from deckcheck.reporter.document.base import Doc
+from deckcheck.reporter.document.base import Doc, Round, Src
+from deckcheck.reporter.document.shape import Merged
 
 
 class ArchetypeShareDoc(Doc):
@@ -16,7 +17,7 @@ class ArchetypeShareDoc(Doc):
     label: str = Field(description="The archetype, 'A / B' for a hybrid, or 'rogue'.")
     kind: Literal["archetype", "hybrid", "rogue"]
     decks: int
-    share: float = Field(description="Share of the decks read (0-1).")
+    share: Annotated[float, Round(4)] = Field(description="Share of the decks read (0-1).")
 
 
 class CardUsageDoc(Doc):
@@ -25,9 +26,13 @@ class CardUsageDoc(Doc):
     passcode: int
     name: str
     decks: int = Field(description="Decks playing it.")
-    share: float = Field(description="Share of the decks read that play it (0-1).")
+    share: Annotated[float, Round(4)] = Field(
+        description="Share of the decks read that play it (0-1)."
+    )
     copies: int = Field(description="Copies over every deck.")
-    average: float = Field(description="Average copies in the decks that play it.")
+    average: Annotated[float, Round(2)] = Field(
+        description="Average copies in the decks that play it."
+    )
 
 
 class ScoreDoc(Doc):
@@ -54,7 +59,9 @@ class MetaEntryDoc(Doc):
     label: str
     kind: Literal["archetype", "hybrid", "rogue"]
     archetypes: list[str]
-    scores: list[ScoreDoc]
+    scores: Annotated[
+        list[ScoreDoc], Src(lambda e: [{"archetype": a, "copies": n} for a, n in e.scores])
+    ]
     copies: int = Field(description="Main + Extra copies of the deck.")
     signature: bool = Field(description="True when the organiser's signature cards decided it.")
     unread: list[UnreadLineDoc] = Field(
@@ -65,7 +72,7 @@ class MetaEntryDoc(Doc):
 class MetaUnreadableDoc(Doc):
     """A source that could not be read."""
 
-    source: str
+    source: Annotated[str, Src("path")]
     code: str = Field(description="Why, as an unreadable code (README table).")
     error: str
 
@@ -78,6 +85,11 @@ class MetaSkippedDoc(Doc):
     reason: str
 
 
+def _entries(meta: Any) -> list[Merged]:
+    """Each deck of the field over its archetype (one flat object in the document)."""
+    return [Merged(e, e.archetype) for e in meta.entries]
+
+
 class MetaDocument(Doc):
     """``deckcheck meta --output json``: what the field is playing."""
 
@@ -86,7 +98,7 @@ class MetaDocument(Doc):
     most_played: list[CardUsageDoc] = Field(description="Cards of any section, most decks first.")
     main: list[CardUsageDoc] = Field(description="Main + Extra Deck staples.")
     side: list[CardUsageDoc] = Field(description="Side Deck staples.")
-    entries: list[MetaEntryDoc]
+    entries: Annotated[list[MetaEntryDoc], Src(_entries)]
     unread_lines: int = Field(0, description="Lines of the decks read that name no card.")
     unreadable: list[MetaUnreadableDoc] = Field(default_factory=list)
     skipped: list[MetaSkippedDoc] = Field(default_factory=list)
