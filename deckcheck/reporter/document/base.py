@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -14,6 +14,10 @@ class Doc(BaseModel):
     """A JSON document or a part of one: unknown fields are refused."""
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    not_fields: ClassVar[frozenset[str]] = frozenset()
+    """The fields of this document's record that are no field of it (read by a function of
+    the record, or never written): the parity test checks every other one is."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -83,6 +83,8 @@ def _cards(triples: Any) -> list[dict[str, Any]]:
 class SideResultDocument(Doc):
     """``deckcheck side --output json``: the sided deck, the plan's problems, its verdict."""
 
+    not_fields = frozenset({"deck", "moved_in", "moved_out"})
+
     ok: bool = Field(description="The plan has no problem and the sided deck is legal.")
     moved: dict[str, int]
     cards_in: Annotated[list[MovedCardDoc], Src(lambda r: _cards(r.moved_in))]

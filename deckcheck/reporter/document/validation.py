@@ -60,6 +60,8 @@ def _unregistered(forecast: Any) -> list[Any]:
 class ViolationDoc(Doc):
     """One finding in a deck."""
 
+    not_fields = frozenset({"facts"})  # (the message's facts: the translations read them)
+
     code: str = Field(description="Stable kebab-case violation code (README table).")
     severity: Literal["error", "warning", "note"]
     section: Literal["main", "extra", "side"] | None = None
@@ -242,6 +244,8 @@ class CardChangeDoc(Doc):
 
 class DeckForecastDoc(Doc):
     """One deck on the date and under the next list."""
+
+    not_fields = frozenset({"now", "then", "effective"})
 
     path: str
     format: str
