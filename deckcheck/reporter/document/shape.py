@@ -69,16 +69,7 @@ def _plan(model: type[BaseModel]) -> Callable[[object], dict[str, Any]]:
     """The reader of one model's fields (built once per model)."""
     fields: list[tuple[str, str | Callable[[Any], Any], bool, Convert]] = []
     for name, info in model.model_fields.items():
-        get: str | Callable[[Any], Any] = name
-        omit = False
-        digits = None
-        for mark in info.metadata:
-            if isinstance(mark, Src):
-                get = mark.get
-            elif isinstance(mark, OmitNone):
-                omit = True
-            elif isinstance(mark, Round):
-                digits = mark.digits
+        get, omit, digits = _marks(name, info.metadata)
         fields.append((info.alias or name, get, omit, _convert(info.annotation, digits)))
 
     def build(record: object) -> dict[str, Any]:
@@ -99,6 +90,21 @@ def _plan(model: type[BaseModel]) -> Callable[[object], dict[str, Any]]:
         return out
 
     return build
+
+
+def _marks(name: str, metadata: list[Any]) -> tuple[str | Callable[[Any], Any], bool, int | None]:
+    """A field's source, whether a None leaves it out, and its rounding (from its marks)."""
+    get: str | Callable[[Any], Any] = name
+    omit = False
+    digits = None
+    for mark in metadata:
+        if isinstance(mark, Src):
+            get = mark.get
+        elif isinstance(mark, OmitNone):
+            omit = True
+        elif isinstance(mark, Round):
+            digits = mark.digits
+    return get, omit, digits
 
 
 def _text(value: Any) -> Any:
@@ -128,18 +134,23 @@ def _convert(tp: Any, digits: int | None = None) -> Convert:
         return _convert(args[0], digits)
     if isclass(tp) and issubclass(tp, BaseModel):
         return _plan(tp)
-    if origin in (list, tuple):
-        item = _convert(args[0], digits) if args else None
-        if item is None:
-            return list
-        return lambda v: [item(x) for x in v]
-    if origin is dict:
-        value = _convert(args[1], digits) if len(args) == 2 else None
-        if value is None:
-            return lambda v: {_text(k): x for k, x in dict(v).items()}
-        return lambda v: {_text(k): value(x) for k, x in dict(v).items()}
+    if origin in (list, tuple, dict):
+        return _container(origin, args, digits)
     if tp is str or origin is typing.Literal:
         return _text
     if tp is float and digits is not None:
         return lambda v: round(v, digits)
     return None
+
+
+def _container(origin: Any, args: tuple[Any, ...], digits: int | None) -> Convert:
+    """The conversion to a list (from any sequence) or a dict (from a mapping or pairs)."""
+    if origin in (list, tuple):
+        item = _convert(args[0], digits) if args else None
+        if item is None:
+            return list
+        return lambda v: [item(x) for x in v]
+    value = _convert(args[1], digits) if len(args) == 2 else None
+    if value is None:
+        return lambda v: {_text(k): x for k, x in dict(v).items()}
+    return lambda v: {_text(k): value(x) for k, x in dict(v).items()}
