@@ -20,8 +20,8 @@ import zipfile
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.error import ConflictError, EventInputError
 from deckcheck.event.desk import Desk
-from deckcheck.event.error import ConflictError, EventInputError
 from deckcheck.event.model import Action, Entry, Event, parse_moment
 from deckcheck.event.report import CSV_NAME, deck_file
 from deckcheck.event.store import StoredEntry, StoredEvent
@@ -64,7 +64,7 @@ def export_event(desk: Desk, event_id: str) -> bytes:
     with desk.store.transaction(write=False) as tx:  # one consistent view
         stored = tx.event(event_id)
         if stored is None:
-            from deckcheck.event.error import EventNotFoundError
+            from deckcheck.error import EventNotFoundError
 
             raise EventNotFoundError(f"no event {event_id!r}")
         entries = tx.entries(event_id)

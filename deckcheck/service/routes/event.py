@@ -22,8 +22,8 @@ from fastapi import APIRouter, Header, Path, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from deckcheck.error import EventInputError, EventNotFoundError
 from deckcheck.event.desk import Desk, parse_day, parse_deadline
-from deckcheck.event.error import EventInputError, EventNotFoundError
 from deckcheck.event.model import Entry, Event
 from deckcheck.event.token import Role
 from deckcheck.service.model import ErrorDocument
@@ -314,7 +314,7 @@ def _registration(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         stored = desk.authorise(event_id, bearer(authorization), Role.ORGANISER, Role.PLAYER)
         who = desk.access(stored, bearer(authorization))
         if who.role is Role.PLAYER and who.registration_id != registration_id:
-            from deckcheck.event.error import ForbiddenError
+            from deckcheck.error import ForbiddenError
 
             raise ForbiddenError("this edit token opens another registration")
         entry = desk.registration(event_id, registration_id)
@@ -371,7 +371,7 @@ def _organiser(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
     @api.get("/v1/events/{event_id}/decklists", responses=_err(404, get=True))
     def decklists(request: Request, event_id: EventId, authorization: Auth = None) -> Response:
         """Every registered deck, once published (before: 404 without the organiser token)."""
-        from deckcheck.event.error import UnauthorizedError
+        from deckcheck.error import UnauthorizedError
 
         desk = lazy.desk(request)
         stored = desk.stored(event_id)
