@@ -95,7 +95,7 @@ def _location(path: str | None, line: int | None, label: str | None = None) -> l
 
 def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
     """The SARIF log of a batch as plain data."""
-    from deckcheck import __version__
+    from deckcheck.version import __version__
 
     notifications = _notifications(batch, options)
     root = os.path.abspath(options.root if options.root is not None else os.curdir)
