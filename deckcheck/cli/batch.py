@@ -449,7 +449,8 @@ def batch_cmd(
 def _meta_rules(signatures: Path | None) -> Rules:
     """The metagame's archetype rules: ``--signatures FILE``'s, else the bundled ones."""
     from deckcheck.error import DeckcheckError
-    from deckcheck.run.meta import DEFAULT_RULES, load_rules
+    from deckcheck.run.meta import DEFAULT_RULES
+    from deckcheck.run.signature import load_rules
 
     try:
         return load_rules(signatures) if signatures is not None else DEFAULT_RULES

@@ -346,7 +346,10 @@ def check(
     got = _safely(lambda: desk.check(event_id, player_id, text))
     d = got.diff
     if output is Output.JSON:
-        print_json(got.to_dict())
+        from deckcheck.reporter.document.deck import CheckDocument
+        from deckcheck.reporter.document.shape import Merged, shape
+
+        print_json(shape(CheckDocument, Merged(got, got.diff)))
     else:
         lines = [
             f"registered {d.registered_fingerprint}  {got.entry.player_id} ({got.entry.player})",

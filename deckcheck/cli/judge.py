@@ -72,10 +72,11 @@ def fingerprint(
     fingerprint: its lines are listed on stderr (and under ``unread`` in JSON) and the run exits
     2, as it does when a deck cannot be read.
     """
-    from deckcheck.deck.compare import unread_dict
     from deckcheck.deck.io import read_path
     from deckcheck.deck.model import fingerprint_deck
     from deckcheck.error import DeckcheckError
+    from deckcheck.reporter.document.meta import UnreadLineDoc
+    from deckcheck.reporter.document.shape import shape
 
     text_only(output)
     results: list[dict[str, object]] = []
@@ -102,7 +103,7 @@ def fingerprint(
                 "name": deck.name,
                 "fingerprint": None if unread else fingerprint_deck(deck),
                 "counts": deck.counts,
-                "unread": [unread_dict(f) for f in deck.unread],
+                "unread": [shape(UnreadLineDoc, f) for f in deck.unread],
             }
         )
     if output is Output.JSON:
@@ -132,7 +133,11 @@ def diff(
     a, b = _read(registered), _read(played)
     result = compare_decks(a, b)
     if output is Output.JSON:
-        _json_out({"registered": a.source, "played": b.source, **result.to_dict()})
+        from deckcheck.reporter.document.deck import DiffDocument
+        from deckcheck.reporter.document.shape import Merged, shape
+
+        sources = {"registered": a.source, "played": b.source}
+        _json_out(shape(DiffDocument, Merged(sources, result)))
     else:
         lines = [
             f"registered {result.registered_fingerprint}  {clean(a.source or registered)}",
@@ -197,7 +202,10 @@ def side(
     d = _read(deck)
     result = apply_side_plan(d, _side_plan(d, plan, cards_in, cards_out), fmt, when)
     if output is Output.JSON:
-        _json_out(result.to_dict())
+        from deckcheck.reporter.document.deck import SideResultDocument
+        from deckcheck.reporter.document.shape import shape
+
+        _json_out(shape(SideResultDocument, result))
     else:
         _write_side(result)
     raise typer.Exit(EXIT_OK if result.ok else EXIT_ILLEGAL)
@@ -240,10 +248,9 @@ def _write_side(result: SideResult) -> None:
             lines.append(f"  {label} " + ", ".join(f"{n} {clean(name)}" for name, _, n in moved))
     lines += [f"  error   {p.code.value:17} {clean(p.message)}" for p in result.problems]
     lines.append("sided deck:")
-    for section in ("main", "extra", "side"):
-        cards = result.to_dict()["deck"][section]
-        total = sum(c["copies"] for c in cards)
-        body = ", ".join(f"{c['copies']} {clean(c['name'])}" for c in cards) or "-"
+    for section, cards in result.sections.items():
+        total = sum(k for _, _, k in cards)
+        body = ", ".join(f"{k} {clean(name)}" for name, _, k in cards) or "-"
         lines.append(f"  {section.capitalize()} ({total}): {body}")
     colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     sys.stdout.write("\n".join(lines) + "\n" + render(result.report, "text", colour=colour))

@@ -94,7 +94,8 @@ def meta_command(
     from deckcheck.reporter import meta as report
     from deckcheck.rule.format import Pool
     from deckcheck.run.batch import sources
-    from deckcheck.run.meta import DEFAULT_RULES, analyze, load_rules
+    from deckcheck.run.meta import DEFAULT_RULES, analyze
+    from deckcheck.run.signature import load_rules
 
     rush = resolve_format(format, None).pool is Pool.RUSH
     try:

@@ -75,7 +75,7 @@ def meta_json(meta: Metagame) -> str:
     from deckcheck.reporter import document
     from deckcheck.reporter.options import safe
 
-    model = document.MetaDocument.model_validate(safe(meta.to_dict()))
+    model = document.MetaDocument.model_validate(safe(document.shape(document.MetaDocument, meta)))
     return document.dump(model)
 
 
