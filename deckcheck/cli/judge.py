@@ -12,7 +12,7 @@ import typer
 
 from deckcheck.boundary import MAX_TEXT_BYTES as MAX_PLAN_BYTES
 from deckcheck.boundary import read_capped
-from deckcheck.cli.common import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, Output, clean, fail
+from deckcheck.cli.common import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, Output, clean, fail, text_only
 from deckcheck.cli.options import (
     DateOpt,
     FormatFileOpt,
@@ -53,11 +53,6 @@ def _json_out(data: object) -> None:
     sys.stdout.write(json.dumps(safe(data), ensure_ascii=False, indent=2) + "\n")
 
 
-def _text_only(output: Output) -> None:
-    if output not in (Output.TEXT, Output.JSON):
-        fail(f"this command writes text or json, not {output.value}")
-
-
 def fingerprint(
     decks: Annotated[
         list[str],
@@ -83,7 +78,7 @@ def fingerprint(
     from deckcheck.reporter.document.meta import UnreadLineDoc
     from deckcheck.reporter.document.shape import shape
 
-    _text_only(output)
+    text_only(output)
     results: list[dict[str, object]] = []
     code = EXIT_OK
     for path in decks:
@@ -134,7 +129,7 @@ def diff(
     from deckcheck.deck.compare import compare_decks
     from deckcheck.reporter.text import deck_diff_lines
 
-    _text_only(output)
+    text_only(output)
     a, b = _read(registered), _read(played)
     result = compare_decks(a, b)
     if output is Output.JSON:
@@ -197,7 +192,7 @@ def side(
     """
     from deckcheck.run.siding import apply_side_plan
 
-    _text_only(output)
+    text_only(output)
     if plan is None and cards_in is None and cards_out is None:
         fail("give a side plan: --plan FILE, or --in CARDS and --out-cards CARDS")
     if plan is not None and (cards_in is not None or cards_out is not None):

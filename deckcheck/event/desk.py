@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
-from deckcheck.event.error import (
+from deckcheck.error import (
     ConflictError,
     EventInputError,
     EventNotFoundError,

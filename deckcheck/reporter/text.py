@@ -1,16 +1,20 @@
 """Text reports for a terminal: validation verdicts, batch summaries, goldfish tables.
 
 Every string that came from outside (paths, deck names, card lines, category names) passes
-through :func:`clean` before it is written, so control characters cannot move the cursor, clear
-the screen or fake a line, and undecodable file-name bytes show as ``\\xNN``.
+through :func:`clean` (:mod:`deckcheck.reporter.escape`) before it is written, so control
+characters cannot move the cursor, clear the screen or fake a line, and undecodable file-name
+bytes show as ``\\xNN``.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
+
+from deckcheck.reporter.escape import TERMINAL_ESCAPES as TERMINAL_ESCAPES
+from deckcheck.reporter.escape import clean as clean
+from deckcheck.reporter.escape import for_terminal as for_terminal
 
 if TYPE_CHECKING:
     from deckcheck.deck.compare import DeckDiff
@@ -21,43 +25,6 @@ if TYPE_CHECKING:
     from deckcheck.reporter.options import RenderOptions
     from deckcheck.run.batch import Batch, Skipped
     from deckcheck.validation.report import Report
-
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def clean(text: str) -> str:
-    """``text`` safe for a terminal: control, bidi-override and undecodable characters escaped."""
-    if text.isprintable() and not _BIDI.intersection(text):
-        return text
-    out = []
-    for ch in text:
-        code = ord(ch)
-        if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
-            out.append(f"\\x{code - 0xDC00:02x}")
-        elif ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs"):
-            out.append(ch.encode("unicode_escape").decode("ascii"))
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-TERMINAL_ESCAPES = {c: f"\\u{c:04x}" for c in (0x7F, *range(0x80, 0xA0), *map(ord, _BIDI))}
-"""DEL, C1 and bidi controls -> ``\\uXXXX`` (a :meth:`str.translate` table)."""
-_JSON_TERMINAL = {
-    **TERMINAL_ESCAPES,
-    **{c: f"\\u{c:04x}" for c in range(0x20) if c not in (9, 10, 13)},
-}
-
-
-def for_terminal(text: str) -> str:
-    """JSON (or SARIF) text safe for a terminal and still the same JSON: DEL, C1 controls, bidi
-    controls and C0 controls other than line breaks and tabs written as ``\\uXXXX`` escapes.
-
-    (Valid JSON has those characters only inside strings, where the escape means the same.)
-    The CLI does this for every output written to a terminal (without the C0 step, which
-    JSON never needs and colours use).
-    """
-    return text.translate(_JSON_TERMINAL)
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
