@@ -112,9 +112,6 @@ class DeckBuilder:
         if len(resolved) > _RESOLVED_MAX:
             resolved.clear()
         self._resolved = resolved
-        self.memo: dict[str, Lookup | None] = resolved
-        """Passcode token -> its lookup, for the tokens this index has resolved already (a
-        reader's fast path: :meth:`add_passcode` for anything not in it)."""
 
     def check_room(self, count: int, line: int | None) -> None:
         """Raise :class:`DeckTooLargeError` if ``count`` more cards would pass the limit."""
