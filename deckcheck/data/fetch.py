@@ -35,9 +35,9 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 from deckcheck.boundary import read_data
+from deckcheck.data.download import FetchOptions, Progress, fetch, is_url
 from deckcheck.data.source_list import HISTORY, HISTORY_INDEX, Entry, Kind, SourceList
 from deckcheck.data.store import write_atomic
-from deckcheck.data.update import FetchOptions, Progress, fetch, is_url
 from deckcheck.error import DataError, UpdateError
 
 if TYPE_CHECKING:
@@ -176,7 +176,7 @@ class _Fetcher:
         if local:
             self._all(entries)
             return
-        from deckcheck.data.update import client
+        from deckcheck.data.download import client
 
         with client(self.opts) as http:
             self.http = http
