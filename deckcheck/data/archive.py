@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.data.dataset import MANIFEST, MAX_MANIFEST_BYTES, parse_manifest
-from deckcheck.data.download import Progress, blocks, pump
+from deckcheck.data.download import Progress, pump, read_blocks
 from deckcheck.error import DataError, UpdateError
 
 MAX_ARCHIVE_ENTRIES = 1000
@@ -78,7 +78,7 @@ def _member(
     total = zf.getinfo(member).file_size
     with zf.open(member) as inp, open(out, "wb") as handle:  # copied capped (pump)
         pump(
-            blocks(inp),
+            read_blocks(inp),
             handle,
             digest,
             cap,

@@ -56,7 +56,7 @@ def is_url(source: str) -> bool:
     return source.lower().startswith(("http://", "https://"))
 
 
-def blocks(inp: Any) -> Any:
+def read_blocks(inp: Any) -> Any:
     """The blocks of a binary file object, a MiB at a time."""
     return iter(lambda: inp.read(1 << 20), b"")
 

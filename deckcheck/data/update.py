@@ -47,10 +47,10 @@ from deckcheck.data.dataset import (
 from deckcheck.data.download import RETRY_STATUSES as RETRY_STATUSES
 from deckcheck.data.download import FetchOptions as FetchOptions
 from deckcheck.data.download import Progress as Progress
-from deckcheck.data.download import blocks, pump
 from deckcheck.data.download import client as client
 from deckcheck.data.download import fetch as fetch
 from deckcheck.data.download import is_url as is_url
+from deckcheck.data.download import pump, read_blocks
 from deckcheck.data.store import (
     data_home,
     install,
@@ -351,7 +351,9 @@ def _copy_checked(path: Path, out: Path, expected: str, cap: int, progress: Prog
         if size > cap:
             raise UpdateError(f"{path}: {size:,} bytes, over the {cap:,}-byte cap")
         with open(path, "rb") as inp, open(out, "wb") as handle:  # copied capped (pump)
-            done = pump(blocks(inp), handle, digest, cap, f"{path}", (out.name, size, progress))
+            done = pump(
+                read_blocks(inp), handle, digest, cap, f"{path}", (out.name, size, progress)
+            )
     except OSError as exc:
         raise UpdateError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     if digest.hexdigest() != expected:
