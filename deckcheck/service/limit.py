@@ -72,7 +72,7 @@ PRELOAD = (
     "deckcheck.run.batch",
     "deckcheck.run.meta",
     "deckcheck.reporter.document",
-    "deckcheck.reporter.metadoc",
+    "deckcheck.reporter.document.meta",
 )
 """Modules the worker imports before its first fork, so that no child imports them again."""
 WALL = "compute_wall_seconds"
