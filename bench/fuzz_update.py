@@ -262,6 +262,8 @@ def run(count: int, seed: int, cli: int = 0) -> tuple[Counter[str], list[str]]:
                 if broken:
                     key, problem = "escape", broken
                 outcomes[key] += 1
+                if i < cli:
+                    outcomes[f"wheel {key}"] += 1  # also counted apart
                 if problem is not None and len(bugs) < 5:
                     bugs.append(f"case {i}: faults {srv.faults!r:.300}\n{problem}")
             shutil.rmtree(home, ignore_errors=True)
@@ -284,7 +286,8 @@ def main(argv: list[str] | None = None) -> int:
         f"update  {sum(outcomes.values()):>6,} cases  {outcomes['traceback']} tracebacks, "
         f"{outcomes['hang']} hangs over {BOUND:g} s, {outcomes['escape']} escapes  "
         f"(installed: {outcomes['result']}, UpdateError: {outcomes['UpdateError']}; "
-        f"{min(args.cli, args.count)} by the installed wheel's command line; "
+        f"by the installed wheel's command line: {outcomes['wheel result']} exit 0, "
+        f"{outcomes['wheel UpdateError']} exit 2; "
         f"{time.perf_counter() - t0:.1f} s)"
     )
     for bug in bugs:
