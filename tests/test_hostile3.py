@@ -365,7 +365,7 @@ def test_meta_signature_reader_memory_is_bounded(tmp_path: Path) -> None:
     import tracemalloc
 
     from deckcheck.error import InputError
-    from deckcheck.run.meta import load_rules
+    from deckcheck.run.signature import load_rules
 
     path = _signature_cases(tmp_path)["big"]
     tracemalloc.start()

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import deckcheck
 from deckcheck.data.dataset import Dataset
+from deckcheck.reporter import render
 from deckcheck.service import Settings, create_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -156,7 +157,9 @@ def test_builder_page_loads_nothing_from_outside(api: Api) -> None:
 
 def library_report(text: str, fmt: str = "tcg", on: str = ON) -> dict[str, Any]:
     deck = deckcheck.read_deck(text)
-    got: dict[str, Any] = deckcheck.validate(deck, fmt, date.fromisoformat(on)).to_dict()
+    got: dict[str, Any] = json.loads(
+        render(deckcheck.validate(deck, fmt, date.fromisoformat(on)), "json")
+    )
     return got
 
 
@@ -220,7 +223,7 @@ def test_tcg_region_picks_the_european_list_dates(api: Api) -> None:
         )
         body = {"deck": LEGAL, "date": on, "tcg_region": region}
         got = api.post("/v1/validate", json=body).json()
-        assert got["banlist"] == lib.to_dict()["banlist"]
+        assert got["banlist"] == json.loads(render(lib, "json"))["banlist"]
         lists[region] = got["banlist"]["effective"]
         shown = api.get(f"/v1/formats/tcg?date={on}&tcg_region={region}").json()
         assert shown["banlist_at_date"]["name"] == got["banlist"]["name"]

@@ -322,7 +322,7 @@ def check(
     output: OutputOpt = Output.TEXT,
 ) -> None:
     """Compare a played deck with the player's registration. Exit 0 same, 1 different."""
-    from deckcheck.deck.model import Section
+    from deckcheck.reporter.text import deck_diff_lines
 
     _text_only(output)
     desk = _desk(database)
@@ -330,7 +330,10 @@ def check(
     got = _safely(lambda: desk.check(event_id, player_id, text))
     d = got.diff
     if output is Output.JSON:
-        print_json(got.to_dict())
+        from deckcheck.reporter.document.deck import CheckDocument
+        from deckcheck.reporter.document.shape import Merged, shape
+
+        print_json(shape(CheckDocument, Merged(got, got.diff)))
     else:
         lines = [
             f"registered {d.registered_fingerprint}  {got.entry.player_id} ({got.entry.player})",
@@ -340,12 +343,7 @@ def check(
             lines.append("SAME: the played deck is the registered one")
         else:
             lines.append("DIFFERENT (the played deck against the registered one):")
-            for section in Section:
-                rows = [("missing", x) for x in d.missing if x.section is section]
-                rows += [("extra", x) for x in d.extra if x.section is section]
-                if rows:
-                    lines.append(f"{section.value.capitalize()} Deck:")
-                    lines += [f"  {what:7} {x.count}x {x.name}" for what, x in rows]
+            lines += deck_diff_lines(d)
         sys.stdout.write("".join(clean(x) + "\n" for x in lines))
     raise typer.Exit(EXIT_OK if d.same else EXIT_ILLEGAL)
 

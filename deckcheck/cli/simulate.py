@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import enum
 import sys
+from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -319,155 +321,206 @@ def write_compare_plot(cmp: Any, plot: Path) -> None:
         fail(str(exc))
 
 
+DeckArg = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="[DECK]", help="Deck file, '-' for stdin, or a ydke:// URL (none in quick mode)."
+    ),
+]
+SpecOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--spec",
+        "-s",
+        metavar="FILE",
+        help="TOML spec: categories, conditions, effects (default: P(at least 1) of every card).",
+    ),
+]
+SizeOpt = Annotated[
+    int | None,
+    typer.Option("--size", min=1, max=200, help="Quick mode: cards in the deck (no DECK)."),
+]
+CountOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--count", metavar="NAME=N", help="Quick mode: N cards of category NAME (repeatable)."
+    ),
+]
+WhenOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--when",
+        metavar="CONDITION",
+        help="A condition over the categories (repeatable; replaces the spec's conditions).",
+    ),
+]
+DistributionOpt = Annotated[
+    bool, typer.Option("--distribution", help="Also P(exactly k) of every category, by turn.")
+]
+VaryOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--vary",
+        metavar="NAME=a..b",
+        help="Ratio sweep: try these copies of a card or category (repeatable); every "
+        "combination, ranked (deck size held by adjusting --filler).",
+    ),
+]
+FillerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--filler",
+        metavar="NAME",
+        help="Sweep: the card or category adjusted to hold the deck size "
+        "(default: other, the cards of no category).",
+    ),
+]
+ByOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--by", metavar="CONDITION", help="Sweep: the condition to rank by (default: first)."
+    ),
+]
+VsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--vs",
+        metavar="OTHER",
+        help="Compare with OTHER: a deck file (same spec), a .toml spec (same deck), or in "
+        "quick mode counts NAME=N,NAME=N (same size).",
+    ),
+]
+SimFormatOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--format",
+        "-f",
+        help="Format whose era sets hand size and draws (default tcg, as validate).",
+    ),
+]
+GoingOpt = Annotated[GoingChoice, typer.Option("--going", help="Going first, second or both.")]
+TurnsOpt = Annotated[
+    int, typer.Option("--turns", "-t", min=1, max=20, help="Report by each of N turns.")
+]
+TrialsOpt = Annotated[
+    int, typer.Option("--trials", "-n", min=1, max=50_000_000, help="Simulated games per going.")
+]
+SeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        min=0,
+        max=2**64 - 1,
+        help="Seed of the simulation (default: a random one, shown in the report).",
+    ),
+]
+ExactOpt = Annotated[
+    ExactChoice,
+    typer.Option("--exact", help="auto: exact when possible; always; never (simulate)."),
+]
+FractionsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--fractions", help="Show exact probabilities as fractions beside the percentages."
+    ),
+]
+PlotOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--plot",
+        metavar="FILE",
+        help="Write a .png or .svg plot (needs matplotlib: pip install 'deckcheck[plot]').",
+    ),
+]
+CumulativeOpt = Annotated[
+    bool,
+    typer.Option(
+        "--cumulative",
+        help="Also P(at least k), P(at most k) and the expected copies of every category, "
+        "by turn (implies --distribution).",
+    ),
+]
+SampleOpt = Annotated[
+    int,
+    typer.Option(
+        "--sample",
+        min=0,
+        max=100,
+        metavar="N",
+        help="Show N seeded sample hands (opening hand and draws to --turns; --seed repeats them).",
+    ),
+]
+SideOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--side",
+        metavar="PLAN",
+        help="Games 2 and 3: apply this side plan (as deckcheck side --plan) and show the "
+        "sided deck beside game 1, and P(at least 1) of each card sided in.",
+    ),
+]
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What one ``simulate`` call runs on: the deck (or quick-mode counts), the spec and
+    ``--when`` conditions, and the format."""
+
+    deck_path: str | None
+    quick: tuple[int, dict[str, int]] | None
+    spec_path: Path | None
+    when: list[str]
+    fmt: Format
+
+
+@dataclass(frozen=True)
+class _Extra:
+    """The report's extras and the other modes' options (``--vary``, ``--vs``, ``--side``)."""
+
+    distribution: bool
+    cumulative: bool
+    sample: int
+    vary: list[str]
+    filler: str | None
+    by: str | None
+    vs: str | None
+    side: Path | None
+
+
+@dataclass(frozen=True)
+class _View:
+    """How the result is shown: ``--output``, ``--fractions`` and ``--plot``."""
+
+    output: Output
+    fractions: bool
+    plot: Path | None
+
+
 def simulate_command(
-    deck_path: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="[DECK]",
-            help="Deck file, '-' for stdin, or a ydke:// URL (none in quick mode).",
-        ),
-    ] = None,
-    spec_path: Annotated[
-        Path | None,
-        typer.Option(
-            "--spec",
-            "-s",
-            metavar="FILE",
-            help="TOML spec: categories, conditions, "
-            "effects (default: P(at least 1) of every card).",
-        ),
-    ] = None,
-    size: Annotated[
-        int | None,
-        typer.Option("--size", min=1, max=200, help="Quick mode: cards in the deck (no DECK)."),
-    ] = None,
-    count: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--count", metavar="NAME=N", help="Quick mode: N cards of category NAME (repeatable)."
-        ),
-    ] = None,
-    when: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--when",
-            metavar="CONDITION",
-            help="A condition over the categories (repeatable; replaces the spec's conditions).",
-        ),
-    ] = None,
-    distribution: Annotated[
-        bool,
-        typer.Option("--distribution", help="Also P(exactly k) of every category, by turn."),
-    ] = False,
-    vary: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--vary",
-            metavar="NAME=a..b",
-            help="Ratio sweep: try these copies of a card or category (repeatable); every "
-            "combination, ranked (deck size held by adjusting --filler).",
-        ),
-    ] = None,
-    filler: Annotated[
-        str | None,
-        typer.Option(
-            "--filler",
-            metavar="NAME",
-            help="Sweep: the card or category adjusted to hold the deck size "
-            "(default: other, the cards of no category).",
-        ),
-    ] = None,
-    by: Annotated[
-        str | None,
-        typer.Option(
-            "--by", metavar="CONDITION", help="Sweep: the condition to rank by (default: first)."
-        ),
-    ] = None,
-    vs: Annotated[
-        str | None,
-        typer.Option(
-            "--vs",
-            metavar="OTHER",
-            help="Compare with OTHER: a deck file (same spec), a .toml spec (same deck), or in "
-            "quick mode counts NAME=N,NAME=N (same size).",
-        ),
-    ] = None,
-    format_name: Annotated[
-        str | None,
-        typer.Option(
-            "--format",
-            "-f",
-            help="Format whose era sets hand size and draws (default tcg, as validate).",
-        ),
-    ] = None,
+    deck_path: DeckArg = None,
+    spec_path: SpecOpt = None,
+    size: SizeOpt = None,
+    count: CountOpt = None,
+    when: WhenOpt = None,
+    distribution: DistributionOpt = False,
+    vary: VaryOpt = None,
+    filler: FillerOpt = None,
+    by: ByOpt = None,
+    vs: VsOpt = None,
+    format_name: SimFormatOpt = None,
     format_file: FormatFileOpt = None,
     on: DateOpt = None,
-    going: Annotated[GoingChoice, typer.Option("--going", help="Going first, second or both.")] = (
-        GoingChoice.BOTH
-    ),
-    turns: Annotated[
-        int, typer.Option("--turns", "-t", min=1, max=20, help="Report by each of N turns.")
-    ] = 1,
-    trials: Annotated[
-        int,
-        typer.Option("--trials", "-n", min=1, max=50_000_000, help="Simulated games per going."),
-    ] = 100_000,
-    seed: Annotated[
-        int | None,
-        typer.Option(
-            "--seed",
-            min=0,
-            max=2**64 - 1,
-            help="Seed of the simulation (default: a random one, shown in the report).",
-        ),
-    ] = None,
-    exact: Annotated[
-        ExactChoice,
-        typer.Option("--exact", help="auto: exact when possible; always; never (simulate)."),
-    ] = ExactChoice.AUTO,
-    fractions: Annotated[
-        bool,
-        typer.Option(
-            "--fractions", help="Show exact probabilities as fractions beside the percentages."
-        ),
-    ] = False,
+    going: GoingOpt = GoingChoice.BOTH,
+    turns: TurnsOpt = 1,
+    trials: TrialsOpt = 100_000,
+    seed: SeedOpt = None,
+    exact: ExactOpt = ExactChoice.AUTO,
+    fractions: FractionsOpt = False,
     output: OutputOpt = Output.TEXT,
-    plot: Annotated[
-        Path | None,
-        typer.Option(
-            "--plot",
-            metavar="FILE",
-            help="Write a .png or .svg plot (needs matplotlib: pip install 'deckcheck[plot]').",
-        ),
-    ] = None,
-    cumulative: Annotated[
-        bool,
-        typer.Option(
-            "--cumulative",
-            help="Also P(at least k), P(at most k) and the expected copies of every category, "
-            "by turn (implies --distribution).",
-        ),
-    ] = False,
-    sample: Annotated[
-        int,
-        typer.Option(
-            "--sample",
-            min=0,
-            max=100,
-            metavar="N",
-            help="Show N seeded sample hands (opening hand and draws to --turns; --seed "
-            "repeats them).",
-        ),
-    ] = 0,
-    side: Annotated[
-        Path | None,
-        typer.Option(
-            "--side",
-            metavar="PLAN",
-            help="Games 2 and 3: apply this side plan (as deckcheck side --plan) and show the "
-            "sided deck beside game 1, and P(at least 1) of each card sided in.",
-        ),
-    ] = None,
+    plot: PlotOpt = None,
+    cumulative: CumulativeOpt = False,
+    sample: SampleOpt = 0,
+    side: SideOpt = None,
 ) -> None:
     """Goldfish odds: how often a hand meets each condition, going first and second, by turn.
 
@@ -480,61 +533,87 @@ def simulate_command(
     on a bad deck, spec, plan or option.
     """
     from deckcheck.goldfish import DrawRules
-    from deckcheck.reporter import render
 
     fmt = resolve_format(format_name, format_file)
-    rules = DrawRules.from_era(fmt.era_at(parse_date(on)))
+    day = parse_date(on)
+    rules = DrawRules.from_era(fmt.era_at(day))
     _check_plot(plot)
-    quick = quick_of(deck_path, size, count or [])
+    job = _Job(deck_path, quick_of(deck_path, size, count or []), spec_path, when or [], fmt)
     kw: dict[str, Any] = dict(
         going=going.value, turns=turns, trials=trials, seed=seed, rules=rules, exact=exact.value
     )
+    extra = _Extra(distribution, cumulative, sample, vary or [], filler, by, vs, side)
+    _dispatch(job, kw, extra, _View(output, fractions, plot), day)
+
+
+def _dispatch(job: _Job, kw: dict[str, Any], extra: _Extra, view: _View, day: date) -> None:
+    """Run the mode the options ask for: a sweep, a side plan, a comparison or one run."""
     # a sweep: --vary, or a spec with a [vary] table
-    spec_vary = (
-        not vary and quick is None and spec_path is not None and (_spec_varies(spec_path, fmt))
-    )
-    if vary or spec_vary:
-        if vs is not None or distribution or cumulative or sample or side is not None:
-            fail(
-                "a sweep (--vary, or the spec's [vary]) does not combine with --vs, --side, "
-                "--distribution, --cumulative or --sample"
-            )
-        run_sweep(
-            deck_path,
-            quick,
-            spec_path,
-            when or [],
-            fmt,
-            dict(kw, vary=vary or [], filler=filler, by=by),
-            output,
-            fractions,
-            plot,
+    if extra.vary or (
+        job.quick is None and job.spec_path is not None and _spec_varies(job.spec_path, job.fmt)
+    ):
+        _check_sweep(extra)
+        sweep_kw = dict(kw, vary=extra.vary, filler=extra.filler, by=extra.by)
+        run_sweep(*_job_args(job), sweep_kw, view.output, view.fractions, view.plot)
+        return
+    if extra.filler is not None or extra.by is not None:
+        fail("--filler and --by are for a sweep (--vary NAME=a..b)")
+    kw["distributions"] = extra.distribution or extra.cumulative
+    kw["sample"] = extra.sample
+    if extra.side is not None:
+        if extra.vs is not None or job.quick is not None:
+            fail("--side needs a DECK (with its Side Deck), and does not combine with --vs")
+        side_kw = dict(kw, date=day)  # the sided deck is checked on --date
+        run_side(
+            job.deck_path, job.spec_path, job.when, job.fmt, side_kw, extra.side, *_view_args(view)
         )
         return
-    if filler is not None or by is not None:
-        fail("--filler and --by are for a sweep (--vary NAME=a..b)")
-    kw["distributions"] = distribution or cumulative
-    kw["sample"] = sample
-    if side is not None:
-        if vs is not None or quick is not None:
-            fail("--side needs a DECK (with its Side Deck), and does not combine with --vs")
-        side_kw = dict(kw, date=parse_date(on))  # the sided deck is checked on --date
-        run_side(deck_path, spec_path, when or [], fmt, side_kw, side, output, fractions, plot)
+    if extra.vs is not None:
+        run_compare(*_job_args(job), kw, extra.vs, *_view_args(view))
         return
-    if vs is not None:
-        run_compare(deck_path, quick, spec_path, when or [], fmt, kw, vs, output, fractions, plot)
-        return
-    stats = run_goldfish(deck_path, quick, spec_path, when or [], fmt, kw)
-    if plot is not None:
+    _run_one(job, kw, view, extra.cumulative)
+
+
+def _job_args(
+    job: _Job,
+) -> tuple[str | None, tuple[int, dict[str, int]] | None, Path | None, list[str], Format]:
+    return job.deck_path, job.quick, job.spec_path, job.when, job.fmt
+
+
+def _view_args(view: _View) -> tuple[Output, bool, Path | None]:
+    return view.output, view.fractions, view.plot
+
+
+def _check_sweep(extra: _Extra) -> None:
+    """Exit 2 when a sweep is combined with a mode it does not go with."""
+    if (
+        extra.vs is not None
+        or extra.distribution
+        or extra.cumulative
+        or extra.sample
+        or extra.side is not None
+    ):
+        fail(
+            "a sweep (--vary, or the spec's [vary]) does not combine with --vs, --side, "
+            "--distribution, --cumulative or --sample"
+        )
+
+
+def _run_one(job: _Job, kw: dict[str, Any], view: _View, cumulative: bool) -> None:
+    """One goldfish run: its plot, its warnings and its report."""
+    from deckcheck.reporter import render
+
+    stats = run_goldfish(*_job_args(job), kw)
+    if view.plot is not None:
         from deckcheck.error import DeckcheckError
         from deckcheck.reporter.plot import plot_stats
 
         try:
-            plot_stats(stats, plot)
+            plot_stats(stats, view.plot)
         except DeckcheckError as exc:
             fail(str(exc))
     _warn(stats)
-    sys.stdout.write(render(stats, output, fractions=fractions, cumulative=cumulative))
+    sys.stdout.write(render(stats, view.output, fractions=view.fractions, cumulative=cumulative))
 
 
 def register(app: typer.Typer) -> None:

@@ -74,7 +74,7 @@ def meta_json(meta: Metagame) -> str:
     """The breakdown as the ``meta`` JSON document (``deckcheck schema meta``)."""
     from deckcheck.reporter import document, safe
 
-    model = document.MetaDocument.model_validate(safe(meta.to_dict()))
+    model = document.MetaDocument.model_validate(safe(document.shape(document.MetaDocument, meta)))
     return document.dump(model)
 
 

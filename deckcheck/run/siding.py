@@ -68,15 +68,6 @@ class PlanProblem:
     name: str | None = None
     passcode: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "code": self.code.value,
-            "message": self.message,
-            "name": self.name,
-            "passcode": self.passcode,
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class SidePlan:
@@ -105,17 +96,11 @@ class SideResult:
         """True when the plan has no problem and the sided deck is legal."""
         return not self.problems and self.report.legal
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form (``deckcheck side --output json``)."""
-        return {
-            "ok": self.ok,
-            "moved": dict(self.moved),
-            "cards_in": [{"name": n, "passcode": c, "copies": k} for n, c, k in self.moved_in],
-            "cards_out": [{"name": n, "passcode": c, "copies": k} for n, c, k in self.moved_out],
-            "deck": {s.value: _section(self.deck.section(s)) for s in Section},
-            "problems": [p.to_dict() for p in self.problems],
-            "result": self.report.to_dict(),
-        }
+    @property
+    def sections(self) -> dict[str, tuple[tuple[str, int, int], ...]]:
+        """The sided deck by section: ``(name, passcode, copies)`` in the order cards first
+        appear."""
+        return {s.value: tuple(_moved(list(self.deck.section(s)))) for s in Section}
 
 
 _ITEM_FIRST = re.compile(r"(\d{1,3})\s*[xX×*]?\s+(.+)")
@@ -387,11 +372,6 @@ def _moved(cards: list[DeckCard]) -> tuple[tuple[str, int, int], ...]:
     counts: Counter[int] = Counter(_canon(dc) for dc in cards)
     names = {_canon(dc): dc.name for dc in cards}
     return tuple((names[code], code, n) for code, n in counts.items())
-
-
-def _section(cards: tuple[DeckCard, ...]) -> list[dict[str, Any]]:
-    """A section as ``[{"name", "passcode", "copies"}]``, in the order cards first appear."""
-    return [{"name": n, "passcode": c, "copies": k} for n, c, k in _moved(list(cards))]
 
 
 def _merge(cards: tuple[tuple[Card, int], ...]) -> list[tuple[Card, int]]:

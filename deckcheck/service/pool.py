@@ -74,10 +74,13 @@ PRELOAD = (
     "deckcheck.goldfish.exact",
     "deckcheck.goldfish.montecarlo",
     "deckcheck.goldfish.sweep",
+    "deckcheck.goldfish.side",
+    "deckcheck.run.siding",
+    "deckcheck.run.signature",
     "deckcheck.run.batch",
     "deckcheck.run.meta",
     "deckcheck.reporter.document",
-    "deckcheck.reporter.metadoc",
+    "deckcheck.reporter.document.meta",
 )
 """Modules the worker imports before it forks its pool, so that no process imports them."""
 WALL = "compute_wall_seconds"

@@ -45,7 +45,7 @@ def validate_answer(svc: Service) -> Callable[[ValidateRequest], Awaitable[Respo
         report = validate(
             deck, fmt, when, allow_prerelease=req.allow_prerelease, path=req.name, data=svc.data
         )
-        result = localize_result(report, report.to_dict(), lang_of(req.lang))
+        result = localize_result(report, doc.shape(doc.ResultDoc, report), lang_of(req.lang))
         return svc.answer(doc.ResultDoc, result, check=False)  # a ResultDoc's own JSON
 
     return answer

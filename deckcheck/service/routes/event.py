@@ -390,7 +390,11 @@ def _organiser(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         if (req.deck is None) == (req.qr is None):
             raise EventInputError("give the played deck as deck, or the sheet's QR text as qr")
         played = req.qr if req.qr is not None else _deck_text(req.deck or "")
-        return _json(desk.check(event_id, req.player_id, played, data=svc.data).to_dict())
+        from deckcheck.reporter.document.deck import CheckDocument
+        from deckcheck.reporter.document.shape import Merged, shape
+
+        got = desk.check(event_id, req.player_id, played, data=svc.data)
+        return _json(shape(CheckDocument, Merged(got, got.diff)))
 
     @api.get("/v1/events/{event_id}/audit", responses=_err(401, 403, 404, get=True))
     def audit(request: Request, event_id: EventId, authorization: Auth = None) -> Response:

@@ -9,7 +9,8 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from deckcheck.reporter.metadoc import MetaDocument
+from deckcheck.reporter.document.meta import MetaDocument
+from deckcheck.reporter.document.shape import shape
 from deckcheck.service.core import API, Service
 from deckcheck.service.error import ERRORS
 from deckcheck.service.model import BatchDeck
@@ -43,7 +44,8 @@ def router(svc: Service) -> APIRouter:
 
         from deckcheck.error import LimitError
         from deckcheck.run.batch import Source
-        from deckcheck.run.meta import DEFAULT_RULES, analyze, rules_from_dict
+        from deckcheck.run.meta import DEFAULT_RULES, analyze
+        from deckcheck.run.signature import rules_from_dict
 
         s = svc.settings
         if len(req.decks) > s.max_batch_decks:
@@ -60,6 +62,6 @@ def router(svc: Service) -> APIRouter:
             for d in req.decks
         ]
         result = await run_in_threadpool(analyze, sources, rules, data=svc.data, top=req.top)
-        return svc.answer(MetaDocument, result.to_dict())
+        return svc.answer(MetaDocument, shape(MetaDocument, result))
 
     return router
