@@ -420,3 +420,16 @@ def test_the_pool_starts_with_the_app_and_stops_with_it() -> None:
     asyncio.run(lifespan())
     assert len(seen) == 3 and os.getpid() not in seen
     assert not any(_alive(pid) for pid in seen) and not app.pool.known
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool needs fork")
+def test_a_process_that_died_while_idle_is_replaced() -> None:
+    import signal
+
+    app = limited(max_computing=1)
+    (first,) = call(app, "/ok")
+    old = first.json()["pid"]
+    os.kill(old, signal.SIGKILL)  # the system ends it between two requests
+    (again,) = call(app, "/ok")
+    assert again.status_code == 200, again.text
+    assert again.json()["pid"] != old and not _alive(old)

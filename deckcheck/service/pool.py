@@ -99,6 +99,10 @@ warnings.filterwarnings(
 )
 
 
+class Gone(Exception):
+    """A pool process was found dead before it took a request up (the system ended it)."""
+
+
 @dataclass(eq=False)
 class Process:
     """One process of the pool, seen from its worker."""
@@ -173,7 +177,7 @@ class Pool:
         process = self._take()
         try:
             outcome = _ask(process, sent, body, self.settings)
-        except BrokenPipeError:  # it died while idle (the system ended it): again, on a new one
+        except (BrokenPipeError, Gone):  # it died while idle (the system ended it): again, anew
             self._end(process)
             process = self._spawn()
             outcome = _ask(process, sent, body, self.settings)
@@ -271,6 +275,7 @@ def preload() -> None:
 def _ask(process: Process, scope: Scope, body: bytes, s: Settings) -> Outcome:
     """Send the request to the process and wait for its answer, within the budgets."""
     start_cpu = _cpu(process.pid) or 0.0
+    idle = start_cpu + 2 / TICKS  # CPU time it ends below, if it never took the request up
     base = _resident(process.pid)
     _write_frame(process.ask, pickle.dumps((scope, body)))
     frame, over = _watch(process, s, start_cpu, base)
@@ -284,9 +289,12 @@ def _ask(process: Process, scope: Scope, body: bytes, s: Settings) -> Outcome:
             over = "compute_memory_bytes"
         else:
             return Outcome(None, crash=got) if isinstance(got, str) else Outcome(got)
-    _, status = os.waitpid(process.pid, 0)
-    if over is None and os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU:
+    _, status, usage = os.wait4(process.pid, 0)
+    killed = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    if over is None and killed == signal.SIGXCPU:
         over = "compute_seconds"
+    elif over is None and killed is not None and usage.ru_utime + usage.ru_stime < idle:
+        raise Gone(process.pid)  # ended from outside before it took the request up
     return Outcome(None, over=over or "compute_memory_bytes", alive=False)
 
 
