@@ -99,7 +99,7 @@ def child_sockets(pid: int) -> list[str]:
     for kid in map(int, kids):
         nice = nice_of(kid)
         if nice is None or base is None or nice == base:
-            continue  # gone, or not sandboxed yet
+            continue  # gone, or not at its lower priority yet
         held += sorted(sockets_of(kid) & mine)
     return held
 

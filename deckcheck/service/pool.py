@@ -365,7 +365,7 @@ def _serve(app: ASGIApp, s: Settings, local: dict[str, Any], ask: int, answer: i
 
     code = 3  # out of memory while answering: the worker reports the memory budget
     try:
-        _sandbox()
+        _confine()
         gc.freeze()  # what it shares with its worker: never walked, so never copied by the GC
         code = asyncio.new_event_loop().run_until_complete(_answer_all(app, s, local, ask, answer))
     except BaseException:
@@ -442,7 +442,7 @@ def _out_of_memory(exc: BaseException) -> bool:
     return exc.__cause__ is not None and _out_of_memory(exc.__cause__)
 
 
-def _sandbox() -> None:
+def _confine() -> None:
     """The process's priority, signals and allocator (none of the worker's handlers)."""
     import resource
 
