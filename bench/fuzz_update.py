@@ -277,13 +277,20 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--count", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--cli", type=int, default=0, metavar="M", help="of them by the command line")
+    ap.add_argument(
+        "--cli",
+        type=int,
+        default=0,
+        metavar="M",
+        help="of them by the command line of deckcheck installed from a wheel built now",
+    )
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     outcomes, bugs = run(args.count, args.seed, args.cli)
     bad = outcomes["traceback"] + outcomes["hang"] + outcomes["escape"]
     print(
-        f"update  {sum(outcomes.values()):>6,} cases  {outcomes['traceback']} tracebacks, "
+        f"update  {sum(n for k, n in outcomes.items() if not k.startswith('wheel ')):>6,} cases  "
+        f"{outcomes['traceback']} tracebacks, "
         f"{outcomes['hang']} hangs over {BOUND:g} s, {outcomes['escape']} escapes  "
         f"(installed: {outcomes['result']}, UpdateError: {outcomes['UpdateError']}; "
         f"by the installed wheel's command line: {outcomes['wheel result']} exit 0, "
