@@ -42,6 +42,7 @@ from .fresh_mirror import (
     make_mirror,
     publish_changes,
 )
+from .wheel_support import wheel_venv
 
 pytestmark = pytest.mark.skipif(
     not (SHARED_DATA / "cards").is_dir(), reason="needs the shared source data (../shared/data)"
@@ -513,63 +514,12 @@ def test_workflow_build_step_runs_here(
     assert not dist.exists()
 
 
-def _wheel_venv(tmp: Path) -> Path:
-    """deckcheck built as a wheel and installed into a new venv (its deps: this environment's).
-
-    No network: the wheel is built without build isolation, installed with ``--no-index
-    --no-deps``, and the venv reaches the already-installed dependencies through a ``.pth``
-    file (which does not make the source checkout importable).
-    """
-    import sysconfig
-
-    repo = Path(__file__).resolve().parent.parent
-    src = tmp / "src"
-    src.mkdir()
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copyfile(repo / name, src / name)
-    shutil.copytree(
-        repo / "deckcheck", src / "deckcheck", ignore=shutil.ignore_patterns("__pycache__")
-    )
-    pip = [sys.executable, "-m", "pip", "-q", "--disable-pip-version-check"]
-    subprocess.run(
-        [
-            *pip,
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "--no-index",
-            "-w",
-            str(tmp / "dist"),
-            str(src),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    (wheel,) = (tmp / "dist").glob("deckcheck-*.whl")
-    venv = tmp / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    py = venv / "bin" / "python"
-    subprocess.run(
-        [*pip, "--python", str(py), "install", "--no-deps", "--no-index", str(wheel)],
-        check=True,
-        capture_output=True,
-    )
-    site = subprocess.run(
-        [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    (Path(site) / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    return venv
-
-
 @pytest.mark.slow
 def test_installed_wheel_builds_from_upstream(
     server: BundleServer, mirrors: tuple[Path, Path], tmp_path: Path
 ) -> None:
     """An installed wheel (no scripts/ beside it) fetches, builds in-process, installs."""
-    venv = _wheel_venv(tmp_path)
+    venv = wheel_venv(tmp_path)
     home = tmp_path / "home"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DECKCHECK_", "PYTHON"))}
     env |= {"DECKCHECK_HOME": str(home), "PATH": f"{venv / 'bin'}{os.pathsep}{env['PATH']}"}

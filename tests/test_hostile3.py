@@ -137,6 +137,8 @@ OUTPUTS = {
     "convert": lambda out: ["convert", str(_a_deck()), "--to", "ydke", "--out", out],
     "meta": lambda out: ["meta", str(_a_deck()), "--out", out],
     "banlist export": lambda out: ["banlist", "export", "tcg", "--out", out],
+    # the case: a sheet (player names and IDs) went world-readable over a read-only file
+    "sheet": lambda out: ["sheet", str(_a_deck()), "--player", "A. Player", "--out", out],
 }
 
 
@@ -152,7 +154,7 @@ def test_outputs_respect_the_umask_and_keep_an_old_files_mode(tmp_path: Path, co
     old.chmod(0o640)
     res = _run(*OUTPUTS[command](str(old)), umask=0o022)
     assert res.returncode in (0, 1), res.stderr
-    assert _mode(old) == 0o640 and old.read_text() != "old"
+    assert _mode(old) == 0o640 and old.read_bytes() != b"old"
 
 
 @pytest.mark.parametrize("command", list(OUTPUTS))
