@@ -15,10 +15,25 @@ if TYPE_CHECKING:
 
 app = typer.Typer(
     rich_markup_mode=None,
-    help="Look up cards in the offline card index (passcode or name; English, Japanese, "
-    "Simplified Chinese).",
+    help="Look up cards in the offline card index (passcode or name, in any official card "
+    "language: English, Japanese, Chinese, Korean, French, German, Italian, Spanish, "
+    "Portuguese).",
     no_args_is_help=True,
 )
+
+
+_LANGUAGE = {
+    "ja": "Japanese",
+    "zh-CN": "Chinese",
+    "ko": "Korean",
+    "fr": "French",
+    "de": "German",
+    "it": "Italian",
+    "es": "Spanish",
+    "pt": "Portuguese",
+    "zh-TW": "Chinese TW",
+}
+"""The language of each name code, as ``cards show`` labels the names."""
 
 
 @app.command("show")
@@ -47,7 +62,9 @@ def show(
     card = found.card
     rush_date = card.ocg_date.isoformat() if card.is_rush and card.ocg_date else None
     if output is Output.JSON:
-        print_document("card", dict(found.to_dict(), rush_date=rush_date))
+        print_document(
+            "card", dict(found.to_dict(), rush_date=rush_date, names=index.names_of(card))
+        )
         return
     lines = [f"{card.name}  [{card.passcode:08d}]"]
     if found.record.passcode != card.passcode:
@@ -57,10 +74,7 @@ def show(
             "variant": "variant",
         }.get(found.match.value, found.match.value)
         lines.append(f"  requested:  {found.record.passcode:08d} ({what} of {card.passcode:08d})")
-    if card.name_ja:
-        lines.append(f"  Japanese:   {card.name_ja}")
-    if card.name_zh:
-        lines.append(f"  Chinese:    {card.name_zh}")
+    lines.extend(_name_lines(index, card))
     if card.treated_as:
         lines.append(f"  treated as: {card.treated_as} (counts toward its copy limit)")
     lines.append(f"  type:       {card.type_line}")
@@ -68,15 +82,7 @@ def show(
     if card.extra_kind:
         deck += f" ({card.extra_kind.value})"
     lines.append(f"  deck:       {deck}")
-    if card.is_rush:  # Rush Duel (Japan): dated from Konami ids or EDOPro's lists, an estimate
-        lines.append(f"  released:   Rush Duel about {card.ocg_date or '-'}")
-    else:
-        avail = [r for r, ok in (("OCG", card.in_ocg), ("TCG", card.in_tcg)) if ok]
-        lines.append(
-            f"  released:   OCG {card.ocg_date or '-'}, TCG {card.tcg_date or '-'}"
-            f"  (in: {', '.join(avail) or 'none'})"
-        )
-        lines.extend(f"              {clean(rel.describe())}" for rel in card.releases)
+    lines.extend(_release_lines(card))
     flags = [
         n
         for n, ok in (
@@ -99,6 +105,28 @@ def show(
     print_lines(lines)
 
 
+def _release_lines(card: Card) -> list[str]:
+    """When the card came out, per region."""
+    if card.is_rush:  # Rush Duel (Japan): dated from Konami ids or EDOPro's lists, an estimate
+        return [f"  released:   Rush Duel about {card.ocg_date or '-'}"]
+    avail = [r for r, ok in (("OCG", card.in_ocg), ("TCG", card.in_tcg)) if ok]
+    return [
+        f"  released:   OCG {card.ocg_date or '-'}, TCG {card.tcg_date or '-'}"
+        f"  (in: {', '.join(avail) or 'none'})",
+        *(f"              {clean(rel.describe())}" for rel in card.releases),
+    ]
+
+
+def _name_lines(index: CardIndex, card: Card) -> list[str]:
+    """The card's names in the other languages the data has, a line each."""
+    names = index.names_of(card)
+    return [
+        f"  {_LANGUAGE[code] + ':':<11} {clean(n)}"
+        for code, n in names.items()
+        if n and code != "en"
+    ]
+
+
 @app.command("search")
 def search(
     text: Annotated[str, typer.Argument(help="Part of a name, or a misspelt name.")],
@@ -114,7 +142,12 @@ def search(
     if output is Output.JSON:
         print_document(
             "card-search",
-            {"query": text, "results": [dict(c.to_dict(), score=s) for c, s in results]},
+            {
+                "query": text,
+                "results": [
+                    dict(c.to_dict(), score=s, names=index.names_of(c)) for c, s in results
+                ],
+            },
         )
     else:
         print_lines(
