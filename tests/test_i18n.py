@@ -546,3 +546,78 @@ def test_other_languages_names_are_read_only_for_them(
     assert "Traceback" not in res.stderr, res.stderr
     assert f"INTL {reads}\n" in res.stderr
     assert (_intl_names("ko")[POT_OF_GREED] in res.stdout) is (lang == "ko")
+
+
+ASH = "Ash Blossom & Joyous Spring"
+ASH_TCG = "2017-05-04"  # its first TCG release, per the data
+
+
+def _one(code: Code, deck: str, fmt: str, when: str) -> Violation:
+    from datetime import date
+
+    import deckcheck
+
+    report = deckcheck.validate(deckcheck.read_deck(deck), fmt, date.fromisoformat(when))
+    return next(v for v in report.violations if v.code is code)
+
+
+REASON_CASES = {
+    # a card not yet out in the TCG: its region, date and source
+    "pool": (Code.NOT_IN_POOL, f"Main Deck\n3 {ASH}\n", "tcg", "2017-02-01"),
+    # a date after the ban-list data: the date and the data's end
+    "date": (Code.DATE_OUT_OF_RANGE, f"Main Deck\n3 {ASH}\n", "tcg", "2031-02-01"),
+    # a Rush Duel card in an OCG format
+    "rush": (Code.NOT_IN_POOL, "Main Deck\n3 Sevens Road Magician\n", "ocg", "2025-06-01"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REASON_CASES))
+@pytest.mark.parametrize("lang", [Lang.JA, Lang.ZH, Lang.KO])
+def test_reasons_are_translated_with_every_fact(index: CardIndex, lang: Lang, case: str) -> None:
+    # the detail of a pool, release-date or date message is a template with named values:
+    # the translation says the same dates (as the language writes them), the same region and
+    # the same source, and no English phrase is left inside it
+    from datetime import date
+
+    from deckcheck.rule.reason import REASONS, Reason
+
+    code, deck, fmt, when = REASON_CASES[case]
+    v = _one(code, deck, fmt, when)
+    reason = dict(v.facts)["detail"]
+    assert isinstance(reason, Reason) and reason.key in REASONS
+    assert str(reason) in v.message  # the English message is the engine's own, as before
+    loc = Localizer(lang, index)
+    text = loc.violation(v)
+    from deckcheck.card.release import Region
+
+    for value in reason.fields.values():
+        if isinstance(value, Region):
+            assert loc.t(f"region.{value.value}") in text, (value, text)
+        elif isinstance(value, date):
+            assert loc.date(value) in text, (value, text)
+        elif isinstance(value, str) and value.isascii():
+            assert value in text, (value, text)  # a source key, a list or format name
+    english = re.sub(r"\{\w+\}", " ", REASONS[reason.key])
+    words = {w for w in re.findall(r"[a-z]{4,}", english)} - {"confidence"}
+    assert not {w for w in words if re.search(rf"\b{w}\b", text)}, text
+    assert (CJK if lang is not Lang.KO else HANGUL).search(text)
+
+
+def test_a_reason_survives_pickling_for_worker_processes() -> None:
+    import pickle
+
+    v = _one(*REASON_CASES["pool"])
+    back = pickle.loads(pickle.dumps(v))
+    assert back == v and dict(back.facts)["detail"].fields == dict(v.facts)["detail"].fields
+    assert str(dict(back.facts)["detail"]) == str(dict(v.facts)["detail"])
+
+
+def test_a_reason_translation_that_drops_a_field_is_caught() -> None:
+    good = (LOCALE_DIR / "ko.po").read_text(encoding="utf-8")
+    dropped = good.replace(
+        'msgstr "{region}에서 {date}까지 미발매 (출처 {source})"', 'msgstr "{region}에서 미발매"'
+    )
+    assert dropped != good
+    entries = parse_po(dropped)
+    bad = [k for k, (_, local) in entries.items() if fields_of(local) != fields_of(MESSAGES[k])]
+    assert bad == ["reason.released-after"]

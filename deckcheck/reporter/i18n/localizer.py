@@ -8,9 +8,11 @@ from datetime import date
 from functools import cache
 from typing import TYPE_CHECKING
 
+from deckcheck.card.release import Region
 from deckcheck.reporter.i18n.catalog import format_date, format_number, t
 from deckcheck.reporter.i18n.lang import Lang, parse_lang
 from deckcheck.reporter.i18n.message import MESSAGES, fields_of, templates_of
+from deckcheck.rule.reason import Reason
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -134,7 +136,7 @@ class Localizer:
             "excess": abs(found - allowed) if found is not None and allowed is not None else None,
         }
         facts = dict(v.facts)
-        values.update(self._facts(facts))
+        values.update(self._facts(facts, self.name(v.passcode, v.name)))
         if found is not None and allowed is not None:
             how = facts.get("fix") or ("add" if found < allowed else "remove")
             values[str(how)] = abs(found - allowed) if how != "exact" else allowed
@@ -142,12 +144,15 @@ class Localizer:
             values["rule"] = self._rule(facts, allowed)
         return {k: val for k, val in values.items() if val is not None}
 
-    def _facts(self, facts: dict[str, object]) -> dict[str, object]:
-        """A violation's facts as its templates write them (dates, list statuses and card
-        kinds in this language; the size rule's own facts left to :meth:`_rule`)."""
+    def _facts(self, facts: dict[str, object], name: str | None) -> dict[str, object]:
+        """A violation's facts as its templates write them (dates, list statuses, card kinds
+        and reasons in this language, ``name`` the card's; the size rule's own facts left to
+        :meth:`_rule`)."""
         out: dict[str, object] = {}
         for key, fact in facts.items():
-            if isinstance(fact, date):
+            if isinstance(fact, Reason):
+                out[key] = self.reason(fact, name)
+            elif isinstance(fact, date):
                 out[key] = self.date(fact)
             elif key == "status" and isinstance(fact, int):
                 out[key] = self.t(f"banstatus.{min(fact, 3)}")
@@ -156,6 +161,21 @@ class Localizer:
             elif key not in ("min", "max", "fix"):
                 out[key] = fact
         return out
+
+    def reason(self, reason: Reason, name: str | None = None) -> str:
+        """A reason in this language from its template and values (``name``: the card's name
+        in this language, for the card the reason names)."""
+        if self.lang is Lang.EN:
+            return str(reason)
+        values: dict[str, object] = {}
+        for key, value in reason.fields.items():
+            if isinstance(value, Region):
+                values[key] = self.t(f"region.{value.value}")
+            elif isinstance(value, date):
+                values[key] = self.date(value)
+            else:  # card, list and format names as the data writes them; a source by its key
+                values[key] = name if key == "name" and name else value
+        return self.t(f"reason.{reason.key}", **values)
 
     def _rule(self, facts: dict[str, object], allowed: int | None) -> str:
         """A size rule in words: ``40–60``, ``at least 40``, ``exactly 40``, ``0 or 15``."""

@@ -285,6 +285,8 @@ _VIOLATIONS: dict[str, str] = {
 
 
 def _code_messages() -> None:
+    from deckcheck.card.release import Region
+    from deckcheck.rule.reason import REASONS
     from deckcheck.source.record import SKIP_MEANING
     from deckcheck.validation.report import CODE_FIX, Code
 
@@ -294,6 +296,11 @@ def _code_messages() -> None:
         MESSAGES[f"fix.{code.value}"] = CODE_FIX[code]
     for skip, meaning in SKIP_MEANING.items():
         MESSAGES[f"skip.{skip.value}"] = meaning
+    # the reasons inside pool, release-date and date messages, and the regions they name
+    for key, template in REASONS.items():
+        MESSAGES[f"reason.{key}"] = template
+    for region in Region:
+        MESSAGES[f"region.{region.value}"] = region.label
 
 
 _code_messages()
