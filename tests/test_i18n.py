@@ -621,3 +621,28 @@ def test_a_reason_translation_that_drops_a_field_is_caught() -> None:
     entries = parse_po(dropped)
     bad = [k for k, (_, local) in entries.items() if fields_of(local) != fields_of(MESSAGES[k])]
     assert bad == ["reason.released-after"]
+
+
+@pytest.mark.parametrize("lang", UI_LANGS)
+def test_cli_errors_say_what_went_wrong_in_the_language(
+    cli: Callable[..., Any], lang: str, tmp_path: Path
+) -> None:
+    from deckcheck.reporter.i18n import t
+
+    english = cli("validate", str(LEGAL), "--format", "no-such-format")
+    assert english.code == 2 and english.stderr.startswith("error: unknown format")
+    # the option's error, whether --lang comes before or after it, and an error of the run
+    for args in (
+        ("validate", str(LEGAL), "--format", "no-such-format", "--lang", lang),
+        ("validate", str(LEGAL), "--lang", lang, "--format", "no-such-format"),
+    ):
+        res = cli(*args)
+        assert res.code == 2
+        assert res.stderr.startswith(f"error: {t(lang, 'error.unknown-format')}"), res.stderr
+        assert "'no-such-format'" in res.stderr  # the English message still names the place
+    early = cli("validate", str(LEGAL), "--date", "1990-01-01", "--lang", lang)
+    assert early.code == 2
+    assert early.stderr.startswith(f"error: {t(lang, 'error.date-before-lists')}"), early.stderr
+    missing = cli("convert", str(tmp_path / "none.ydk"), "--to", "text", "--lang", lang)
+    assert missing.code == 2
+    assert missing.stderr.startswith(f"error: {t(lang, 'error.unreadable-deck')}"), missing.stderr
