@@ -154,6 +154,12 @@ def pool_problem(setting: Setting, card: Card) -> str | None:
         return master_duel_problem(card, cutoff)
     if pool is Pool.SPEED:  # Speed Duel products and lists; the lists in force give limits
         return speed_problem(card, cutoff)
+    return _dated_problem(fmt, card, cutoff)
+
+
+def _dated_problem(fmt: Format, card: Card, cutoff: datetime.date) -> str | None:
+    """Why a card is outside a TCG, OCG or Worlds pool at ``cutoff`` (by its release dates)."""
+    pool = fmt.pool
     region = tcg_region(fmt.tcg_region)
     if pool is Pool.TCG:
         if not card.in_tcg:
