@@ -646,3 +646,19 @@ def test_cli_errors_say_what_went_wrong_in_the_language(
     missing = cli("convert", str(tmp_path / "none.ydk"), "--to", "text", "--lang", lang)
     assert missing.code == 2
     assert missing.stderr.startswith(f"error: {t(lang, 'error.unreadable-deck')}"), missing.stderr
+
+
+def test_a_korean_sheet_prints_korean_names_and_marks_the_english_ones(index: CardIndex) -> None:
+    import deckcheck
+    from deckcheck.reporter.sheet import build_sheet, sheets_pdf
+
+    korean = _intl_names("ko")
+    deck = deckcheck.read_deck(
+        "#main\n" + f"{POT_OF_GREED}\n" * 2 + f"{MOOYAN_CURRY}\n" * 3 + "#extra\n!side\n"
+    )
+    report = deckcheck.validate(deck, "tcg")
+    sheet = build_sheet(deck, report, lang="ko", index=index)
+    rows = {row.passcode: row for _, block in sheet.groups for row in block}
+    assert rows[POT_OF_GREED].name == korean[POT_OF_GREED] and not rows[POT_OF_GREED].fallback
+    assert rows[MOOYAN_CURRY].name == "Mooyan Curry" and rows[MOOYAN_CURRY].fallback
+    assert sheets_pdf([sheet]).startswith(b"%PDF")

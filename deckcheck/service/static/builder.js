@@ -159,7 +159,9 @@ const search = debounce(async () => {
   const fixing = state.fixing !== null;
   list.replaceChildren(...data.results.map((card) => {
     state.cards.set(card.passcode, card);
-    const others = [card.names.ja, card.names["zh-CN"]].filter(Boolean).join(" · ");
+    // beside the English name: the interface's language, the searched one, Japanese, Chinese
+    const others = [...new Set([cardName(card.passcode), card.names[$("lang").value],
+      card.names.ja, card.names["zh-CN"]])].filter((n) => n && n !== card.name).join(" · ");
     const home = card.zone === "extra" ? "extra" : "main";
     const title = fixing ? "Use this card for the unknown line"
       : `Add to the ${home === "extra" ? "Extra" : "Main"} Deck`;
