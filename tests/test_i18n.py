@@ -643,6 +643,13 @@ def test_cli_errors_say_what_went_wrong_in_the_language(
     early = cli("validate", str(LEGAL), "--date", "1990-01-01", "--lang", lang)
     assert early.code == 2
     assert early.stderr.startswith(f"error: {t(lang, 'error.date-before-lists')}"), early.stderr
+    from datetime import date
+
+    from deckcheck.reporter.i18n import format_date
+
+    # the error's own facts too: the dates as the language writes them, no English phrase
+    assert format_date(date(1990, 1, 1), lang) in early.stderr, early.stderr
+    assert "is before the first" not in early.stderr
     missing = cli("convert", str(tmp_path / "none.ydk"), "--to", "text", "--lang", lang)
     assert missing.code == 2
     assert missing.stderr.startswith(f"error: {t(lang, 'error.unreadable-deck')}"), missing.stderr

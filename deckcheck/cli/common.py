@@ -121,8 +121,12 @@ def error_line(message: str) -> str:
     lang = chosen_lang()
     exc = sys.exc_info()[1]
     if lang and lang != "en" and isinstance(exc, DeckcheckError):
-        from deckcheck.reporter.i18n import error_message
+        from deckcheck.reporter.i18n import error_message, localizer
+        from deckcheck.rule.reason import Reason
 
+        said = exc.args[0] if exc.args else None
+        if isinstance(said, Reason) and message == said:  # the error's own words: its facts
+            message = localizer(lang).reason(said)
         message = error_message(lang, exc.code, message)
     return f"error: {clean(message)}\n"
 

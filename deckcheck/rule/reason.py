@@ -45,6 +45,7 @@ REASONS: dict[str, str] = {
     "tcg-only": "not released in the OCG (TCG-only)",
     "not-both": "not released in both the OCG and the TCG",
     # the date (rule/format, validation/ruleset.py)
+    "before-lists": "{date} is before the first {format} list ({first})",
     "after-data": "{date} is after the ban-list data ends ({as_of}); a newer list may be in force",
     "no-list": "no {format} ban list is in force on {date}: none was checked",
 }

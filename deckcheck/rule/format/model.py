@@ -342,9 +342,7 @@ class Format:
         warnings: list[str] = []
         first = self.first_date(ds)
         if first is not None and d < first:
-            return DateCheck(
-                f"{d.isoformat()} is before the first {self.name} list ({first.isoformat()})"
-            )
+            return DateCheck(Reason("before-lists", date=d, format=self.name, first=first))
         fixed = self.derivation is Derivation.FIXED or self.list_date is not None
         if d > ds.as_of and self.family is not None and not self.custom_lists and not fixed:
             warnings.append(Reason("after-data", date=d, as_of=ds.as_of))
