@@ -83,7 +83,19 @@ def show(
         deck += f" ({card.extra_kind.value})"
     lines.append(f"  deck:       {deck}")
     lines.extend(_release_lines(card))
-    flags = [
+    flags = _flags(card)
+    if flags:
+        lines.append(f"  flags:      {', '.join(flags)}")
+    if card.archetypes:
+        lines.append(f"  archetypes: {', '.join(card.archetypes)}")
+    if card.konami_id:
+        lines.append(f"  konami id:  {card.konami_id}")
+    print_lines(lines)
+
+
+def _flags(card: Card) -> list[str]:
+    """What kind of record the card is, beyond its type (Rush, Legend, Skill...)."""
+    return [
         n
         for n, ok in (
             ("Rush", card.is_rush),
@@ -96,13 +108,6 @@ def show(
         )
         if ok
     ]
-    if flags:
-        lines.append(f"  flags:      {', '.join(flags)}")
-    if card.archetypes:
-        lines.append(f"  archetypes: {', '.join(card.archetypes)}")
-    if card.konami_id:
-        lines.append(f"  konami id:  {card.konami_id}")
-    print_lines(lines)
 
 
 def _release_lines(card: Card) -> list[str]:
