@@ -225,18 +225,6 @@ class Card:
     releases: tuple[Release, ...] = ()
     """First release per region (OCG, TCG North America / Europe, Master Duel), with sources."""
 
-    def name_in(self, lang: str) -> str | None:
-        """The card's name in an output language (``en``, ``ja``, ``zh``, ``ko``), None when
-        the data has none: the one place that knows which names the data holds (reports,
-        sheets and text lists print the English name instead, marked)."""
-        if lang == "ja":
-            return self.name_ja
-        if lang == "zh":
-            return self.name_zh
-        if lang == "ko":
-            return None  # Korean names are the index's (names-intl.jsonl, read lazily)
-        return self.name
-
     def release(self, region: Region) -> Release | None:
         """The card's first release in ``region`` (None: not released there, per the data)."""
         for rel in self.releases:

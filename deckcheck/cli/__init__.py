@@ -71,8 +71,9 @@ COMMANDS: dict[str, Entry] = {
     ),
     "cards": Entry(
         "card",
-        "Look up cards in the offline card index (passcode or name; English, Japanese, "
-        "Simplified Chinese).",
+        "Look up cards in the offline card index (passcode or name, in any official card "
+        "language: English, Japanese, Chinese, Korean, French, German, Italian, Spanish, "
+        "Portuguese).",
     ),
     "formats": Entry("format", "List formats and eras, or show one format's rules."),
     "banlist": Entry("banlist", "Show, compare and export ban lists."),
@@ -150,6 +151,21 @@ class _Group(TyperGroup):
         rows = [(name, make_default_short_help(e.help, limit)) for name, e in COMMANDS.items()]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+
+    def invoke(self, ctx: Any) -> Any:
+        """Run the command; an error of deckcheck it raises is its ``error:`` line (in the
+        command's ``--lang``, while the context that knows it is open) and its exit code."""
+        from deckcheck.error import DeckcheckError
+
+        try:
+            return super().invoke(ctx)
+        except DeckcheckError as exc:
+            if _debug():
+                raise
+            from deckcheck.cli.common import error_line
+
+            sys.stderr.write(error_line(str(exc)))
+            raise typer.Exit(exc.exit_code) from None
 
     def main(
         self,
@@ -293,7 +309,9 @@ def main() -> None:
     except DeckcheckError as exc:
         if _debug():
             raise
-        sys.stderr.write(f"error: {clean(str(exc))}\n")
+        from deckcheck.cli.common import error_line
+
+        sys.stderr.write(error_line(str(exc)))
         code = exc.exit_code
     except OSError as exc:
         if _debug():

@@ -88,6 +88,7 @@ from deckcheck.card import (  # noqa: E402
     name_priority,
     normalize_name,
 )
+from deckcheck.card.name import INTL_LANGS  # noqa: E402
 from deckcheck.card.release import describe_source  # noqa: E402
 from deckcheck.data.builders import consistency  # noqa: E402
 from deckcheck.data.builders.release_dates import (  # noqa: E402
@@ -229,11 +230,6 @@ def printed_names(ignis: Path, rows: dict[int, dict[str, Any]]) -> dict[int, lis
             if name and name != rec["name"] and name not in out.get(pid, []):
                 out.setdefault(pid, []).append(name)
     return out
-
-
-INTL_LANGS = ("ko", "fr", "de", "it", "es", "pt", "zh-TW")
-"""The other official card languages of the shared data, in the order of ``names-intl.jsonl``
-(language ids 3-9 of the name table; 0-2 are English, Japanese, Simplified Chinese)."""
 
 
 def intl_names(y: dict[str, Any] | None, j: dict[str, Any] | None) -> list[str | None]:

@@ -440,7 +440,7 @@ def _label(index: CardIndex, card: DeckCard, cache: dict[int, str], lang: str = 
     if record is None or record.passcode != card.passcode:
         label = str(card.passcode)
     else:
-        local = record.name_in(lang) if lang != "en" else None
+        local = index.name_in(record, lang) if lang != "en" else None
         if local and _reads_back(index, local, record.passcode):
             name, same = local, True
         else:

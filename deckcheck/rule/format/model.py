@@ -18,6 +18,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from deckcheck.rule.banlist import Banlist, TcgRegion, derive_traditional, merge_stricter
+from deckcheck.rule.reason import Reason
 
 if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
@@ -345,15 +346,10 @@ class Format:
         warnings: list[str] = []
         first = self.first_date(ds)
         if first is not None and d < first:
-            return DateCheck(
-                f"{d.isoformat()} is before the first {self.name} list ({first.isoformat()})"
-            )
+            return DateCheck(Reason("before-lists", date=d, format=self.name, first=first))
         fixed = self.derivation is Derivation.FIXED or self.list_date is not None
         if d > ds.as_of and self.family is not None and not self.custom_lists and not fixed:
-            warnings.append(
-                f"{d.isoformat()} is after the ban-list data ends ({ds.as_of.isoformat()}); "
-                "a newer list may be in force"
-            )
+            warnings.append(Reason("after-data", date=d, as_of=ds.as_of))
         return DateCheck(None, tuple(warnings))
 
     def require_date(self, d: date, data: Dataset) -> tuple[str, ...]:
