@@ -152,11 +152,18 @@ class BanlistDiffDocument(Doc):
 
 
 class NamesDoc(Doc):
-    """A card's names by language."""
+    """A card's names by language (null where the data has none in it)."""
 
     en: str
     ja: str | None
     zh_CN: str | None = Field(alias="zh-CN")
+    ko: str | None = None
+    fr: str | None = None
+    de: str | None = None
+    it: str | None = None
+    es: str | None = None
+    pt: str | None = None
+    zh_TW: str | None = Field(None, alias="zh-TW")
 
 
 class ReleaseDoc(Doc):
