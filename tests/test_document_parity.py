@@ -15,6 +15,22 @@ import pytest
 from pydantic import BaseModel
 
 from deckcheck.deck.compare import DeckDiff
+from deckcheck.goldfish.compare import Comparison, Difference
+from deckcheck.goldfish.result import (
+    CardCount,
+    CategoryStats,
+    ConditionStats,
+    DistributionStats,
+    Estimate,
+    HandStats,
+    Mean,
+)
+from deckcheck.goldfish.rule import DrawRules
+from deckcheck.goldfish.sample import SampleHand, Samples
+from deckcheck.goldfish.side import SideStats
+from deckcheck.goldfish.spec import Effect
+from deckcheck.goldfish.sweep import SweepRow, SweepStats
+from deckcheck.goldfish.vary import Vary
 from deckcheck.reporter import document as doc
 from deckcheck.reporter import render
 from deckcheck.reporter.document.base import Src
@@ -40,6 +56,23 @@ PAIRS: list[tuple[type, type[BaseModel]]] = [
     (CardUsage, doc.CardUsageDoc),
     (DeckDiff, DeckDiffDoc),
     (SideResult, SideResultDocument),
+    (HandStats, doc.GoldfishDocument),
+    (Estimate, doc.EstimateDoc),
+    (Mean, doc.MeanDoc),
+    (CardCount, doc.CardCountDoc),
+    (CategoryStats, doc.CategoryDoc),
+    (ConditionStats, doc.ConditionDoc),
+    (DistributionStats, doc.DistributionDoc),
+    (Samples, doc.SamplesDoc),
+    (SampleHand, doc.SampleHandDoc),
+    (DrawRules, doc.DrawRulesDoc),
+    (Effect, doc.EffectDoc),
+    (SweepStats, doc.SweepDocument),
+    (SweepRow, doc.SweepRowDoc),
+    (Vary, doc.VaryDoc),
+    (Comparison, doc.CompareDocument),
+    (Difference, doc.DifferenceDoc),
+    (SideStats, doc.SideGoldfishDocument),
 ]
 
 

@@ -38,6 +38,7 @@ from deckcheck.reporter.document.goldfish import SweepDocument as SweepDocument
 from deckcheck.reporter.document.goldfish import SweepRowDoc as SweepRowDoc
 from deckcheck.reporter.document.goldfish import TurnEstimateDoc as TurnEstimateDoc
 from deckcheck.reporter.document.goldfish import VaryDoc as VaryDoc
+from deckcheck.reporter.document.goldfish import hidden as hidden
 from deckcheck.reporter.document.meta import ArchetypeShareDoc as ArchetypeShareDoc
 from deckcheck.reporter.document.meta import CardUsageDoc as CardUsageDoc
 from deckcheck.reporter.document.meta import MetaDocument as MetaDocument
