@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from deckcheck.card.model import Card
+from deckcheck.card.release import Release
 from deckcheck.deck.compare import DeckDiff
 from deckcheck.goldfish.compare import Comparison, Difference
 from deckcheck.goldfish.result import (
@@ -73,6 +75,8 @@ PAIRS: list[tuple[type, type[BaseModel]]] = [
     (Comparison, doc.CompareDocument),
     (Difference, doc.DifferenceDoc),
     (SideStats, doc.SideGoldfishDocument),
+    (Card, doc.CardDocument),
+    (Release, doc.ReleaseDoc),
 ]
 
 

@@ -35,7 +35,10 @@ def show(query: QueryArg, output: OutputOpt = Output.TEXT, rush: PreferRushOpt =
     card = found.card
     rush_date = card.ocg_date.isoformat() if card.is_rush and card.ocg_date else None
     if output is Output.JSON:
-        print_document("card", dict(found.to_dict(), rush_date=rush_date))
+        from deckcheck.reporter.document import CardDocument, Merged, found_card, shape
+
+        card_doc = shape(CardDocument, Merged({"rush_date": rush_date}, found_card(found)))
+        print_document("card", card_doc)
         return
     print_lines(_identity_lines(found) + _release_lines(card) + _flag_lines(card))
 
@@ -134,10 +137,10 @@ def search(
     index = Dataset.active().cards
     results = _rush_search(index, text, limit) if rush else index.search(text, limit)
     if output is Output.JSON:
-        print_document(
-            "card-search",
-            {"query": text, "results": [dict(c.to_dict(), score=s) for c, s in results]},
-        )
+        from deckcheck.reporter.document import CardSearchDocument, Merged, shape
+
+        found = {"query": text, "results": [Merged({"score": s}, c) for c, s in results]}
+        print_document("card-search", shape(CardSearchDocument, found))
     else:
         print_lines(
             [

@@ -65,6 +65,8 @@ from deckcheck.reporter.document.reference import NamesDoc as NamesDoc
 from deckcheck.reporter.document.reference import ReleaseDoc as ReleaseDoc
 from deckcheck.reporter.document.reference import SizeRuleDoc as SizeRuleDoc
 from deckcheck.reporter.document.reference import UpcomingDoc as UpcomingDoc
+from deckcheck.reporter.document.reference import found_card as found_card
+from deckcheck.reporter.document.shape import Merged as Merged
 from deckcheck.reporter.document.shape import document as document
 from deckcheck.reporter.document.shape import shape as shape
 from deckcheck.reporter.document.validation import BanlistRefDoc as BanlistRefDoc

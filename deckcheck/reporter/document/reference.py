@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from deckcheck.reporter.document.base import Doc
+from deckcheck.reporter.document.base import Doc, Src
+from deckcheck.reporter.document.shape import Merged
+
+_RELEASE_KINDS = {"e": "dated", "w": "window", "b": "bound", "a": "assumed"}
+
+
+def found_card(found: Any) -> Merged:
+    """A card lookup read as its card's document: the card reached, and how the query matched
+    (an alternate artwork's own passcode, say)."""
+    how: dict[str, Any] = {
+        "query": found.query,
+        "match": found.match,
+        "requested_passcode": found.record.passcode,
+    }
+    if found.record.passcode != found.card.passcode:
+        from deckcheck.card.model import Match
+
+        how["is_alternate_art"] = found.match is Match.ALTERNATE_ART
+    return Merged(how, found.card)
 
 
 class SizeRuleDoc(Doc):
@@ -162,41 +180,50 @@ class NamesDoc(Doc):
 class ReleaseDoc(Doc):
     """A card's first release in one region, and how sure the data is."""
 
+    not_fields = frozenset({"region", "source"})  # (the key; the source in words: ``why``)
+
     date: str | None = Field(description="The first release, or the earliest possible day.")
-    kind: str = Field(description="dated (a dated print), window, bound (no dated print), assumed")
+    kind: Annotated[str, Src(lambda r: _RELEASE_KINDS[r.kind.value])] = Field(
+        description="dated (a dated print), window, bound (no dated print), assumed"
+    )
     confidence: str = Field(description="H, M or L")
-    source: str
+    source: Annotated[str, Src("why")]
     upper: str | None = Field(None, description="For a window: the day it was certainly out by.")
 
 
 class CardDocument(Doc):
     """``deckcheck cards show --output json``: one card's facts (and how the query matched)."""
 
+    not_fields = frozenset(
+        {"name_ja", "name_zh", "type", "race", "attribute", "scale", "flags"}  # (as properties)
+        | {"treated_as_passcode", "alias_kind", "base_name"}  # (never written)
+    )
+
     passcode: int
     canonical: int
     name: str
-    names: NamesDoc
+    names: Annotated[NamesDoc, Src(lambda c: {"en": c.name, "ja": c.name_ja, "zh_CN": c.name_zh})]
     treated_as: str | None
-    alternate_artwork: bool
+    alternate_artwork: Annotated[bool, Src("is_alternate_art")]
     kind: str
     subtypes: list[str]
     type_line: str
-    race: str | None
-    attribute: str | None
-    level: int | None
-    pendulum_scale: int | None
+    race: Annotated[str | None, Src("race_name")]
+    attribute: Annotated[str | None, Src("attribute_name")]
+    level: Annotated[int | None, Src(lambda c: c.level or None)]
+    pendulum_scale: Annotated[int | None, Src(lambda c: c.scale if c.is_pendulum else None)]
     zone: str
     extra_kind: str | None
-    pendulum: bool
-    token: bool
-    skill: bool
-    rush: bool
-    legend: bool
-    unofficial: bool
-    prerelease: bool
-    goat_variant: bool
-    ocg: bool
-    tcg: bool
+    pendulum: Annotated[bool, Src("is_pendulum")]
+    token: Annotated[bool, Src("is_token")]
+    skill: Annotated[bool, Src("is_skill")]
+    rush: Annotated[bool, Src("is_rush")]
+    legend: Annotated[bool, Src("is_legend")]
+    unofficial: Annotated[bool, Src("is_unofficial")]
+    prerelease: Annotated[bool, Src("is_prerelease")]
+    goat_variant: Annotated[bool, Src("is_goat_variant")]
+    ocg: Annotated[bool, Src("in_ocg")]
+    tcg: Annotated[bool, Src("in_tcg")]
     ocg_date: str | None
     tcg_date: str | None
     rush_date: str | None = Field(
@@ -206,7 +233,9 @@ class CardDocument(Doc):
     )
     konami_id: int | None
     archetypes: list[str]
-    releases: dict[str, ReleaseDoc] = Field(
+    releases: Annotated[
+        dict[str, ReleaseDoc], Src(lambda c: [(r.region, r) for r in c.releases])
+    ] = Field(
         default_factory=dict,
         description="First release per region (ocg, na, eu, md) with its source and confidence.",
     )
