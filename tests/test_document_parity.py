@@ -37,6 +37,8 @@ from deckcheck.reporter import document as doc
 from deckcheck.reporter import render
 from deckcheck.reporter.document.base import Src
 from deckcheck.reporter.document.deck import DeckDiffDoc, SideResultDocument
+from deckcheck.rule.banlist.model import Banlist
+from deckcheck.rule.format.model import Era, Format, SizeRule
 from deckcheck.run.batch import check
 from deckcheck.run.forecast import DeckForecast
 from deckcheck.run.meta import CardUsage, Metagame
@@ -77,6 +79,10 @@ PAIRS: list[tuple[type, type[BaseModel]]] = [
     (SideStats, doc.SideGoldfishDocument),
     (Card, doc.CardDocument),
     (Release, doc.ReleaseDoc),
+    (Format, doc.FormatDoc),
+    (Era, doc.EraDoc),
+    (SizeRule, doc.SizeRuleDoc),
+    (Banlist, doc.BanlistDocument),
 ]
 
 

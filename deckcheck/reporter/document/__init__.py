@@ -65,6 +65,8 @@ from deckcheck.reporter.document.reference import NamesDoc as NamesDoc
 from deckcheck.reporter.document.reference import ReleaseDoc as ReleaseDoc
 from deckcheck.reporter.document.reference import SizeRuleDoc as SizeRuleDoc
 from deckcheck.reporter.document.reference import UpcomingDoc as UpcomingDoc
+from deckcheck.reporter.document.reference import banlist_named as banlist_named
+from deckcheck.reporter.document.reference import format_on as format_on
 from deckcheck.reporter.document.reference import found_card as found_card
 from deckcheck.reporter.document.shape import Merged as Merged
 from deckcheck.reporter.document.shape import document as document

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from deckcheck.reporter.document.base import Doc, Src
+from deckcheck.reporter.document.base import OMIT_NONE, Doc, Src
 from deckcheck.reporter.document.shape import Merged
 
 _RELEASE_KINDS = {"e": "dated", "w": "window", "b": "bound", "a": "assumed"}
@@ -27,17 +27,45 @@ def found_card(found: Any) -> Merged:
     return Merged(how, found.card)
 
 
+def format_on(fmt: Any, day: Any, data: Any) -> Merged:
+    """A format read as its document on a date: its rules, and the era, the list and the
+    lists to come in force then (the lists of ``data``)."""
+    region = fmt.tcg_region
+    current = fmt.banlist_at(day, data)
+    at_date = None
+    if current is not None:
+        at_date = {
+            "name": current.name,
+            "key": current.key,
+            "effective": current.effective_in(region),
+            "entries": len(current.entries),
+            "approximate": current.approximate,
+        }
+    on = {
+        "date": day,
+        "era_at_date": fmt.era_at(day),
+        "banlist_at_date": at_date,
+        "upcoming_lists": [
+            {"name": b.name, "effective": b.effective_in(region)} for b in fmt.upcoming(day, data)
+        ],
+        "legend_limits": fmt.legend_limits_at(day),
+    }
+    return Merged(on, fmt)
+
+
 class SizeRuleDoc(Doc):
     """A section's size rule."""
 
     min: int
     max: int | None
     zero_or_exact: int | None
-    text: str
+    text: Annotated[str, Src(lambda r: r.describe())]
 
 
 class EraDoc(Doc):
     """An era's deck-construction and turn rules."""
+
+    not_fields = frozenset({"banlist"})  # (the family an era names as a format: its format's)
 
     id: str
     name: str
@@ -76,33 +104,37 @@ class UpcomingDoc(Doc):
 
 
 class FormatDoc(Doc):
-    """A format's rules (with a date: the era and list in force then)."""
+    """A format's rules (with a date: the era and list in force then; see :func:`format_on`)."""
+
+    not_fields = frozenset(
+        {"is_era", "timeline", "custom_lists", "list_date", "custom", "warnings"}
+    )  # (the kind; how its eras and lists are found; its file's warnings, on stderr)
 
     id: str
     name: str
     aliases: list[str]
-    kind: Literal["format", "era"]
+    kind: Annotated[Literal["format", "era"], Src(lambda f: "era" if f.is_era else "format")]
     pool: str
     copy_limit: int
     point_cap: int | None
-    forbidden_types: list[str]
+    forbidden_types: Annotated[list[str], Src(lambda f: sorted(f.forbidden_types))]
     skill_cards: int | None
     legend_rule: bool
     limit_groups: dict[str, int] | None
     pool_date: str | None
-    era: str
+    era: Annotated[str, Src(lambda f: f.era.id if f.era is not None else "by date")]
     region: str
     tcg_region: str = Field("na", description="Whose dates pick a TCG list: na or eu.")
-    banlist_family: str | None
+    banlist_family: Annotated[str | None, Src("family")]
     derivation: str
     confidence: str
     note: str
     provenance: str = ""
-    era_rules: EraDoc | None = None
+    era_rules: Annotated[EraDoc | None, Src("era"), OMIT_NONE] = None
     date: str | None = None
     era_at_date: EraDoc | None = None
     banlist_at_date: BanlistAtDateDoc | None = None
-    upcoming: list[UpcomingDoc] | None = None
+    upcoming: Annotated[list[UpcomingDoc] | None, Src("upcoming_lists")] = None
     legend_limits: dict[str, int] | None = None
 
 
@@ -126,8 +158,38 @@ class EntryDoc(Doc):
     )
 
 
+def banlist_named(banlist: Any, names: Any) -> Merged:
+    """A list read as its document, ``names`` (a function of a passcode) naming the entries
+    the list itself names not."""
+    return Merged({"card_names": names}, banlist)
+
+
+def _entries(banlist: Any) -> list[dict[str, Any]]:
+    """A list's entries by passcode: copies and status, or points; the group where one is."""
+    from deckcheck.rule.banlist import STATUS_NAMES
+
+    names = getattr(banlist, "card_names", None)
+    out = []
+    for code, value in sorted(banlist.entries.items()):
+        name = banlist.names.get(code)
+        entry: dict[str, Any] = {
+            "passcode": code,
+            "name": names(code) if name is None and names is not None else name,
+        }
+        if banlist.points:
+            entry["points"] = value
+        else:
+            entry |= {"limit": value, "status": STATUS_NAMES.get(value, str(value))}
+        if code in banlist.groups:
+            entry["group"] = banlist.groups[code]
+        out.append(entry)
+    return out
+
+
 class BanlistDocument(Doc):
     """``deckcheck banlist show --output json``: a list with its provenance and entries."""
+
+    not_fields = frozenset({"groups", "names", "resolver"})  # (the entries)
 
     family: str
     name: str
@@ -147,7 +209,7 @@ class BanlistDocument(Doc):
     point_cap: int | None
     sources: list[str]
     note: str
-    entries: list[EntryDoc]
+    entries: Annotated[list[EntryDoc], Src(_entries)]
 
 
 class ChangeDoc(Doc):
