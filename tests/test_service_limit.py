@@ -9,6 +9,7 @@ server's own projection of simulations is lifted for it).
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import threading
@@ -213,7 +214,9 @@ def test_cheap_requests_still_answer_and_the_server_is_healthy(server: tuple[Any
     deck = deckcheck.read_deck(LEGAL)
     from datetime import date
 
-    want = deckcheck.simulate(deck, turns=2, date=date(2025, 6, 1)).to_dict()
+    want = json.loads(
+        deckcheck.render(deckcheck.simulate(deck, turns=2, date=date(2025, 6, 1)), "json")
+    )
     assert got.json()["seen"] == want["seen"]
     batch = httpx.post(
         f"{url}/v1/batch",

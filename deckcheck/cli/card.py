@@ -12,6 +12,7 @@ from deckcheck.cli.options import OutputOpt
 
 if TYPE_CHECKING:
     from deckcheck.card import Card, CardIndex
+    from deckcheck.card.model import Lookup
 
 app = typer.Typer(
     rich_markup_mode=None,
@@ -36,21 +37,33 @@ _LANGUAGE = {
 """The language of each name code, as ``cards show`` labels the names."""
 
 
+QueryArg = Annotated[str, typer.Argument(help="A passcode (padded or not) or a card name.")]
+PreferRushOpt = Annotated[
+    bool, typer.Option("--rush", help="Prefer Rush Duel cards when a name is shared.")
+]
+
+
 @app.command("show")
-def show(
-    query: Annotated[str, typer.Argument(help="A passcode (padded or not) or a card name.")],
-    output: OutputOpt = Output.TEXT,
-    rush: Annotated[
-        bool, typer.Option("--rush", help="Prefer Rush Duel cards when a name is shared.")
-    ] = False,
-) -> None:
+def show(query: QueryArg, output: OutputOpt = Output.TEXT, rush: PreferRushOpt = False) -> None:
     """Show one card's facts. Unknown or ambiguous names exit 2 with suggestions."""
-    from deckcheck.data.dataset import Dataset
+    found = _lookup(query, rush)
+    card = found.card
+    rush_date = card.ocg_date.isoformat() if card.is_rush and card.ocg_date else None
+    if output is Output.JSON:
+        from deckcheck.reporter.document import CardDocument, Merged, found_card, shape
+
+        card_doc = shape(CardDocument, Merged({"rush_date": rush_date}, found_card(found)))
+        print_document("card", dict(card_doc, names=_index().names_of(card)))
+        return
+    print_lines(_identity_lines(found) + _release_lines(card) + _flag_lines(card))
+
+
+def _lookup(query: str, rush: bool) -> Lookup:
+    """The card ``query`` names in the active data; exit 2 with suggestions or candidates."""
     from deckcheck.error import AmbiguousCardError, UnknownCardError
 
-    index = Dataset.active().cards
     try:
-        found = index.lookup(query, rush=rush)
+        return _index().lookup(query, rush=rush)
     except UnknownCardError as exc:
         hints = [f"did you mean: {name}" for name in exc.suggestions]
         fail(f"unknown card {query!r}", hints)
@@ -59,13 +72,11 @@ def show(
             f"ambiguous card name {query!r}; use a passcode",
             [f"{name} ({code})" for code, name in exc.candidates],
         )
+
+
+def _identity_lines(found: Lookup) -> list[str]:
+    """The card's name and passcode (and the code asked for), other names, type and deck."""
     card = found.card
-    rush_date = card.ocg_date.isoformat() if card.is_rush and card.ocg_date else None
-    if output is Output.JSON:
-        print_document(
-            "card", dict(found.to_dict(), rush_date=rush_date, names=index.names_of(card))
-        )
-        return
     lines = [f"{card.name}  [{card.passcode:08d}]"]
     if found.record.passcode != card.passcode:
         what = {
@@ -74,7 +85,7 @@ def show(
             "variant": "variant",
         }.get(found.match.value, found.match.value)
         lines.append(f"  requested:  {found.record.passcode:08d} ({what} of {card.passcode:08d})")
-    lines.extend(_name_lines(index, card))
+    lines.extend(_name_lines(_index(), card))
     if card.treated_as:
         lines.append(f"  treated as: {card.treated_as} (counts toward its copy limit)")
     lines.append(f"  type:       {card.type_line}")
@@ -82,20 +93,43 @@ def show(
     if card.extra_kind:
         deck += f" ({card.extra_kind.value})"
     lines.append(f"  deck:       {deck}")
-    lines.extend(_release_lines(card))
-    flags = _flags(card)
-    if flags:
-        lines.append(f"  flags:      {', '.join(flags)}")
-    if card.archetypes:
-        lines.append(f"  archetypes: {', '.join(card.archetypes)}")
-    if card.konami_id:
-        lines.append(f"  konami id:  {card.konami_id}")
-    print_lines(lines)
+    return lines
 
 
-def _flags(card: Card) -> list[str]:
-    """What kind of record the card is, beyond its type (Rush, Legend, Skill...)."""
+def _index() -> CardIndex:
+    """The active data's card index."""
+    from deckcheck.data.dataset import Dataset
+
+    return Dataset.active().cards
+
+
+def _name_lines(index: CardIndex, card: Card) -> list[str]:
+    """The card's names in the other languages the data has, a line each."""
+    names = index.names_of(card)
     return [
+        f"  {_LANGUAGE[code] + ':':<11} {clean(n)}"
+        for code, n in names.items()
+        if n and code != "en"
+    ]
+
+
+def _release_lines(card: Card) -> list[str]:
+    """When and where the card was released."""
+    if card.is_rush:  # Rush Duel (Japan): dated from Konami ids or EDOPro's lists, an estimate
+        return [f"  released:   Rush Duel about {card.ocg_date or '-'}"]
+    avail = [r for r, ok in (("OCG", card.in_ocg), ("TCG", card.in_tcg)) if ok]
+    lines = [
+        f"  released:   OCG {card.ocg_date or '-'}, TCG {card.tcg_date or '-'}"
+        f"  (in: {', '.join(avail) or 'none'})"
+    ]
+    lines.extend(f"              {clean(rel.describe())}" for rel in card.releases)
+    return lines
+
+
+def _flag_lines(card: Card) -> list[str]:
+    """The card's flags, archetypes and Konami id, where it has them."""
+    lines = []
+    flags = [
         n
         for n, ok in (
             ("Rush", card.is_rush),
@@ -108,28 +142,13 @@ def _flags(card: Card) -> list[str]:
         )
         if ok
     ]
-
-
-def _release_lines(card: Card) -> list[str]:
-    """When the card came out, per region."""
-    if card.is_rush:  # Rush Duel (Japan): dated from Konami ids or EDOPro's lists, an estimate
-        return [f"  released:   Rush Duel about {card.ocg_date or '-'}"]
-    avail = [r for r, ok in (("OCG", card.in_ocg), ("TCG", card.in_tcg)) if ok]
-    return [
-        f"  released:   OCG {card.ocg_date or '-'}, TCG {card.tcg_date or '-'}"
-        f"  (in: {', '.join(avail) or 'none'})",
-        *(f"              {clean(rel.describe())}" for rel in card.releases),
-    ]
-
-
-def _name_lines(index: CardIndex, card: Card) -> list[str]:
-    """The card's names in the other languages the data has, a line each."""
-    names = index.names_of(card)
-    return [
-        f"  {_LANGUAGE[code] + ':':<11} {clean(n)}"
-        for code, n in names.items()
-        if n and code != "en"
-    ]
+    if flags:
+        lines.append(f"  flags:      {', '.join(flags)}")
+    if card.archetypes:
+        lines.append(f"  archetypes: {', '.join(card.archetypes)}")
+    if card.konami_id:
+        lines.append(f"  konami id:  {card.konami_id}")
+    return lines
 
 
 @app.command("search")
@@ -145,15 +164,13 @@ def search(
     index = Dataset.active().cards
     results = _rush_search(index, text, limit) if rush else index.search(text, limit)
     if output is Output.JSON:
-        print_document(
-            "card-search",
-            {
-                "query": text,
-                "results": [
-                    dict(c.to_dict(), score=s, names=index.names_of(c)) for c, s in results
-                ],
-            },
-        )
+        from deckcheck.reporter.document import CardSearchDocument, Merged, shape
+
+        found = {"query": text, "results": [Merged({"score": s}, c) for c, s in results]}
+        card_docs = shape(CardSearchDocument, found)
+        for card_doc, (c, _) in zip(card_docs["results"], results, strict=True):
+            card_doc["names"] = index.names_of(c)
+        print_document("card-search", card_docs)
     else:
         print_lines(
             [

@@ -130,18 +130,6 @@ class Effect:
     prefer: tuple[str, ...] = ()
     once_per_turn: bool = True
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {
-            "card": self.card,
-            "passcode": self.passcode,
-            "kind": self.kind.value,
-            "count": self.count,
-            "target": self.target,
-            "prefer": list(self.prefer),
-            "once_per_turn": self.once_per_turn,
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class Spec:

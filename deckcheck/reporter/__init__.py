@@ -157,7 +157,7 @@ def _json(value: Renderable, opts: RenderOptions) -> str:
     if isinstance(value, Report):
         result = localize_result(value, doc.shape(doc.ResultDoc, value), opts.lang)
         return doc.dump(doc.ResultDoc.model_validate(safe(result)))
-    data = value.to_dict(fractions=opts.fractions)
+    data = doc.shape(doc.GoldfishDocument, value, doc.hidden(opts.fractions))
     data["warnings"] = [*data.get("warnings", []), *opts.warnings]
     return doc.dump(doc.GoldfishDocument.model_validate(safe(data)))
 

@@ -88,7 +88,8 @@ class Service:
         got = cache.get(card.passcode)
         if got is None:
             names = self.data.cards.names_of(card)
-            model = doc.CardDocument.model_validate(safe(dict(card.to_dict(), names=names)))
+            data = dict(doc.shape(doc.CardDocument, card), names=names)
+            model = doc.CardDocument.model_validate(safe(data))
             got = model.model_dump_json(by_alias=True, exclude_unset=True)
             if len(cache) < MAX_CACHED_CARDS:
                 cache[card.passcode] = got

@@ -15,7 +15,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from deckcheck.rule.banlist import Banlist, TcgRegion, derive_traditional, merge_stricter
 from deckcheck.rule.reason import Reason
@@ -51,15 +51,6 @@ class SizeRule:
             return f"exactly {self.min}"
         return f"{self.min}–{self.max}"
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {
-            "min": self.min,
-            "max": self.max,
-            "zero_or_exact": self.zero_or_exact,
-            "text": self.describe(),
-        }
-
 
 @dataclass(frozen=True)
 class Era:
@@ -93,28 +84,6 @@ class Era:
     """Ban-list family the era names when used as a format on its own (usually none)."""
     house: bool = False
     """True for community house rules (not Konami's)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {
-            "id": self.id,
-            "name": self.name,
-            "main": self.main.to_dict(),
-            "extra": self.extra.to_dict(),
-            "side": self.side.to_dict(),
-            "hand_size": self.hand_size,
-            "first_player_draws": self.first_player_draws,
-            "draw_per_turn": self.draw_per_turn,
-            "draw_up_to": self.draw_up_to,
-            "hand_limit": self.hand_limit,
-            "life_points": self.life_points,
-            "confidence": self.confidence,
-            "note": self.note,
-            "provenance": self.provenance,
-            "ocg_from": self.ocg_from.isoformat() if self.ocg_from else None,
-            "tcg_from": self.tcg_from.isoformat() if self.tcg_from else None,
-            "house": self.house,
-        }
 
 
 class Pool(enum.StrEnum):
@@ -360,54 +329,3 @@ class Format:
 
             raise DateRangeError(verdict.error)
         return verdict.warnings
-
-    def to_dict(self, d: date | None = None, data: Dataset | None = None) -> dict[str, Any]:
-        """JSON-ready form; with ``d``, also the era and list in force on that date."""
-        out: dict[str, Any] = {
-            "id": self.id,
-            "name": self.name,
-            "aliases": list(self.aliases),
-            "kind": "era" if self.is_era else "format",
-            "pool": self.pool.value,
-            "copy_limit": self.copy_limit,
-            "point_cap": self.point_cap,
-            "forbidden_types": sorted(self.forbidden_types),
-            "skill_cards": self.skill_cards,
-            "legend_rule": self.legend_rule,
-            "limit_groups": dict(self.limit_groups) if self.limit_groups is not None else None,
-            "pool_date": self.pool_date.isoformat() if self.pool_date else None,
-            "era": self.era.id if self.era is not None else "by date",
-            "region": self.region,
-            "tcg_region": self.tcg_region.value,
-            "banlist_family": self.family,
-            "derivation": self.derivation.value,
-            "confidence": self.confidence,
-            "note": self.note,
-            "provenance": self.provenance,
-        }
-        if self.era is not None:
-            out["era_rules"] = self.era.to_dict()
-        if d is not None:
-            if data is None:
-                raise TypeError("Format.to_dict: a date needs the dataset its lists are in")
-            ds = data
-            out["date"] = d.isoformat()
-            out["era_at_date"] = self.era_at(d).to_dict()
-            current = self.banlist_at(d, ds)
-            out["banlist_at_date"] = (
-                None
-                if current is None
-                else {
-                    "name": current.name,
-                    "key": current.key,
-                    "effective": current.effective_in(self.tcg_region).isoformat(),
-                    "entries": len(current.entries),
-                    "approximate": current.approximate,
-                }
-            )
-            out["upcoming"] = [
-                {"name": b.name, "effective": b.effective_in(self.tcg_region).isoformat()}
-                for b in self.upcoming(d, ds)
-            ]
-            out["legend_limits"] = self.legend_limits_at(d)
-        return out

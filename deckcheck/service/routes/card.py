@@ -54,6 +54,7 @@ def router(svc: Service) -> APIRouter:
         """One card's facts; alternate artworks and pre-release codes reach the original."""
         found = svc.data.cards.lookup(passcode)
         names = svc.data.cards.names_of(found.card)
-        return svc.cached_doc(request, doc.CardDocument, dict(found.to_dict(), names=names))
+        data = dict(doc.shape(doc.CardDocument, doc.found_card(found)), names=names)
+        return svc.cached_doc(request, doc.CardDocument, data)
 
     return router
