@@ -360,8 +360,7 @@ def _installed(st: Any) -> Merged | None:
         return None
     data = st.installed_data
     as_of = None if data is None else data.as_of
-    checked = {"folder": str(st.installed.folder), "as_of": as_of, "valid": data is not None}
-    return Merged(checked, st.installed)
+    return Merged({"as_of": as_of, "valid": data is not None}, st.installed)
 
 
 def _origin_source(st: Any) -> str | None:
@@ -413,7 +412,7 @@ class DataStatusDocument(Doc):
     bundled: Annotated[BundleDoc, Src(lambda s: s.bundled.describe())]
     installed: Annotated[InstalledDataDoc | None, Src(_installed)]
     problem: str | None = Field(description="Why the installed bundle is not in use, if so.")
-    data_home: Annotated[str, Src(lambda s: str(s.home))] = Field(
+    data_home: Annotated[str, Src("home")] = Field(
         description="The folder updates are installed into."
     )
     offline: bool = Field(description="Network access disabled (--offline, DECKCHECK_OFFLINE).")
