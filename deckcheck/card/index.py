@@ -64,6 +64,7 @@ Spanish, Portuguese, Traditional Chinese): read only when a name is not found in
 Japanese or Chinese."""
 
 _Table = dict[str, list[list[int]]]
+NEWLINE = ord("\n")
 
 
 class CardIndex:
@@ -74,12 +75,19 @@ class CardIndex:
     """
 
     def __init__(
-        self, data: bytes, names_path: Path | None = None, intl_path: Path | None = None
+        self,
+        data: bytes,
+        names_path: Path | None = None,
+        intl_path: Path | None = None,
+        rows: tuple[int, int] | None = None,
     ) -> None:
-        # ``data`` holds one JSON array per line, sorted by passcode. Single lookups binary-search
-        # the bytes (no parsing up front: a cold ``deckcheck cards show`` stays fast); the
-        # passcode -> offset table is built on first need for iteration or many lookups.
+        # ``data[rows[0]:rows[1]]`` (default: all of it) holds one JSON array per line, sorted by
+        # passcode; the file is kept as read, header and all (no copy of its megabytes). Single
+        # lookups binary-search the bytes (no parsing up front: a cold ``deckcheck cards show``
+        # stays fast); the passcode -> offset table is built on first need for iteration or
+        # many lookups.
         self._data = data
+        self._lo, self._hi = rows if rows is not None else (0, len(data))
         self._cards: dict[int, Card] = {}
         self._names_path = names_path
         self._intl_path = intl_path
@@ -91,12 +99,11 @@ class CardIndex:
         """passcode -> byte offset of its row."""
         data = self._data
         pos: dict[int, int] = {}
-        start = 0
-        end = len(data)
+        start, end = self._lo, self._hi
         while start < end:
             comma = data.index(b",", start)
             pos[int(data[start + 1 : comma])] = start
-            nl = data.find(b"\n", comma)
+            nl = data.find(b"\n", comma, end)
             start = end if nl < 0 else nl + 1
         return pos
 
@@ -105,10 +112,10 @@ class CardIndex:
         if "_pos" in self.__dict__:
             return self._pos.get(passcode, -1)
         data = self._data
-        lo, hi = 0, len(data)
+        lo, hi = self._lo, self._hi
         while lo < hi:
             mid = (lo + hi) // 2
-            start = data.rfind(b"\n", 0, mid) + 1
+            start = data.rfind(b"\n", lo, mid) + 1
             if start < lo:
                 start = lo
             comma = data.index(b",", start)
@@ -116,7 +123,7 @@ class CardIndex:
             if code == passcode:
                 return start
             if code < passcode:
-                nl = data.find(b"\n", comma)
+                nl = data.find(b"\n", comma, self._hi)
                 if nl < 0:
                     return -1
                 lo = nl + 1
@@ -144,17 +151,19 @@ class CardIndex:
             raise DataError(f"{path}:1: bad card index header: {exc}") from exc
         if head.get("format") != INDEX_FORMAT or tuple(head.get("fields", ())) != FIELDS:
             raise DataError(f"{path}: not a deckcheck card index of format {INDEX_FORMAT}")
-        body = text[first + 1 :].rstrip(b"\n")
-        if not body.startswith(b"[") or b"\r" in body[:200]:
+        end = len(text)
+        while end > first + 1 and text[end - 1] == NEWLINE:
+            end -= 1
+        if not text.startswith(b"[", first + 1) or b"\r" in text[first + 1 : first + 201]:
             raise DataError(f"{path}:2: malformed card row")
-        return cls(body, folder / NAMES_FILE, folder / NAMES_INTL_FILE)
+        return cls(text, folder / NAMES_FILE, folder / NAMES_INTL_FILE, (first + 1, end))
 
     def _row(self, passcode: int) -> list[Any]:
         start = self._find(passcode)
         if start < 0:
             raise KeyError(passcode)
-        end = self._data.find(b"\n", start)
-        row: list[Any] = json.loads(self._data[start : end if end >= 0 else len(self._data)])
+        end = self._data.find(b"\n", start, self._hi)
+        row: list[Any] = json.loads(self._data[start : end if end >= 0 else self._hi])
         return row
 
     def __len__(self) -> int:
