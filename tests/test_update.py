@@ -557,7 +557,7 @@ class _Crash(BaseException):
     """Stands for the process dying at one step of the install."""
 
 
-@pytest.mark.parametrize("step", range(4))
+@pytest.mark.parametrize("step", range(5))
 def test_crash_at_each_step_of_the_install(
     home: Path, bundles: dict[str, Path], monkeypatch: pytest.MonkeyPatch, step: int
 ) -> None:
@@ -577,8 +577,8 @@ def test_crash_at_each_step_of_the_install(
 
         return call
 
-    # the install's steps: flush the staged files, rename the folder into place, replace the
-    # pointer, remove old bundles
+    # the install's steps: write the pack into the staging folder (renamed into place), flush
+    # the staged files, rename the folder into place, replace the pointer, remove old bundles
     monkeypatch.setattr(store, "_fsync_tree", dying(store._fsync_tree))
     monkeypatch.setattr(store.os, "replace", dying(os.replace))
     monkeypatch.setattr(store, "prune", dying(store.prune))
@@ -588,7 +588,7 @@ def test_crash_at_each_step_of_the_install(
     monkeypatch.setenv("DECKCHECK_HOME", str(home))
     state = snapshot(home)
     assert state["problem"] is None and state["installed"] in (a, b), state
-    assert state["installed"] == (b if step >= 3 else a)
+    assert state["installed"] == (b if step >= 4 else a)
     update(bundles["b"], home=home, force=True)
     assert snapshot(home)["installed"] == b
 
