@@ -28,8 +28,16 @@ error into the same answer::
     │   └── PlotUnavailableError   exit 2 · HTTP 422  matplotlib is not installed
     ├── DeckWriteError             exit 2 · HTTP 422  a deck that cannot be written in a format
     ├── OutputError                exit 2 · HTTP 500  the output cannot be written (stdout closed)
-    └── UpdateError                exit 2 · HTTP 502  a data update failed (previous data kept)
-        └── OfflineError           exit 2 · HTTP 503  network access disabled (--offline)
+    ├── UpdateError                exit 2 · HTTP 502  a data update failed (previous data kept)
+    │   └── OfflineError           exit 2 · HTTP 503  network access disabled (--offline)
+    └── EventError                 exit 2 · HTTP 500  an event's base class (a bug)
+        ├── StorageError           exit 2 · HTTP 503  the event database cannot be used
+        ├── UnauthorizedError      exit 2 · HTTP 401  no token, or one that opens nothing
+        ├── ForbiddenError         exit 2 · HTTP 403  a token whose role may not do this
+        ├── EventNotFoundError     exit 2 · HTTP 404  no such event or registration (also NotFound)
+        ├── ConflictError          exit 2 · HTTP 409  a player id registered twice, an import
+        ├── LockedError            exit 2 · HTTP 423  past the deadline or the lock
+        └── EventInputError        exit 2 · HTTP 422  an event request (an InputError)
 
 ``DeckReadError`` carries ``source`` and ``line``; ``UnknownCardError`` its ``suggestions``;
 ``UnknownFormatError`` the ``valid`` names; ``SidePlanError`` the plan's ``problems``.
@@ -350,3 +358,76 @@ ERRORS: tuple[type[DeckcheckError], ...] = (
     SheetUnavailableError,
 )
 """Every class of the tree (documented in the README's "Errors" table)."""
+
+
+# -- events (deckcheck.event: registrations, deadlines, tokens) ---------------------------------
+
+
+class EventError(DeckcheckError):
+    """Base class of the errors of events."""
+
+    http_status = 500
+    code = "event-error"
+
+
+class StorageError(EventError):
+    """The event database cannot be opened or used (a bad ``DECKCHECK_DATABASE_URL``, no
+    PostgreSQL driver, a schema newer than this deckcheck)."""
+
+    http_status = 503
+    code = "storage-unavailable"
+
+
+class UnauthorizedError(EventError):
+    """No token, or a token that opens nothing (401)."""
+
+    http_status = 401
+    code = "unauthorized"
+
+
+class ForbiddenError(EventError):
+    """A valid token of a role that may not do this (403)."""
+
+    http_status = 403
+    code = "forbidden"
+
+
+class EventNotFoundError(NotFoundError, EventError):
+    """No such event or registration, or a list not published yet (404)."""
+
+    http_status = 404
+    code = "not-found"
+
+
+class ConflictError(EventError):
+    """A second registration for a player id, or an import over an existing event (409)."""
+
+    http_status = 409
+    code = "already-registered"
+
+
+class LockedError(EventError):
+    """A write after the deadline or the organiser's lock (423)."""
+
+    http_status = 423
+    code = "locked"
+
+
+class EventInputError(InputError, EventError):
+    """An event request that cannot be used (a date without a time zone, say) (422)."""
+
+    http_status = 422
+    code = "bad-input"
+
+
+EVENT_ERRORS: tuple[type[EventError], ...] = (
+    EventError,
+    StorageError,
+    UnauthorizedError,
+    ForbiddenError,
+    EventNotFoundError,
+    ConflictError,
+    LockedError,
+    EventInputError,
+)
+"""Every error class of events (documented in the README's "Errors" table)."""

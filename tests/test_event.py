@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from deckcheck.error import StorageError
 from deckcheck.event.desk import Desk
-from deckcheck.event.error import StorageError
 from deckcheck.event.migration import LATEST
 from deckcheck.event.store import open_store
 from deckcheck.service import create_app
@@ -510,6 +510,7 @@ def test_the_default_database_is_sqlite_in_the_data_home(
 # -- HTTP hygiene -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_openapi_lists_the_statuses_that_happen_on_every_event_route(
     shared: Rig, tmp_path: Path
 ) -> None:
@@ -650,7 +651,7 @@ def test_an_edit_may_carry_its_token_and_player_id_in_the_body(rig: Rig) -> None
 def test_every_event_error_code_is_in_the_readme() -> None:
     import re
 
-    from deckcheck.event.error import EVENT_ERRORS
+    from deckcheck.error import EVENT_ERRORS
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     table = dict(re.findall(r"^\| `([a-z-]+)` \| (\d{3})", readme, re.MULTILINE))

@@ -8,6 +8,7 @@ import io
 import json
 import zipfile
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,72 +27,76 @@ def _json(result: Any) -> Any:
     return json.loads(result.stdout)
 
 
-def test_an_organisers_event_from_create_to_import(
-    cli: Callable[..., Any], database: str, tmp_path: Path
-) -> None:
-    db = ("--database", database)
-    (tmp_path / "ada.ydk").write_text(LEGAL, encoding="utf-8")
-    (tmp_path / "bob.ydk").write_text(ILLEGAL, encoding="utf-8")
-    made = _json(
-        cli(
-            "event",
+@dataclass(frozen=True)
+class Events:
+    """``deckcheck event ...`` on one database (``--database`` goes last, as a user types it)."""
+
+    cli: Callable[..., Any]
+    database: str
+
+    def run(self, *args: str) -> Any:
+        """``deckcheck event ARGS... --database DB``."""
+        return self.cli("event", *args, "--database", self.database)
+
+    def create(self, *more: str, name: str = "E", deadline: str = "2099-01-01T00:00:00Z") -> Any:
+        """A tcg event on 2025-06-01 (``more``: further options, such as ``-o json``)."""
+        return self.run(
             "create",
             "--name",
-            "Store Championship",
+            name,
             "--format",
             "tcg",
             "--date",
             "2025-06-01",
             "--deadline",
-            "2099-01-01T10:00:00+02:00",
+            deadline,
+            *more,
+        )
+
+    def submit(self, ev: str, deck: Path, player: str, player_id: str, *more: str) -> Any:
+        """A player's registration of the deck file ``deck``."""
+        return self.run(
+            "submit", ev, str(deck), "--player", player, "--player-id", player_id, *more
+        )
+
+
+@pytest.fixture
+def events(cli: Callable[..., Any], database: str) -> Events:
+    """The event commands on each backend's fresh database."""
+    return Events(cli, database)
+
+
+@pytest.fixture
+def sqlite_events(cli: Callable[..., Any], tmp_path: Path) -> Events:
+    """The event commands on a fresh SQLite file."""
+    return Events(cli, f"sqlite:///{tmp_path / 'e.sqlite3'}")
+
+
+def test_an_organisers_event_from_create_to_import(
+    cli: Callable[..., Any], events: Events, tmp_path: Path
+) -> None:
+    db = ("--database", events.database)
+    (tmp_path / "ada.ydk").write_text(LEGAL, encoding="utf-8")
+    (tmp_path / "bob.ydk").write_text(ILLEGAL, encoding="utf-8")
+    made = _json(
+        events.create(
             "--url",
             "https://decks.example",
             "-o",
             "json",
-            *db,
+            name="Store Championship",
+            deadline="2099-01-01T10:00:00+02:00",
         )
     )
     ev = made["id"]
     assert made["submission_url"] == f"https://decks.example/?event={ev}"
     assert made["organiser_token"].startswith("dco_") and made["judge_token"].startswith("dcj_")
 
-    ada = cli(
-        "event",
-        "submit",
-        ev,
-        str(tmp_path / "ada.ydk"),
-        "--player",
-        "Ada",
-        "--player-id",
-        "0301",
-        *db,
-    )
+    ada = events.submit(ev, tmp_path / "ada.ydk", "Ada", "0301")
     assert ada.code == 0 and "legal" in ada.stdout and "edit token: dcp_" in ada.stdout
-    bob = cli(
-        "event",
-        "submit",
-        ev,
-        str(tmp_path / "bob.ydk"),
-        "--player",
-        "Bob",
-        "--player-id",
-        "0302",
-        "-o",
-        "json",
-        *db,
-    )
+    bob = events.submit(ev, tmp_path / "bob.ydk", "Bob", "0302", "-o", "json")
     assert bob.code == 1 and json.loads(bob.stdout)["legal"] is False  # stored all the same
-    again = cli(
-        "event",
-        "submit",
-        ev,
-        str(tmp_path / "ada.ydk"),
-        "--player",
-        "Ada",
-        "--player-id",
-        "0301",
-        *db,
-    )
+    again = events.submit(ev, tmp_path / "ada.ydk", "Ada", "0301")
     assert again.code == 2 and "already registered" in again.stderr
 
     shown = _json(cli("event", "show", ev, "-o", "json", *db))
@@ -106,17 +111,7 @@ def test_an_organisers_event_from_create_to_import(
     assert other.code == 1 and "Pot of Greed" in other.stdout
 
     assert cli("event", "lock", ev, *db).code == 0
-    late = cli(
-        "event",
-        "submit",
-        ev,
-        str(tmp_path / "ada.ydk"),
-        "--player",
-        "Cy",
-        "--player-id",
-        "0303",
-        *db,
-    )
+    late = events.submit(ev, tmp_path / "ada.ydk", "Cy", "0303")
     assert late.code == 2 and "no more changes" in late.stderr
 
     reports = cli("event", "report", ev, "--out", str(tmp_path / "reports"), "--sheets", *db)
@@ -172,38 +167,12 @@ def test_an_organisers_event_from_create_to_import(
 
 
 def test_an_export_whose_deck_was_changed_is_refused(
-    cli: Callable[..., Any], tmp_path: Path
+    cli: Callable[..., Any], sqlite_events: Events, tmp_path: Path
 ) -> None:
-    db = ("--database", f"sqlite:///{tmp_path / 'e.sqlite3'}")
+    db = ("--database", sqlite_events.database)
     (tmp_path / "ada.ydk").write_text(LEGAL, encoding="utf-8")
-    made = _json(
-        cli(
-            "event",
-            "create",
-            "--name",
-            "E",
-            "--format",
-            "tcg",
-            "--date",
-            "2025-06-01",
-            "--deadline",
-            "2099-01-01T00:00:00Z",
-            "-o",
-            "json",
-            *db,
-        )
-    )
-    cli(
-        "event",
-        "submit",
-        made["id"],
-        str(tmp_path / "ada.ydk"),
-        "--player",
-        "A",
-        "--player-id",
-        "1",
-        *db,
-    )
+    made = _json(sqlite_events.create("-o", "json"))
+    sqlite_events.submit(made["id"], tmp_path / "ada.ydk", "A", "1")
     good = tmp_path / "good.zip"
     cli("event", "export", made["id"], "--out", str(good), *db)
     bad = tmp_path / "bad.zip"
@@ -224,21 +193,9 @@ def test_an_export_whose_deck_was_changed_is_refused(
     assert got.code == 2 and "not an event export" in got.stderr
 
 
-def test_bad_arguments_are_one_error_line(cli: Callable[..., Any], tmp_path: Path) -> None:
-    db = ("--database", f"sqlite:///{tmp_path / 'e.sqlite3'}")
-    got = cli(
-        "event",
-        "create",
-        "--name",
-        "E",
-        "--format",
-        "tcg",
-        "--date",
-        "2025-06-01",
-        "--deadline",
-        "2099-01-01T00:00:00",
-        *db,
-    )
+def test_bad_arguments_are_one_error_line(cli: Callable[..., Any], sqlite_events: Events) -> None:
+    db = ("--database", sqlite_events.database)
+    got = sqlite_events.create(deadline="2099-01-01T00:00:00")
     assert got.code == 2 and "time zone" in got.stderr
     got = cli("event", "show", "nosuchevent", *db)
     assert got.code == 2 and "no event" in got.stderr

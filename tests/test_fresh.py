@@ -109,6 +109,7 @@ def _fingerprint(home: Path) -> str:
     return rec.fingerprint
 
 
+@pytest.mark.slow
 def test_first_fetch_builds_the_same_data_as_a_local_build(
     first_home: Path, server: BundleServer, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
@@ -128,6 +129,7 @@ def test_first_fetch_builds_the_same_data_as_a_local_build(
     assert len(state["files"]) == len(load().entries)  # each follow target is listed too
 
 
+@pytest.mark.slow
 def test_second_run_fetches_nothing(
     cli: Callable[..., Any], home: Path, server: BundleServer
 ) -> None:
@@ -145,6 +147,7 @@ def test_second_run_fetches_nothing(
     assert all(h.get("if-none-match") for _, h in server.requests)
 
 
+@pytest.mark.slow
 def test_same_bytes_again_are_no_change(
     cli: Callable[..., Any], home: Path, server: BundleServer
 ) -> None:
@@ -158,6 +161,7 @@ def test_same_bytes_again_are_no_change(
     assert _fingerprint(home) == before
 
 
+@pytest.mark.slow
 def test_published_changes_are_installed_and_named(
     cli: Callable[..., Any],
     home: Path,
@@ -296,6 +300,7 @@ def test_faults_leave_the_data_in_use(
     assert Dataset.reload_active().fingerprint == before
 
 
+@pytest.mark.slow
 def test_killed_mid_way(home: Path, server: BundleServer, mirrors: tuple[Path, Path]) -> None:
     before, state = _fingerprint(home), load_state(home)
     _install_changed(server, mirrors)
@@ -357,6 +362,7 @@ def test_status_says_when_an_update_is_due(
     assert res.code == 2 and "DECKCHECK_MAX_AGE_DAYS='soon'" in res.stderr
 
 
+@pytest.mark.slow
 def test_default_channel_falls_back_to_upstream(
     cli: Callable[..., Any], home: Path, server: BundleServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -372,6 +378,7 @@ def test_default_channel_falls_back_to_upstream(
     assert server.paths_requested()[0] == "/releases/deckcheck-data.zip"
 
 
+@pytest.mark.slow
 def test_default_channel_installs_the_published_bundle(
     cli: Callable[..., Any],
     home: Path,
@@ -457,6 +464,7 @@ def test_workflow_is_weekly_on_demand_and_publishes_the_bundle() -> None:
     assert "gh release upload sources sources/* --clobber" in uploading
 
 
+@pytest.mark.slow
 def test_workflow_build_step_runs_here(
     home: Path, server: BundleServer, mirrors: tuple[Path, Path], tmp_path: Path
 ) -> None:

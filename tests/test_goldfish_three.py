@@ -538,6 +538,7 @@ def test_random_quick_questions_match_enumeration() -> None:
 # --- over HTTP ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_simulate_route_answers_the_new_questions(api: Api) -> None:  # noqa: F811
     from .test_service import error_of
 

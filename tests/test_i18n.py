@@ -433,6 +433,7 @@ sys.stderr.write("CATALOGS " + ",".join(sorted({p.rsplit("/", 1)[-1] for p in re
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("lang", "read"), [("en", ""), ("ko", "ko.po")])
 def test_a_catalog_is_read_only_for_its_language(lang: str, read: str) -> None:
     # English (the default) never opens a catalog: cold start stays as it was

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from deckcheck.run.meta import analyze, classify, load_rules, metagame
+from deckcheck.run.meta import analyze, classify, metagame
+from deckcheck.run.signature import load_rules
 from tests.conftest import ROOT, TEST_DATA
 
 META = TEST_DATA / "meta"
@@ -167,6 +168,7 @@ def test_event_cards(
     assert [c.name for c in got] == ranking[:10]
 
 
+@pytest.mark.slow
 def test_side_staples_known_by_construction(
     event: tuple[Path, dict[str, int], list[Any]],
 ) -> None:
@@ -201,7 +203,7 @@ def test_signature_file_overrides_the_rule(tmp_path: Path) -> None:
 
 
 def test_signature_file_errors(tmp_path: Path, cli: Callable[..., Any]) -> None:
-    from deckcheck.run.meta import MetaFileError
+    from deckcheck.run.signature import MetaFileError
 
     bad = tmp_path / "bad.toml"
     bad.write_text('[archetypes.X]\ncards = ["Pot of Grid"]\n', encoding="utf-8")

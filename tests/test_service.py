@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import deckcheck
 from deckcheck.data.dataset import Dataset
+from deckcheck.reporter import render
 from deckcheck.service import Settings, create_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,6 +105,7 @@ REQUESTS = {
 }
 
 
+@pytest.mark.slow
 def test_openapi_lists_every_route_with_its_models(api: Api) -> None:
     doc = api.get("/openapi.json").json()
     schemas = doc["components"]["schemas"]
@@ -156,7 +158,9 @@ def test_builder_page_loads_nothing_from_outside(api: Api) -> None:
 
 def library_report(text: str, fmt: str = "tcg", on: str = ON) -> dict[str, Any]:
     deck = deckcheck.read_deck(text)
-    got: dict[str, Any] = deckcheck.validate(deck, fmt, date.fromisoformat(on)).to_dict()
+    got: dict[str, Any] = json.loads(
+        render(deckcheck.validate(deck, fmt, date.fromisoformat(on)), "json")
+    )
     return got
 
 
@@ -220,7 +224,7 @@ def test_tcg_region_picks_the_european_list_dates(api: Api) -> None:
         )
         body = {"deck": LEGAL, "date": on, "tcg_region": region}
         got = api.post("/v1/validate", json=body).json()
-        assert got["banlist"] == lib.to_dict()["banlist"]
+        assert got["banlist"] == json.loads(render(lib, "json"))["banlist"]
         lists[region] = got["banlist"]["effective"]
         shown = api.get(f"/v1/formats/tcg?date={on}&tcg_region={region}").json()
         assert shown["banlist_at_date"]["name"] == got["banlist"]["name"]
@@ -385,6 +389,7 @@ def test_simulate_with_a_spec_object_or_toml(api: Api) -> None:
     assert low - 0.01 <= p_exact <= high + 0.01
 
 
+@pytest.mark.slow
 def test_simulate_limits_and_bad_specs(api: Api) -> None:
     err = error_of(
         api.post("/v1/simulate", json={"deck": LEGAL, "trials": 10**9}), 422, "limit-exceeded"
@@ -515,6 +520,7 @@ def test_batch_zip_upload_raw_and_multipart(api: Api, tmp_path: Path, monkeypatc
     assert goat["format"] == "goat" and goat["date"] == ON
 
 
+@pytest.mark.slow
 def test_batch_zip_bomb_and_caps() -> None:
     small = Api(create_app(Settings(max_zip_entries=3, max_zip_bytes=200_000, max_batch_decks=2)))
     ratio = zip_of({"a.ydk": b"\n" * 900_000})
@@ -546,6 +552,7 @@ def test_batch_zip_bomb_and_caps() -> None:
     error_of(small.post("/v1/batch", json=listed), 422, "limit-exceeded")
 
 
+@pytest.mark.slow
 def test_batch_bad_uploads(api: Api) -> None:
     zip_type = {"Content-Type": "application/zip"}
     error_of(
@@ -619,6 +626,7 @@ def test_cards_show(api: Api) -> None:
     error_of(api.get("/v1/cards/" + "x" * 300), 422, "bad-request")
 
 
+@pytest.mark.slow
 def test_cards_search(api: Api) -> None:
     from deckcheck.reporter.document import CardSearchDocument
 

@@ -179,6 +179,7 @@ def check_refusal(status: int, doc: dict[str, Any], headers: dict[str, str], too
     assert took < BACKSTOP_FACTOR * BUDGET_SECONDS + 2  # a busy machine stretches CPU time
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/smaps_rollup").exists(), reason="needs Linux /proc")
 def test_the_issues_expensive_request_three_at_once(server: tuple[Any, str]) -> None:
     proc, url = server
@@ -192,6 +193,7 @@ def test_the_issues_expensive_request_three_at_once(server: tuple[Any, str]) -> 
     check_health(peak, health)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/smaps_rollup").exists(), reason="needs Linux /proc")
 def test_three_hogs_at_once_are_cut_off(server: tuple[Any, str]) -> None:
     proc, url = server
@@ -293,6 +295,7 @@ def call(app: Any, *paths: str) -> list[httpx.Response]:
     return asyncio.run(go())
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the budgets need fork")
 def test_cpu_memory_crash_and_slots() -> None:
     app = limited(compute_seconds=1, compute_memory_bytes=64 << 20, max_computing=2)
@@ -322,6 +325,7 @@ def test_cpu_memory_crash_and_slots() -> None:
     assert 1 <= int(busy.headers["retry-after"]) <= 3
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the budgets need fork")
 def test_wall_clock_stops_a_waiting_child_and_says_so() -> None:
     app = limited(compute_seconds=1)

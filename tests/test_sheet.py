@@ -11,6 +11,7 @@ say why.
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import shutil
 import subprocess
@@ -217,6 +218,7 @@ def _words(pdf: Path) -> tuple[float, float, list[tuple[float, float, float, flo
     return float(page.group(1)), float(page.group(2)), words
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("lang", "paper"), [("en", "a4"), ("ja", "a4"), ("zh", "a4"), ("ja", "letter")]
 )
@@ -261,6 +263,7 @@ def _no_ink_in_the_margins(pdf: Path, tmp_path: Path, margin_pt: float = 20) -> 
     assert not outside, outside[:5]
 
 
+@pytest.mark.slow
 def test_the_qr_code_gives_back_the_deck(cli: Callable[..., Any], tmp_path: Path) -> None:
     pdftoppm = _tool("pdftoppm", "poppler-utils poppler-data")
     zbarimg = _tool("zbarimg", "zbar-tools")
@@ -299,14 +302,11 @@ def test_batch_sheets_from_a_registrations_csv(cli: Callable[..., Any], tmp_path
     assert "Grace" in pages[1] and "0002" in pages[1]
 
 
-def test_batch_sheets_reads_and_validates_each_deck_once(
-    cli: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _count_reads(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str | None]]:
+    """The labels of the sources read and the paths of the decks validated, from now on."""
     import deckcheck.source.read as read
     import deckcheck.validation.engine as engine
 
-    for i, deck in enumerate((LEGAL, PROBLEMS, LEGAL)):
-        shutil.copy(deck, tmp_path / f"d{i}.ydk")
     reads: list[str] = []
     checks: list[str | None] = []
     real_read, real_validate = read.read_source, engine.validate
@@ -321,6 +321,15 @@ def test_batch_sheets_reads_and_validates_each_deck_once(
 
     monkeypatch.setattr(read, "read_source", counted_read)
     monkeypatch.setattr(engine, "validate", counted_validate)
+    return reads, checks
+
+
+def test_batch_sheets_reads_and_validates_each_deck_once(
+    cli: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for i, deck in enumerate((LEGAL, PROBLEMS, LEGAL)):
+        shutil.copy(deck, tmp_path / f"d{i}.ydk")
+    reads, checks = _count_reads(monkeypatch)
     pdf = tmp_path / "sheets.pdf"
     res = cli(
         "batch",
@@ -339,6 +348,35 @@ def test_batch_sheets_reads_and_validates_each_deck_once(
     assert sorted(reads) == sorted(set(reads)) and len(reads) == 3, reads
     assert len(checks) == 3, checks
     assert len(_pages(pdf)) == 3
+    # the batch's metagame (in report.json) comes from the same reads
+    meta = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))["meta"]
+    assert sorted(e["source"] for e in meta["entries"]) == sorted(reads)
+
+
+def test_meta_reads_each_deck_once_through_the_job_loop(
+    cli: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import deckcheck.run.job as job
+
+    for i, deck in enumerate((LEGAL, PROBLEMS, LEGAL)):
+        shutil.copy(deck, tmp_path / f"d{i}.ydk")
+    (tmp_path / "broken.ydk").write_bytes(b"#main\n\xff\xfe\x00\n")
+    reads, checks = _count_reads(monkeypatch)
+    steps: list[str] = []
+    real_one = job.one_source
+
+    def counted_one(one: Any, *args: Any, **kwargs: Any) -> Any:
+        steps.append(one.source.label)
+        return real_one(one, *args, **kwargs)
+
+    monkeypatch.setattr(job, "one_source", counted_one)
+    res = cli("meta", str(tmp_path), "--output", "json")
+    doc = json.loads(res.stdout)
+    assert doc["decks"] == 3
+    assert sorted(reads) == sorted(set(reads)) and len(reads) == 4, reads
+    assert sorted(steps) == sorted(reads)  # every read was the job loop's step
+    assert checks == []  # the metagame needs no verdict
+    assert [u["source"] for u in doc["unreadable"]] == [str(tmp_path / "broken.ydk")]
 
 
 def test_unreadable_sources_are_named_and_the_rest_written(
@@ -360,6 +398,7 @@ def test_exit_codes_follow_the_verdict(cli: Callable[..., Any], tmp_path: Path) 
     assert cli("sheet", str(PROBLEMS), "--out", str(tmp_path / "b.pdf"), "--date", ON).code == 1
 
 
+@pytest.mark.slow
 def test_post_v1_sheet_returns_the_pdf(tmp_path: Path, index: CardIndex) -> None:
     import asyncio
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import deckcheck
+from deckcheck.reporter import render
 from deckcheck.reporter.document import UpcomingDocument
 from deckcheck.run.forecast import Outlook, forecast
 
@@ -144,7 +145,7 @@ def test_folder_formats_from_the_config(tmp_path: Path, cli, monkeypatch) -> Non
 
 def test_forecast_takes_a_format_object() -> None:
     fc = forecast([str(LEGAL)], format=deckcheck.get_format("tcg"), date=date(2025, 3, 1))
-    assert fc.decks[0].to_dict()["outlook"] == "changes"
+    assert json.loads(render(fc, "json"))["decks"][0]["outlook"] == "changes"
 
 
 def test_summary_table(cli, decks: Path, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

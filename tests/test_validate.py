@@ -12,6 +12,7 @@ import pytest
 from deckcheck.data.dataset import Dataset
 from deckcheck.deck.io import read_path
 from deckcheck.deck.model import Deck, DeckCard, Section
+from deckcheck.reporter import render
 from deckcheck.validation.engine import validate
 from deckcheck.validation.report import Code, Severity
 
@@ -133,7 +134,7 @@ def test_genesys_points_over_cap() -> None:
     report = validate(deck, fmt, on)
     v = next(v for v in report.violations if v.code is Code.POINTS_OVER_CAP)
     assert v.found is not None and v.found > 100 and v.allowed == 100
-    assert report.to_dict()["points"]["cap"] == 100
+    assert json.loads(render(report, "json"))["points"]["cap"] == 100
 
 
 def test_date_outside_the_data_warns() -> None:

@@ -38,8 +38,12 @@ from deckcheck.cli.options import (
 from deckcheck.cli.validate import check_globs
 
 if TYPE_CHECKING:
+    from datetime import date
+
+    from deckcheck.rule.format import Format
     from deckcheck.run.batch import Batch
-    from deckcheck.run.meta import Metagame
+    from deckcheck.run.meta import Metagame, Rules
+    from deckcheck.source.record import Source
 
 REPORTS = ("report.csv", "report.json", "report.html", "junit.xml")
 """The files ``deckcheck batch`` writes."""
@@ -147,9 +151,10 @@ def _keep_mode_and_owner(staged: Path, old: os.stat_result) -> None:
             os.chown(staged, old.st_uid, old.st_gid)
 
 
-def _swap_in(staging: Path, folder: Path, names: list[str]) -> None:
-    """Move the staged reports into ``folder`` together, or put the old ones back."""
-    for name in names:  # refuse before touching anything
+def _refuse_unsafe(staging: Path, folder: Path, names: list[str]) -> None:
+    """Refuse (before touching anything) a target that is not a regular file or is read-only;
+    give each staged report the mode and owner of the one it replaces."""
+    for name in names:
         target = folder / name
         if target.is_symlink() or (target.exists() and not target.is_file()):
             raise OSError(errno.EEXIST, f"{name} is not a regular file; nothing replaced", target)
@@ -158,6 +163,11 @@ def _swap_in(staging: Path, folder: Path, names: list[str]) -> None:
             if not os.access(target, os.W_OK) or not st.st_mode & 0o222:
                 raise OSError(errno.EACCES, "the file is read-only; nothing replaced", target)
             _keep_mode_and_owner(staging / name, st)
+
+
+def _swap_in(staging: Path, folder: Path, names: list[str]) -> None:
+    """Move the staged reports into ``folder`` together, or put the old ones back."""
+    _refuse_unsafe(staging, folder, names)
     old = staging / ".previous"
     old.mkdir()
     moved: list[str] = []
@@ -338,116 +348,147 @@ def _skipped_note(batch: Batch, lang: str = "en") -> str:
     )
 
 
+InputsArg = Annotated[
+    list[str],
+    typer.Argument(
+        metavar="INPUT...",
+        help="Folders of deck files, .zip archives, registrations .csv files, deck "
+        "files or ydke:// URLs.",
+        show_default=False,
+    ),
+]
+OutDirOpt = Annotated[
+    Path,
+    typer.Option(
+        "--out",
+        metavar="DIR",
+        help="Folder for report.csv, report.json, report.html, junit.xml (created if missing).",
+        show_default=False,
+        parser=out_path,
+    ),
+]
+ExcludeOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--exclude",
+        metavar="GLOB",
+        help="Leave out folder files matching GLOB.",
+        callback=check_globs,
+    ),
+]
+QuietOpt = Annotated[
+    bool, typer.Option("--quiet", "-q", help="No progress bar and no summary line.")
+]
+SheetsOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--sheets",
+        metavar="FILE.pdf",
+        help="Also write every readable deck's registration sheet into one PDF.",
+        parser=out_path,
+    ),
+]
+SignaturesOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--signatures",
+        metavar="FILE",
+        help="Signature cards per archetype for the metagame (see 'deckcheck meta').",
+        show_default=False,
+    ),
+]
+
+
+def batch_cmd(
+    inputs: InputsArg,
+    out: OutDirOpt,
+    format: FormatOpt = None,
+    format_file: FormatFileOpt = None,
+    on: DateOpt = None,
+    region: RegionOpt = None,
+    allow_prerelease: AllowPrereleaseOpt = False,
+    jobs: JobsOpt = 0,
+    exclude: ExcludeOpt = None,
+    quiet: QuietOpt = False,
+    sheets: SheetsOpt = None,
+    lang: LangOpt = None,
+    signatures: SignaturesOpt = None,
+) -> None:
+    """Check deck registrations and write reports for organisers and judges.
+
+    INPUT is a folder (searched recursively), a .zip of deck files (read in memory, never
+    extracted) or a registrations CSV (columns player_id, player, deck; see the README).
+    Writes report.csv, report.json, report.html and junit.xml into DIR, each replaced
+    atomically.
+    Exit 0 when every deck is legal, 1 when any is illegal, 2 when any could not be read
+    (duplicate registrations are flagged in the reports but do not change the exit code).
+    """
+    from deckcheck.run.batch import sources
+    from deckcheck.run.meta import from_batch
+
+    fmt = resolve_format(format, format_file, region=region)
+    rules = _meta_rules(signatures)
+    when = parse_date(on)
+    if out.exists() and not out.is_dir():
+        fail(f"--out {out}: exists and is not a folder")
+    srcs = list(sources(inputs, exclude=exclude or ()))
+    batch = _check_with_bar(srcs, fmt, when, allow_prerelease, jobs, quiet, sheets is not None)
+    try:
+        written = write_reports(batch, out, lambda: from_batch(batch, rules), lang=lang or "en")
+    except OSError as exc:
+        named = f" ({exc.filename})" if exc.filename else ""
+        fail(f"cannot write the reports into {out}{named}: {exc.strerror or exc}")
+    if sheets is not None:
+        from deckcheck.cli.sheet import batch_sheets
+
+        written.append(batch_sheets(batch, lang or "en", sheets))
+    _tell(batch, written, out, quiet, lang or "en")
+    raise typer.Exit(int(batch.exit_code))
+
+
+def _meta_rules(signatures: Path | None) -> Rules:
+    """The metagame's archetype rules: ``--signatures FILE``'s, else the bundled ones."""
+    from deckcheck.error import DeckcheckError
+    from deckcheck.run.meta import DEFAULT_RULES
+    from deckcheck.run.signature import load_rules
+
+    try:
+        return load_rules(signatures) if signatures is not None else DEFAULT_RULES
+    except DeckcheckError as exc:
+        fail(str(exc))
+
+
+def _check_with_bar(
+    srcs: list[Source],
+    fmt: Format,
+    when: date,
+    allow_prerelease: bool,
+    jobs: int,
+    quiet: bool,
+    keep_decks: bool,
+) -> Batch:
+    """Check every source with a progress bar on a terminal (none with ``--quiet``)."""
+    from deckcheck.run.batch import check
+
+    progress, bar = _progress_bar(len(srcs), not quiet and sys.stderr.isatty())
+    _settle()
+    try:
+        batch = check(
+            srcs,
+            fmt,
+            when,
+            allow_prerelease=allow_prerelease,
+            progress=progress,
+            jobs=jobs,
+            keep_decks=keep_decks,  # the sheets are built from the same read
+        )
+    finally:
+        if bar is not None:
+            bar.stop()
+    _settle()
+    return batch
+
+
 def register(app: typer.Typer) -> None:
     """Add ``batch`` to the main app."""
-
-    @app.command("batch")
-    def batch_cmd(
-        inputs: Annotated[
-            list[str],
-            typer.Argument(
-                metavar="INPUT...",
-                help="Folders of deck files, .zip archives, registrations .csv files, deck "
-                "files or ydke:// URLs.",
-                show_default=False,
-            ),
-        ],
-        out: Annotated[
-            Path,
-            typer.Option(
-                "--out",
-                metavar="DIR",
-                help="Folder for report.csv, report.json, report.html, junit.xml (created if "
-                "missing).",
-                show_default=False,
-                parser=out_path,
-            ),
-        ],
-        format: FormatOpt = None,
-        format_file: FormatFileOpt = None,
-        on: DateOpt = None,
-        region: RegionOpt = None,
-        allow_prerelease: AllowPrereleaseOpt = False,
-        jobs: JobsOpt = 0,
-        exclude: Annotated[
-            list[str] | None,
-            typer.Option(
-                "--exclude",
-                metavar="GLOB",
-                help="Leave out folder files matching GLOB.",
-                callback=check_globs,
-            ),
-        ] = None,
-        quiet: Annotated[
-            bool,
-            typer.Option("--quiet", "-q", help="No progress bar and no summary line."),
-        ] = False,
-        sheets: Annotated[
-            Path | None,
-            typer.Option(
-                "--sheets",
-                metavar="FILE.pdf",
-                help="Also write every readable deck's registration sheet into one PDF.",
-                parser=out_path,
-            ),
-        ] = None,
-        lang: LangOpt = None,
-        signatures: Annotated[
-            Path | None,
-            typer.Option(
-                "--signatures",
-                metavar="FILE",
-                help="Signature cards per archetype for the metagame (see 'deckcheck meta').",
-                show_default=False,
-            ),
-        ] = None,
-    ) -> None:
-        """Check deck registrations and write reports for organisers and judges.
-
-        INPUT is a folder (searched recursively), a .zip of deck files (read in memory, never
-        extracted) or a registrations CSV (columns player_id, player, deck; see the README).
-        Writes report.csv, report.json, report.html and junit.xml into DIR, each replaced
-        atomically.
-        Exit 0 when every deck is legal, 1 when any is illegal, 2 when any could not be read
-        (duplicate registrations are flagged in the reports but do not change the exit code).
-        """
-        from deckcheck.error import DeckcheckError
-        from deckcheck.run.batch import check, sources
-        from deckcheck.run.meta import DEFAULT_RULES, from_batch, load_rules
-
-        fmt = resolve_format(format, format_file, region=region)
-        try:
-            rules = load_rules(signatures) if signatures is not None else DEFAULT_RULES
-        except DeckcheckError as exc:
-            fail(str(exc))
-        when = parse_date(on)
-        if out.exists() and not out.is_dir():
-            fail(f"--out {out}: exists and is not a folder")
-        srcs = list(sources(inputs, exclude=exclude or ()))
-        progress, bar = _progress_bar(len(srcs), not quiet and sys.stderr.isatty())
-        _settle()
-        try:
-            batch = check(
-                srcs,
-                fmt,
-                when,
-                allow_prerelease=allow_prerelease,
-                progress=progress,
-                jobs=jobs,
-                keep_decks=sheets is not None,  # the sheets are built from the same read
-            )
-        finally:
-            if bar is not None:
-                bar.stop()
-        _settle()
-        try:
-            written = write_reports(batch, out, lambda: from_batch(batch, rules), lang=lang or "en")
-        except OSError as exc:
-            named = f" ({exc.filename})" if exc.filename else ""
-            fail(f"cannot write the reports into {out}{named}: {exc.strerror or exc}")
-        if sheets is not None:
-            from deckcheck.cli.sheet import batch_sheets
-
-            written.append(batch_sheets(batch, lang or "en", sheets))
-        _tell(batch, written, out, quiet, lang or "en")
-        raise typer.Exit(int(batch.exit_code))
+    app.command("batch")(batch_cmd)

@@ -12,6 +12,7 @@ from deckcheck.cli.options import OutputOpt
 
 if TYPE_CHECKING:
     from deckcheck.card import Card, CardIndex
+    from deckcheck.card.model import Lookup
 
 app = typer.Typer(
     rich_markup_mode=None,
@@ -21,21 +22,32 @@ app = typer.Typer(
 )
 
 
+QueryArg = Annotated[str, typer.Argument(help="A passcode (padded or not) or a card name.")]
+PreferRushOpt = Annotated[
+    bool, typer.Option("--rush", help="Prefer Rush Duel cards when a name is shared.")
+]
+
+
 @app.command("show")
-def show(
-    query: Annotated[str, typer.Argument(help="A passcode (padded or not) or a card name.")],
-    output: OutputOpt = Output.TEXT,
-    rush: Annotated[
-        bool, typer.Option("--rush", help="Prefer Rush Duel cards when a name is shared.")
-    ] = False,
-) -> None:
+def show(query: QueryArg, output: OutputOpt = Output.TEXT, rush: PreferRushOpt = False) -> None:
     """Show one card's facts. Unknown or ambiguous names exit 2 with suggestions."""
+    found = _lookup(query, rush)
+    card = found.card
+    rush_date = card.ocg_date.isoformat() if card.is_rush and card.ocg_date else None
+    if output is Output.JSON:
+        print_document("card", dict(found.to_dict(), rush_date=rush_date))
+        return
+    print_lines(_identity_lines(found) + _release_lines(card) + _flag_lines(card))
+
+
+def _lookup(query: str, rush: bool) -> Lookup:
+    """The card ``query`` names in the active data; exit 2 with suggestions or candidates."""
     from deckcheck.data.dataset import Dataset
     from deckcheck.error import AmbiguousCardError, UnknownCardError
 
     index = Dataset.active().cards
     try:
-        found = index.lookup(query, rush=rush)
+        return index.lookup(query, rush=rush)
     except UnknownCardError as exc:
         hints = [f"did you mean: {name}" for name in exc.suggestions]
         fail(f"unknown card {query!r}", hints)
@@ -44,11 +56,11 @@ def show(
             f"ambiguous card name {query!r}; use a passcode",
             [f"{name} ({code})" for code, name in exc.candidates],
         )
+
+
+def _identity_lines(found: Lookup) -> list[str]:
+    """The card's name and passcode (and the code asked for), other names, type and deck."""
     card = found.card
-    rush_date = card.ocg_date.isoformat() if card.is_rush and card.ocg_date else None
-    if output is Output.JSON:
-        print_document("card", dict(found.to_dict(), rush_date=rush_date))
-        return
     lines = [f"{card.name}  [{card.passcode:08d}]"]
     if found.record.passcode != card.passcode:
         what = {
@@ -68,15 +80,25 @@ def show(
     if card.extra_kind:
         deck += f" ({card.extra_kind.value})"
     lines.append(f"  deck:       {deck}")
+    return lines
+
+
+def _release_lines(card: Card) -> list[str]:
+    """When and where the card was released."""
     if card.is_rush:  # Rush Duel (Japan): dated from Konami ids or EDOPro's lists, an estimate
-        lines.append(f"  released:   Rush Duel about {card.ocg_date or '-'}")
-    else:
-        avail = [r for r, ok in (("OCG", card.in_ocg), ("TCG", card.in_tcg)) if ok]
-        lines.append(
-            f"  released:   OCG {card.ocg_date or '-'}, TCG {card.tcg_date or '-'}"
-            f"  (in: {', '.join(avail) or 'none'})"
-        )
-        lines.extend(f"              {clean(rel.describe())}" for rel in card.releases)
+        return [f"  released:   Rush Duel about {card.ocg_date or '-'}"]
+    avail = [r for r, ok in (("OCG", card.in_ocg), ("TCG", card.in_tcg)) if ok]
+    lines = [
+        f"  released:   OCG {card.ocg_date or '-'}, TCG {card.tcg_date or '-'}"
+        f"  (in: {', '.join(avail) or 'none'})"
+    ]
+    lines.extend(f"              {clean(rel.describe())}" for rel in card.releases)
+    return lines
+
+
+def _flag_lines(card: Card) -> list[str]:
+    """The card's flags, archetypes and Konami id, where it has them."""
+    lines = []
     flags = [
         n
         for n, ok in (
@@ -96,7 +118,7 @@ def show(
         lines.append(f"  archetypes: {', '.join(card.archetypes)}")
     if card.konami_id:
         lines.append(f"  konami id:  {card.konami_id}")
-    print_lines(lines)
+    return lines
 
 
 @app.command("search")

@@ -25,8 +25,15 @@ __all__ = [
     "fail",
     "print_json",
     "print_lines",
+    "text_only",
     "write_output",
 ]
+
+
+def text_only(output: Output) -> None:
+    """Exit 2 unless ``output`` is text or JSON (for the commands that write only those)."""
+    if output not in (Output.TEXT, Output.JSON):
+        fail(f"this command writes text or json, not {output.value}")
 
 
 def print_json(data: Any) -> None:

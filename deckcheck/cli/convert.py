@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import enum
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from deckcheck.cli.common import EXIT_ILLEGAL, EXIT_OK, clean, fail, write_output
 from deckcheck.cli.options import LangOpt, out_name
 from deckcheck.reporter.text import plural
+
+if TYPE_CHECKING:
+    from deckcheck.deck.model import Deck
 
 
 class FormatChoice(enum.StrEnum):
@@ -23,41 +26,48 @@ class FormatChoice(enum.StrEnum):
     JSON = "json"
 
 
-def convert(
-    source: Annotated[
-        str, typer.Argument(metavar="IN", help="Deck file, '-' for stdin, or a ydke:// URL.")
-    ],
-    from_: Annotated[
-        FormatChoice | None,
-        typer.Option("--from", help="Input format (default: detected from the content)."),
-    ] = None,
-    to: Annotated[FormatChoice, typer.Option("--to", help="Output deck format.")] = (
-        FormatChoice.YDK
+InArg = Annotated[
+    str, typer.Argument(metavar="IN", help="Deck file, '-' for stdin, or a ydke:// URL.")
+]
+FromOpt = Annotated[
+    FormatChoice | None,
+    typer.Option("--from", help="Input format (default: detected from the content)."),
+]
+ToOpt = Annotated[FormatChoice, typer.Option("--to", help="Output deck format.")]
+DeckOutOpt = Annotated[
+    str,
+    typer.Option(
+        "--out", metavar="FILE", help="Output file, '-' for stdout (default).", parser=out_name
     ),
-    out: Annotated[
-        str,
-        typer.Option(
-            "--out", metavar="FILE", help="Output file, '-' for stdout (default).", parser=out_name
-        ),
-    ] = "-",
-    rush: Annotated[
-        bool, typer.Option("--rush", help="Prefer Rush Duel cards for names in text lists.")
-    ] = False,
-    lenient: Annotated[
-        bool,
-        typer.Option(
-            "--lenient",
-            help="Write the deck even though lines that name no card must be left out of the "
-            "output (warning with each line; exit 0).",
-        ),
-    ] = False,
-    drop_unknown: Annotated[
-        bool,
-        typer.Option(
-            "--drop-unknown",
-            help="Deprecated (use --lenient): write the deck leaving such lines out, exit 1.",
-        ),
-    ] = False,
+]
+RushOpt = Annotated[
+    bool, typer.Option("--rush", help="Prefer Rush Duel cards for names in text lists.")
+]
+LenientOpt = Annotated[
+    bool,
+    typer.Option(
+        "--lenient",
+        help="Write the deck even though lines that name no card must be left out of the "
+        "output (warning with each line; exit 0).",
+    ),
+]
+DropUnknownOpt = Annotated[
+    bool,
+    typer.Option(
+        "--drop-unknown",
+        help="Deprecated (use --lenient): write the deck leaving such lines out, exit 1.",
+    ),
+]
+
+
+def convert(
+    source: InArg,
+    from_: FromOpt = None,
+    to: ToOpt = FormatChoice.YDK,
+    out: DeckOutOpt = "-",
+    rush: RushOpt = False,
+    lenient: LenientOpt = False,
+    drop_unknown: DropUnknownOpt = False,
     lang: LangOpt = None,
 ) -> None:
     """Convert a deck between ydk, ydke, text, omega and json.
@@ -73,7 +83,6 @@ def convert(
     anything else (a FIFO, a device, a pipe).
     """
     from deckcheck.deck.io import lost_lines, read_path, write_deck
-    from deckcheck.deck.model import FindingCode
     from deckcheck.error import DeckcheckError
 
     try:
@@ -81,12 +90,7 @@ def convert(
     except DeckcheckError as exc:
         fail(str(exc))
     where = deck.source or source
-    for finding in deck.findings:
-        at = f"{where}:{finding.line}" if finding.line is not None else where
-        sys.stderr.write(f"warning: {clean(at)}: {clean(finding.message)}\n")
-        label = "candidate" if finding.code is FindingCode.AMBIGUOUS_CARD else "did you mean"
-        for hint in finding.suggestions:
-            sys.stderr.write(f"  {label}: {clean(hint)}\n")
+    _warn_findings(deck, where)
     lost = lost_lines(deck, to.value)
     listed = [
         f"{where}:{f.line}: {what}" if f.line is not None else f"{where}: {what}"
@@ -103,24 +107,53 @@ def convert(
         text = write_deck(deck, to.value, lang=lang or "en")
     except DeckcheckError as exc:
         fail(f"cannot write {to.value}: {exc}")
+    _notes(deck, to.value, lang)
     status = EXIT_OK
-    if to.value == "text" and lang and lang != "en":
+    if lost:
+        _say_left_out(listed, lang)
+        status = EXIT_OK if lenient else EXIT_ILLEGAL
+    _write_deck_text(out, text)
+    raise typer.Exit(status)
+
+
+def _warn_findings(deck: Deck, where: str) -> None:
+    """A warning on stderr for each line the reader did not turn into a card, with hints."""
+    from deckcheck.deck.model import FindingCode
+
+    for finding in deck.findings:
+        at = f"{where}:{finding.line}" if finding.line is not None else where
+        sys.stderr.write(f"warning: {clean(at)}: {clean(finding.message)}\n")
+        label = "candidate" if finding.code is FindingCode.AMBIGUOUS_CARD else "did you mean"
+        for hint in finding.suggestions:
+            sys.stderr.write(f"  {label}: {clean(hint)}\n")
+
+
+def _notes(deck: Deck, to: str, lang: str | None) -> None:
+    """The notes on stderr: English names kept in a translated text list, the cover card."""
+    if to == "text" and lang and lang != "en":
         _say_fallback(deck, lang)
     if deck.cover is not None:
-        kept = "kept" if to.value == "omega" else f"left out ({to.value} has no place for it)"
+        kept = "kept" if to == "omega" else f"left out ({to} has no place for it)"
         sys.stderr.write(f"note: the Omega code's cover card {deck.cover} is {kept}\n")
-    if lost:
-        from deckcheck.reporter.i18n import t
 
-        said = (
-            f"left out {plural(len(lost), 'line')} naming no card:"
-            if not lang or lang == "en"
-            else t(lang, "cli.left_out", n=len(lost))
-        )
-        sys.stderr.write(f"warning: {said}\n")
-        for entry in listed:
-            sys.stderr.write(f"  {clean(entry)}\n")
-        status = EXIT_OK if lenient else EXIT_ILLEGAL
+
+def _say_left_out(listed: list[str], lang: str | None) -> None:
+    """The warning naming each line the output left out."""
+    from deckcheck.reporter.i18n import t
+
+    n = len(listed)
+    said = (
+        f"left out {plural(n, 'line')} naming no card:"
+        if not lang or lang == "en"
+        else t(lang, "cli.left_out", n=n)
+    )
+    sys.stderr.write(f"warning: {said}\n")
+    for entry in listed:
+        sys.stderr.write(f"  {clean(entry)}\n")
+
+
+def _write_deck_text(out: str, text: str) -> None:
+    """Write the converted deck to ``--out`` (``-``: stdout)."""
     if out == "-":
         # a deck file's bytes go to a file or pipe unchanged; on a terminal, escaped
         sys.stdout.write(
@@ -128,10 +161,9 @@ def convert(
         )
     else:
         write_output(out, text)
-    raise typer.Exit(status)
 
 
-def _say_fallback(deck: Any, lang: str) -> None:
+def _say_fallback(deck: Deck, lang: str) -> None:
     """Once, on stderr: how many distinct cards of a text list in ``lang`` kept their English
     name (the data has none in that language)."""
     from deckcheck.reporter.i18n import card_name, t

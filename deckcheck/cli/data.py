@@ -22,7 +22,8 @@ from deckcheck.cli.options import OutputOpt
 
 if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
-    from deckcheck.data.update import FetchOptions
+    from deckcheck.data.diff import DataDiff
+    from deckcheck.data.update import FetchOptions, UpdateResult
 
 app = typer.Typer(
     help="Show, update, export or reset the card and ban-list data.", no_args_is_help=True
@@ -176,56 +177,60 @@ def _describe(data: Dataset) -> str:
     return f"as of {data.as_of.isoformat()}, fingerprint {_short(data.fingerprint)}"
 
 
+UpdateSourceOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--source",
+        metavar="URL|PATH",
+        help="A bundle written by 'deckcheck data export': the URL of its folder (or of its "
+        "manifest.json) or of its .zip, or the folder or .zip itself. Default: "
+        "DECKCHECK_UPDATE_URL, else the last source.",
+    ),
+]
+FromUpstreamOpt = Annotated[
+    bool,
+    typer.Option(
+        "--from-upstream",
+        help="Fetch the card and ban-list source files and build the bundle here "
+        "(--source then names their sources.json; default DECKCHECK_UPSTREAM_URL).",
+    ),
+]
+ForceOpt = Annotated[
+    bool, typer.Option("--force", help="Install even if the bundle is the data in use, or older.")
+]
+MaxSizeOpt = Annotated[
+    int, typer.Option("--max-size", min=1, metavar="MB", help="Size cap of one downloaded file.")
+]
+SummaryOpt = Annotated[
+    bool,
+    typer.Option(
+        "--summary/--no-summary", help="After installing, print what changed (data diff)."
+    ),
+]
+RedirectsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-redirects-anywhere",
+        help="Follow redirects to other sites too (default: only within the source's site).",
+    ),
+]
+
+
 @app.command("update")
 def update(
-    source: Annotated[
-        str | None,
-        typer.Option(
-            "--source",
-            metavar="URL|PATH",
-            help="A bundle written by 'deckcheck data export': the URL of its folder (or of its "
-            "manifest.json) or of its .zip, or the folder or .zip itself. Default: "
-            "DECKCHECK_UPDATE_URL, else the last source.",
-        ),
-    ] = None,
-    from_upstream: Annotated[
-        bool,
-        typer.Option(
-            "--from-upstream",
-            help="Fetch the card and ban-list source files and build the bundle here "
-            "(--source then names their sources.json; default DECKCHECK_UPSTREAM_URL).",
-        ),
-    ] = False,
-    force: Annotated[
-        bool,
-        typer.Option("--force", help="Install even if the bundle is the data in use, or older."),
-    ] = False,
+    source: UpdateSourceOpt = None,
+    from_upstream: FromUpstreamOpt = False,
+    force: ForceOpt = False,
     timeout: TimeoutOpt = None,
     retries: RetriesOpt = 3,
-    max_size: Annotated[
-        int,
-        typer.Option("--max-size", min=1, metavar="MB", help="Size cap of one downloaded file."),
-    ] = 64,
-    summary: Annotated[
-        bool,
-        typer.Option(
-            "--summary/--no-summary", help="After installing, print what changed (data diff)."
-        ),
-    ] = True,
-    redirects_anywhere: Annotated[
-        bool,
-        typer.Option(
-            "--allow-redirects-anywhere",
-            help="Follow redirects to other sites too (default: only within the source's site).",
-        ),
-    ] = False,
+    max_size: MaxSizeOpt = 64,
+    summary: SummaryOpt = True,
+    redirects_anywhere: RedirectsOpt = False,
 ) -> None:
     """Install newer card and ban-list data: fetch, verify every checksum, load, then switch.
 
     A failed or interrupted update changes nothing: the data in use stays active and whole.
     """
-    from deckcheck.data.update import UpdateStatus, default_source
-    from deckcheck.data.update import update as run_update
     from deckcheck.error import DeckcheckError
 
     opts = fetch_options(
@@ -234,18 +239,7 @@ def update(
     bar = _Bar()
     _interrupt_on_sigterm()
     try:
-        if from_upstream:
-            from deckcheck.data.upstream import update_from_upstream
-
-            result = update_from_upstream(
-                source, options=opts, progress=bar, force=force, notify=bar.note
-            )
-        elif source is None and default_source() is None:
-            from deckcheck.data.channel import update_default
-
-            result = update_default(options=opts, progress=bar, force=force, notify=bar.note)
-        else:
-            result = run_update(source, options=opts, progress=bar, force=force)
+        result = _fetch_update(source, from_upstream, force, opts, bar)
     except DeckcheckError as exc:
         bar.close()
         fail(f"update failed: {exc}", ["the data in use is unchanged"])
@@ -254,6 +248,34 @@ def update(
         sys.stderr.write("error: update interrupted\n  the data in use is unchanged\n")
         raise typer.Exit(130) from None
     bar.close()
+    _say_update(result, summary)
+
+
+def _fetch_update(
+    source: str | None, from_upstream: bool, force: bool, opts: FetchOptions, bar: _Bar
+) -> UpdateResult:
+    """Run the update the options ask for: from the upstream sources, the published channel
+    (no source anywhere) or the named bundle."""
+    from deckcheck.data.update import default_source
+    from deckcheck.data.update import update as run_update
+
+    if from_upstream:
+        from deckcheck.data.upstream import update_from_upstream
+
+        return update_from_upstream(
+            source, options=opts, progress=bar, force=force, notify=bar.note
+        )
+    if source is None and default_source() is None:
+        from deckcheck.data.channel import update_default
+
+        return update_default(options=opts, progress=bar, force=force, notify=bar.note)
+    return run_update(source, options=opts, progress=bar, force=force)
+
+
+def _say_update(result: UpdateResult, summary: bool) -> None:
+    """What the update did (and, with ``--summary``, what changed)."""
+    from deckcheck.data.update import UpdateStatus
+
     where = clean(result.source)
     if result.status is UpdateStatus.UPDATED:
         sys.stdout.write(
@@ -352,38 +374,38 @@ _WHERE = (
 )
 
 
+OldArg = Annotated[str | None, typer.Argument(metavar="[OLD]", help=f"{_WHERE} Default: in-use.")]
+NewArg = Annotated[str | None, typer.Argument(metavar="[NEW]", help=f"{_WHERE} Default: newest.")]
+LastOpt = Annotated[
+    bool,
+    typer.Option(
+        "--last",
+        help="What the last update changed: the data it replaced (or the bundled data) "
+        "against the data in use. Nothing is fetched.",
+    ),
+]
+NewestSourceOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--source",
+        metavar="URL|PATH",
+        help="Where 'newest' comes from: a bundle (folder or .zip, URL or path), e.g. a "
+        "mirror of the published one. Default: DECKCHECK_BUNDLE_URL, else the project's "
+        "published bundle.",
+    ),
+]
+DiffOutputOpt = Annotated[
+    DiffOutput, typer.Option("--output", "-o", help="text, json or markdown (release notes).")
+]
+
+
 @app.command("diff")
 def diff_data(
-    old: Annotated[
-        str | None,
-        typer.Argument(metavar="[OLD]", help=f"{_WHERE} Default: in-use."),
-    ] = None,
-    new: Annotated[
-        str | None,
-        typer.Argument(metavar="[NEW]", help=f"{_WHERE} Default: newest."),
-    ] = None,
-    last: Annotated[
-        bool,
-        typer.Option(
-            "--last",
-            help="What the last update changed: the data it replaced (or the bundled data) "
-            "against the data in use. Nothing is fetched.",
-        ),
-    ] = False,
-    source: Annotated[
-        str | None,
-        typer.Option(
-            "--source",
-            metavar="URL|PATH",
-            help="Where 'newest' comes from: a bundle (folder or .zip, URL or path), e.g. a "
-            "mirror of the published one. Default: DECKCHECK_BUNDLE_URL, else the project's "
-            "published bundle.",
-        ),
-    ] = None,
-    output: Annotated[
-        DiffOutput,
-        typer.Option("--output", "-o", help="text, json or markdown (release notes)."),
-    ] = DiffOutput.TEXT,
+    old: OldArg = None,
+    new: NewArg = None,
+    last: LastOpt = False,
+    source: NewestSourceOpt = None,
+    output: DiffOutputOpt = DiffOutput.TEXT,
     timeout: TimeoutOpt = None,
     retries: RetriesOpt = 3,
 ) -> None:
@@ -392,9 +414,7 @@ def diff_data(
     With no arguments: the data in use against the newest available (the published bundle),
     fetched into a temporary folder and not installed.
     """
-    import json
-
-    from deckcheck.data.diff import diff, render_markdown, render_text
+    from deckcheck.data.diff import diff
     from deckcheck.error import DeckcheckError
 
     if last and (old is not None or new is not None or source is not None):
@@ -416,6 +436,15 @@ def diff_data(
         fail(str(exc), ["nothing was installed: the data in use is unchanged"])
     finally:
         opener.close()
+    _write_changes(changes, output)
+
+
+def _write_changes(changes: DataDiff, output: DiffOutput) -> None:
+    """``data diff``'s report as text, JSON or Markdown."""
+    import json
+
+    from deckcheck.data.diff import render_markdown, render_text
+
     if output is DiffOutput.JSON:
         sys.stdout.write(json.dumps(changes.to_dict(), indent=2, ensure_ascii=False) + "\n")
     elif output is DiffOutput.MARKDOWN:

@@ -15,11 +15,19 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from deckcheck.cli.common import EXIT_ILLEGAL, EXIT_OK, Output, clean, fail, print_json
+from deckcheck.cli.common import (
+    EXIT_ILLEGAL,
+    EXIT_OK,
+    Output,
+    clean,
+    fail,
+    print_json,
+    text_only,
+)
 from deckcheck.cli.options import OutputOpt, RegionOpt
 
 if TYPE_CHECKING:
-    from deckcheck.event.desk import Desk
+    from deckcheck.event.desk import Created, Desk
 
 T = TypeVar("T")
 
@@ -59,11 +67,6 @@ def _safely(fn: Callable[[], T]) -> T:
         fail(str(exc))
 
 
-def _text_only(output: Output) -> None:
-    if output not in (Output.TEXT, Output.JSON):
-        fail(f"this command writes text or json, not {output.value}")
-
-
 def _read_deck(path: str) -> str:
     """A deck argument: a ``ydke://`` URL as it is, ``-`` for stdin, else a file (capped)."""
     from deckcheck.boundary import read_capped
@@ -88,31 +91,38 @@ def _read_deck(path: str) -> str:
         fail(f"{path}: not UTF-8 text")
 
 
+NameOpt = Annotated[str, typer.Option("--name", help="The event's name.", show_default=False)]
+EventFormatOpt = Annotated[
+    str, typer.Option("--format", "-f", help="Format id or alias.", show_default=False)
+]
+EventDateOpt = Annotated[
+    str,
+    typer.Option(
+        "--date", "-d", help="The event's date (YYYY-MM-DD or today).", show_default=False
+    ),
+]
+DeadlineOpt = Annotated[
+    str,
+    typer.Option(
+        "--deadline",
+        help="When submissions close: ISO 8601 with a time zone (2026-06-01T09:00:00+02:00).",
+        show_default=False,
+    ),
+]
+UrlOpt = Annotated[
+    str | None,
+    typer.Option("--url", metavar="BASE", help="The service's public URL, for the links."),
+]
+
+
 @app.command("create")
 def create(
-    name: Annotated[str, typer.Option("--name", help="The event's name.", show_default=False)],
-    format: Annotated[
-        str, typer.Option("--format", "-f", help="Format id or alias.", show_default=False)
-    ],
-    on: Annotated[
-        str,
-        typer.Option(
-            "--date", "-d", help="The event's date (YYYY-MM-DD or today).", show_default=False
-        ),
-    ],
-    deadline: Annotated[
-        str,
-        typer.Option(
-            "--deadline",
-            help="When submissions close: ISO 8601 with a time zone (2026-06-01T09:00:00+02:00).",
-            show_default=False,
-        ),
-    ],
+    name: NameOpt,
+    format: EventFormatOpt,
+    on: EventDateOpt,
+    deadline: DeadlineOpt,
     region: RegionOpt = None,
-    url: Annotated[
-        str | None,
-        typer.Option("--url", metavar="BASE", help="The service's public URL, for the links."),
-    ] = None,
+    url: UrlOpt = None,
     database: DatabaseOpt = None,
     output: OutputOpt = Output.TEXT,
 ) -> None:
@@ -123,7 +133,7 @@ def create(
     from deckcheck.event.desk import parse_day, parse_deadline
     from deckcheck.event.token import Role
 
-    _text_only(output)
+    text_only(output)
     desk = _desk(database)
     day = dt.date.today() if on.strip().lower() == "today" else _safely(lambda: parse_day(on))
     made = _safely(
@@ -149,14 +159,20 @@ def create(
         doc["dashboard_url"] = f"{base}/events/{ev.id}/dashboard"
     if output is Output.JSON:
         print_json(doc)
-        return
+    else:
+        _say_created(made, doc)
+
+
+def _say_created(made: Created, doc: dict[str, Any]) -> None:
+    """The new event, its tokens and (with ``--url``) its links, as text."""
+    ev = made.event
     lines = [
         f"event {ev.id}: {ev.name} ({ev.format}, {ev.date.isoformat()}), submissions "
         f"close {ev.deadline.isoformat()}",
         f"organiser token: {made.organiser_token}",
         f"judge token:     {made.judge_token}",
     ]
-    if url:
+    if "submission_url" in doc:
         lines += [
             f"submission link: {doc['submission_url']}",
             f"dashboard:       {doc['dashboard_url']}",
@@ -167,7 +183,7 @@ def create(
 @app.command("list")
 def list_events(database: DatabaseOpt = None, output: OutputOpt = Output.TEXT) -> None:
     """List the events in the database, newest first."""
-    _text_only(output)
+    text_only(output)
     desk = _desk(database)
     events = _safely(desk.events)
     now = desk.clock()
@@ -184,7 +200,7 @@ def list_events(database: DatabaseOpt = None, output: OutputOpt = Output.TEXT) -
 @app.command("show")
 def show(event_id: EventArg, database: DatabaseOpt = None, output: OutputOpt = Output.TEXT) -> None:
     """Show an event and its registrations (verdict, fingerprint, edits)."""
-    _text_only(output)
+    text_only(output)
     desk = _desk(database)
     ev = _safely(lambda: desk.event(event_id))
     entries = _safely(lambda: desk.registrations(event_id))
@@ -219,7 +235,7 @@ def submit(
     edit token. Exit 0 legal, 1 illegal (stored all the same), 2 refused."""
     from deckcheck.event.token import Role
 
-    _text_only(output)
+    text_only(output)
     desk = _desk(database)
     text = _read_deck(deck)
     got = _safely(lambda: desk.submit(event_id, player, player_id, text, actor=Role.CLI))
@@ -322,15 +338,18 @@ def check(
     output: OutputOpt = Output.TEXT,
 ) -> None:
     """Compare a played deck with the player's registration. Exit 0 same, 1 different."""
-    from deckcheck.deck.model import Section
+    from deckcheck.reporter.text import deck_diff_lines
 
-    _text_only(output)
+    text_only(output)
     desk = _desk(database)
     text = _read_deck(played)
     got = _safely(lambda: desk.check(event_id, player_id, text))
     d = got.diff
     if output is Output.JSON:
-        print_json(got.to_dict())
+        from deckcheck.reporter.document.deck import CheckDocument
+        from deckcheck.reporter.document.shape import Merged, shape
+
+        print_json(shape(CheckDocument, Merged(got, got.diff)))
     else:
         lines = [
             f"registered {d.registered_fingerprint}  {got.entry.player_id} ({got.entry.player})",
@@ -340,12 +359,7 @@ def check(
             lines.append("SAME: the played deck is the registered one")
         else:
             lines.append("DIFFERENT (the played deck against the registered one):")
-            for section in Section:
-                rows = [("missing", x) for x in d.missing if x.section is section]
-                rows += [("extra", x) for x in d.extra if x.section is section]
-                if rows:
-                    lines.append(f"{section.value.capitalize()} Deck:")
-                    lines += [f"  {what:7} {x.count}x {x.name}" for what, x in rows]
+            lines += deck_diff_lines(d)
         sys.stdout.write("".join(clean(x) + "\n" for x in lines))
     raise typer.Exit(EXIT_OK if d.same else EXIT_ILLEGAL)
 
@@ -355,7 +369,7 @@ def audit(
     event_id: EventArg, database: DatabaseOpt = None, output: OutputOpt = Output.TEXT
 ) -> None:
     """Print the event's audit log: every change, who, when, old and new fingerprint."""
-    _text_only(output)
+    text_only(output)
     desk = _desk(database)
     log = _safely(lambda: desk.audit(event_id))
     if output is Output.JSON:

@@ -108,14 +108,17 @@ def show(
     region: RegionOpt = None,
 ) -> None:
     """Show a format's rules, and the era and ban list in force on a date."""
-    from deckcheck.rule.format import Pool
-
     fmt = resolve_named(name, format_file, region)
     d = parse_date(when)
     check_date(fmt, d)
     if output is Output.JSON:
         print_document("format", fmt.to_dict(d, Dataset.active()))
         return
+    print_lines(_era_lines(fmt, d) + _rule_lines(fmt, d) + _list_lines(fmt, d))
+
+
+def _era_lines(fmt: Format, d: date) -> list[str]:
+    """The format's name and aliases, and its era on ``d``: deck sizes, hand and draws."""
     era = fmt.era_at(d)
     lines = [
         clean(
@@ -133,7 +136,12 @@ def show(
         f"{'yes' if era.first_player_draws else 'no'}, hand limit "
         f"{era.hand_limit if era.hand_limit is not None else 'none'}, LP {era.life_points}"
     )
-    lines.append(f"  pool: {fmt.pool.value}, copies per name: {fmt.copy_limit}")
+    return lines
+
+
+def _rule_lines(fmt: Format, d: date) -> list[str]:
+    """The format's own rules: pool, copies, points, forbidden types, Skills, limits."""
+    lines = [f"  pool: {fmt.pool.value}, copies per name: {fmt.copy_limit}"]
     if fmt.point_cap is not None:
         lines.append(f"  point cap: {fmt.point_cap}")
     if fmt.forbidden_types:
@@ -147,10 +155,18 @@ def show(
         lines.append(
             "  limit groups: " + ", ".join(f"{k} {v}" for k, v in fmt.limit_groups.items())
         )
+    return lines
+
+
+def _list_lines(fmt: Format, d: date) -> list[str]:
+    """The ban list in force on ``d``, the region, the next lists, the confidence and notes."""
+    from deckcheck.rule.format import Pool
+
+    era = fmt.era_at(d)
     current = fmt.banlist_at(d, Dataset.active())
     approx = " (date approximate: no source gives the effective day)"
     shown = "none" if current is None else current.name + (approx if current.approximate else "")
-    lines.append(f"  ban list: {shown}")
+    lines = [f"  ban list: {shown}"]
     if fmt.family is not None and fmt.pool in (Pool.TCG, Pool.BOTH):
         lines.append(f"  TCG region for list dates: {fmt.tcg_region.value}")
     for b in fmt.upcoming(d, Dataset.active())[:3]:
@@ -159,7 +175,7 @@ def show(
     for note in dict.fromkeys((fmt.note, era.note)):  # an era used as a format shares its note
         if note:
             lines.append(f"  note: {note}")
-    print_lines(lines)
+    return lines
 
 
 def register(main: typer.Typer) -> None:

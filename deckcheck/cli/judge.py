@@ -12,7 +12,7 @@ import typer
 
 from deckcheck.boundary import MAX_TEXT_BYTES as MAX_PLAN_BYTES
 from deckcheck.boundary import read_capped
-from deckcheck.cli.common import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, Output, clean, fail
+from deckcheck.cli.common import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, Output, clean, fail, text_only
 from deckcheck.cli.options import (
     DateOpt,
     FormatFileOpt,
@@ -25,6 +25,7 @@ from deckcheck.reporter.text import plural
 
 if TYPE_CHECKING:
     from deckcheck.deck.model import Deck
+    from deckcheck.run.siding import SidePlan, SideResult
 
 
 def _read(path: str) -> Deck:
@@ -52,11 +53,6 @@ def _json_out(data: object) -> None:
     sys.stdout.write(json.dumps(safe(data), ensure_ascii=False, indent=2) + "\n")
 
 
-def _text_only(output: Output) -> None:
-    if output not in (Output.TEXT, Output.JSON):
-        fail(f"this command writes text or json, not {output.value}")
-
-
 def fingerprint(
     decks: Annotated[
         list[str],
@@ -76,12 +72,13 @@ def fingerprint(
     fingerprint: its lines are listed on stderr (and under ``unread`` in JSON) and the run exits
     2, as it does when a deck cannot be read.
     """
-    from deckcheck.deck.compare import unread_dict
     from deckcheck.deck.io import read_path
     from deckcheck.deck.model import fingerprint_deck
     from deckcheck.error import DeckcheckError
+    from deckcheck.reporter.document.meta import UnreadLineDoc
+    from deckcheck.reporter.document.shape import shape
 
-    _text_only(output)
+    text_only(output)
     results: list[dict[str, object]] = []
     code = EXIT_OK
     for path in decks:
@@ -106,7 +103,7 @@ def fingerprint(
                 "name": deck.name,
                 "fingerprint": None if unread else fingerprint_deck(deck),
                 "counts": deck.counts,
-                "unread": [unread_dict(f) for f in deck.unread],
+                "unread": [shape(UnreadLineDoc, f) for f in deck.unread],
             }
         )
     if output is Output.JSON:
@@ -130,13 +127,17 @@ def diff(
     lines that name no card (they are listed; such decks are never called the same).
     """
     from deckcheck.deck.compare import compare_decks
-    from deckcheck.deck.model import Section
+    from deckcheck.reporter.text import deck_diff_lines
 
-    _text_only(output)
+    text_only(output)
     a, b = _read(registered), _read(played)
     result = compare_decks(a, b)
     if output is Output.JSON:
-        _json_out({"registered": a.source, "played": b.source, **result.to_dict()})
+        from deckcheck.reporter.document.deck import DiffDocument
+        from deckcheck.reporter.document.shape import Merged, shape
+
+        sources = {"registered": a.source, "played": b.source}
+        _json_out(shape(DiffDocument, Merged(sources, result)))
     else:
         lines = [
             f"registered {result.registered_fingerprint}  {clean(a.source or registered)}",
@@ -150,12 +151,7 @@ def diff(
             lines.append("SAME: the decks hold the same cards")
         else:
             lines.append("DIFFERENT (the played deck against the registered one):")
-            for section in Section:
-                rows = [("missing", d) for d in result.missing if d.section is section]
-                rows += [("extra", d) for d in result.extra if d.section is section]
-                if rows:
-                    lines.append(f"{section.value.capitalize()} Deck:")
-                    lines += [f"  {what:7} {d.count}x {clean(d.name)}" for what, d in rows]
+            lines += deck_diff_lines(result)
         sys.stdout.write("\n".join(lines) + "\n")
     if result.unread:
         sys.stderr.write("error: a deck has lines that name no card; not compared\n")
@@ -163,20 +159,25 @@ def diff(
     raise typer.Exit(EXIT_OK if result.same else EXIT_ILLEGAL)
 
 
+SideDeckArg = Annotated[str, typer.Argument(help="The deck (Game 1).", show_default=False)]
+PlanOpt = Annotated[
+    Path | None,
+    typer.Option("--plan", metavar="FILE", help="Side plan file ('in:' and 'out:' lists)."),
+]
+CardsInOpt = Annotated[
+    str | None,
+    typer.Option("--in", metavar="CARDS", help='Cards sided in, e.g. "3 Card A, 1 Card B".'),
+]
+CardsOutOpt = Annotated[
+    str | None, typer.Option("--out-cards", metavar="CARDS", help="Cards sided out, same form.")
+]
+
+
 def side(
-    deck: Annotated[str, typer.Argument(help="The deck (Game 1).", show_default=False)],
-    plan: Annotated[
-        Path | None,
-        typer.Option("--plan", metavar="FILE", help="Side plan file ('in:' and 'out:' lists)."),
-    ] = None,
-    cards_in: Annotated[
-        str | None,
-        typer.Option("--in", metavar="CARDS", help='Cards sided in, e.g. "3 Card A, 1 Card B".'),
-    ] = None,
-    cards_out: Annotated[
-        str | None,
-        typer.Option("--out-cards", metavar="CARDS", help="Cards sided out, same form."),
-    ] = None,
+    deck: SideDeckArg,
+    plan: PlanOpt = None,
+    cards_in: CardsInOpt = None,
+    cards_out: CardsOutOpt = None,
     format: FormatOpt = None,
     format_file: FormatFileOpt = None,
     on: DateOpt = None,
@@ -189,11 +190,9 @@ def side(
     deck is legal in the format. Exit 0 when all hold, 1 when one does not, 2 when the deck or
     plan cannot be read.
     """
-    from deckcheck.error import DeckcheckError
-    from deckcheck.reporter import render
-    from deckcheck.run.siding import SidePlan, apply_side_plan, parse_card_list, parse_side_plan
+    from deckcheck.run.siding import apply_side_plan
 
-    _text_only(output)
+    text_only(output)
     if plan is None and cards_in is None and cards_out is None:
         fail("give a side plan: --plan FILE, or --in CARDS and --out-cards CARDS")
     if plan is not None and (cards_in is not None or cards_out is not None):
@@ -201,47 +200,62 @@ def side(
     fmt = resolve_format(format, format_file)
     when = parse_date(on)
     d = _read(deck)
+    result = apply_side_plan(d, _side_plan(d, plan, cards_in, cards_out), fmt, when)
+    if output is Output.JSON:
+        from deckcheck.reporter.document.deck import SideResultDocument
+        from deckcheck.reporter.document.shape import shape
+
+        _json_out(shape(SideResultDocument, result))
+    else:
+        _write_side(result)
+    raise typer.Exit(EXIT_OK if result.ok else EXIT_ILLEGAL)
+
+
+def _side_plan(d: Deck, plan: Path | None, cards_in: str | None, cards_out: str | None) -> SidePlan:
+    """The side plan of ``--plan FILE``, or of ``--in`` and ``--out-cards`` (exit 2 when it
+    cannot be read)."""
+    from deckcheck.error import DeckcheckError
+    from deckcheck.run.siding import SidePlan, parse_card_list, parse_side_plan
+
     try:
-        if plan is not None:
-            try:
-                text = read_capped(plan, MAX_PLAN_BYTES).decode("utf-8-sig")
-            except (OSError, UnicodeDecodeError) as exc:
-                fail(f"{plan}: cannot read the side plan: {exc}")
-            try:
-                the_plan = parse_side_plan(text)
-            except DeckcheckError as exc:
-                fail(f"{plan}: {exc}")
-        else:
+        if plan is None:
             side_cards = [c.card for c in d.side if c.card is not None]
             deck_cards = [c.card for c in (*d.main, *d.extra) if c.card is not None]
-            the_plan = SidePlan(
+            return SidePlan(
                 parse_card_list(cards_in or "", among=side_cards),
                 parse_card_list(cards_out or "", among=deck_cards),
             )
+        try:
+            text = read_capped(plan, MAX_PLAN_BYTES).decode("utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(f"{plan}: cannot read the side plan: {exc}")
+        try:
+            return parse_side_plan(text)
+        except DeckcheckError as exc:
+            fail(f"{plan}: {exc}")
     except DeckcheckError as exc:
         fail(str(exc))
-    result = apply_side_plan(d, the_plan, fmt, when)
-    if output is Output.JSON:
-        _json_out(result.to_dict())
-    else:
-        lines = [f"side plan: {result.moved['in']} in, {result.moved['out']} out"]
-        for label, moved in (("in: ", result.moved_in), ("out:", result.moved_out)):
-            if moved:
-                lines.append(
-                    f"  {label} " + ", ".join(f"{n} {clean(name)}" for name, _, n in moved)
-                )
-        lines += [f"  error   {p.code.value:17} {clean(p.message)}" for p in result.problems]
-        lines.append("sided deck:")
-        for section in ("main", "extra", "side"):
-            cards = result.to_dict()["deck"][section]
-            total = sum(c["copies"] for c in cards)
-            body = ", ".join(f"{c['copies']} {clean(c['name'])}" for c in cards) or "-"
-            lines.append(f"  {section.capitalize()} ({total}): {body}")
-        colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-        sys.stdout.write("\n".join(lines) + "\n" + render(result.report, "text", colour=colour))
-        verdict = "OK" if result.ok else "NOT OK"
-        sys.stdout.write(f"{verdict}: the plan {'works' if result.ok else 'does not work'}\n")
-    raise typer.Exit(EXIT_OK if result.ok else EXIT_ILLEGAL)
+
+
+def _write_side(result: SideResult) -> None:
+    """The side plan's result as text: the cards moved, the problems, the sided deck and its
+    report, and the verdict."""
+    from deckcheck.reporter import render
+
+    lines = [f"side plan: {result.moved['in']} in, {result.moved['out']} out"]
+    for label, moved in (("in: ", result.moved_in), ("out:", result.moved_out)):
+        if moved:
+            lines.append(f"  {label} " + ", ".join(f"{n} {clean(name)}" for name, _, n in moved))
+    lines += [f"  error   {p.code.value:17} {clean(p.message)}" for p in result.problems]
+    lines.append("sided deck:")
+    for section, cards in result.sections.items():
+        total = sum(k for _, _, k in cards)
+        body = ", ".join(f"{k} {clean(name)}" for name, _, k in cards) or "-"
+        lines.append(f"  {section.capitalize()} ({total}): {body}")
+    colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    sys.stdout.write("\n".join(lines) + "\n" + render(result.report, "text", colour=colour))
+    verdict = "OK" if result.ok else "NOT OK"
+    sys.stdout.write(f"{verdict}: the plan {'works' if result.ok else 'does not work'}\n")
 
 
 def register(app: typer.Typer) -> None:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import enum
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from deckcheck.cli.common import EXIT_ERROR, EXIT_OK, clean, fail, write_output
 from deckcheck.cli.options import out_path
+
+if TYPE_CHECKING:
+    from deckcheck.run.meta import Metagame
 
 
 class MetaOutput(enum.StrEnum):
@@ -22,55 +25,62 @@ class MetaOutput(enum.StrEnum):
     HTML = "html"
 
 
+InputsArg = Annotated[
+    list[str],
+    typer.Argument(
+        metavar="INPUT...",
+        help="Deck files, folders, .zip archives, registrations .csv files, '-' or ydke:// URLs.",
+        show_default=False,
+    ),
+]
+MetaOutputOpt = Annotated[
+    MetaOutput, typer.Option("--output", "-o", help="Report format: text, json, csv or html.")
+]
+OutFileOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        metavar="FILE",
+        help="Write the report to FILE.",
+        show_default=False,
+        parser=out_path,
+    ),
+]
+SignaturesOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--signatures",
+        metavar="FILE",
+        help="An organiser's TOML of signature cards per archetype (overrides the rule).",
+        show_default=False,
+    ),
+]
+TopOpt = Annotated[
+    int, typer.Option("--top", min=1, max=1000, help="Cards per table.", show_default=True)
+]
+ExcludeOpt = Annotated[
+    list[str] | None,
+    typer.Option("--exclude", metavar="GLOB", help="Leave out folder files matching GLOB."),
+]
+PoolFormatOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--format",
+        "-f",
+        help="The decks' format, for reading card names (rush: Rush Duel "
+        "cards first); default tcg.",
+    ),
+]
+
+
 def meta_command(
-    inputs: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="INPUT...",
-            help="Deck files, folders, .zip archives, registrations .csv files, '-' or ydke:// "
-            "URLs.",
-            show_default=False,
-        ),
-    ],
-    output: Annotated[
-        MetaOutput,
-        typer.Option("--output", "-o", help="Report format: text, json, csv or html."),
-    ] = MetaOutput.TEXT,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            metavar="FILE",
-            help="Write the report to FILE.",
-            show_default=False,
-            parser=out_path,
-        ),
-    ] = None,
-    signatures: Annotated[
-        Path | None,
-        typer.Option(
-            "--signatures",
-            metavar="FILE",
-            help="An organiser's TOML of signature cards per archetype (overrides the rule).",
-            show_default=False,
-        ),
-    ] = None,
-    top: Annotated[
-        int, typer.Option("--top", min=1, max=1000, help="Cards per table.", show_default=True)
-    ] = 20,
-    exclude: Annotated[
-        list[str] | None,
-        typer.Option("--exclude", metavar="GLOB", help="Leave out folder files matching GLOB."),
-    ] = None,
-    format: Annotated[
-        str | None,
-        typer.Option(
-            "--format",
-            "-f",
-            help="The decks' format, for reading card names (rush: Rush Duel "
-            "cards first); default tcg.",
-        ),
-    ] = None,
+    inputs: InputsArg,
+    output: MetaOutputOpt = MetaOutput.TEXT,
+    out: OutFileOpt = None,
+    signatures: SignaturesOpt = None,
+    top: TopOpt = 20,
+    exclude: ExcludeOpt = None,
+    format: PoolFormatOpt = None,
 ) -> None:
     """Print the metagame: archetypes by decks and share, the most-played cards, staples.
 
@@ -84,7 +94,8 @@ def meta_command(
     from deckcheck.reporter import meta as report
     from deckcheck.rule.format import Pool
     from deckcheck.run.batch import sources
-    from deckcheck.run.meta import DEFAULT_RULES, analyze, load_rules
+    from deckcheck.run.meta import DEFAULT_RULES, analyze
+    from deckcheck.run.signature import load_rules
 
     rush = resolve_format(format, None).pool is Pool.RUSH
     try:
@@ -103,6 +114,12 @@ def meta_command(
         write_output(str(out), text)
     else:
         sys.stdout.write(text)
+    _say_unread(result)
+    raise typer.Exit(EXIT_ERROR if result.unreadable else EXIT_OK)
+
+
+def _say_unread(result: Metagame) -> None:
+    """On stderr: each line that names no card (not counted), and each unreadable source."""
     for entry in result.entries:
         for f in entry.unread:
             what = clean(f.text or f.message)
@@ -112,7 +129,6 @@ def meta_command(
             )
     for u in result.unreadable:
         sys.stderr.write(f"error: {clean(u.error)} [{u.code.value}]\n")
-    raise typer.Exit(EXIT_ERROR if result.unreadable else EXIT_OK)
 
 
 def register(app: typer.Typer) -> None:

@@ -72,81 +72,90 @@ def batch_sheets(checked: Batch, lang: str, out: Path) -> str:
     return str(out)
 
 
+DecksArg = Annotated[
+    list[str],
+    typer.Argument(
+        metavar="DECK...",
+        help="Deck files, folders, .zip archives, registrations .csv files, '-' for "
+        "stdin, or ydke:// URLs.",
+        show_default=False,
+    ),
+]
+PdfOutOpt = Annotated[
+    Path,
+    typer.Option(
+        "--out",
+        metavar="FILE.pdf",
+        help="The PDF to write.",
+        show_default=False,
+        parser=out_path,
+    ),
+]
+PlayerOpt = Annotated[str | None, typer.Option("--player", help="Player name.")]
+PlayerIdOpt = Annotated[
+    str | None, typer.Option("--player-id", help="Player ID (e.g. a CARD GAME ID).")
+]
+EventNameOpt = Annotated[str | None, typer.Option("--event", help="Event name.")]
+PaperOpt = Annotated[PaperChoice, typer.Option("--paper", help="Paper size.")]
+
+
+def sheet_cmd(
+    decks: DecksArg,
+    out: PdfOutOpt,
+    player: PlayerOpt = None,
+    player_id: PlayerIdOpt = None,
+    event: EventNameOpt = None,
+    format: FormatOpt = None,
+    format_file: FormatFileOpt = None,
+    on: DateOpt = None,
+    region: RegionOpt = None,
+    lang: LangOpt = None,
+    paper: PaperOpt = PaperChoice.A4,
+    allow_prerelease: AllowPrereleaseOpt = False,
+) -> None:
+    """Write deck registration sheets: one PDF, a page per deck.
+
+    Each page has the Main Deck split into Monster, Spell and Trap cards with counts and
+    totals, the Extra and Side Decks, the player and event fields (empty ones are fillable
+    PDF form fields), card names in --lang, the verdict for the format and date, the deck's
+    and the data's fingerprints, and a QR code holding the deck's ydke:// URL. A
+    registrations CSV fills each page's player and player ID.
+    Exit 0 when every deck is legal, 1 when any is illegal, 2 when a source could not be
+    read (the PDF then holds the decks that could) or nothing could be written.
+    """
+    from deckcheck.error import DeckcheckError
+    from deckcheck.reporter.sheet import SheetFields
+    from deckcheck.reporter.sheetbatch import sheets_from_sources
+
+    fmt = resolve_format(format, format_file, region=region)
+    when = parse_date(on)
+    fields = SheetFields(player, player_id, event, when.isoformat() if on else None)
+    try:
+        batch = sheets_from_sources(
+            decks,
+            fmt,
+            when,
+            lang=lang or "en",
+            fields=fields,
+            allow_prerelease=allow_prerelease,
+        )
+    except DeckcheckError as exc:
+        fail(str(exc))
+    for line in batch.unreadable:
+        sys.stderr.write(f"error: {clean(line)}\n")
+    if not batch.sheets:
+        fail("no deck could be read: no sheet written")
+    write_sheets(batch, out, paper.value)
+    legal = sum(r.legal for r in batch.reports)
+    sys.stdout.write(
+        f"wrote {len(batch.sheets)} sheet(s) to {clean(str(out))}: {legal} legal, "
+        f"{len(batch.reports) - legal} illegal\n"
+    )
+    if batch.unreadable:
+        raise typer.Exit(2)
+    raise typer.Exit(0 if legal == len(batch.reports) else 1)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``sheet`` to the main app."""
-
-    @app.command("sheet")
-    def sheet_cmd(
-        decks: Annotated[
-            list[str],
-            typer.Argument(
-                metavar="DECK...",
-                help="Deck files, folders, .zip archives, registrations .csv files, '-' for "
-                "stdin, or ydke:// URLs.",
-                show_default=False,
-            ),
-        ],
-        out: Annotated[
-            Path,
-            typer.Option(
-                "--out",
-                metavar="FILE.pdf",
-                help="The PDF to write.",
-                show_default=False,
-                parser=out_path,
-            ),
-        ],
-        player: Annotated[str | None, typer.Option("--player", help="Player name.")] = None,
-        player_id: Annotated[
-            str | None, typer.Option("--player-id", help="Player ID (e.g. a CARD GAME ID).")
-        ] = None,
-        event: Annotated[str | None, typer.Option("--event", help="Event name.")] = None,
-        format: FormatOpt = None,
-        format_file: FormatFileOpt = None,
-        on: DateOpt = None,
-        region: RegionOpt = None,
-        lang: LangOpt = None,
-        paper: Annotated[PaperChoice, typer.Option("--paper", help="Paper size.")] = PaperChoice.A4,
-        allow_prerelease: AllowPrereleaseOpt = False,
-    ) -> None:
-        """Write deck registration sheets: one PDF, a page per deck.
-
-        Each page has the Main Deck split into Monster, Spell and Trap cards with counts and
-        totals, the Extra and Side Decks, the player and event fields (empty ones are fillable
-        PDF form fields), card names in --lang, the verdict for the format and date, the deck's
-        and the data's fingerprints, and a QR code holding the deck's ydke:// URL. A
-        registrations CSV fills each page's player and player ID.
-        Exit 0 when every deck is legal, 1 when any is illegal, 2 when a source could not be
-        read (the PDF then holds the decks that could) or nothing could be written.
-        """
-        from deckcheck.error import DeckcheckError
-        from deckcheck.reporter.sheet import SheetFields
-        from deckcheck.reporter.sheetbatch import sheets_from_sources
-
-        fmt = resolve_format(format, format_file, region=region)
-        when = parse_date(on)
-        fields = SheetFields(player, player_id, event, when.isoformat() if on else None)
-        try:
-            batch = sheets_from_sources(
-                decks,
-                fmt,
-                when,
-                lang=lang or "en",
-                fields=fields,
-                allow_prerelease=allow_prerelease,
-            )
-        except DeckcheckError as exc:
-            fail(str(exc))
-        for line in batch.unreadable:
-            sys.stderr.write(f"error: {clean(line)}\n")
-        if not batch.sheets:
-            fail("no deck could be read: no sheet written")
-        write_sheets(batch, out, paper.value)
-        legal = sum(r.legal for r in batch.reports)
-        sys.stdout.write(
-            f"wrote {len(batch.sheets)} sheet(s) to {clean(str(out))}: {legal} legal, "
-            f"{len(batch.reports) - legal} illegal\n"
-        )
-        if batch.unreadable:
-            raise typer.Exit(2)
-        raise typer.Exit(0 if legal == len(batch.reports) else 1)
+    app.command("sheet")(sheet_cmd)

@@ -25,8 +25,8 @@ from deckcheck.cli.validate import (
     OutOpt,
     PathsArg,
     ProgressOpt,
+    Scope,
     SummaryOpt,
-    default_paths,
 )
 
 
@@ -67,23 +67,11 @@ def upcoming_command(
     """
     from deckcheck.reporter import render
     from deckcheck.reporter.outlook import forecast_markdown
-    from deckcheck.run.batch import sources
     from deckcheck.run.forecast import forecast
 
     run = CheckRun.start(config, no_config, format, format_file, on, strict, out)
     is_strict = run.strict
-    fc = run.check(
-        progress,
-        lambda shown: forecast(
-            sources(default_paths(paths, run.config), exclude=exclude or ()),
-            run.config,
-            format=run.format,
-            date=run.date,
-            allow_prerelease=True if allow_prerelease else None,
-            progress=shown,
-            region=region.value if region is not None else None,
-        ),
-    )
+    fc = run.check_sources(forecast, Scope(paths, exclude, allow_prerelease, region), progress)
     run.finish(
         render(fc, Output(output.value), colour=run.colour, root=run.root, strict=is_strict),
         out,

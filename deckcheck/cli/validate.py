@@ -7,7 +7,7 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -25,6 +25,7 @@ from deckcheck.cli.options import (
     JobsOpt,
     LangOpt,
     NoConfigOpt,
+    RegionChoice,
     RegionOpt,
     ReportOutputOpt,
     StrictOpt,
@@ -36,7 +37,7 @@ from deckcheck.cli.options import (
 
 if TYPE_CHECKING:
     from deckcheck.rule.format import Format
-    from deckcheck.run.batch import Unreadable
+    from deckcheck.run.batch import Skipped, Unreadable
     from deckcheck.run.config import Config
 
 _T = TypeVar("_T")
@@ -163,6 +164,17 @@ class Progress:
 
 
 @dataclass(frozen=True)
+class Scope:
+    """Which sources ``validate`` and ``upcoming`` check: the paths (or the configuration's
+    folder), the ``--exclude`` globs, ``--allow-prerelease`` and ``--region``."""
+
+    paths: list[str] | None
+    exclude: list[str] | None
+    allow_prerelease: bool
+    region: RegionChoice | None
+
+
+@dataclass(frozen=True)
 class CheckRun:
     """What ``validate`` and ``upcoming`` take from their shared options and the repository
     configuration, before the checking starts."""
@@ -220,6 +232,34 @@ class CheckRun:
         finally:
             shown.done()
 
+    def check_sources(
+        self,
+        work: Callable[..., _T],
+        scope: Scope,
+        progress: bool | None,
+        lang: str = "en",
+        **extra: object,
+    ) -> _T:
+        """Run ``work`` (:func:`~deckcheck.run.config.check_with_config` or
+        :func:`~deckcheck.run.forecast.forecast`) over the scope's sources with the run's
+        configuration, format and date, under :meth:`check`."""
+        from deckcheck.run.batch import sources
+
+        return self.check(
+            progress,
+            lambda shown: work(
+                sources(default_paths(scope.paths, self.config), exclude=scope.exclude or ()),
+                self.config,
+                format=self.format,
+                date=self.date,
+                allow_prerelease=True if scope.allow_prerelease else None,
+                progress=shown,
+                region=scope.region.value if scope.region is not None else None,
+                **extra,
+            ),
+            lang,
+        )
+
     def finish(
         self,
         report: str,
@@ -263,89 +303,82 @@ def append_summary(text: str, path: Path | None) -> None:
         fail(f"cannot write the summary to {path}: {exc.strerror or exc}")
 
 
+def validate_cmd(
+    paths: PathsArg = None,
+    format: FormatOpt = None,
+    format_file: FormatFileOpt = None,
+    on: DateOpt = None,
+    region: RegionOpt = None,
+    output: ReportOutputOpt = Output.TEXT,
+    allow_prerelease: AllowPrereleaseOpt = False,
+    exclude: ExcludeOpt = None,
+    config: ConfigOpt = None,
+    no_config: NoConfigOpt = False,
+    strict: StrictOpt = None,
+    summary: SummaryOpt = None,
+    out: OutOpt = None,
+    progress: ProgressOpt = None,
+    lang: LangOpt = None,
+    jobs: JobsOpt = 1,
+    sarif: SarifOpt = None,
+) -> None:
+    """Check decks: report every problem with a stable code.
+
+    Exit 0 when every deck is legal (warnings allowed, unless --strict), 1 when any deck is
+    illegal, 2 when deckcheck could not run or a source could not be read (bad arguments,
+    unreadable file, unknown format); every output lists both illegal and unreadable decks.
+    A deckcheck.toml (or a tool.deckcheck table in pyproject.toml) found from the current folder
+    upwards sets the default format, date, folder formats, ignored codes and strictness;
+    command-line options override it.
+    """
+    from deckcheck.reporter import render
+    from deckcheck.reporter.github import summary_markdown
+    from deckcheck.reporter.i18n import t
+    from deckcheck.run.config import check_with_config
+
+    lang = lang or "en"
+    run = CheckRun.start(config, no_config, format, format_file, on, strict, out)
+    scope = Scope(paths, exclude, allow_prerelease, region)
+    batch = run.check_sources(check_with_config, scope, progress, lang, jobs=jobs)
+    _note_skipped(batch.skipped, lang)
+    run.finish(
+        render(batch, output, colour=run.colour, root=run.root, strict=run.strict, lang=lang),
+        out,
+        summary_markdown(batch, root=run.root),
+        summary,
+        batch.unreadable,
+        lang,
+    )
+    if sarif is not None:
+        write_report(render(batch, "sarif", root=run.root, strict=run.strict), sarif)
+    if not batch.reports and not batch.unreadable and not batch.skipped:
+        sys.stderr.write(f"note: {t(lang, 'cli.nothing')}\n")
+    code = batch.verdict(strict=run.strict)
+    if run.strict and code != batch.exit_code:
+        n = batch.summary.warnings
+        said = (
+            f"--strict: {n} warning(s) count as failures"
+            if lang == "en"
+            else t(lang, "cli.strict", n=n)
+        )
+        sys.stderr.write(f"error: {said}\n")
+    raise typer.Exit(int(code))
+
+
+def _note_skipped(skipped: Sequence[Skipped], lang: str) -> None:
+    """A note on stderr naming each file that was skipped (not a deck), with its reason."""
+    from deckcheck.reporter.i18n import localizer
+    from deckcheck.reporter.text import skipped_line
+
+    if not skipped:
+        return
+    sys.stderr.write(f"note: {skipped_line(skipped, lang)}\n")
+    loc = localizer(lang)
+    sys.stderr.writelines(
+        f"  {clean(k.path)}: {loc.skip_reason(k.code)} ({k.code.value})\n" for k in skipped
+    )
+
+
 def register(app: typer.Typer) -> None:
     """Add ``validate`` to the main app."""
-
-    @app.command("validate")
-    def validate_cmd(
-        paths: PathsArg = None,
-        format: FormatOpt = None,
-        format_file: FormatFileOpt = None,
-        on: DateOpt = None,
-        region: RegionOpt = None,
-        output: ReportOutputOpt = Output.TEXT,
-        allow_prerelease: AllowPrereleaseOpt = False,
-        exclude: ExcludeOpt = None,
-        config: ConfigOpt = None,
-        no_config: NoConfigOpt = False,
-        strict: StrictOpt = None,
-        summary: SummaryOpt = None,
-        out: OutOpt = None,
-        progress: ProgressOpt = None,
-        lang: LangOpt = None,
-        jobs: JobsOpt = 1,
-        sarif: SarifOpt = None,
-    ) -> None:
-        """Check decks: report every problem with a stable code.
-
-        Exit 0 when every deck is legal (warnings allowed, unless --strict), 1 when any deck is
-        illegal, 2 when deckcheck could not run or a source could not be read (bad arguments,
-        unreadable file, unknown format); every output lists both illegal and unreadable decks.
-        A deckcheck.toml (or a tool.deckcheck table in pyproject.toml) found from the current folder
-        upwards sets the default format, date, folder formats, ignored codes and strictness;
-        command-line options override it.
-        """
-        from deckcheck.reporter import render
-        from deckcheck.reporter.github import summary_markdown
-        from deckcheck.reporter.i18n import localizer, t
-        from deckcheck.reporter.text import skipped_line
-        from deckcheck.run.batch import sources
-        from deckcheck.run.config import check_with_config
-
-        run = CheckRun.start(config, no_config, format, format_file, on, strict, out)
-        is_strict = run.strict
-        batch = run.check(
-            progress,
-            lambda shown: check_with_config(
-                sources(default_paths(paths, run.config), exclude=exclude or ()),
-                run.config,
-                format=run.format,
-                date=run.date,
-                allow_prerelease=True if allow_prerelease else None,
-                progress=shown,
-                region=region.value if region is not None else None,
-                jobs=jobs,
-            ),
-            lang or "en",
-        )
-        if batch.skipped:
-            sys.stderr.write(f"note: {skipped_line(batch.skipped, lang or 'en')}\n")
-            loc = localizer(lang or "en")
-            sys.stderr.writelines(
-                f"  {clean(k.path)}: {loc.skip_reason(k.code)} ({k.code.value})\n"
-                for k in batch.skipped
-            )
-        run.finish(
-            render(
-                batch, output, colour=run.colour, root=run.root, strict=is_strict, lang=lang or "en"
-            ),
-            out,
-            summary_markdown(batch, root=run.root),
-            summary,
-            batch.unreadable,
-            lang or "en",
-        )
-        if sarif is not None:
-            write_report(render(batch, "sarif", root=run.root, strict=is_strict), sarif)
-        if not batch.reports and not batch.unreadable and not batch.skipped:
-            sys.stderr.write(f"note: {t(lang or 'en', 'cli.nothing')}\n")
-        code = batch.verdict(strict=is_strict)
-        if is_strict and code != batch.exit_code:
-            n = batch.summary.warnings
-            said = (
-                f"--strict: {n} warning(s) count as failures"
-                if (lang or "en") == "en"
-                else t(lang or "en", "cli.strict", n=n)
-            )
-            sys.stderr.write(f"error: {said}\n")
-        raise typer.Exit(int(code))
+    app.command("validate")(validate_cmd)

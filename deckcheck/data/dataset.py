@@ -86,6 +86,23 @@ def strict_date(value: object) -> date | None:
         return None
 
 
+def _check_files(files: Any, where: str) -> None:
+    """A manifest's ``files``: every bundle file and at most :data:`MAX_MANIFEST_FILES`, each a
+    plain file name with a hex sha256."""
+    if not isinstance(files, dict) or any(name not in files for name in BUNDLE_FILES):
+        raise DataError(f"{where}: the manifest must list {', '.join(BUNDLE_FILES)}")
+    if len(files) > MAX_MANIFEST_FILES:
+        raise DataError(
+            f"{where}: the manifest lists {len(files):,} files, over the "
+            f"{MAX_MANIFEST_FILES} a bundle may hold"
+        )
+    for name, digest in files.items():
+        if not _FILE_NAME.match(name) or name == MANIFEST:
+            raise DataError(f"{where}: bad file name in the manifest: {name!r}")
+        if not isinstance(digest, str) or not _SHA256.match(digest):
+            raise DataError(f"{where}: {name}: the manifest's sha256 is not 64 hex digits")
+
+
 def parse_manifest(raw: bytes, where: str) -> dict[str, Any]:
     """A bundle manifest checked for use; :class:`DataError` naming ``where`` if unusable.
 
@@ -104,19 +121,7 @@ def parse_manifest(raw: bytes, where: str) -> dict[str, Any]:
         raise DataError(
             f"{where}: bundle schema {doc.get('schema')!r}; this deckcheck reads {SCHEMA_VERSION}"
         )
-    files = doc.get("files")
-    if not isinstance(files, dict) or any(name not in files for name in BUNDLE_FILES):
-        raise DataError(f"{where}: the manifest must list {', '.join(BUNDLE_FILES)}")
-    if len(files) > MAX_MANIFEST_FILES:
-        raise DataError(
-            f"{where}: the manifest lists {len(files):,} files, over the "
-            f"{MAX_MANIFEST_FILES} a bundle may hold"
-        )
-    for name, digest in files.items():
-        if not _FILE_NAME.match(name) or name == MANIFEST:
-            raise DataError(f"{where}: bad file name in the manifest: {name!r}")
-        if not isinstance(digest, str) or not _SHA256.match(digest):
-            raise DataError(f"{where}: {name}: the manifest's sha256 is not 64 hex digits")
+    _check_files(doc.get("files"), where)
     if strict_date(doc.get("as_of")) is None:
         raise DataError(f"{where}: as_of must be a YYYY-MM-DD date")
     sources = doc.get("sources", [])

@@ -9,7 +9,7 @@ a difference; moving a card between sections does.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from deckcheck.deck.model import Deck, ReadFinding, Section, canonical_counts, fingerprint_deck
 
@@ -27,15 +27,6 @@ class CardDelta:
     name: str
     """Its English name (``#<passcode>`` for a card the index does not know)."""
     count: int
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "section": self.section.value,
-            "passcode": self.passcode,
-            "name": self.name,
-            "count": self.count,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,25 +54,6 @@ class DeckDiff:
     def unread(self) -> bool:
         """Whether either deck has lines that name no card (then nothing is called the same)."""
         return bool(self.registered_unread or self.played_unread)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form (``deckcheck diff --output json``)."""
-        return {
-            "same": self.same,
-            "registered_fingerprint": self.registered_fingerprint,
-            "played_fingerprint": self.played_fingerprint,
-            "missing": [d.to_dict() for d in self.missing],
-            "extra": [d.to_dict() for d in self.extra],
-            "unread": {
-                "registered": [unread_dict(f) for f in self.registered_unread],
-                "played": [unread_dict(f) for f in self.played_unread],
-            },
-        }
-
-
-def unread_dict(f: ReadFinding) -> dict[str, Any]:
-    """JSON form of a line that names no card: its line, code and text."""
-    return {"line": f.line, "code": f.code.value, "text": f.text}
 
 
 def compare_decks(registered: Deck, played: Deck, data: Dataset | None = None) -> DeckDiff:

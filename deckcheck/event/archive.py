@@ -20,8 +20,8 @@ import zipfile
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.error import ConflictError, EventInputError
 from deckcheck.event.desk import Desk
-from deckcheck.event.error import ConflictError, EventInputError
 from deckcheck.event.model import Action, Entry, Event, parse_moment
 from deckcheck.event.report import CSV_NAME, deck_file
 from deckcheck.event.store import StoredEntry, StoredEvent
@@ -64,7 +64,7 @@ def export_event(desk: Desk, event_id: str) -> bytes:
     with desk.store.transaction(write=False) as tx:  # one consistent view
         stored = tx.event(event_id)
         if stored is None:
-            from deckcheck.event.error import EventNotFoundError
+            from deckcheck.error import EventNotFoundError
 
             raise EventNotFoundError(f"no event {event_id!r}")
         entries = tx.entries(event_id)
@@ -77,39 +77,10 @@ def export_event(desk: Desk, event_id: str) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         for n, s in enumerate(entries, start=1):
-            e = s.entry
-            name = deck_file(n, e)
-            writer.writerow(
-                [
-                    _cell(e.player_id),
-                    _cell(e.player),
-                    name,
-                    e.id,
-                    "true" if e.legal else "false",
-                    e.fingerprint,
-                    e.created_at.isoformat(),
-                    e.updated_at.isoformat(),
-                    e.version,
-                ]
-            )
-            zf.writestr(name, e.deck.encode("utf-8", "surrogatepass"))
-            regs.append(
-                {
-                    "id": e.id,
-                    "player": e.player,
-                    "player_id": e.player_id,
-                    "deck_file": name,
-                    "deck_sha256": _sha(e.deck),
-                    "deck_format": e.deck_format,
-                    "fingerprint": e.fingerprint,
-                    "legal": e.legal,
-                    "verdict": e.verdict,
-                    "created_at": e.created_at.isoformat(),
-                    "updated_at": e.updated_at.isoformat(),
-                    "version": e.version,
-                    "edit_hash": s.edit_hash,
-                }
-            )
+            name = deck_file(n, s.entry)
+            writer.writerow(_csv_row(s.entry, name))
+            zf.writestr(name, s.entry.deck.encode("utf-8", "surrogatepass"))
+            regs.append(_manifest_entry(s, name))
         zf.writestr(CSV_NAME, buffer.getvalue().encode("utf-8"))
         manifest = {
             "kind": KIND,
@@ -125,6 +96,41 @@ def export_event(desk: Desk, event_id: str) -> bytes:
         }
         zf.writestr(MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=1))
     return out.getvalue()
+
+
+def _csv_row(e: Entry, name: str) -> list[object]:
+    """A registration's row of ``registrations.csv`` (its deck in the file ``name``)."""
+    return [
+        _cell(e.player_id),
+        _cell(e.player),
+        name,
+        e.id,
+        "true" if e.legal else "false",
+        e.fingerprint,
+        e.created_at.isoformat(),
+        e.updated_at.isoformat(),
+        e.version,
+    ]
+
+
+def _manifest_entry(s: StoredEntry, name: str) -> dict[str, Any]:
+    """A registration in the manifest: everything a restore needs, its deck's checksum."""
+    e = s.entry
+    return {
+        "id": e.id,
+        "player": e.player,
+        "player_id": e.player_id,
+        "deck_file": name,
+        "deck_sha256": _sha(e.deck),
+        "deck_format": e.deck_format,
+        "fingerprint": e.fingerprint,
+        "legal": e.legal,
+        "verdict": e.verdict,
+        "created_at": e.created_at.isoformat(),
+        "updated_at": e.updated_at.isoformat(),
+        "version": e.version,
+        "edit_hash": s.edit_hash,
+    }
 
 
 def _cell(text: str) -> str:

@@ -21,9 +21,9 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from deckcheck.event.error import (
+from deckcheck.error import (
     ConflictError,
     EventInputError,
     EventNotFoundError,
@@ -85,16 +85,6 @@ class Check:
     diff: DeckDiff
     locked: bool
     """True when the registration can no longer change (past the deadline or locked)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form: the registration's id, player and the diff (``deckcheck diff``'s)."""
-        return {
-            "registration_id": self.entry.id,
-            "player": self.entry.player,
-            "player_id": self.entry.player_id,
-            "locked": self.locked,
-            **self.diff.to_dict(),
-        }
 
 
 def clean_text(value: str, what: str, limit: int) -> str:
@@ -447,13 +437,15 @@ class Desk:
 
         from deckcheck.deck.io.detect import detect_text
         from deckcheck.deck.model import fingerprint_deck
+        from deckcheck.reporter.document import ResultDoc, shape
         from deckcheck.validation.engine import validate
 
         fmt = _format(ev.format, ev.tcg_region, data)
         deck = self._read(content, fmt, player_id, data)
         report = validate(deck, fmt, ev.date, path=player_id, data=data)
         kind = detect_text(content).value
-        verdict = json.dumps(report.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        result = shape(ResultDoc, report)
+        verdict = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
         return _Read(kind, fingerprint_deck(deck), report.legal, verdict)
 
 

@@ -89,7 +89,9 @@ def report(batch: Batch, kind: str, *, lang: str = "en") -> str:
 
 def meta_dict(batch: Batch) -> dict[str, Any]:
     """The metagame document (``POST /v1/meta``'s ``MetaDocument``)."""
-    return metagame(batch).to_dict()
+    from deckcheck.reporter.document import MetaDocument, shape
+
+    return shape(MetaDocument, metagame(batch))
 
 
 def sheets(

@@ -27,7 +27,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from deckcheck.event.error import ConflictError, StorageError
+from deckcheck.error import ConflictError, StorageError
 from deckcheck.event.migration import LATEST, MIGRATIONS, VERSION_TABLE
 from deckcheck.event.model import Action, AuditEntry, Entry, Event, parse_moment, utc_text
 

@@ -10,7 +10,7 @@ P(at least 1 copy) of each card sided in, and of any of them, exactly.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import date as _date
 from typing import TYPE_CHECKING, Any
 
@@ -104,9 +104,8 @@ def simulate_side(
     result = apply_side_plan(deck, plan, format, date, data=data)
     if result.problems:
         listed = "; ".join(f"{p.code.value}: {p.message}" for p in result.problems)
-        raise SidePlanError(
-            f"the side plan cannot be applied: {listed}", [p.to_dict() for p in result.problems]
-        )
+        problems = [asdict(p) for p in result.problems]  # (its code a str enum: the code)
+        raise SidePlanError(f"the side plan cannot be applied: {listed}", problems)
     kw = dict(kw, format=format, date=date, data=data)
     kw.setdefault("paired", kw.get("seed") is not None)
     a = simulate(deck, spec, **kw)

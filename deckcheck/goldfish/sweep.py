@@ -178,6 +178,23 @@ def _row(
     return SweepRow(values, filler, stats.method, figures), stats.note
 
 
+def _combinations(
+    q: Question, vary: Sequence[Vary], by: str | None
+) -> tuple[str, list[tuple[int, ...]]]:
+    """The condition to rank by (default: the first) and every combination of ``vary``,
+    checked: at least one thing varied, a known condition, at most :data:`MAX_COMBINATIONS`."""
+    if not vary:
+        raise GoldfishError("a sweep needs at least one NAME=a..b to vary")
+    names = [n for n, _, _ in q.conditions]
+    by = by or names[0]
+    if by not in names:
+        raise GoldfishError(f"no condition {by!r} to rank by (conditions: {', '.join(names)})")
+    combos = list(itertools.product(*(v.values for v in vary)))
+    if len(combos) > MAX_COMBINATIONS:
+        raise GoldfishError(f"{len(combos)} combinations; at most {MAX_COMBINATIONS}")
+    return by, combos
+
+
 def sweep_pool(
     pool: Pool,
     q: Question,
@@ -190,15 +207,7 @@ def sweep_pool(
     """Every combination of ``vary`` over ``pool``, ranked by condition ``by`` (default: the
     first) at the first going asked and the last turn. ``opts.budget.seconds`` bounds the
     whole sweep."""
-    if not vary:
-        raise GoldfishError("a sweep needs at least one NAME=a..b to vary")
-    names = [n for n, _, _ in q.conditions]
-    by = by or names[0]
-    if by not in names:
-        raise GoldfishError(f"no condition {by!r} to rank by (conditions: {', '.join(names)})")
-    combos = list(itertools.product(*(v.values for v in vary)))
-    if len(combos) > MAX_COMBINATIONS:
-        raise GoldfishError(f"{len(combos)} combinations; at most {MAX_COMBINATIONS}")
+    by, combos = _combinations(q, vary, by)
     pool, index, f, label = _targets(pool, q, vary, filler)
     base = sum(pool.copies[i] for i in index) + pool.copies[f]
     deadline = None if opts.budget.seconds is None else time.monotonic() + opts.budget.seconds

@@ -26,7 +26,7 @@ from deckcheck.reporter.options import safe as safe
 
 if TYPE_CHECKING:
     from deckcheck.goldfish import HandStats
-    from deckcheck.run.batch import Batch, Skipped, Unreadable
+    from deckcheck.run.batch import Batch
     from deckcheck.run.forecast import Forecast
     from deckcheck.validation.report import Report
 
@@ -147,24 +147,21 @@ def _text(value: Renderable, opts: RenderOptions) -> str:
 
 
 def _json(value: Renderable, opts: RenderOptions) -> str:
-    if _is(value, "deckcheck.run.batch", "Batch"):  # the usual case: without the models
+    from deckcheck.reporter import document as doc
+
+    if _is(value, "deckcheck.run.batch", "Batch"):  # the usual case: without validating again
         batch = cast("Batch", value)
         data = batch_dict(batch)
         for report, result in zip(batch.reports, data["results"], strict=True):
             localize_result(report, result, opts.lang)
         return dump_json(data)
-    from deckcheck.reporter import document as doc
-
     if _is(value, "deckcheck.run.forecast", "Forecast"):
-        forecast = cast("Forecast", value)
-        return doc.dump(doc.UpcomingDocument.model_validate(safe(forecast.to_dict())))
+        return doc.dump(doc.document(doc.UpcomingDocument, cast("Forecast", value)))
     if _is(value, "deckcheck.validation.report", "Report"):
         report = cast("Report", value)
-        return doc.dump(
-            doc.ResultDoc.model_validate(safe(localize_result(report, report.to_dict(), opts.lang)))
-        )
-    stats = cast("HandStats", value)
-    data = stats.to_dict(fractions=opts.fractions)
+        result = localize_result(report, doc.shape(doc.ResultDoc, report), opts.lang)
+        return doc.dump(doc.ResultDoc.model_validate(safe(result)))
+    data = cast("HandStats", value).to_dict(fractions=opts.fractions)
     data["warnings"] = [*data.get("warnings", []), *opts.warnings]
     return doc.dump(doc.GoldfishDocument.model_validate(safe(data)))
 
@@ -186,44 +183,8 @@ def localize_result(report: Report, result: dict[str, Any], lang: str) -> dict[s
 
 
 def batch_dict(batch: Batch) -> dict[str, Any]:
-    """The validation document of a batch as plain data (the README documents its shape)."""
-    unreadable = [unreadable_dict(u) for u in batch.unreadable]
-    s = batch.summary
-    out: dict[str, Any] = {
-        "results": [r.to_dict() for r in (batch.checked or batch.reports)],
-        "summary": {
-            "decks": s.decks,
-            "legal": s.legal,
-            "illegal": s.illegal,
-            "errors": s.errors,
-            "warnings": s.warnings,
-            "notes": s.notes,
-            "unreadable": s.unreadable,
-            "skipped": s.skipped,
-            "duplicates": s.duplicates,
-        },
-        "unreadable": unreadable,
-        "skipped": [skipped_dict(k) for k in batch.skipped],
-        "format": batch.format,
-        "date": batch.date.isoformat(),
-        "data": {
-            "as_of": batch.data_as_of.isoformat() if batch.data_as_of else None,
-            "fingerprint": batch.data_fingerprint,
-        },
-    }
-    return out
+    """The validation document of a batch as plain data in its model's shape
+    (:class:`~deckcheck.reporter.document.ValidationDocument`; the README documents it)."""
+    from deckcheck.reporter.document import ValidationDocument, shape
 
-
-def skipped_dict(k: Skipped) -> dict[str, Any]:
-    """JSON form of a skipped source: its path, code and the code's meaning."""
-    return {"path": k.path, "code": k.code.value, "reason": k.reason}
-
-
-def unreadable_dict(u: Unreadable) -> dict[str, Any]:
-    """JSON form of an unreadable source (with its registration and status, if any)."""
-    out: dict[str, Any] = {"path": u.path, "code": u.code.value, "error": u.error, "line": u.line}
-    if u.registration is not None:
-        from deckcheck.source.registration import status_of
-
-        out["registration"] = {**u.registration.to_dict(), "status": status_of(u).value}
-    return out
+    return shape(ValidationDocument, batch)

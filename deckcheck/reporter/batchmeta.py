@@ -16,12 +16,13 @@ def batch_with_meta(
 ) -> str:
     """A batch's ``json`` (with a ``meta`` key) or ``html`` report (with a metagame section)."""
     from deckcheck.reporter import OutputFormat, batch_dict, localize_result
+    from deckcheck.reporter.document import MetaDocument, shape
     from deckcheck.reporter.html import batch_html
     from deckcheck.reporter.options import dump_json
 
     if OutputFormat(output) is OutputFormat.HTML:
         return batch_html(batch, meta=meta, lang=lang)
-    data = {**batch_dict(batch), "meta": meta.to_dict()}
+    data = {**batch_dict(batch), "meta": shape(MetaDocument, meta)}
     for report, result in zip(batch.reports, data["results"], strict=True):
         localize_result(report, result, lang)
     return dump_json(data)

@@ -30,7 +30,8 @@ from deckcheck.source.record import Unreadable
 from deckcheck.validation.report import Report
 
 if TYPE_CHECKING:
-    from deckcheck.run.batch import Batch
+    from deckcheck.reporter.i18n import Localizer
+    from deckcheck.run.batch import Batch, Skipped
     from deckcheck.source.registration import Registration
 
 HEADER = (
@@ -97,7 +98,6 @@ def batch_csv(batch: Batch, *, lang: str = "en") -> str:
     """The CSV report of a batch (``lang``: the language of the ``messages`` column; the
     columns and the codes never change)."""
     from deckcheck.reporter.i18n import localizer
-    from deckcheck.source.registration import Status, status_of
 
     loc = localizer(lang)
     table = rows(batch)
@@ -106,79 +106,70 @@ def batch_csv(batch: Batch, *, lang: str = "en") -> str:
         reg = registration_of(r)
         if reg is not None:
             for key, _ in reg.fields:
-                extra.setdefault(key if key not in HEADER else f"registration {key}", None)
+                extra.setdefault(_column(key), None)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([*HEADER, *(defuse(k) for k in extra)])
     for r in table:
         reg = registration_of(r)
-        fields = {}
-        if reg is not None:
-            fields = {(k if k not in HEADER else f"registration {k}"): v for k, v in reg.fields}
-        cells: list[object]
-        if not isinstance(r, Unreadable):
-            errors = sum(v.severity.value == "error" for v in r.violations)
-            warnings = sum(v.severity.value == "warning" for v in r.violations)
-            notes = len(r.violations) - errors - warnings
-            codes = ";".join(dict.fromkeys(v.code.value for v in r.violations))
-            messages = " | ".join(loc.violation(v) for v in r.violations)
-            c = r.counts
-            cells = [
-                r.name or "",
-                r.path or "",
-                status_of(r).value,
-                reg.duplicate_of if reg and reg.duplicate_of is not None else "",
-                "true" if r.legal else "false",
-                errors,
-                warnings,
-                notes,
-                codes,
-                messages,
-                c["main"],
-                c["extra"],
-                c["side"],
-                r.fingerprint if isinstance(r, Checked) else "",
-            ]
-        else:
-            cells = [
-                "",
-                r.path,
-                status_of(r).value,
-                reg.duplicate_of if reg and reg.duplicate_of is not None else "",
-                "",
-                "",
-                "",
-                "",
-                "",
-                r.error,
-                "",
-                "",
-                "",
-                "",
-            ]
+        fields = {_column(k): v for k, v in reg.fields} if reg is not None else {}
         head = [reg.row, reg.player_id, reg.player] if reg is not None else ["", "", ""]
-        own = [defuse(v) if isinstance(v, str) else v for v in (*head, *cells)]
+        own = [defuse(v) if isinstance(v, str) else v for v in (*head, *_cells(r, reg, loc))]
         # the registration CSV's own columns pass through as written (line breaks included)
         writer.writerow([*own, *(_passed(fields.get(k, "")) for k in extra)])
     for k in batch.skipped:  # a file a scan did not take for a deck, with its skip code
-        skip = [
-            "",
-            "",
-            "",
-            "",
-            k.path,
-            Status.SKIPPED.value,
-            "",
-            "",
-            "",
-            "",
-            "",
-            k.code.value,
-            k.reason,
-            "",
-            "",
-            "",
-            "",
-        ]
-        writer.writerow([*(defuse(v) for v in skip), *("" for _ in extra)])
+        writer.writerow([*(defuse(v) for v in _skipped_cells(k)), *("" for _ in extra)])
     return out.getvalue()
+
+
+def _column(key: str) -> str:
+    """The report's column of a registration CSV's own column (renamed where it would clash
+    with one of the report's)."""
+    return key if key not in HEADER else f"registration {key}"
+
+
+def _cells(r: Row, reg: Registration | None, loc: Localizer) -> list[object]:
+    """A deck's cells after the registration's: its verdict, counts and fingerprint (an
+    unreadable source: its error)."""
+    from deckcheck.source.registration import status_of
+
+    duplicate = reg.duplicate_of if reg and reg.duplicate_of is not None else ""
+    if isinstance(r, Unreadable):
+        return ["", r.path, status_of(r).value, duplicate, *[""] * 5, r.error, *[""] * 4]
+    errors = sum(v.severity.value == "error" for v in r.violations)
+    warnings = sum(v.severity.value == "warning" for v in r.violations)
+    c = r.counts
+    return [
+        r.name or "",
+        r.path or "",
+        status_of(r).value,
+        duplicate,
+        "true" if r.legal else "false",
+        errors,
+        warnings,
+        len(r.violations) - errors - warnings,
+        ";".join(dict.fromkeys(v.code.value for v in r.violations)),
+        " | ".join(loc.violation(v) for v in r.violations),
+        c["main"],
+        c["extra"],
+        c["side"],
+        r.fingerprint if isinstance(r, Checked) else "",
+    ]
+
+
+def _skipped_cells(k: Skipped) -> list[str]:
+    """The row of a file a scan skipped: its path, status, code and reason."""
+    from deckcheck.source.registration import Status
+
+    return [
+        "",
+        "",
+        "",
+        "",
+        k.path,
+        Status.SKIPPED.value,
+        *[""] * 5,
+        k.code.value,
+        k.reason,
+        *[""] * 4,
+    ]

@@ -72,9 +72,10 @@ def _card_lines(cards: tuple[CardUsage, ...]) -> list[str]:
 
 def meta_json(meta: Metagame) -> str:
     """The breakdown as the ``meta`` JSON document (``deckcheck schema meta``)."""
-    from deckcheck.reporter import document, safe
+    from deckcheck.reporter import document
+    from deckcheck.reporter.options import safe
 
-    model = document.MetaDocument.model_validate(safe(meta.to_dict()))
+    model = document.MetaDocument.model_validate(safe(document.shape(document.MetaDocument, meta)))
     return document.dump(model)
 
 

@@ -80,7 +80,7 @@ def _safe(value: Any) -> Any:
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
-            from deckcheck.reporter.text import clean
+            from deckcheck.reporter.escape import clean
 
             return clean(value)
         return value

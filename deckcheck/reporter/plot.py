@@ -117,31 +117,9 @@ def _pyplot(path: Path) -> tuple[str, Any]:
     return suffix, plt
 
 
-def plot_compare(cmp: Comparison, path: str | Path) -> None:
-    """Write a PNG or SVG of a comparison (``--vs``, a side plan): A's conditions by turn on
-    the left, B's on the right, on the same axes, ten conditions to a panel."""
-    path = Path(path)
-    suffix, plt = _pyplot(path)
-    sides = ((cmp.a_label, cmp.a), (cmp.b_label, cmp.b))
-    chunked = [
-        [
-            list(st.conditions)[i : i + LINES_PER_PANEL]
-            for i in range(0, len(st.conditions), LINES_PER_PANEL)
-        ][:MAX_PANELS]
-        for _, st in sides
-    ]
-    rows = max(1, *(len(c) for c in chunked))
-    fig, axes = plt.subplots(rows, 2, figsize=(12, 5 * rows), squeeze=False)
-    for col, ((label, st), chunks) in enumerate(zip(sides, chunked, strict=True)):
-        goings = " / ".join(
-            f"{g.value}: {'solid' if g is Going.FIRST else 'dashed'}" for g in st.goings
-        )
-        for r in range(rows):
-            if r < len(chunks):
-                title = f"{'AB'[col]} {label}: {st.method.value} ({goings})"
-                _condition_panel(axes[r][col], st, chunks[r], title)
-            else:
-                axes[r][col].axis("off")
+def _save(plt: Any, fig: Any, path: Path, suffix: str) -> None:
+    """Lay the figure out, write it to ``path`` and close it; raises :class:`GoldfishError`
+    when the file cannot be written."""
     fig.tight_layout()
     try:
         fig.savefig(path, format=suffix)
@@ -149,6 +127,37 @@ def plot_compare(cmp: Comparison, path: str | Path) -> None:
         raise GoldfishError(f"{path}: cannot write the plot: {exc.strerror or exc}") from None
     finally:
         plt.close(fig)
+
+
+def _line_styles(goings: Sequence[Going]) -> str:
+    """The legend of the line styles: ``first: solid / second: dashed``."""
+    return " / ".join(f"{g.value}: {'solid' if g is Going.FIRST else 'dashed'}" for g in goings)
+
+
+def _panels(stats: HandStats) -> list[list[ConditionStats]]:
+    """The conditions, :data:`LINES_PER_PANEL` to a panel."""
+    conds = list(stats.conditions)
+    return [conds[i : i + LINES_PER_PANEL] for i in range(0, len(conds), LINES_PER_PANEL)]
+
+
+def plot_compare(cmp: Comparison, path: str | Path) -> None:
+    """Write a PNG or SVG of a comparison (``--vs``, a side plan): A's conditions by turn on
+    the left, B's on the right, on the same axes, ten conditions to a panel."""
+    path = Path(path)
+    suffix, plt = _pyplot(path)
+    sides = ((cmp.a_label, cmp.a), (cmp.b_label, cmp.b))
+    chunked = [_panels(st)[:MAX_PANELS] for _, st in sides]
+    rows = max(1, *(len(c) for c in chunked))
+    fig, axes = plt.subplots(rows, 2, figsize=(12, 5 * rows), squeeze=False)
+    for col, ((label, st), chunks) in enumerate(zip(sides, chunked, strict=True)):
+        goings = _line_styles(st.goings)
+        for r in range(rows):
+            if r < len(chunks):
+                title = f"{'AB'[col]} {label}: {st.method.value} ({goings})"
+                _condition_panel(axes[r][col], st, chunks[r], title)
+            else:
+                axes[r][col].axis("off")
+    _save(plt, fig, path, suffix)
 
 
 def plot_stats(stats: HandStats, path: str | Path) -> None:
@@ -160,8 +169,7 @@ def plot_stats(stats: HandStats, path: str | Path) -> None:
     path = Path(path)
     suffix, plt = _pyplot(path)
 
-    conds = list(stats.conditions)
-    chunks = [conds[i : i + LINES_PER_PANEL] for i in range(0, len(conds), LINES_PER_PANEL)]
+    chunks = _panels(stats)
     shown, dropped = chunks[:MAX_PANELS], sum(len(c) for c in chunks[MAX_PANELS:])
     dists = list(stats.distributions)
     has_kinds = any(stats.composition.get(g) for g in stats.goings)
@@ -171,9 +179,7 @@ def plot_stats(stats: HandStats, path: str | Path) -> None:
     fig, axes = plt.subplots(rows + extra, 2, figsize=(12, 5 * (rows + extra)), squeeze=False)
     slots = [axes[r][1] for r in range(rows - free, rows)]
     slots += [axes[r][c] for r in range(rows, rows + extra) for c in (0, 1)]
-    goings = " / ".join(
-        f"{g.value}: {'solid' if g is Going.FIRST else 'dashed'}" for g in stats.goings
-    )
+    goings = _line_styles(stats.goings)
     for r, chunk in enumerate(shown):
         part = f" ({r + 1}/{len(chunks)})" if len(chunks) > 1 else ""
         title = f"P(condition) by turn, {stats.method.value} ({goings}){part}"
@@ -192,13 +198,7 @@ def plot_stats(stats: HandStats, path: str | Path) -> None:
             f"{dropped} more conditions not drawn (at most {MAX_PANELS * LINES_PER_PANEL})",
             fontsize="small",
         )
-    fig.tight_layout()
-    try:
-        fig.savefig(path, format=suffix)
-    except OSError as exc:
-        raise GoldfishError(f"{path}: cannot write the plot: {exc.strerror or exc}") from None
-    finally:
-        plt.close(fig)
+    _save(plt, fig, path, suffix)
 
 
 MAX_SWEEP_ROWS = 40
@@ -244,10 +244,4 @@ def plot_sweep(stats: SweepStats, path: str | Path) -> None:
             f"{len(stats.rows) - len(rows)} lower-ranked combinations not drawn",
             fontsize="small",
         )
-    fig.tight_layout()
-    try:
-        fig.savefig(path, format=suffix)
-    except OSError as exc:
-        raise GoldfishError(f"{path}: cannot write the plot: {exc.strerror or exc}") from None
-    finally:
-        plt.close(fig)
+    _save(plt, fig, path, suffix)

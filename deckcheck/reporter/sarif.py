@@ -32,6 +32,7 @@ from urllib.parse import quote
 if TYPE_CHECKING:
     from deckcheck.reporter.options import RenderOptions
     from deckcheck.run.batch import Batch
+    from deckcheck.validation.report import Report, Violation
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -94,7 +95,41 @@ def _location(path: str | None, line: int | None, label: str | None = None) -> l
 
 def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
     """The SARIF log of a batch as plain data."""
-    from deckcheck import __version__
+    from deckcheck.version import __version__
+
+    notifications = _notifications(batch, options)
+    root = os.path.abspath(options.root if options.root is not None else os.curdir)
+    invocation: dict[str, Any] = {
+        "executionSuccessful": not batch.unreadable,
+        "exitCode": int(batch.verdict(strict=options.strict)),
+    }
+    if notifications:
+        invocation["toolExecutionNotifications"] = notifications
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "deckcheck",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": rules(),
+            }
+        },
+        "originalUriBaseIds": {ROOT_ID: {"uri": Path(root).as_uri().rstrip("/") + "/"}},
+        "invocations": [invocation],
+        "results": _results(batch, options),
+        "columnKind": "unicodeCodePoints",
+        "properties": {
+            "format": batch.format,
+            "date": batch.date.isoformat(),
+            "dataAsOf": batch.data_as_of.isoformat() if batch.data_as_of else None,
+            "dataFingerprint": batch.data_fingerprint,
+        },
+    }
+    return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
+
+
+def _results(batch: Batch, options: RenderOptions) -> list[dict[str, Any]]:
+    """One SARIF result per violation of every deck checked."""
     from deckcheck.reporter.where import checked_decks, in_csv, locate
     from deckcheck.validation.report import Code
 
@@ -102,29 +137,18 @@ def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
     results: list[dict[str, Any]] = []
     for report, reg in checked_decks(batch):
         path, _ = locate(report.path, reg, None, options.root)
+        # a deck written in a registrations CSV keeps its own key (regs.csv:ROW), not the CSV's
+        deck = report.path if in_csv(report.path, reg) else path
         for v in report.violations:
             sev = v.severity.value
-            level = "error" if options.strict and sev == "warning" else _LEVEL[sev]
-            # a deck written in a registrations CSV keeps its own key (regs.csv:ROW), not the CSV's
-            deck = report.path if in_csv(report.path, reg) else path
             key = "\0".join(
                 str(x) for x in (deck or report.path, v.code.value, v.section, v.passcode, v.name)
             )
-            props: dict[str, Any] = {"deck": report.path, "format": report.format}
-            for name, value in (
-                ("section", v.section),
-                ("passcode", v.passcode),
-                ("card", v.name),
-                ("found", v.found),
-                ("allowed", v.allowed),
-            ):
-                if value is not None:
-                    props[name] = value
             results.append(
                 {
                     "ruleId": v.code.value,
                     "ruleIndex": index[v.code],
-                    "level": level,
+                    "level": "error" if options.strict and sev == "warning" else _LEVEL[sev],
                     "message": {"text": v.message},
                     "locations": _location(
                         path,
@@ -136,9 +160,31 @@ def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
                             key.encode("utf-8", "surrogateescape")
                         ).hexdigest()[:32]
                     },
-                    "properties": props,
+                    "properties": _properties(report, v),
                 }
             )
+    return results
+
+
+def _properties(report: Report, v: Violation) -> dict[str, Any]:
+    """A result's properties: the deck, the format and the violation's facts it has."""
+    props: dict[str, Any] = {"deck": report.path, "format": report.format}
+    for name, value in (
+        ("section", v.section),
+        ("passcode", v.passcode),
+        ("card", v.name),
+        ("found", v.found),
+        ("allowed", v.allowed),
+    ):
+        if value is not None:
+            props[name] = value
+    return props
+
+
+def _notifications(batch: Batch, options: RenderOptions) -> list[dict[str, Any]]:
+    """The tool's notifications: each unreadable source (an error) and skipped file (a note)."""
+    from deckcheck.reporter.where import locate
+
     notifications = [
         {
             "level": "error",
@@ -159,34 +205,7 @@ def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
         }
         for k in batch.skipped
     ]
-    root = os.path.abspath(options.root if options.root is not None else os.curdir)
-    invocation: dict[str, Any] = {
-        "executionSuccessful": not batch.unreadable,
-        "exitCode": int(batch.verdict(strict=options.strict)),
-    }
-    if notifications:
-        invocation["toolExecutionNotifications"] = notifications
-    run: dict[str, Any] = {
-        "tool": {
-            "driver": {
-                "name": "deckcheck",
-                "version": __version__,
-                "semanticVersion": __version__,
-                "rules": rules(),
-            }
-        },
-        "originalUriBaseIds": {ROOT_ID: {"uri": Path(root).as_uri().rstrip("/") + "/"}},
-        "invocations": [invocation],
-        "results": results,
-        "columnKind": "unicodeCodePoints",
-        "properties": {
-            "format": batch.format,
-            "date": batch.date.isoformat(),
-            "dataAsOf": batch.data_as_of.isoformat() if batch.data_as_of else None,
-            "dataFingerprint": batch.data_fingerprint,
-        },
-    }
-    return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
+    return notifications
 
 
 def sarif_json(batch: Batch, options: RenderOptions) -> str:

@@ -1,18 +1,23 @@
 """Text reports for a terminal: validation verdicts, batch summaries, goldfish tables.
 
 Every string that came from outside (paths, deck names, card lines, category names) passes
-through :func:`clean` before it is written, so control characters cannot move the cursor, clear
-the screen or fake a line, and undecodable file-name bytes show as ``\\xNN``.
+through :func:`clean` (:mod:`deckcheck.reporter.escape`) before it is written, so control
+characters cannot move the cursor, clear the screen or fake a line, and undecodable file-name
+bytes show as ``\\xNN``.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from deckcheck.reporter.escape import TERMINAL_ESCAPES as TERMINAL_ESCAPES
+from deckcheck.reporter.escape import clean as clean
+from deckcheck.reporter.escape import for_terminal as for_terminal
+
 if TYPE_CHECKING:
+    from deckcheck.deck.compare import DeckDiff
     from deckcheck.goldfish import HandStats, SweepStats
     from deckcheck.goldfish.compare import Comparison
     from deckcheck.goldfish.rule import Going
@@ -20,43 +25,6 @@ if TYPE_CHECKING:
     from deckcheck.reporter.options import RenderOptions
     from deckcheck.run.batch import Batch, Skipped
     from deckcheck.validation.report import Report
-
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def clean(text: str) -> str:
-    """``text`` safe for a terminal: control, bidi-override and undecodable characters escaped."""
-    if text.isprintable() and not _BIDI.intersection(text):
-        return text
-    out = []
-    for ch in text:
-        code = ord(ch)
-        if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
-            out.append(f"\\x{code - 0xDC00:02x}")
-        elif ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs"):
-            out.append(ch.encode("unicode_escape").decode("ascii"))
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-TERMINAL_ESCAPES = {c: f"\\u{c:04x}" for c in (0x7F, *range(0x80, 0xA0), *map(ord, _BIDI))}
-"""DEL, C1 and bidi controls -> ``\\uXXXX`` (a :meth:`str.translate` table)."""
-_JSON_TERMINAL = {
-    **TERMINAL_ESCAPES,
-    **{c: f"\\u{c:04x}" for c in range(0x20) if c not in (9, 10, 13)},
-}
-
-
-def for_terminal(text: str) -> str:
-    """JSON (or SARIF) text safe for a terminal and still the same JSON: DEL, C1 controls, bidi
-    controls and C0 controls other than line breaks and tabs written as ``\\uXXXX`` escapes.
-
-    (Valid JSON has those characters only inside strings, where the escape means the same.)
-    The CLI does this for every output written to a terminal (without the C0 step, which
-    JSON never needs and colours use).
-    """
-    return text.translate(_JSON_TERMINAL)
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -77,6 +45,22 @@ def skipped_line(skipped: Sequence[Skipped], lang: str = "en") -> str:
         return loc.t("report.skipped", n=n, reasons=parts, example=clean(skipped[0].path))
     what = f"{plural(n, 'path')} that {'is not a deck' if n == 1 else 'are not decks'}"
     return f"skipped {what} ({parts}; e.g. {clean(skipped[0].path)})"
+
+
+def deck_diff_lines(diff: DeckDiff) -> list[str]:
+    """What the played deck is missing or has extra, section by section: a heading for each
+    section that differs, then a ``missing`` or ``extra`` row per card (copies and name,
+    escaped)."""
+    from deckcheck.deck.model import Section
+
+    lines = []
+    for section in Section:
+        rows = [("missing", d) for d in diff.missing if d.section is section]
+        rows += [("extra", d) for d in diff.extra if d.section is section]
+        if rows:
+            lines.append(f"{section.value.capitalize()} Deck:")
+            lines += [f"  {what:7} {d.count}x {clean(d.name)}" for what, d in rows]
+    return lines
 
 
 def _colour(text: str, code: str, on: bool) -> str:
@@ -286,7 +270,22 @@ def _sample_lines(stats: HandStats) -> list[str]:
 
 def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
     """The goldfish table: conditions by going and turn, then the hand composition."""
-    fractions = options.fractions
+    lines = _goldfish_head(stats)
+    lines.append("")
+    head = "P(at least 1)" if stats.default else "condition"
+    lines += _condition_table(stats, head, options.fractions)
+    if not stats.default:
+        lines += _category_lines(stats)
+    lines += _distribution_lines(stats)
+    if options.cumulative:
+        lines += _cumulative_lines(stats)
+    lines += _composition_lines(stats)
+    lines += _sample_lines(stats)
+    return "\n".join(lines) + "\n"
+
+
+def _goldfish_head(stats: HandStats) -> list[str]:
+    """The goldfish table's first lines: the deck, the draw rules, the method and any note."""
     lines: list[str] = []
     name = clean(stats.deck_name or "deck")
     rules = stats.rules
@@ -307,24 +306,31 @@ def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
         simulated = [c.name for c in stats.conditions if c.method.value != "exact"]
         lines.append(f"exact: {', '.join(map(clean, exact))}")
         lines.append(f"simulated: {', '.join(map(clean, simulated)) or 'none of the conditions'}")
+    return lines
+
+
+def _category_lines(stats: HandStats) -> list[str]:
+    """A spec's conditions written out (where named), then its categories' sizes."""
+    lines = [
+        f"  {clean(c.name)}: {clean(c.expression)}"
+        for c in stats.conditions
+        if c.name != c.expression
+    ]
     lines.append("")
-    head = "P(at least 1)" if stats.default else "condition"
-    lines += _condition_table(stats, head, fractions)
-    if not stats.default:
-        for c in stats.conditions:
-            if c.name != c.expression:
-                lines.append(f"  {clean(c.name)}: {clean(c.expression)}")
-        lines.append("")
-        lines.append(f"Categories (of {plural(stats.deck_size, 'Main Deck card')}):")
-        cat_width = max(len(clean(k.name)) for k in stats.categories)
-        for k in stats.categories:
-            lines.append(f"  {clean(k.name):<{cat_width}}  {plural(k.copies, 'card')}")
-    lines += _distribution_lines(stats)
-    if options.cumulative:
-        lines += _cumulative_lines(stats)
+    lines.append(f"Categories (of {plural(stats.deck_size, 'Main Deck card')}):")
+    cat_width = max(len(clean(k.name)) for k in stats.categories)
+    for k in stats.categories:
+        lines.append(f"  {clean(k.name):<{cat_width}}  {plural(k.copies, 'card')}")
+    return lines
+
+
+def _composition_lines(stats: HandStats) -> list[str]:
+    """The turn-1 hand composition per going (none in quick mode: the cards' kinds are
+    unknown)."""
+    lines: list[str] = []
     for going in stats.goings:
         kinds = stats.composition.get(going, {})
-        if not kinds:  # quick mode: the cards' kinds are unknown
+        if not kinds:
             continue
         n = len(next(iter(kinds.values())))
         lines.append("")
@@ -334,8 +340,7 @@ def goldfish_text(stats: HandStats, options: RenderOptions) -> str:
         lines.append("         " + "".join(f"{k:>7}" for k in range(n)))
         for kind, ests in kinds.items():
             lines.append(f"{kind:<9}" + "".join(f"{_pct(e.probability):>7}" for e in ests))
-    lines += _sample_lines(stats)
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def sweep_text(stats: SweepStats, fractions: bool = False) -> str:
@@ -402,6 +407,28 @@ def side_text(stats: SideStats, fractions: bool = False) -> str:
 
 def compare_text(cmp: Comparison, fractions: bool = False) -> str:
     """Two runs side by side: category sizes A -> B, then each condition's A, B and B − A."""
+    lines = _compare_head(cmp)
+    lines.append("")
+    heads = ["condition", "going", "turn", "A", "B", "B - A"]
+    body = _difference_rows(cmp, fractions)
+    widths = [max(len(r[c]) for r in [heads, *body]) for c in range(len(heads))]
+
+    def line(cells: list[str]) -> str:
+        pairs = enumerate(zip(cells, widths, strict=True))
+        return "  ".join(x.ljust(w) if c < 2 else x.rjust(w) for c, (x, w) in pairs)
+
+    lines.append(line(heads))
+    lines.append("-" * len(lines[-1]))
+    lines += [line(cells) for cells in body]
+    for side, names in (("A", cmp.only_a), ("B", cmp.only_b)):
+        if names:
+            lines.append(f"only in {side}: {', '.join(map(clean, names))}")
+    return "\n".join(lines) + "\n"
+
+
+def _compare_head(cmp: Comparison) -> list[str]:
+    """A comparison's first lines: both runs, their notes, the categories that changed size
+    and how B − A is estimated."""
     lines = [_side("A " + cmp.a_label, cmp.a), _side("B " + cmp.b_label, cmp.b)]
     for stats, side in ((cmp.a, "A"), (cmp.b, "B")):
         if stats.note:
@@ -422,8 +449,12 @@ def compare_text(cmp: Comparison, fractions: bool = False) -> str:
     reason = cmp.unpaired_reason
     if reason:
         lines.append(f"B - A: {reason}")
-    lines.append("")
-    heads = ["condition", "going", "turn", "A", "B", "B - A"]
+    return lines
+
+
+def _difference_rows(cmp: Comparison, fractions: bool) -> list[list[str]]:
+    """One row per condition, going and turn: A, B and B − A (with its interval, or its
+    fraction with ``fractions``)."""
     body = []
     for d in cmp.differences:
         delta = f"{100 * d.diff:+.1f}"
@@ -441,16 +472,4 @@ def compare_text(cmp: Comparison, fractions: bool = False) -> str:
                 delta,
             ]
         )
-    widths = [max(len(r[c]) for r in [heads, *body]) for c in range(len(heads))]
-
-    def line(cells: list[str]) -> str:
-        pairs = enumerate(zip(cells, widths, strict=True))
-        return "  ".join(x.ljust(w) if c < 2 else x.rjust(w) for c, (x, w) in pairs)
-
-    lines.append(line(heads))
-    lines.append("-" * len(lines[-1]))
-    lines += [line(cells) for cells in body]
-    for side, names in (("A", cmp.only_a), ("B", cmp.only_b)):
-        if names:
-            lines.append(f"only in {side}: {', '.join(map(clean, names))}")
-    return "\n".join(lines) + "\n"
+    return body

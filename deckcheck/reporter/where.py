@@ -40,7 +40,7 @@ def locate(
 ) -> tuple[str | None, int | None]:
     """The file a CI report names for a finding of the deck at ``path`` (None: no file) and
     the line in that file (None: none)."""
-    from deckcheck.reporter import repo_path
+    from deckcheck.reporter.options import repo_path
 
     if registration is not None and in_csv(path, registration):
         url = registration.deck.strip()[:7].lower() == "ydke://"

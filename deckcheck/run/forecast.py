@@ -122,38 +122,6 @@ class DeckForecast:
             return Outlook.BECOMES_ILLEGAL if self.now.legal else Outlook.NEW_ERRORS
         return Outlook.CHANGES if self.changes else Outlook.UNAFFECTED
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form (the README documents it)."""
-        nxt = self.next_list
-        return {
-            "path": self.path,
-            "format": self.format,
-            "outlook": self.outlook.value,
-            "legal_now": self.now.legal,
-            "legal_then": self.then.legal if self.then is not None else None,
-            "next_list": None
-            if nxt is None
-            else {
-                "name": nxt.name,
-                "effective": (self.takes_effect or nxt.effective).isoformat(),
-                "announced": nxt.announced.isoformat() if nxt.announced else None,
-            },
-            "new_errors": [v.to_dict() for v in self.new_errors],
-            "changes": [
-                {
-                    "name": c.name,
-                    "passcode": c.passcode,
-                    "copies": c.copies,
-                    "before": c.before,
-                    "after": c.after,
-                    "points": c.points,
-                    "line": c.line,
-                    "message": c.describe(),
-                }
-                for c in self.changes
-            ],
-        }
-
 
 FAILING = frozenset({Outlook.BECOMES_ILLEGAL, Outlook.NEW_ERRORS})
 """Outlooks that fail a forecast (exit 1)."""
@@ -187,27 +155,6 @@ class Forecast:
     def exit_code(self) -> ExitCode:
         """:meth:`verdict` without strict."""
         return self.verdict()
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON document of ``deckcheck upcoming --output json``."""
-        return {
-            "date": self.date.isoformat(),
-            "decks": [d.to_dict() for d in self.decks],
-            "summary": {
-                "decks": len(self.decks),
-                **{o.value: self.count(o) for o in Outlook},
-                "unreadable": len(self.unreadable),
-                "skipped": len(self.skipped),
-            },
-            "unreadable": [
-                {"path": u.path, "code": u.code.value, "error": u.error, "line": u.line}
-                for u in self.unreadable
-            ],
-            "skipped": [
-                {"path": k.path, "code": k.code.value, "reason": k.reason} for k in self.skipped
-            ],
-            "data_as_of": self.data_as_of.isoformat() if self.data_as_of else None,
-        }
 
 
 def _key(v: Violation) -> tuple[Any, ...]:

@@ -16,7 +16,8 @@ Each deck gets an archetype from the archetype (set code) names the card data ca
    **hybrid**, labelled by the present archetypes in alphabetical order (``"A / B"``). None
    present: **rogue**.
 
-An organiser's signature file (:func:`load_rules`) overrides the rule: a deck playing at least
+An organiser's signature file (:func:`deckcheck.run.signature.load_rules`) overrides the
+rule: a deck playing at least
 ``min`` of an archetype's signature cards (distinct cards, Main + Extra) is that archetype,
 before the card data is looked at; when several match, the one with the most signature copies
 wins (a tie is a hybrid of them).
@@ -27,225 +28,34 @@ copies in the decks that play them, share of decks), and Main/Extra and Side Dec
 
 from __future__ import annotations
 
-import enum
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from deckcheck.deck.model import Deck, ReadFinding, Section
-from deckcheck.error import DeckcheckError, DeckReadError, InputError
+from deckcheck.run.metagame import DEFAULT_RULES as DEFAULT_RULES
+from deckcheck.run.metagame import GENERIC as GENERIC
+from deckcheck.run.metagame import ROGUE as ROGUE
+from deckcheck.run.metagame import TOP as TOP
+from deckcheck.run.metagame import ArchetypeKind as ArchetypeKind
+from deckcheck.run.metagame import ArchetypeShare as ArchetypeShare
+from deckcheck.run.metagame import CardUsage as CardUsage
+from deckcheck.run.metagame import DeckArchetype as DeckArchetype
+from deckcheck.run.metagame import Entry as Entry
+from deckcheck.run.metagame import Metagame as Metagame
+from deckcheck.run.metagame import Rules as Rules
+from deckcheck.run.metagame import Signature as Signature
 from deckcheck.run.row import Contents, deck_contents
-from deckcheck.source.record import Skipped, Unreadable, UnreadableReason, read_code
+from deckcheck.source.record import Skipped, Unreadable
 
 if TYPE_CHECKING:
     from deckcheck.card import CardIndex
     from deckcheck.data.dataset import Dataset
     from deckcheck.run.batch import Batch
+    from deckcheck.run.job import Planned, Step
     from deckcheck.source.record import Source
     from deckcheck.source.registration import Registration
-
-GENERIC: frozenset[str] = frozenset(
-    {
-        "Polymerization|Fusion",
-        "Fusion",
-        "Xyz",
-        "Synchro",
-        "Pendulum",
-        "Link",
-        "Ritual",
-        "Number",
-        "Number C",
-        "CXyz",
-        "Rank-Up-Magic",
-        "Rank-Down-Magic",
-        "Speed Spell",
-        "Pendulum Dragon",
-        "Spell Card",
-        "Trap Card",
-        "Token",
-    }
-)
-"""Archetype tags of the card data that name a mechanic, not a deck (never counted)."""
-
-ROGUE = "rogue"
-"""The label of a deck with no archetype present."""
-TOP = 20
-"""Default length of the card tables."""
-
-
-class ArchetypeKind(enum.StrEnum):
-    """How a deck's archetype was decided."""
-
-    ARCHETYPE = "archetype"
-    """One archetype dominates the deck."""
-    HYBRID = "hybrid"
-    """Two or more archetypes are present and none dominates."""
-    ROGUE = "rogue"
-    """No archetype is present."""
-
-
-@dataclass(frozen=True, slots=True)
-class Signature:
-    """An organiser's signature cards of one archetype (canonical passcodes)."""
-
-    archetype: str
-    cards: frozenset[int]
-    min: int = 1
-    """Distinct signature cards a deck needs to be this archetype."""
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """The thresholds of the archetype rule (module docstring) and the organiser's signatures."""
-
-    share: float = 0.15
-    min_copies: int = 6
-    dominance: float = 2.0
-    generic: frozenset[str] = GENERIC
-    signatures: tuple[Signature, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class DeckArchetype:
-    """One deck's archetype: its label, how it was decided, and the copies that decided it."""
-
-    label: str
-    """``"Cyber Dragon"``, ``"Blue-Eyes / Dark Magician"`` (hybrid) or ``"rogue"``."""
-    kind: ArchetypeKind
-    archetypes: tuple[str, ...]
-    """The archetype(s) the label names (empty for rogue)."""
-    scores: tuple[tuple[str, int], ...]
-    """Archetypes with their Main + Extra copies (most first, at most five)."""
-    copies: int
-    """Main + Extra copies of the deck."""
-    signature: bool = False
-    """True when an organiser's signature cards decided it."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "label": self.label,
-            "kind": self.kind.value,
-            "archetypes": list(self.archetypes),
-            "scores": [{"archetype": a, "copies": n} for a, n in self.scores],
-            "copies": self.copies,
-            "signature": self.signature,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One deck of the field: where it came from and its archetype."""
-
-    source: str
-    archetype: DeckArchetype
-    name: str | None = None
-    player: str | None = None
-    contents: tuple[tuple[str, int, int], ...] = field(default=(), repr=False)
-    """The deck's cards (:func:`deck_contents`)."""
-    unread: tuple[ReadFinding, ...] = ()
-    """The deck's lines that name no card (:attr:`~deckcheck.deck.model.Deck.unread`): not
-    counted in the breakdown, counted in :attr:`Metagame.unread_lines`."""
-
-
-@dataclass(frozen=True, slots=True)
-class ArchetypeShare:
-    """An archetype label of the breakdown: decks playing it and their share of the field."""
-
-    label: str
-    kind: ArchetypeKind
-    decks: int
-    share: float
-
-
-@dataclass(frozen=True, slots=True)
-class CardUsage:
-    """A card of the field: decks playing it, their share, copies in total and on average."""
-
-    passcode: int
-    name: str
-    decks: int
-    share: float
-    copies: int
-    average: float
-    """Average copies in the decks that play it."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "passcode": self.passcode,
-            "name": self.name,
-            "decks": self.decks,
-            "share": round(self.share, 4),
-            "copies": self.copies,
-            "average": round(self.average, 2),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Metagame:
-    """The breakdown of a field of decks."""
-
-    decks: int
-    archetypes: tuple[ArchetypeShare, ...]
-    most_played: tuple[CardUsage, ...]
-    """Cards over every section, by decks playing them."""
-    main: tuple[CardUsage, ...]
-    """Main + Extra Deck staples, by decks playing them."""
-    side: tuple[CardUsage, ...]
-    """Side Deck staples, by decks playing them."""
-    entries: tuple[Entry, ...] = ()
-    unreadable: tuple[Unreadable, ...] = ()
-    """The sources that could not be read (each with its code)."""
-    skipped: tuple[Skipped, ...] = ()
-    """The files a scan left out (each with its code)."""
-
-    @property
-    def unread_lines(self) -> int:
-        """Lines of the decks read that name no card (not counted in the breakdown)."""
-        return sum(len(e.unread) for e in self.entries)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form (``deckcheck schema meta``)."""
-        return {
-            "decks": self.decks,
-            "archetypes": [
-                {
-                    "label": a.label,
-                    "kind": a.kind.value,
-                    "decks": a.decks,
-                    "share": round(a.share, 4),
-                }
-                for a in self.archetypes
-            ],
-            "most_played": [c.to_dict() for c in self.most_played],
-            "main": [c.to_dict() for c in self.main],
-            "side": [c.to_dict() for c in self.side],
-            "entries": [
-                {
-                    "source": e.source,
-                    "name": e.name,
-                    "player": e.player,
-                    **e.archetype.to_dict(),
-                    "unread": [
-                        {"line": f.line, "code": f.code.value, "text": f.text} for f in e.unread
-                    ],
-                }
-                for e in self.entries
-            ],
-            "unread_lines": self.unread_lines,
-            "unreadable": [
-                {"source": u.path, "code": u.code.value, "error": u.error} for u in self.unreadable
-            ],
-            "skipped": [
-                {"path": k.path, "code": k.code.value, "reason": k.reason} for k in self.skipped
-            ],
-        }
-
-
-DEFAULT_RULES = Rules()
 
 
 # -- one deck -----------------------------------------------------------------------------------
@@ -515,6 +325,24 @@ def _player(reg: Registration | None) -> str | None:
     return reg.player or reg.player_id or None
 
 
+@dataclass(frozen=True, slots=True)
+class Read:
+    """What the metagame keeps of one deck read by the job loop (its builder's result)."""
+
+    source: str
+    name: str | None
+    player: str | None
+    contents: Contents
+    unread: tuple[ReadFinding, ...]
+
+
+def read_deck(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Read:
+    """The metagame's builder for :func:`deckcheck.run.job.run`: a deck's card contents (the
+    metagame needs no verdict)."""
+    src = one.source
+    return Read(src.label, deck.name, _player(src.registration), deck_contents(deck), deck.unread)
+
+
 def analyze(
     items: Iterable[Source | str],
     rules: Rules = DEFAULT_RULES,
@@ -523,131 +351,32 @@ def analyze(
     top: int = TOP,
     rush: bool = False,
 ) -> Metagame:
-    """Read every source (paths, folders, zips, registration CSVs) and sum up the field.
+    """Read every source (paths, folders, zips, registration CSVs) through the one job loop
+    (:func:`deckcheck.run.job.run` with :func:`read_deck`: one read per deck) and sum up the
+    field; ``rush`` reads card names as a Rush Duel deck.
 
     A source that cannot be read is listed in :attr:`Metagame.unreadable`, never fatal, and
     the files a scan skipped in :attr:`Metagame.skipped`, each with its code. A bare string that
     is not a usable path raises :class:`~deckcheck.error.ArgumentError`.
     """
     from deckcheck.data.dataset import resolve_data
-    from deckcheck.source.read import read_source
+    from deckcheck.run.job import Planned, Step, run
     from deckcheck.source.scan import expand_sources
+    from deckcheck.validation.engine import today
 
     ds = resolve_data(data)
+    fmt = ds.format("rush" if rush else "tcg")
+    plan = [Planned(src, fmt) for src in expand_sources(items, ds)]
     facts = _Facts(ds.cards)
     entries: list[Entry] = []
     bad: list[Unreadable] = []
     skipped: list[Skipped] = []
-    for src in expand_sources(items, ds):
-        known = src.outcome()
-        if isinstance(known, Skipped):
-            skipped.append(known)
-            continue
-        if known is not None:
-            bad.append(known)
-            continue
-        try:
-            deck = read_source(src, rush=rush, data=ds)
-        except DeckcheckError as exc:
-            text = str(exc)
-            why = text if text.startswith(src.label) else f"{src.label}: {text}"
-            code = (
-                read_code(exc) if isinstance(exc, DeckReadError) else UnreadableReason.CHECK_FAILED
-            )
-            line = exc.line if isinstance(exc, DeckReadError) else None
-            bad.append(Unreadable(src.label, why, line, src.registration, code))
-            continue
-        contents = deck_contents(deck)
-        entries.append(
-            Entry(
-                src.label,
-                _classify(contents, rules, facts),
-                deck.name,
-                _player(src.registration),
-                contents,
-                deck.unread,
-            )
-        )
-    return summarize(entries, top=top, unreadable=bad, skipped=skipped, facts=facts)
-
-
-# -- the organiser's signature file --------------------------------------------------------------
-
-
-class MetaFileError(InputError):
-    """An organiser's signature file (``meta.toml``) that cannot be used."""
-
-
-MAX_SIGNATURE_BYTES = 1 << 20
-"""Size cap of an organiser's signature file (``meta --signatures``)."""
-_RULE_KEYS = {"share": float, "min_copies": int, "dominance": float}
-
-
-def load_rules(path: str | Path, data: Dataset | None = None) -> Rules:
-    """The rules of a signature file (TOML): ``[archetypes.NAME]`` tables with ``cards``
-    (names or passcodes) and optional ``min``; optional top-level ``share``, ``min_copies``,
-    ``dominance`` and ``generic`` (more tags never counted). Raises :class:`MetaFileError`."""
-    import tomllib
-
-    from deckcheck.boundary import read_capped
-
-    where = str(path)
-    try:
-        raw = read_capped(
-            path, MAX_SIGNATURE_BYTES, refuse=lambda why: MetaFileError(f"{where}: {why}")
-        )
-        doc = tomllib.loads(raw.decode("utf-8"))
-    except OSError as exc:
-        raise MetaFileError(f"{where}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise MetaFileError(f"{where}: not UTF-8 text (byte {exc.start})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise MetaFileError(f"{where}: not valid TOML: {exc}") from None
-    except RecursionError:
-        raise MetaFileError(f"{where}: nested too deeply") from None
-    return rules_from_dict(doc, where, data)
-
-
-def rules_from_dict(doc: Mapping[str, Any], where: str, data: Dataset | None = None) -> Rules:
-    """The rules of a signature file already parsed (TOML or JSON of the same shape);
-    ``where`` names it in errors. Raises :class:`MetaFileError`."""
-    from deckcheck.data.dataset import resolve_data
-
-    ds = resolve_data(data)
-    options: dict[str, Any] = {}
-    for key, value in doc.items():
-        if key == "archetypes":
-            continue
-        if key == "generic":
-            options["generic"] = GENERIC | frozenset(_strings(value, where, key))
-        elif key in _RULE_KEYS and isinstance(value, int | float) and not isinstance(value, bool):
-            options[key] = _RULE_KEYS[key](value)
+    for got in run(plan, Step(today(), False, read_deck), ds):
+        if isinstance(got, Read):
+            kind = _classify(got.contents, rules, facts)
+            entries.append(Entry(got.source, kind, got.name, got.player, got.contents, got.unread))
+        elif isinstance(got, Skipped):
+            skipped.append(got)
         else:
-            raise MetaFileError(f"{where}: unknown key or bad value {key!r}")
-    tables = doc.get("archetypes", {})
-    if not isinstance(tables, dict):
-        raise MetaFileError(f"{where}: 'archetypes' must be a table of archetypes")
-    sigs = tuple(_signature(name, t, where, ds) for name, t in tables.items())
-    return Rules(**options, signatures=sigs)
-
-
-def _strings(value: object, where: str, key: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str | int) for v in value):
-        raise MetaFileError(f"{where}: {key!r} must be a list of card names or passcodes")
-    return [str(v) for v in value]
-
-
-def _signature(name: str, table: object, where: str, ds: Dataset) -> Signature:
-    key = f"archetypes.{name}"
-    if not isinstance(table, dict) or set(table) - {"cards", "min"} or "cards" not in table:
-        raise MetaFileError(f"{where}: {key!r} must be a table with 'cards' (and 'min')")
-    codes = set()
-    for query in _strings(table["cards"], where, f"{key}.cards"):
-        try:
-            codes.add(ds.cards.lookup(query).card.canonical)
-        except DeckcheckError as exc:
-            raise MetaFileError(f"{where}: {key}.cards: {exc}") from None
-    least = table.get("min", 1)
-    if not isinstance(least, int) or isinstance(least, bool) or not 1 <= least <= len(codes):
-        raise MetaFileError(f"{where}: {key}.min must be between 1 and the number of its cards")
-    return Signature(name, frozenset(codes), least)
+            bad.append(got)
+    return summarize(entries, top=top, unreadable=bad, skipped=skipped, facts=facts)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from deckcheck.deck.model import Deck, ReadFinding, Section
@@ -98,16 +98,3 @@ class Checked:
     def counts(self) -> dict[str, int]:
         """Cards per section."""
         return self.report.counts
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form: the report's, with ``fingerprint`` and (for a CSV) ``registration``."""
-        out = self.report.to_dict()
-        out["fingerprint"] = self.fingerprint
-        if self.registration is not None:
-            from deckcheck.source.registration import status_of
-
-            out["registration"] = {
-                **self.registration.to_dict(),
-                "status": status_of(self, self.registration).value,
-            }
-        return out

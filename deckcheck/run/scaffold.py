@@ -92,7 +92,7 @@ def _installed_commit() -> str | None:
 
 def pinned_ref(rev: str | None = None) -> Ref:
     """The version of deckcheck to pin (module docstring)."""
-    from deckcheck import __version__
+    from deckcheck.version import __version__
 
     if rev is not None:
         return Ref(rev, RefKind.GIVEN, __version__)

@@ -68,15 +68,6 @@ class PlanProblem:
     name: str | None = None
     passcode: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "code": self.code.value,
-            "message": self.message,
-            "name": self.name,
-            "passcode": self.passcode,
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class SidePlan:
@@ -105,17 +96,11 @@ class SideResult:
         """True when the plan has no problem and the sided deck is legal."""
         return not self.problems and self.report.legal
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form (``deckcheck side --output json``)."""
-        return {
-            "ok": self.ok,
-            "moved": dict(self.moved),
-            "cards_in": [{"name": n, "passcode": c, "copies": k} for n, c, k in self.moved_in],
-            "cards_out": [{"name": n, "passcode": c, "copies": k} for n, c, k in self.moved_out],
-            "deck": {s.value: _section(self.deck.section(s)) for s in Section},
-            "problems": [p.to_dict() for p in self.problems],
-            "result": self.report.to_dict(),
-        }
+    @property
+    def sections(self) -> dict[str, tuple[tuple[str, int, int], ...]]:
+        """The sided deck by section: ``(name, passcode, copies)`` in the order cards first
+        appear."""
+        return {s.value: tuple(_moved(list(self.deck.section(s)))) for s in Section}
 
 
 _ITEM_FIRST = re.compile(r"(\d{1,3})\s*[xX×*]?\s+(.+)")
@@ -327,34 +312,8 @@ def apply_side_plan(
                 f"not one-for-one: {total_in} card(s) in, {total_out} out",
             )
         )
-    outgoing: list[DeckCard] = []
-    for card, n in _merge(plan.cards_out):
-        first, second = (extra, main) if card.zone is DeckZone.EXTRA else (main, extra)
-        got = _take(first, card.canonical, n)
-        got += _take(second, card.canonical, n - len(got))
-        if len(got) < n:
-            problems.append(
-                PlanProblem(
-                    PlanCode.SIDE_NOT_IN_DECK,
-                    f"{card.name}: {n} to side out, but the Main and Extra Decks hold {len(got)}",
-                    card.name,
-                    card.passcode,
-                )
-            )
-        outgoing += got
-    incoming: list[DeckCard] = []
-    for card, n in _merge(plan.cards_in):
-        got = _take(side, card.canonical, n)
-        if len(got) < n:
-            problems.append(
-                PlanProblem(
-                    PlanCode.SIDE_NOT_IN_SIDE,
-                    f"{card.name}: {n} to side in, but the Side Deck holds {len(got)}",
-                    card.name,
-                    card.passcode,
-                )
-            )
-        incoming += got
+    outgoing = _side_out(plan, main, extra, problems)
+    incoming = _side_in(plan, side, problems)
     for dc in incoming:
         zone = dc.card.zone if dc.card is not None else DeckZone.MAIN
         if zone is DeckZone.EXTRA:
@@ -382,16 +341,54 @@ def apply_side_plan(
     )
 
 
+def _side_out(
+    plan: SidePlan, main: list[DeckCard], extra: list[DeckCard], problems: list[PlanProblem]
+) -> list[DeckCard]:
+    """Take the plan's cards out of the Main and Extra Decks (an Extra Deck card from the
+    Extra Deck first); what is missing is a problem."""
+    from deckcheck.card import DeckZone
+
+    outgoing: list[DeckCard] = []
+    for card, n in _merge(plan.cards_out):
+        first, second = (extra, main) if card.zone is DeckZone.EXTRA else (main, extra)
+        got = _take(first, card.canonical, n)
+        got += _take(second, card.canonical, n - len(got))
+        if len(got) < n:
+            problems.append(
+                PlanProblem(
+                    PlanCode.SIDE_NOT_IN_DECK,
+                    f"{card.name}: {n} to side out, but the Main and Extra Decks hold {len(got)}",
+                    card.name,
+                    card.passcode,
+                )
+            )
+        outgoing += got
+    return outgoing
+
+
+def _side_in(plan: SidePlan, side: list[DeckCard], problems: list[PlanProblem]) -> list[DeckCard]:
+    """Take the plan's cards out of the Side Deck; what is missing is a problem."""
+    incoming: list[DeckCard] = []
+    for card, n in _merge(plan.cards_in):
+        got = _take(side, card.canonical, n)
+        if len(got) < n:
+            problems.append(
+                PlanProblem(
+                    PlanCode.SIDE_NOT_IN_SIDE,
+                    f"{card.name}: {n} to side in, but the Side Deck holds {len(got)}",
+                    card.name,
+                    card.passcode,
+                )
+            )
+        incoming += got
+    return incoming
+
+
 def _moved(cards: list[DeckCard]) -> tuple[tuple[str, int, int], ...]:
     """``(name, passcode, copies)`` of moved cards, in the order first moved."""
     counts: Counter[int] = Counter(_canon(dc) for dc in cards)
     names = {_canon(dc): dc.name for dc in cards}
     return tuple((names[code], code, n) for code, n in counts.items())
-
-
-def _section(cards: tuple[DeckCard, ...]) -> list[dict[str, Any]]:
-    """A section as ``[{"name", "passcode", "copies"}]``, in the order cards first appear."""
-    return [{"name": n, "passcode": c, "copies": k} for n, c, k in _moved(list(cards))]
 
 
 def _merge(cards: tuple[tuple[Card, int], ...]) -> list[tuple[Card, int]]:

@@ -21,7 +21,6 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 
-from deckcheck import __version__
 from deckcheck.data.dataset import Dataset
 from deckcheck.service.config import Settings
 from deckcheck.service.core import API, Service
@@ -29,6 +28,7 @@ from deckcheck.service.error import deckcheck_answer, install_errors
 from deckcheck.service.fast import Answer, Lane
 from deckcheck.service.model import BatchRequest, ValidateRequest
 from deckcheck.service.routes import include
+from deckcheck.version import __version__
 
 
 def create_app(settings: Settings | None = None, data: Dataset | None = None) -> FastAPI:

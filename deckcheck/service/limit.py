@@ -35,6 +35,7 @@ import signal
 import time
 import warnings
 from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.service.config import Settings
@@ -72,7 +73,7 @@ PRELOAD = (
     "deckcheck.run.batch",
     "deckcheck.run.meta",
     "deckcheck.reporter.document",
-    "deckcheck.reporter.metadoc",
+    "deckcheck.reporter.document.meta",
 )
 """Modules the worker imports before its first fork, so that no child imports them again."""
 WALL = "compute_wall_seconds"
@@ -178,34 +179,7 @@ class ComputeLimit:
 
     def _watch(self, pid: int, fd: int) -> list[Message]:
         """Read the child's answer while watching its memory and its deadline."""
-        s = self.settings
-        base = _resident(pid)
-        start = time.monotonic()
-        deadline = start + s.compute_seconds * WALL_FACTOR
-        backstop = start + s.compute_seconds * BACKSTOP_FACTOR
-        progress = 0.0
-        chunks: list[bytes] = []
-        over: str | None = None
-        while True:
-            ready, _, _ = select.select([fd], [], [], POLL)
-            if ready:
-                chunk = os.read(fd, 1 << 16)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                continue
-            now = time.monotonic()
-            if base is not None and (_resident(pid) or 0) - base > s.compute_memory_bytes:
-                over = "compute_memory_bytes"
-            elif now > deadline:
-                used = _cpu(pid)
-                if used is not None and used > progress + MIN_PROGRESS and now < backstop:
-                    progress, deadline = used, now + 1.0  # still computing: its CPU budget decides
-                else:
-                    over = WALL
-            if over is not None:
-                os.kill(pid, signal.SIGKILL)
-                break
+        chunks, over = self._read(pid, fd)
         _, status = os.waitpid(pid, 0)
         if over is None and os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU:
             over = "compute_seconds"
@@ -216,6 +190,34 @@ class ComputeLimit:
             except Exception:  # a child cut short by its memory cap
                 over = "compute_memory_bytes"
         return self.over(over or "compute_memory_bytes")
+
+    def _read(self, pid: int, fd: int) -> tuple[list[bytes], str | None]:
+        """The child's answer as read from ``fd`` and the budget it went over (None: it
+        closed the pipe); a child over its memory or its deadline is killed."""
+        s = self.settings
+        base = _resident(pid)
+        start = time.monotonic()
+        clock = _Deadline(
+            start + s.compute_seconds * WALL_FACTOR, start + s.compute_seconds * BACKSTOP_FACTOR
+        )
+        chunks: list[bytes] = []
+        while True:
+            ready, _, _ = select.select([fd], [], [], POLL)
+            if ready:
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    return chunks, None
+                chunks.append(chunk)
+                continue
+            now = time.monotonic()
+            over: str | None = None
+            if base is not None and (_resident(pid) or 0) - base > s.compute_memory_bytes:
+                over = "compute_memory_bytes"
+            elif clock.passed(pid, now):
+                over = WALL
+            if over is not None:
+                os.kill(pid, signal.SIGKILL)
+                return chunks, over
 
     def over(self, limit: str) -> list[Message]:
         """422: the request needed more than its budget."""
@@ -235,6 +237,27 @@ class ComputeLimit:
             text = f"the request needs more than its {s.compute_memory_bytes >> 20} MiB of memory"
             detail = {"limit": limit, "value": s.compute_memory_bytes}
         return json_error(422, "limit-exceeded", text, detail)
+
+
+@dataclass
+class _Deadline:
+    """A child's wall-clock deadline, moved a second on at a time while its CPU time still
+    grows (never past the backstop)."""
+
+    at: float
+    backstop: float
+    progress: float = 0.0
+    """The child's CPU seconds when the deadline last moved."""
+
+    def passed(self, pid: int, now: float) -> bool:
+        """Whether the child is past its deadline (moving it on if it is still computing)."""
+        if now <= self.at:
+            return False
+        used = _cpu(pid)
+        if used is not None and used > self.progress + MIN_PROGRESS and now < self.backstop:
+            self.progress, self.at = used, now + 1.0  # still computing: its CPU budget decides
+            return False
+        return True
 
 
 def preload() -> None:

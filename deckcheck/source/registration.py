@@ -45,7 +45,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from deckcheck.boundary import read_capped
 from deckcheck.deck.io.detect import DECK_SUFFIXES
@@ -143,19 +143,6 @@ class Registration:
     """Row of the first registration with the same player id, for a duplicate."""
     line: int = 0
     """The line of the CSV file the row starts on (CI reports point there); 0: unknown."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form (without the status, which depends on the deck's verdict)."""
-        return {
-            "file": self.file,
-            "row": self.row,
-            "line": self.line or self.row,
-            "player_id": self.player_id,
-            "player": self.player,
-            "deck": self.deck,
-            "fields": dict(self.fields),
-            "duplicate_of": self.duplicate_of,
-        }
 
 
 def status_of(row: object, registration: Registration | None = None) -> Status:

@@ -71,18 +71,12 @@ def validate(
     flagged, skills = _looks(rs, sections, tally, sizes)
     per_name: dict[str, int] = tally  # type: ignore[assignment]  # every key is a name now
     crowded, listed, changing = _over_limits(rs, per_name)
-    for f in deck.findings:
-        # a line naming no card still asked for copies: count them, so one typo is one problem
-        if f.passcode is None and f.section is not None and f.code is not FindingCode.PARSE:
-            sizes[f.section] += f.count
+    _count_unnamed(deck, sizes)
     points, point_cards = _points(rs, sections)
-    ok = rs.sizes_allowed
-    main, extra, side = sizes[Section.MAIN], sizes[Section.EXTRA], sizes[Section.SIDE]
-    bad_size = not (main in ok[0] and extra in ok[1] and side in ok[2])
     has: Has = (
         bool(deck.findings),
         bool(unknown),
-        bad_size,
+        _bad_size(rs, sizes),
         bool(flagged),
         bool(crowded),
         bool(listed),
@@ -97,6 +91,21 @@ def validate(
         if len(violations) > 1:
             violations.sort(key=_file_order)
     return _report(deck, rs, sizes, violations, path, points, data, point_cards)
+
+
+def _count_unnamed(deck: Deck, sizes: dict[Section, int]) -> None:
+    """Add to ``sizes`` the copies that lines naming no card asked for (so one typo is one
+    problem, not a size problem too)."""
+    for f in deck.findings:
+        if f.passcode is None and f.section is not None and f.code is not FindingCode.PARSE:
+            sizes[f.section] += f.count
+
+
+def _bad_size(rs: Ruleset, sizes: dict[Section, int]) -> bool:
+    """Whether a section's size is outside what the ruleset allows."""
+    ok = rs.sizes_allowed
+    main, extra, side = sizes[Section.MAIN], sizes[Section.EXTRA], sizes[Section.SIDE]
+    return not (main in ok[0] and extra in ok[1] and side in ok[2])
 
 
 def _count_in_python(tally: dict[Key | None, int], keys: Iterable[Key | None]) -> None:

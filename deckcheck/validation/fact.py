@@ -153,12 +153,14 @@ def pool_problem(setting: Setting, card: Card) -> str | None:
         return master_duel_problem(card, cutoff)
     if pool is Pool.SPEED:  # Speed Duel products and lists; the lists in force give limits
         return speed_problem(card, cutoff)
-    return _dated_problem(pool, card, tcg_region(fmt.tcg_region), cutoff)
+    return _release_problem(fmt, card, cutoff)
 
 
-def _dated_problem(pool: Pool, card: Card, region: Region, cutoff: datetime.date) -> str | None:
-    """Why a card is outside a TCG, OCG or both-regions pool at ``cutoff`` (``region``: the
-    TCG's), if it is."""
+def _release_problem(fmt: Format, card: Card, cutoff: datetime.date) -> str | None:
+    """Why a card is outside an OCG, TCG or Worlds pool at ``cutoff``: not released in the
+    pool's regions, or not yet."""
+    pool = fmt.pool
+    region = tcg_region(fmt.tcg_region)
     if pool is Pool.TCG:
         if not card.in_tcg:
             return "not released in the TCG (OCG-only)"

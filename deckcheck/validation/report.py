@@ -8,7 +8,6 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 
 class Severity(enum.StrEnum):
@@ -162,15 +161,7 @@ DEFAULT_SEVERITY: dict[Code, Severity] = {code: Severity.ERROR for code in Code}
 """The usual severity of each code (``prerelease`` is a warning with ``--allow-prerelease``)."""
 
 
-_Day = date
-"""``datetime.date`` under a name that :class:`Report`'s field ``date`` does not hide."""
-
-_SET = object.__setattr__
-"""Frozen instances are filled in one step: their whole ``__dict__`` at once (a frozen
-dataclass's own ``__init__`` sets field by field, which a batch of 10,000 decks feels)."""
-
-
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Violation:
     """One finding: code, severity, where, what was found and what is allowed, and how to fix it."""
 
@@ -189,53 +180,6 @@ class Violation:
     """The message's other named facts (the ban list's name, a date, the suggested names...):
     translations fill their templates from these and the fields above, so no fact is lost."""
 
-    def __init__(
-        self,
-        code: Code,
-        severity: Severity,
-        message: str,
-        section: str | None = None,
-        passcode: int | None = None,
-        name: str | None = None,
-        found: int | None = None,
-        allowed: int | None = None,
-        line: int | None = None,
-        text: str | None = None,
-        facts: tuple[tuple[str, object], ...] = (),
-    ) -> None:
-        _SET(
-            self,
-            "__dict__",
-            {
-                "code": code,
-                "severity": severity,
-                "message": message,
-                "section": section,
-                "passcode": passcode,
-                "name": name,
-                "found": found,
-                "allowed": allowed,
-                "line": line,
-                "text": text,
-                "facts": facts,
-            },
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form (the README documents it)."""
-        return {
-            "code": self.code.value,
-            "severity": self.severity.value,
-            "section": self.section,
-            "passcode": self.passcode,
-            "name": self.name,
-            "found": self.found,
-            "allowed": self.allowed,
-            "line": self.line,
-            "text": self.text,
-            "message": self.message,
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class BanlistRef:
@@ -243,10 +187,6 @@ class BanlistRef:
 
     name: str
     effective: date
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"name": self.name, "effective": self.effective.isoformat()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,16 +203,6 @@ class PointCard:
         """The points the copies add."""
         return self.copies * self.each
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "name": self.name,
-            "passcode": self.passcode,
-            "copies": self.copies,
-            "each": self.each,
-            "points": self.points,
-        }
-
     def label(self) -> str:
         """``3x Name 20 = 60`` (one copy: ``Name 20``)."""
         if self.copies == 1:
@@ -280,7 +210,7 @@ class PointCard:
         return f"{self.copies}x {self.name} {self.each} = {self.points}"
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Report:
     """Every violation of one deck against one format at one date."""
 
@@ -300,40 +230,6 @@ class Report:
     point_cards: tuple[PointCard, ...] = ()
     """Point formats: the cards that make the total, largest first."""
 
-    def __init__(
-        self,
-        format: str,
-        era: str,
-        date: _Day,
-        banlist: BanlistRef | None,
-        counts: dict[str, int],
-        violations: tuple[Violation, ...] = (),
-        path: str | None = None,
-        points: int | None = None,
-        point_cap: int | None = None,
-        name: str | None = None,
-        data_fingerprint: str | None = None,
-        point_cards: tuple[PointCard, ...] = (),
-    ) -> None:
-        _SET(
-            self,
-            "__dict__",
-            {
-                "format": format,
-                "era": era,
-                "date": date,
-                "banlist": banlist,
-                "counts": counts,
-                "violations": violations,
-                "path": path,
-                "points": points,
-                "point_cap": point_cap,
-                "name": name,
-                "data_fingerprint": data_fingerprint,
-                "point_cards": point_cards,
-            },
-        )
-
     @property
     def legal(self) -> bool:
         """True when no violation is an error (warnings and notes are allowed)."""
@@ -348,25 +244,3 @@ class Report:
     def codes(self) -> set[str]:
         """The distinct codes found (handy in tests and scripts)."""
         return {v.code.value for v in self.violations}
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form of one result (the README documents it)."""
-        out: dict[str, Any] = {
-            "path": self.path,
-            "format": self.format,
-            "era": self.era,
-            "banlist": self.banlist.to_dict() if self.banlist else None,
-            "date": self.date.isoformat(),
-            "legal": self.legal,
-            "counts": dict(self.counts),
-            "violations": [v.to_dict() for v in self.violations],
-        }
-        if self.point_cap is not None:
-            out["points"] = {
-                "total": self.points,
-                "cap": self.point_cap,
-                "cards": [c.to_dict() for c in self.point_cards],
-            }
-        out["name"] = self.name
-        out["data_fingerprint"] = self.data_fingerprint
-        return out

@@ -262,15 +262,19 @@ class Format:
         """True if the format uses ban lists at all (a family or its own lists)."""
         return bool(self.custom_lists) or self.family is not None
 
+    def _custom_list_at(self, d: date) -> Banlist | None:
+        """The format's own list in force on ``d`` (its one list, whatever the date)."""
+        when = self.list_date or d
+        current = None
+        for b in self.custom_lists:
+            if b.effective <= when or len(self.custom_lists) == 1:
+                current = b
+        return current
+
     def banlist_at(self, d: date, data: Dataset) -> Banlist | None:
         """The list in force on ``d`` (None if the format has none, or none is in force yet)."""
         if self.custom_lists:
-            when = self.list_date or d
-            current = None
-            for b in self.custom_lists:
-                if b.effective <= when or len(self.custom_lists) == 1:
-                    current = b
-            return current
+            return self._custom_list_at(d)
         if self.family is None:
             return None
         cat = data.banlists

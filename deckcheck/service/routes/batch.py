@@ -4,8 +4,9 @@ loop of :func:`deckcheck.run.batch.check`; unreadable ones are listed, never fat
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import date as Date
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -22,7 +23,10 @@ from deckcheck.run.vocab import parse_region, parse_timeline
 from deckcheck.service.config import Settings
 from deckcheck.service.core import API, Service
 from deckcheck.service.error import ERRORS
-from deckcheck.service.model import BatchRequest
+from deckcheck.service.model import BatchDeck, BatchRequest
+
+if TYPE_CHECKING:
+    from deckcheck.run.batch import Source
 
 ZIP_TYPES = ("application/zip", "application/x-zip-compressed", "application/octet-stream")
 """Content types ``POST /v1/batch`` takes as a raw zip upload."""
@@ -105,7 +109,6 @@ def router(svc: Service) -> APIRouter:
 
 async def _json_batch(svc: Service, request: Request) -> Asked:
     """What a JSON batch request asks (its body read as a :class:`BatchRequest`)."""
-    from deckcheck.run.batch import Source
     from deckcheck.service.query import refuse_query
 
     refuse_query(request.query_params.keys(), "a JSON batch")
@@ -115,18 +118,26 @@ async def _json_batch(svc: Service, request: Request) -> Asked:
         raise RequestValidationError(
             [dict(e, loc=("body", *e["loc"])) for e in exc.errors()]
         ) from None
+    sources = deck_sources(svc, req.decks)
+    return sources, svc.rules(req), svc.date(req.date), req.allow_prerelease
+
+
+def deck_sources(svc: Service, decks: Sequence[BatchDeck]) -> list[Source]:
+    """The sources of a JSON body's decks (``/v1/batch``, ``/v1/meta``): each a deck in memory
+    under its name; :class:`LimitError` over ``max_batch_decks``."""
+    from deckcheck.run.batch import Source
+
     s = svc.settings
-    if len(req.decks) > s.max_batch_decks:
+    if len(decks) > s.max_batch_decks:
         raise LimitError(
-            f"{len(req.decks)} decks; the limit is {s.max_batch_decks}",
+            f"{len(decks)} decks; the limit is {s.max_batch_decks}",
             "max_batch_decks",
             s.max_batch_decks,
         )
-    sources = [
+    return [
         Source.memory(d.name, json.dumps(d.deck) if isinstance(d.deck, dict) else d.deck)
-        for d in req.decks
+        for d in decks
     ]
-    return sources, svc.rules(req), svc.date(req.date), req.allow_prerelease
 
 
 async def _zip_batch(

@@ -45,7 +45,7 @@ def validate_answer(svc: Service) -> Callable[[ValidateRequest], Awaitable[Respo
         report = validate(
             deck, fmt, when, allow_prerelease=req.allow_prerelease, path=req.name, data=svc.data
         )
-        result = localize_result(report, report.to_dict(), lang_of(req.lang))
+        result = localize_result(report, doc.shape(doc.ResultDoc, report), lang_of(req.lang))
         return svc.answer(doc.ResultDoc, result, check=False)  # a ResultDoc's own JSON
 
     return answer
@@ -94,25 +94,29 @@ def router(svc: Service) -> APIRouter:
     @router.post(f"{API}/convert", response_model=ConvertDocument, responses=ERRORS, tags=["decks"])
     async def convert(req: ConvertRequest) -> Response:
         """A deck in another file format (ydk, ydke, text, omega, json), with what was lost."""
-        from deckcheck.deck.io import lost_lines, write_deck
-
-        def run() -> Response:
-            deck = svc.deck(req.deck, req.deck_format, "deck", rush=req.rush)
-            content = write_deck(deck, req.to, data=svc.data)
-            return svc.answer(
-                ConvertDocument,
-                {
-                    "to": req.to,
-                    "content": content,
-                    "counts": deck.counts,
-                    "findings": [_finding(f) for f in deck.findings],
-                    "left_out": [f.line for f in lost_lines(deck, req.to)],
-                },
-            )
-
-        return await run_in_threadpool(run) if is_big(req.deck) else run()
+        if is_big(req.deck):
+            return await run_in_threadpool(_convert, svc, req)
+        return _convert(svc, req)
 
     return router
+
+
+def _convert(svc: Service, req: ConvertRequest) -> Response:
+    """The ``ConvertDocument`` of a convert request."""
+    from deckcheck.deck.io import lost_lines, write_deck
+
+    deck = svc.deck(req.deck, req.deck_format, "deck", rush=req.rush)
+    content = write_deck(deck, req.to, data=svc.data)
+    return svc.answer(
+        ConvertDocument,
+        {
+            "to": req.to,
+            "content": content,
+            "counts": deck.counts,
+            "findings": [_finding(f) for f in deck.findings],
+            "left_out": [f.line for f in lost_lines(deck, req.to)],
+        },
+    )
 
 
 def _finding(f: Any) -> dict[str, Any]:

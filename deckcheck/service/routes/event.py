@@ -22,8 +22,8 @@ from fastapi import APIRouter, Header, Path, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from deckcheck.error import EventInputError, EventNotFoundError
 from deckcheck.event.desk import Desk, parse_day, parse_deadline
-from deckcheck.event.error import EventInputError, EventNotFoundError
 from deckcheck.event.model import Entry, Event
 from deckcheck.event.token import Role
 from deckcheck.service.model import ErrorDocument
@@ -206,7 +206,9 @@ def router(svc: Service) -> APIRouter:
     _pages(api, svc)
     _lifecycle(api, svc, lazy)
     _registrations(api, svc, lazy)
+    _registration(api, svc, lazy)
     _organiser(api, svc, lazy)
+    _organiser_files(api, svc, lazy)
     for name, media in REPORTS.items():
         _report_route(api, svc, lazy, name, media)
     return api
@@ -298,6 +300,8 @@ def _registrations(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
             },
         )
 
+
+def _registration(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
     @api.get(
         "/v1/events/{event_id}/registrations/{registration_id}",
         responses=_err(401, 403, 404, get=True),
@@ -310,7 +314,7 @@ def _registrations(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         stored = desk.authorise(event_id, bearer(authorization), Role.ORGANISER, Role.PLAYER)
         who = desk.access(stored, bearer(authorization))
         if who.role is Role.PLAYER and who.registration_id != registration_id:
-            from deckcheck.event.error import ForbiddenError
+            from deckcheck.error import ForbiddenError
 
             raise ForbiddenError("this edit token opens another registration")
         entry = desk.registration(event_id, registration_id)
@@ -331,16 +335,22 @@ def _registrations(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         desk = lazy.desk(request)
         token = bearer(authorization) if authorization is not None else req.edit_token
         if req.player_id is not None and token is not None:
-            stored = desk.stored(event_id)
-            who = desk.access(stored, token)
-            if who.registration_id == registration_id:
-                current = desk.registration(event_id, registration_id)
-                if req.player_id.strip() != current.player_id:
-                    raise EventInputError("player_id cannot change: this is another player's")
+            _same_player(desk, event_id, registration_id, token, req.player_id)
         got = desk.edit(
             event_id, registration_id, token, _deck_text(req.deck), req.player, data=svc.data
         )
         return _json(_entry(got.entry))
+
+
+def _same_player(
+    desk: Desk, event_id: str, registration_id: str, token: str, player_id: str
+) -> None:
+    """An edit by the registration's own token may not change its player ID (422)."""
+    who = desk.access(desk.stored(event_id), token)
+    if who.registration_id == registration_id:
+        current = desk.registration(event_id, registration_id)
+        if player_id.strip() != current.player_id:
+            raise EventInputError("player_id cannot change: this is another player's")
 
 
 def _organiser(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
@@ -361,7 +371,7 @@ def _organiser(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
     @api.get("/v1/events/{event_id}/decklists", responses=_err(404, get=True))
     def decklists(request: Request, event_id: EventId, authorization: Auth = None) -> Response:
         """Every registered deck, once published (before: 404 without the organiser token)."""
-        from deckcheck.event.error import UnauthorizedError
+        from deckcheck.error import UnauthorizedError
 
         desk = lazy.desk(request)
         stored = desk.stored(event_id)
@@ -390,8 +400,14 @@ def _organiser(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         if (req.deck is None) == (req.qr is None):
             raise EventInputError("give the played deck as deck, or the sheet's QR text as qr")
         played = req.qr if req.qr is not None else _deck_text(req.deck or "")
-        return _json(desk.check(event_id, req.player_id, played, data=svc.data).to_dict())
+        from deckcheck.reporter.document.deck import CheckDocument
+        from deckcheck.reporter.document.shape import Merged, shape
 
+        got = desk.check(event_id, req.player_id, played, data=svc.data)
+        return _json(shape(CheckDocument, Merged(got, got.diff)))
+
+
+def _organiser_files(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
     @api.get("/v1/events/{event_id}/audit", responses=_err(401, 403, 404, get=True))
     def audit(request: Request, event_id: EventId, authorization: Auth = None) -> Response:
         """Every change: who, when, the old and new fingerprint (organiser)."""

@@ -9,10 +9,12 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from deckcheck.reporter.metadoc import MetaDocument
+from deckcheck.reporter.document.meta import MetaDocument
+from deckcheck.reporter.document.shape import shape
 from deckcheck.service.core import API, Service
 from deckcheck.service.error import ERRORS
 from deckcheck.service.model import BatchDeck
+from deckcheck.service.routes.batch import deck_sources
 
 
 class MetaRequest(BaseModel):
@@ -39,27 +41,14 @@ def router(svc: Service) -> APIRouter:
 
         A deck that cannot be read is listed under ``unreadable``, never fatal.
         """
-        import json
+        from deckcheck.run.meta import DEFAULT_RULES, analyze
+        from deckcheck.run.signature import rules_from_dict
 
-        from deckcheck.error import LimitError
-        from deckcheck.run.batch import Source
-        from deckcheck.run.meta import DEFAULT_RULES, analyze, rules_from_dict
-
-        s = svc.settings
-        if len(req.decks) > s.max_batch_decks:
-            raise LimitError(
-                f"{len(req.decks)} decks; the limit is {s.max_batch_decks}",
-                "max_batch_decks",
-                s.max_batch_decks,
-            )
+        sources = deck_sources(svc, req.decks)
         rules = DEFAULT_RULES
         if req.signatures is not None:
             rules = rules_from_dict(req.signatures, "signatures", svc.data)
-        sources = [
-            Source.memory(d.name, json.dumps(d.deck) if isinstance(d.deck, dict) else d.deck)
-            for d in req.decks
-        ]
         result = await run_in_threadpool(analyze, sources, rules, data=svc.data, top=req.top)
-        return svc.answer(MetaDocument, result.to_dict())
+        return svc.answer(MetaDocument, shape(MetaDocument, result))
 
     return router

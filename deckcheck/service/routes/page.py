@@ -7,11 +7,11 @@ import json
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from deckcheck import __version__
 from deckcheck.error import NotFoundError
 from deckcheck.service.asset import STATIC
 from deckcheck.service.core import Service
 from deckcheck.service.model import HealthDocument
+from deckcheck.version import __version__
 
 
 def router(svc: Service) -> APIRouter:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import datetime as dt
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
@@ -12,8 +13,24 @@ from deckcheck.reporter import document as doc
 from deckcheck.service.core import API, Service
 from deckcheck.service.error import ERRORS
 
+if TYPE_CHECKING:
+    from deckcheck.rule.format import Format
+
 TCG_REGION = "na or eu: the TCG event region whose dates pick the list (default: the format's)."
 """How the ``tcg_region`` query parameter is documented."""
+DateQuery = Annotated[str | None, Query(description="YYYY-MM-DD or 'today'.")]
+RegionQuery = Annotated[Literal["na", "eu"] | None, Query(description=TCG_REGION)]
+
+
+def _format_on(
+    svc: Service, format_id: str, date: str | None, tcg_region: str | None
+) -> tuple[Format, dt.date]:
+    """The format a route names and the date asked (default today), checked to be within
+    the format's dates (the library's one rule: :class:`DateRangeError`, 422)."""
+    fmt = svc.format(format_id, None, None, tcg_region)
+    when = svc.date(date)
+    fmt.require_date(when, svc.data)
+    return fmt, when
 
 
 def router(svc: Service) -> APIRouter:
@@ -42,13 +59,11 @@ def router(svc: Service) -> APIRouter:
     async def format_show(
         request: Request,
         format_id: Annotated[str, Path(description="Format or era id or alias.")],
-        date: Annotated[str | None, Query(description="YYYY-MM-DD or 'today'.")] = None,
-        tcg_region: Annotated[Literal["na", "eu"] | None, Query(description=TCG_REGION)] = None,
+        date: DateQuery = None,
+        tcg_region: RegionQuery = None,
     ) -> Response:
         """A format's rules, and the era and ban list in force on the date."""
-        fmt = svc.format(format_id, None, None, tcg_region)
-        when = svc.date(date)
-        fmt.require_date(when, svc.data)  # the library's one rule: DateRangeError (422)
+        fmt, when = _format_on(svc, format_id, date, tcg_region)
         return svc.cached_doc(request, doc.FormatDoc, fmt.to_dict(when, svc.data))
 
     @router.get(
@@ -60,13 +75,11 @@ def router(svc: Service) -> APIRouter:
     async def banlist(
         request: Request,
         format_id: Annotated[str, Path(description="Format id or alias.")],
-        date: Annotated[str | None, Query(description="YYYY-MM-DD or 'today'.")] = None,
-        tcg_region: Annotated[Literal["na", "eu"] | None, Query(description=TCG_REGION)] = None,
+        date: DateQuery = None,
+        tcg_region: RegionQuery = None,
     ) -> Response:
         """The ban list (or whitelist, or points list) in force on the date."""
-        fmt = svc.format(format_id, None, None, tcg_region)
-        when = svc.date(date)
-        fmt.require_date(when, svc.data)  # the library's one rule: DateRangeError (422)
+        fmt, when = _format_on(svc, format_id, date, tcg_region)
         current = fmt.banlist_at(when, svc.data)
         if current is None:
             raise NotFoundError(f"{fmt.name} has no ban list in force on {when.isoformat()}")

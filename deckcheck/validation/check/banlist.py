@@ -39,45 +39,32 @@ def _status_finding(
     else:
         listed = [f.status for f in facts if f.status is not None]
     n, first = len(copies), copies[0]
+
+    def finding(code: Code, message: str, allowed: int, *more: tuple[str, object]) -> Violation:
+        return violation(
+            code,
+            message,
+            first,
+            found=n,
+            allowed=allowed,
+            name=name,
+            facts=(("list", bl.name), *more),
+        )
+
     if not listed:
         if not bl.whitelist:
             return None
-        message = f"{name} is not on the {bl.name} card list: remove it"
-        return violation(
-            Code.NOT_IN_POOL,
-            message,
-            first,
-            found=n,
-            allowed=0,
-            name=name,
-            facts=(("list", bl.name),),
-        )
+        return finding(Code.NOT_IN_POOL, f"{name} is not on the {bl.name} card list: remove it", 0)
     status = min(listed)
     if status <= 0:
         message = f"{name} is Forbidden on the {bl.name} list: remove all {n}"
-        return violation(
-            Code.FORBIDDEN,
-            message,
-            first,
-            found=n,
-            allowed=0,
-            name=name,
-            facts=(("list", bl.name),),
-        )
+        return finding(Code.FORBIDDEN, message, 0)
     if n > status and facts[0].group is None:  # a group's rule counts those
         message = (
             f"{name} is {status_word(status)} ({status}) on the {bl.name} "
             f"list; the deck has {n}: remove {n - status}"
         )
-        return violation(
-            Code.OVER_LIMIT,
-            message,
-            first,
-            found=n,
-            allowed=status,
-            name=name,
-            facts=(("list", bl.name), ("status", status)),
-        )
+        return finding(Code.OVER_LIMIT, message, status, ("status", status))
     return None
 
 

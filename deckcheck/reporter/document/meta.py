@@ -3,43 +3,46 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from deckcheck.reporter.document.base import Doc, Round, Src
+from deckcheck.reporter.document.shape import Merged
 
 
-class _Doc(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-
-class ArchetypeShareDoc(_Doc):
+class ArchetypeShareDoc(Doc):
     """One archetype label of the breakdown."""
 
     label: str = Field(description="The archetype, 'A / B' for a hybrid, or 'rogue'.")
     kind: Literal["archetype", "hybrid", "rogue"]
     decks: int
-    share: float = Field(description="Share of the decks read (0-1).")
+    share: Annotated[float, Round(4)] = Field(description="Share of the decks read (0-1).")
 
 
-class CardUsageDoc(_Doc):
+class CardUsageDoc(Doc):
     """One card of the field."""
 
     passcode: int
     name: str
     decks: int = Field(description="Decks playing it.")
-    share: float = Field(description="Share of the decks read that play it (0-1).")
+    share: Annotated[float, Round(4)] = Field(
+        description="Share of the decks read that play it (0-1)."
+    )
     copies: int = Field(description="Copies over every deck.")
-    average: float = Field(description="Average copies in the decks that play it.")
+    average: Annotated[float, Round(2)] = Field(
+        description="Average copies in the decks that play it."
+    )
 
 
-class ScoreDoc(_Doc):
+class ScoreDoc(Doc):
     """An archetype's Main + Extra copies in one deck."""
 
     archetype: str
     copies: int
 
 
-class UnreadLineDoc(_Doc):
+class UnreadLineDoc(Doc):
     """A line of a deck that names no card."""
 
     line: int | None
@@ -47,7 +50,7 @@ class UnreadLineDoc(_Doc):
     text: str | None
 
 
-class MetaEntryDoc(_Doc):
+class MetaEntryDoc(Doc):
     """One deck of the field and its archetype."""
 
     source: str
@@ -56,7 +59,9 @@ class MetaEntryDoc(_Doc):
     label: str
     kind: Literal["archetype", "hybrid", "rogue"]
     archetypes: list[str]
-    scores: list[ScoreDoc]
+    scores: Annotated[
+        list[ScoreDoc], Src(lambda e: [{"archetype": a, "copies": n} for a, n in e.scores])
+    ]
     copies: int = Field(description="Main + Extra copies of the deck.")
     signature: bool = Field(description="True when the organiser's signature cards decided it.")
     unread: list[UnreadLineDoc] = Field(
@@ -64,15 +69,15 @@ class MetaEntryDoc(_Doc):
     )
 
 
-class MetaUnreadableDoc(_Doc):
+class MetaUnreadableDoc(Doc):
     """A source that could not be read."""
 
-    source: str
+    source: Annotated[str, Src("path")]
     code: str = Field(description="Why, as an unreadable code (README table).")
     error: str
 
 
-class MetaSkippedDoc(_Doc):
+class MetaSkippedDoc(Doc):
     """A file a scan left out."""
 
     path: str
@@ -80,7 +85,12 @@ class MetaSkippedDoc(_Doc):
     reason: str
 
 
-class MetaDocument(_Doc):
+def _entries(meta: Any) -> list[Merged]:
+    """Each deck of the field over its archetype (one flat object in the document)."""
+    return [Merged(e, e.archetype) for e in meta.entries]
+
+
+class MetaDocument(Doc):
     """``deckcheck meta --output json``: what the field is playing."""
 
     decks: int = Field(description="Decks read.")
@@ -88,7 +98,7 @@ class MetaDocument(_Doc):
     most_played: list[CardUsageDoc] = Field(description="Cards of any section, most decks first.")
     main: list[CardUsageDoc] = Field(description="Main + Extra Deck staples.")
     side: list[CardUsageDoc] = Field(description="Side Deck staples.")
-    entries: list[MetaEntryDoc]
+    entries: Annotated[list[MetaEntryDoc], Src(_entries)]
     unread_lines: int = Field(0, description="Lines of the decks read that name no card.")
     unreadable: list[MetaUnreadableDoc] = Field(default_factory=list)
     skipped: list[MetaSkippedDoc] = Field(default_factory=list)

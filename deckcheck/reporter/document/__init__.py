@@ -1,0 +1,124 @@
+"""The JSON documents deckcheck prints, as pydantic models: one definition for the CLI's JSON,
+the published JSON Schema (``deckcheck schema``) and the service's OpenAPI, one module per family
+of results (:mod:`.validation`, :mod:`.goldfish`, :mod:`.reference`, :mod:`.meta`).
+
+Each document is built from the library's records with :func:`~.shape.shape` (the one converter:
+it reads a record by its model's fields) and written with ``model_dump_json``. Models forbid
+unknown fields, so a value whose JSON form drifts from its model fails loudly (and the tests
+print every document through its model).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from deckcheck.reporter.document.goldfish import CardCountDoc as CardCountDoc
+from deckcheck.reporter.document.goldfish import CategoryDoc as CategoryDoc
+from deckcheck.reporter.document.goldfish import CategorySizesDoc as CategorySizesDoc
+from deckcheck.reporter.document.goldfish import CompareDocument as CompareDocument
+from deckcheck.reporter.document.goldfish import ConditionDoc as ConditionDoc
+from deckcheck.reporter.document.goldfish import CountEstimateDoc as CountEstimateDoc
+from deckcheck.reporter.document.goldfish import DeckInfoDoc as DeckInfoDoc
+from deckcheck.reporter.document.goldfish import DifferenceDoc as DifferenceDoc
+from deckcheck.reporter.document.goldfish import DistributionDoc as DistributionDoc
+from deckcheck.reporter.document.goldfish import DistributionTurnDoc as DistributionTurnDoc
+from deckcheck.reporter.document.goldfish import DrawRulesDoc as DrawRulesDoc
+from deckcheck.reporter.document.goldfish import EffectDoc as EffectDoc
+from deckcheck.reporter.document.goldfish import EstimateDoc as EstimateDoc
+from deckcheck.reporter.document.goldfish import GoldfishDocument as GoldfishDocument
+from deckcheck.reporter.document.goldfish import MeanDoc as MeanDoc
+from deckcheck.reporter.document.goldfish import SampleHandDoc as SampleHandDoc
+from deckcheck.reporter.document.goldfish import SamplesDoc as SamplesDoc
+from deckcheck.reporter.document.goldfish import SideGoldfishDocument as SideGoldfishDocument
+from deckcheck.reporter.document.goldfish import SidePlanCardDoc as SidePlanCardDoc
+from deckcheck.reporter.document.goldfish import SidePlanDoc as SidePlanDoc
+from deckcheck.reporter.document.goldfish import SweepDocument as SweepDocument
+from deckcheck.reporter.document.goldfish import SweepRowDoc as SweepRowDoc
+from deckcheck.reporter.document.goldfish import TurnEstimateDoc as TurnEstimateDoc
+from deckcheck.reporter.document.goldfish import VaryDoc as VaryDoc
+from deckcheck.reporter.document.meta import ArchetypeShareDoc as ArchetypeShareDoc
+from deckcheck.reporter.document.meta import CardUsageDoc as CardUsageDoc
+from deckcheck.reporter.document.meta import MetaDocument as MetaDocument
+from deckcheck.reporter.document.meta import MetaEntryDoc as MetaEntryDoc
+from deckcheck.reporter.document.meta import MetaSkippedDoc as MetaSkippedDoc
+from deckcheck.reporter.document.meta import MetaUnreadableDoc as MetaUnreadableDoc
+from deckcheck.reporter.document.meta import ScoreDoc as ScoreDoc
+from deckcheck.reporter.document.meta import UnreadLineDoc as UnreadLineDoc
+from deckcheck.reporter.document.reference import BanlistAtDateDoc as BanlistAtDateDoc
+from deckcheck.reporter.document.reference import BanlistDiffDocument as BanlistDiffDocument
+from deckcheck.reporter.document.reference import BanlistDocument as BanlistDocument
+from deckcheck.reporter.document.reference import BundleDoc as BundleDoc
+from deckcheck.reporter.document.reference import CardDocument as CardDocument
+from deckcheck.reporter.document.reference import CardSearchDocument as CardSearchDocument
+from deckcheck.reporter.document.reference import ChangeDoc as ChangeDoc
+from deckcheck.reporter.document.reference import DataStatusDocument as DataStatusDocument
+from deckcheck.reporter.document.reference import EntryDoc as EntryDoc
+from deckcheck.reporter.document.reference import EraDoc as EraDoc
+from deckcheck.reporter.document.reference import FormatDoc as FormatDoc
+from deckcheck.reporter.document.reference import FormatsDocument as FormatsDocument
+from deckcheck.reporter.document.reference import FreshnessDoc as FreshnessDoc
+from deckcheck.reporter.document.reference import InstalledDataDoc as InstalledDataDoc
+from deckcheck.reporter.document.reference import NamesDoc as NamesDoc
+from deckcheck.reporter.document.reference import ReleaseDoc as ReleaseDoc
+from deckcheck.reporter.document.reference import SizeRuleDoc as SizeRuleDoc
+from deckcheck.reporter.document.reference import UpcomingDoc as UpcomingDoc
+from deckcheck.reporter.document.shape import document as document
+from deckcheck.reporter.document.shape import shape as shape
+from deckcheck.reporter.document.validation import BanlistRefDoc as BanlistRefDoc
+from deckcheck.reporter.document.validation import CardChangeDoc as CardChangeDoc
+from deckcheck.reporter.document.validation import CountsDoc as CountsDoc
+from deckcheck.reporter.document.validation import DataDoc as DataDoc
+from deckcheck.reporter.document.validation import DeckForecastDoc as DeckForecastDoc
+from deckcheck.reporter.document.validation import NextListDoc as NextListDoc
+from deckcheck.reporter.document.validation import PointCardDoc as PointCardDoc
+from deckcheck.reporter.document.validation import PointsDoc as PointsDoc
+from deckcheck.reporter.document.validation import RegistrationDoc as RegistrationDoc
+from deckcheck.reporter.document.validation import ResultDoc as ResultDoc
+from deckcheck.reporter.document.validation import SkippedDoc as SkippedDoc
+from deckcheck.reporter.document.validation import SummaryDoc as SummaryDoc
+from deckcheck.reporter.document.validation import UnreadableDoc as UnreadableDoc
+from deckcheck.reporter.document.validation import UpcomingDocument as UpcomingDocument
+from deckcheck.reporter.document.validation import UpcomingSummaryDoc as UpcomingSummaryDoc
+from deckcheck.reporter.document.validation import ValidationDocument as ValidationDocument
+from deckcheck.reporter.document.validation import ViolationDoc as ViolationDoc
+
+
+def _config_model() -> type[BaseModel]:
+    from deckcheck.run.configfile import ConfigModel
+
+    return ConfigModel
+
+
+DOCUMENTS: dict[str, type[BaseModel]] = {
+    "validation": ValidationDocument,
+    "upcoming": UpcomingDocument,
+    "goldfish": GoldfishDocument,
+    "goldfish-sweep": SweepDocument,
+    "goldfish-compare": CompareDocument,
+    "goldfish-side": SideGoldfishDocument,
+    "formats": FormatsDocument,
+    "format": FormatDoc,
+    "banlist": BanlistDocument,
+    "banlist-diff": BanlistDiffDocument,
+    "card": CardDocument,
+    "card-search": CardSearchDocument,
+    "config": _config_model(),
+    "data-status": DataStatusDocument,
+    "meta": MetaDocument,
+}
+"""Every JSON document by the name ``deckcheck schema NAME`` takes (``config``: the repository
+configuration file, ``deckcheck.toml``, read as TOML)."""
+
+
+def dump(model: BaseModel) -> str:
+    """A document as indented UTF-8 JSON (fields left unset are left out)."""
+    return model.model_dump_json(indent=2, by_alias=True, exclude_unset=True) + "\n"
+
+
+def schema(name: str | None = None) -> dict[str, Any]:
+    """The JSON Schema of one document (by name) or of all (``{"name": schema}``)."""
+    if name is not None:
+        return DOCUMENTS[name].model_json_schema(by_alias=True)
+    return {n: m.model_json_schema(by_alias=True) for n, m in DOCUMENTS.items()}

@@ -1,0 +1,156 @@
+"""The one converter from records to documents: :func:`shape` reads a record's fields by its
+document model's fields, so each output shape is defined once, in its model.
+
+For each field of the model, in the model's order, the value is the record's attribute of the
+field's name (or what the field's :class:`~deckcheck.reporter.document.base.Src` mark says);
+a record without that attribute leaves the field out (as an unset field is left out when a
+model is written). The value is converted by the field's type: a nested model is shaped from
+the value the same way, a list from any sequence, a ``dict`` from a mapping or from
+``(key, value)`` pairs, a string from an enum (its value) or a date (ISO 8601); a float with a
+:class:`~deckcheck.reporter.document.base.Round` mark is rounded.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import types
+import typing
+from collections.abc import Callable, Mapping
+from datetime import date
+from inspect import isclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from deckcheck.reporter.document.base import OmitNone, Round, Src
+
+_MISSING: Any = object()
+Convert = Callable[[Any], Any] | None
+
+
+class Merged:
+    """Several records read as one (the first that has an attribute gives it): a batch row and
+    its report, a registration and its status."""
+
+    __slots__ = ("_parts",)
+
+    def __init__(self, *sources: object) -> None:
+        self._parts = sources
+
+    def __getattr__(self, name: str) -> Any:
+        for src in self._parts:
+            got = (
+                src.get(name, _MISSING)
+                if isinstance(src, Mapping)
+                else getattr(src, name, _MISSING)
+            )
+            if got is not _MISSING:
+                return got
+        raise AttributeError(name)
+
+
+def shape(model: type[BaseModel], record: object) -> dict[str, Any]:
+    """``record`` as plain data in the shape of the document ``model`` (keys by alias, in the
+    model's order): what ``model.model_validate(...)`` takes and ``pydantic_core.to_json``
+    writes exactly as the model would."""
+    return _plan(model)(record)
+
+
+def document(model: type[BaseModel], record: object) -> BaseModel:
+    """The document ``model`` of ``record`` (:func:`shape`, then validated by the model)."""
+    from deckcheck.reporter.options import safe
+
+    return model.model_validate(safe(shape(model, record)))
+
+
+@functools.cache
+def _plan(model: type[BaseModel]) -> Callable[[object], dict[str, Any]]:
+    """The reader of one model's fields (built once per model)."""
+    fields: list[tuple[str, str | Callable[[Any], Any], bool, Convert]] = []
+    for name, info in model.model_fields.items():
+        get, omit, digits = _marks(name, info.metadata)
+        fields.append((info.alias or name, get, omit, _convert(info.annotation, digits)))
+
+    def build(record: object) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        mapping = isinstance(record, Mapping)
+        for key, get, omit, conv in fields:
+            if isinstance(get, str):
+                value = record.get(get, _MISSING) if mapping else getattr(record, get, _MISSING)  # type: ignore[attr-defined]
+                if value is _MISSING:
+                    continue
+            else:
+                value = get(record)
+            if value is None:
+                if not omit:
+                    out[key] = None
+            else:
+                out[key] = value if conv is None else conv(value)
+        return out
+
+    return build
+
+
+def _marks(name: str, metadata: list[Any]) -> tuple[str | Callable[[Any], Any], bool, int | None]:
+    """A field's source, whether a None leaves it out, and its rounding (from its marks)."""
+    get: str | Callable[[Any], Any] = name
+    omit = False
+    digits = None
+    for mark in metadata:
+        if isinstance(mark, Src):
+            get = mark.get
+        elif isinstance(mark, OmitNone):
+            omit = True
+        elif isinstance(mark, Round):
+            digits = mark.digits
+    return get, omit, digits
+
+
+def _text(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, date):
+        return value.isoformat()
+    return value
+
+
+def _optional(conv: Convert) -> Convert:
+    if conv is None:
+        return None
+    return lambda v: None if v is None else conv(v)
+
+
+def _convert(tp: Any, digits: int | None = None) -> Convert:
+    """The conversion of a value to a field of type ``tp`` (None: taken as it is)."""
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin is types.UnionType or origin is typing.Union:
+        kept = [a for a in args if a is not type(None)]
+        if len(kept) == 1:
+            return _optional(_convert(kept[0], digits))
+        return _text
+    if origin is typing.Annotated:
+        return _convert(args[0], digits)
+    if isclass(tp) and issubclass(tp, BaseModel):
+        return _plan(tp)
+    if origin in (list, tuple, dict):
+        return _container(origin, args, digits)
+    if tp is str or origin is typing.Literal:
+        return _text
+    if tp is float and digits is not None:
+        return lambda v: round(v, digits)
+    return None
+
+
+def _container(origin: Any, args: tuple[Any, ...], digits: int | None) -> Convert:
+    """The conversion to a list (from any sequence) or a dict (from a mapping or pairs)."""
+    if origin in (list, tuple):
+        item = _convert(args[0], digits) if args else None
+        if item is None:
+            return list
+        return lambda v: [item(x) for x in v]
+    value = _convert(args[1], digits) if len(args) == 2 else None
+    if value is None:
+        return lambda v: {_text(k): x for k, x in dict(v).items()}
+    return lambda v: {_text(k): value(x) for k, x in dict(v).items()}
