@@ -22,6 +22,7 @@ import pytest
 
 from deckcheck.data.bundle import write_manifest
 from deckcheck.data.dataset import DataOrigin, Dataset
+from deckcheck.data.pack import PACK_FILE
 from deckcheck.data.store import POINTER, open_installed, read_pointer, reset
 from deckcheck.data.update import FetchOptions, UpdateStatus, update
 from deckcheck.error import OfflineError, UpdateError
@@ -575,7 +576,7 @@ class _Crash(BaseException):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("step", range(4))
+@pytest.mark.parametrize("step", range(5))
 def test_crash_at_each_step_of_the_install(
     home: Path, bundles: dict[str, Path], monkeypatch: pytest.MonkeyPatch, step: int
 ) -> None:
@@ -595,8 +596,8 @@ def test_crash_at_each_step_of_the_install(
 
         return call
 
-    # the install's steps: flush the staged files, rename the folder into place, replace the
-    # pointer, remove old bundles
+    # the install's steps: write the pack into the staging folder (renamed into place), flush
+    # the staged files, rename the folder into place, replace the pointer, remove old bundles
     monkeypatch.setattr(store, "_fsync_tree", dying(store._fsync_tree))
     monkeypatch.setattr(store.os, "replace", dying(os.replace))
     monkeypatch.setattr(store, "prune", dying(store.prune))
@@ -606,7 +607,7 @@ def test_crash_at_each_step_of_the_install(
     monkeypatch.setenv("DECKCHECK_HOME", str(home))
     state = snapshot(home)
     assert state["problem"] is None and state["installed"] in (a, b), state
-    assert state["installed"] == (b if step >= 3 else a)
+    assert state["installed"] == (b if step >= 4 else a)
     update(bundles["b"], home=home, force=True)
     assert snapshot(home)["installed"] == b
 
@@ -722,7 +723,8 @@ def test_zip_cannot_write_outside_the_bundle(
     assert update(archive, home=home).status is UpdateStatus.UPDATED
     assert not (tmp_path / "escape.txt").exists() and not (home / "escape.txt").exists()
     rec = read_pointer(home)
-    assert rec is not None and sorted(p.name for p in rec.folder.iterdir()) == sorted(FILES)
+    installed = sorted(p.name for p in rec.folder.iterdir()) if rec is not None else []
+    assert installed == sorted([*FILES, PACK_FILE])  # the pack is made by the install
 
 
 @pytest.mark.slow

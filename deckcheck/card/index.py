@@ -66,6 +66,7 @@ Spanish, Portuguese, Traditional Chinese): read only when a name is not found in
 Japanese or Chinese."""
 
 _Table = dict[str, list[list[int]]]
+NEWLINE = ord("\n")
 
 
 class CardIndex:
@@ -76,12 +77,19 @@ class CardIndex:
     """
 
     def __init__(
-        self, data: bytes, names_path: Path | None = None, intl_path: Path | None = None
+        self,
+        data: bytes,
+        names_path: Path | None = None,
+        intl_path: Path | None = None,
+        rows: tuple[int, int] | None = None,
     ) -> None:
-        # ``data`` holds one JSON array per line, sorted by passcode. Single lookups binary-search
-        # the bytes (no parsing up front: a cold ``deckcheck cards show`` stays fast); the
-        # passcode -> offset table is built on first need for iteration or many lookups.
+        # ``data[rows[0]:rows[1]]`` (default: all of it) holds one JSON array per line, sorted by
+        # passcode; the file is kept as read, header and all (no copy of its megabytes). Single
+        # lookups binary-search the bytes (no parsing up front: a cold ``deckcheck cards show``
+        # stays fast); the passcode -> offset table is built on first need for iteration or
+        # many lookups.
         self._data = data
+        self._lo, self._hi = rows if rows is not None else (0, len(data))
         self._cards: dict[int, Card] = {}
         self._names_path = names_path
         self._intl = IntlNames(intl_path)
@@ -93,12 +101,11 @@ class CardIndex:
         """passcode -> byte offset of its row."""
         data = self._data
         pos: dict[int, int] = {}
-        start = 0
-        end = len(data)
+        start, end = self._lo, self._hi
         while start < end:
             comma = data.index(b",", start)
             pos[int(data[start + 1 : comma])] = start
-            nl = data.find(b"\n", comma)
+            nl = data.find(b"\n", comma, end)
             start = end if nl < 0 else nl + 1
         return pos
 
@@ -106,7 +113,7 @@ class CardIndex:
         """Byte offset of the row of ``passcode``, or -1 (binary search over the sorted rows)."""
         if "_pos" in self.__dict__:
             return self._pos.get(passcode, -1)
-        return find_row(self._data, passcode)
+        return find_row(self._data, passcode, self._lo, self._hi)
 
     @classmethod
     def from_dir(cls, folder: str | Path) -> CardIndex:
@@ -128,16 +135,18 @@ class CardIndex:
             raise DataError(f"{path}:1: bad card index header: {exc}") from exc
         if head.get("format") != INDEX_FORMAT or tuple(head.get("fields", ())) != FIELDS:
             raise DataError(f"{path}: not a deckcheck card index of format {INDEX_FORMAT}")
-        body = text[first + 1 :].rstrip(b"\n")
-        if not body.startswith(b"[") or b"\r" in body[:200]:
+        end = len(text)
+        while end > first + 1 and text[end - 1] == NEWLINE:
+            end -= 1
+        if not text.startswith(b"[", first + 1) or b"\r" in text[first + 1 : first + 201]:
             raise DataError(f"{path}:2: malformed card row")
-        return cls(body, folder / NAMES_FILE, folder / NAMES_INTL_FILE)
+        return cls(text, folder / NAMES_FILE, folder / NAMES_INTL_FILE, (first + 1, end))
 
     def _row(self, passcode: int) -> list[Any]:
         start = self._find(passcode)
         if start < 0:
             raise KeyError(passcode)
-        row: list[Any] = json.loads(line_at(self._data, start))
+        row: list[Any] = json.loads(line_at(self._data, start, self._hi))
         return row
 
     def __len__(self) -> int:

@@ -35,6 +35,7 @@ from deckcheck.error import DataError
 
 if TYPE_CHECKING:
     from deckcheck.card import CardIndex
+    from deckcheck.data.pack import Pack
     from deckcheck.rule.banlist import BanlistCatalog
     from deckcheck.rule.format import Format, FormatRegistry
 
@@ -236,23 +237,32 @@ class Dataset:
         return CardIndex.from_dir(self.folder)
 
     @cached_property
+    def _pack(self) -> Pack:
+        """The ban lists' and formats' documents, from the pack when it is one for these files
+        (:mod:`deckcheck.data.pack`)."""
+        from deckcheck.data.pack import load
+
+        return load(self.folder, self.manifest)
+
+    @cached_property
     def banlists(self) -> BanlistCatalog:
         """Every ban list, whitelist and point list, by family and date."""
-        from deckcheck.rule.banlist import BanlistCatalog, read_bundle
+        from deckcheck.rule.banlist import BanlistCatalog, lists_from_bundle
 
-        path = self.folder / "banlists.json"
-        try:
-            raw = read_data(path)
-        except OSError as exc:
-            raise DataError(f"{path}: cannot read ban-list data: {exc.strerror or exc}") from exc
-        return BanlistCatalog(read_bundle(raw, str(path), resolver=self.resolver()))
+        where = str(self.folder / "banlists.json")
+        return BanlistCatalog(
+            lists_from_bundle(self._pack.banlists, where, resolver=self.resolver())
+        )
 
     @cached_property
     def formats(self) -> FormatRegistry:
         """Every built-in format and era, with aliases."""
-        from deckcheck.rule.format import load_registry
+        from deckcheck.rule.format import registry_from_document
 
-        return load_registry(self.folder / "formats.toml", self)
+        path = self.folder / "formats.toml"
+        return registry_from_document(
+            self._pack.formats, path, self.banlists.families(), self.as_of
+        )
 
     def resolver(self) -> Callable[[int], int | None]:
         """A function mapping an alternate-artwork passcode to its original (None otherwise)."""

@@ -22,6 +22,8 @@ from deckcheck.rule.format.file import (
     format_from_document,
     load_format_file,
     load_registry,
+    read_registry_document,
+    registry_from_document,
 )
 from deckcheck.rule.format.model import (
     RUSH_LEGEND_SPLIT,
@@ -55,6 +57,8 @@ __all__ = [
     "load_format_file",
     "load_registry",
     "official_era_at",
+    "read_registry_document",
+    "registry_from_document",
 ]
 
 

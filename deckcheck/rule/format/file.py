@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -61,10 +62,16 @@ def _read_toml(path: Path, error: type[DataError], what: str) -> dict[str, Any]:
         raise error(f"{path}: cannot read {what}: nested too deeply") from None
 
 
-def load_registry(path: str | Path, data: Dataset) -> FormatRegistry:
-    """The registry of a dataset's ``formats.toml``; :class:`DataError` names the entry."""
-    path = Path(path)
-    doc = _read_toml(path, DataError, "the formats data")
+def read_registry_document(path: str | Path) -> dict[str, Any]:
+    """The parsed ``formats.toml`` of a dataset (:class:`DataError` if unreadable)."""
+    return _read_toml(Path(path), DataError, "the formats data")
+
+
+def registry_from_document(
+    doc: Mapping[str, Any], path: str | Path, families: list[str], as_of: date
+) -> FormatRegistry:
+    """The registry of a dataset's parsed ``formats.toml`` (``path``: where errors point; the
+    ban-list ``families`` and the data's ``as_of`` date); :class:`DataError` names the entry."""
     if doc.get("schema") != SCHEMA:
         raise DataError(f"{path}: formats schema {doc.get('schema')!r}; expected {SCHEMA}")
     eras: dict[str, Era] = {}
@@ -72,7 +79,6 @@ def load_registry(path: str | Path, data: Dataset) -> FormatRegistry:
         where = Where(f"{path}: era[{i}]", DataError)
         era = era_from_mapping(raw, where, None, builtin=True)
         eras[era.id] = era
-    families = data.banlists.families()
     formats = []
     for i, raw in enumerate(doc.get("format", [])):
         where = Where(f"{path}: format[{i}]", DataError)
@@ -83,13 +89,20 @@ def load_registry(path: str | Path, data: Dataset) -> FormatRegistry:
                 registry=None,
                 eras=eras,
                 families=families,
-                as_of=data.as_of,
+                as_of=as_of,
                 folder=None,
                 default_id="",
                 builtin=True,
             )
         )
     return FormatRegistry(eras.values(), formats)
+
+
+def load_registry(path: str | Path, data: Dataset) -> FormatRegistry:
+    """The registry of a ``formats.toml`` file for a dataset; :class:`DataError` names the
+    entry."""
+    doc = read_registry_document(path)
+    return registry_from_document(doc, path, data.banlists.families(), data.as_of)
 
 
 def load_format_file(path: str | Path, data: Dataset) -> Format:
