@@ -607,6 +607,25 @@ def wrk_figures(
     ]
 
 
+def _mixed(
+    rng: random.Random,
+    decks: list[str],
+    validate_req: Callable[[], Request],
+    search_req: Callable[[], Request],
+) -> list[Request]:
+    """The mixed phase's requests: 10% malformed, 45% validate, 45% card search."""
+    mixed: list[Request] = []
+    for _ in range(MIXED):
+        roll = rng.random()
+        if roll < 0.10:
+            mixed.append(malformed(rng, rng.choice(decks)))
+        elif roll < 0.55:
+            mixed.append(validate_req())
+        else:
+            mixed.append(search_req())
+    return mixed
+
+
 def run() -> list[Figure]:
     """Start the server, run the phases, stop it; the figures beside the /healthz baseline.
 
@@ -641,15 +660,7 @@ def run() -> list[Figure]:
     def batch(make: Callable[[], Request], n: int) -> list[Request]:
         return [make() for _ in range(n)]
 
-    mixed: list[Request] = []
-    for _ in range(MIXED):
-        roll = rng.random()
-        if roll < 0.10:
-            mixed.append(malformed(rng, rng.choice(decks)))
-        elif roll < 0.55:
-            mixed.append(validate_req())
-        else:
-            mixed.append(search_req())
+    mixed = _mixed(rng, decks, validate_req, search_req)
     import shutil
 
     proc, url = start(2)

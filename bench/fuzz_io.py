@@ -425,6 +425,26 @@ def _hostile_case(rng: random.Random, folder: Path) -> list[str]:
     return ["validate", str(deck), "--out", str(folder / "ro.json"), "-o", "json"]
 
 
+def _judge(res: Any, args: list[str], folder: Path) -> tuple[str | None, str]:
+    """What went wrong in one hostile command's run (None: nothing), and its outcome key."""
+    out = res.stdout + res.stderr
+    if isinstance(res.exception, _Hang):
+        return "hang", "hang"
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        return "".join(traceback.format_exception(res.exception)), "traceback"
+    if res.exit_code not in (0, 1, 2) or "Traceback" in out or "unexpected" in out:
+        return f"exit {res.exit_code}: {out[:300]}", "escape"
+    if "\x1b" in out or "\x07" in out:
+        return "raw control character", "escape"
+    if args[-1].endswith("ro.json") and (folder / "ro.json").read_text() != "keep":
+        return "--out replaced a read-only file", "escape"
+    if (folder / "out" / "report.csv").exists():
+        text = (folder / "out" / "report.csv").read_text(encoding="utf-8")
+        if "\x1b" in text or "\n=" in text or text.startswith("=") or ",=" in text:
+            return "formula or escape in report.csv", "escape"
+    return None, ""
+
+
 def fuzz_hostile(count: int, seed: int) -> tuple[Counter[str], list[str]]:
     """Run ``count`` command lines of the second audit in-process, each time-bounded."""
     import shutil
@@ -452,21 +472,7 @@ def fuzz_hostile(count: int, seed: int) -> tuple[Counter[str], list[str]]:
                 res = runner.invoke(app, args, catch_exceptions=True)
             finally:
                 cancel()
-            out = res.stdout + res.stderr
-            if isinstance(res.exception, _Hang):
-                problem, key = "hang", "hang"
-            elif res.exception is not None and not isinstance(res.exception, SystemExit):
-                problem, key = "".join(traceback.format_exception(res.exception)), "traceback"
-            elif res.exit_code not in (0, 1, 2) or "Traceback" in out or "unexpected" in out:
-                problem, key = f"exit {res.exit_code}: {out[:300]}", "escape"
-            elif "\x1b" in out or "\x07" in out:
-                problem, key = "raw control character", "escape"
-            elif args[-1].endswith("ro.json") and (folder / "ro.json").read_text() != "keep":
-                problem, key = "--out replaced a read-only file", "escape"
-            elif (folder / "out" / "report.csv").exists():
-                text = (folder / "out" / "report.csv").read_text(encoding="utf-8")
-                if "\x1b" in text or "\n=" in text or text.startswith("=") or ",=" in text:
-                    problem, key = "formula or escape in report.csv", "escape"
+            problem, key = _judge(res, args, folder)
         except _Hang:
             problem, key = "hang", "hang"
         finally:

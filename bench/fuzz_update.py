@@ -78,23 +78,8 @@ def _fault(
     kind = rng.randrange(16)
     if kind >= 14:
         _members(rng, srv, path, body, kind == 14)
-    elif kind == 0:
-        srv.files[path] = gzip.compress(body)
-        srv.faults[path] = ["enc:gzip"] * 3
-    elif kind == 1:
-        srv.files[path] = BOMB
-        srv.faults[path] = ["enc:gzip, gzip"] * 3
-    elif kind == 2:
-        srv.files[path] = gzip.compress(gzip.compress(body))
-        srv.faults[path] = ["enc:gzip,gzip"] * 3
-    elif kind == 3:
-        srv.files[path] = zlib.compress(body)
-        srv.faults[path] = ["enc:deflate"] * 3
-    elif kind == 4:
-        srv.files[path] = gzip.compress(body)[: rng.randrange(1, 40)]
-        srv.faults[path] = ["enc:gzip"] * 3
-    elif kind == 5:
-        srv.faults[path] = [rng.choice(["enc:br", "enc:zstd", "enc:gzip, gzip, gzip, gzip, gzip"])]
+    elif kind <= 5:
+        _encoding(rng, srv, path, body, kind)
     elif 6 <= kind <= 9:
         _redirect(rng, srv, other, path, body, kind)
     elif kind == 10:
@@ -110,6 +95,27 @@ def _fault(
         if rng.random() < 0.3:
             doc["files"]["../x"] = "0" * 64
         srv.files["/b/manifest.json"] = json.dumps(doc).encode()
+
+
+def _encoding(rng: random.Random, srv: BundleServer, path: str, body: bytes, kind: int) -> None:
+    """A content-encoding fault: honest gzip, a bomb, layers, deflate, a cut body, unknown."""
+    if kind == 0:
+        srv.files[path] = gzip.compress(body)
+        srv.faults[path] = ["enc:gzip"] * 3
+    elif kind == 1:
+        srv.files[path] = BOMB
+        srv.faults[path] = ["enc:gzip, gzip"] * 3
+    elif kind == 2:
+        srv.files[path] = gzip.compress(gzip.compress(body))
+        srv.faults[path] = ["enc:gzip,gzip"] * 3
+    elif kind == 3:
+        srv.files[path] = zlib.compress(body)
+        srv.faults[path] = ["enc:deflate"] * 3
+    elif kind == 4:
+        srv.files[path] = gzip.compress(body)[: rng.randrange(1, 40)]
+        srv.faults[path] = ["enc:gzip"] * 3
+    else:
+        srv.faults[path] = [rng.choice(["enc:br", "enc:zstd", "enc:gzip, gzip, gzip, gzip, gzip"])]
 
 
 def _redirect(

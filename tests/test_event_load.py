@@ -126,66 +126,75 @@ def test_200_concurrent_submissions_and_edits_lose_and_duplicate_nothing(databas
         stop_server(proc)
 
 
-@pytest.mark.slow
-def test_a_server_killed_during_submissions_keeps_every_acknowledged_one(database: str) -> None:
-    env = _env(database)
-    proc, base = start_server(env=env)  # one process: SIGKILL reaches the one writing
-    acked: dict[str, str] = {}
-    sent: dict[str, str] = {}
-    lock = threading.Lock()
-    stop = threading.Event()
-    try:
-        ev = _create(base)
+class _Submissions:
+    """What submitters sent and what the server acknowledged, shared by their threads."""
 
-        def submitter(worker: int) -> None:
-            with httpx.Client(timeout=30) as client:
-                for n in range(10_000):
-                    if stop.is_set():
-                        return
-                    pid = f"W{worker}-{n:05d}"
-                    deck = deck_for(worker * 1000 + n)
-                    with lock:
-                        sent[pid] = deck
-                    try:
-                        r = client.post(
-                            f"{base}/v1/events/{ev['id']}/registrations",
-                            json={"player": pid, "player_id": pid, "deck": deck},
-                        )
-                    except httpx.HTTPError:
-                        return  # the server is gone
-                    if r.status_code == 201:
-                        with lock:
-                            acked[pid] = deck
+    def __init__(self, base: str, event_id: str) -> None:
+        self.url = f"{base}/v1/events/{event_id}/registrations"
+        self.acked: dict[str, str] = {}
+        self.sent: dict[str, str] = {}
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
 
-        threads = [threading.Thread(target=submitter, args=(w,)) for w in range(6)]
-        for t in threads:
-            t.start()
-        deadline = time.monotonic() + 120
-        while len(acked) < 60 and time.monotonic() < deadline:
-            time.sleep(0.02)
-        os.kill(proc.pid, signal.SIGKILL)  # in the middle of submissions
-        proc.wait(timeout=30)
-        stop.set()
-        for t in threads:
-            t.join(timeout=60)
-        assert len(acked) >= 60, "too few submissions before the kill"
-    finally:
-        stop.set()
-        stop_server(proc)
+    def submit(self, worker: int) -> None:
+        """Submit decks until stopped or the server is gone, recording every 201."""
+        with httpx.Client(timeout=30) as client:
+            for n in range(10_000):
+                if self.stop.is_set():
+                    return
+                pid = f"W{worker}-{n:05d}"
+                deck = deck_for(worker * 1000 + n)
+                with self.lock:
+                    self.sent[pid] = deck
+                try:
+                    r = client.post(self.url, json={"player": pid, "player_id": pid, "deck": deck})
+                except httpx.HTTPError:
+                    return  # the server is gone
+                if r.status_code == 201:
+                    with self.lock:
+                        self.acked[pid] = deck
+
+
+def _check_after_restart(env: dict[str, str], ev: dict[str, Any], subs: _Submissions) -> None:
+    """Every acknowledged submission is stored intact, nothing unsent is, and the restarted
+    service takes submissions again."""
     proc, base = start_server(env=env)
     try:
         stored = _decks(base, ev)
-        for pid, deck in acked.items():  # every acknowledged submission, intact
+        for pid, deck in subs.acked.items():  # every acknowledged submission, intact
             assert pid in stored, f"{pid} was acknowledged but is gone"
             assert stored[pid]["deck"] == deck
         for pid, row in stored.items():  # nothing stored that was not sent, nothing garbled
-            assert row["deck"] == sent[pid]
-        # the service takes submissions again after the restart
+            assert row["deck"] == subs.sent[pid]
         body = {"player": "After", "player_id": "after", "deck": deck_for(1)}
         r = httpx.post(f"{base}/v1/events/{ev['id']}/registrations", json=body, timeout=30)
         assert r.status_code == 201
     finally:
         stop_server(proc)
+
+
+@pytest.mark.slow
+def test_a_server_killed_during_submissions_keeps_every_acknowledged_one(database: str) -> None:
+    env = _env(database)
+    proc, base = start_server(env=env)  # one process: SIGKILL reaches the one writing
+    try:
+        ev = _create(base)
+        subs = _Submissions(base, ev["id"])
+        threads = [threading.Thread(target=subs.submit, args=(w,)) for w in range(6)]
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + 120
+        while len(subs.acked) < 60 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        os.kill(proc.pid, signal.SIGKILL)  # in the middle of submissions
+        proc.wait(timeout=30)
+        subs.stop.set()
+        for t in threads:
+            t.join(timeout=60)
+        assert len(subs.acked) >= 60, "too few submissions before the kill"
+    finally:
+        stop_server(proc)
+    _check_after_restart(env, ev, subs)
     if database.startswith("sqlite:"):
         import sqlite3
 

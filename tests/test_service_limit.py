@@ -242,36 +242,52 @@ def test_cheap_requests_still_answer_and_the_server_is_healthy(server: tuple[Any
 # -- the budget middleware around small apps ----------------------------------------------------
 
 
+def _forever() -> None:
+    while True:
+        pass
+
+
+def _grow() -> None:
+    hoard = []
+    while True:
+        hoard.append(bytearray(8 << 20))
+        time.sleep(0.005)
+
+
+def _crash() -> None:
+    raise RuntimeError("boom")
+
+
+def _wait() -> None:
+    time.sleep(60)  # waits without computing: the wall-clock deadline stops it
+
+
+def _slowspin() -> None:
+    """Computes past the wall-clock deadline, within its CPU budget: a fifth of each 10 ms on
+    the CPU for 5.5 s, about 1.1 s of CPU however busy the machine (yielding alone burnt the
+    whole 5.5 s of CPU on an idle one)."""
+    end = time.monotonic() + 5.5
+    while time.monotonic() < end:
+        busy = time.monotonic() + 0.002
+        while time.monotonic() < busy:
+            pass
+        time.sleep(0.008)
+
+
+_KINDS = {"spin": _forever, "grow": _grow, "crash": _crash, "wait": _wait, "slowspin": _slowspin}
+
+
 async def spin(scope: Any, receive: Any, send: Any) -> None:
     """An app that computes forever, allocates without end, crashes, or answers at once."""
     import json
 
     kind = scope["path"].strip("/")
-    if kind == "spin":
-        while True:
-            pass
-    if kind == "grow":
-        hoard = []
-        while True:
-            hoard.append(bytearray(8 << 20))
-            time.sleep(0.005)
-    if kind == "crash":
-        raise RuntimeError("boom")
+    if kind in _KINDS:
+        _KINDS[kind]()
     if kind == "nap":
         import asyncio
 
         await asyncio.sleep(1.5)
-    if kind == "wait":
-        time.sleep(60)  # waits without computing: the wall-clock deadline stops it
-    if kind == "slowspin":  # computes past the wall-clock deadline, within its CPU budget
-        # a fifth of each 10 ms on the CPU for 5.5 s: about 1.1 s of CPU, however busy the
-        # machine (yielding alone burnt the whole 5.5 s of CPU on an idle one)
-        end = time.monotonic() + 5.5
-        while time.monotonic() < end:
-            busy = time.monotonic() + 0.002
-            while time.monotonic() < busy:
-                pass
-            time.sleep(0.008)
     body = json.dumps({"pid": os.getpid()}).encode()
     await send(
         {
