@@ -440,7 +440,8 @@ def _simulate(
 ) -> tuple[Figures, dict[Going, dict[str, tuple[Estimate, ...]]], Any]:
     import numpy as np
 
-    from deckcheck.goldfish.montecarlo import Deal, simulate_effects, simulate_plain
+    from deckcheck.goldfish.montecarlo import Deal, simulate_plain
+    from deckcheck.goldfish.table import simulate_effects
 
     cards = sorted({n for m in pool.members for n in m if n.startswith(CARD_PREFIX)})
     names = (*q.categories, *cards)  # and the cards distinct(...) counts one by one

@@ -1,0 +1,342 @@
+"""Goldfish games with card effects, turn by turn, on whole batches of trials.
+
+Each trial keeps its deck order, how many cards left its top and the hand, and plays effects
+turn by turn with a fixed policy (see :func:`simulate_effects`); the dealing, tallies and
+condition environment are the plain engine's (:mod:`deckcheck.goldfish.montecarlo`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from deckcheck.goldfish.condition import Condition
+from deckcheck.goldfish.montecarlo import KINDS, Deal, Tally, _batch, _env
+from deckcheck.goldfish.rule import Going
+from deckcheck.goldfish.spec import Effect, EffectKind
+
+
+class _Table:
+    """The state of a batch of goldfish games with effects (one row per trial).
+
+    ``deck`` holds each trial's deck order; the cards that left it (drawn, added, banished)
+    are always its first ``top`` positions, so the deck is ``deck[top:]``. The order is dealt
+    lazily (a Fisher-Yates shuffle done only as deep as the game looks): positions
+    ``top..front`` are in their final random order, ``front..pool_end`` hold the other cards in
+    no particular order (each one is equally likely to come next), and ``pool_end..`` are the
+    cards put on the bottom, in order. A shuffle (after a search) just makes every card of the
+    deck part of that pool again.
+    """
+
+    def __init__(self, deal: Deal, effects: Mapping[int, Effect], t: int, rng: Any) -> None:
+        self.deal = deal
+        self.t = t
+        self.rng = rng
+        n_cards = len(deal.kind)
+        self.k = n_cards
+        self.n = len(deal.cards)
+        small = np.int8 if n_cards < 128 else np.int16
+        self.deck = np.tile(deal.cards.astype(small), (t, 1))
+        self.top = np.zeros(t, dtype=np.int64)
+        self.front = np.zeros(t, dtype=np.int64)
+        self.pool_end = np.full(t, self.n, dtype=np.int64)
+        self.hand = np.zeros((t, n_cards), dtype=np.int16)
+        self.unused = np.zeros((t, n_cards), dtype=np.int16)
+        self.is_effect = np.zeros(n_cards, dtype=np.int16)
+        for k in effects:
+            self.is_effect[k] = 1
+        self.lock = np.zeros(t, dtype=bool)
+        """No more draws by card effects this turn (Prosperity, Extravagance)."""
+        self.drew = np.zeros(t, dtype=bool)
+        """A card effect drew this turn (Prosperity can then not be activated)."""
+        self.acted = np.zeros(t, dtype=bool)
+        """An effect was played this turn (Extravagance only starts a turn)."""
+        self.used = {k: np.zeros(t, dtype=bool) for k in effects}
+
+    def _deal(self, rows: Any, upto: Any) -> None:
+        """Fix the random order of the deck of each trial in ``rows`` down to ``upto``."""
+        upto = np.minimum(upto, self.pool_end[rows])
+        flat = self.deck.reshape(-1)  # a view: flat indices are cheaper than pairs
+        while len(rows):
+            need = self.front[rows] < upto
+            if not need.all():
+                rows, upto = rows[need], upto[need]
+                if not len(rows):
+                    return
+            q = self.front[rows]
+            j = q + (self.rng.random(len(rows)) * (self.pool_end[rows] - q)).astype(np.int64)
+            base = rows * self.n
+            card = flat[base + j]
+            flat[base + j] = flat[base + q]
+            flat[base + q] = card
+            self.front[rows] = q + 1
+
+    def open_hand(self, size: int) -> None:
+        """Deal every trial's opening hand (the first Fisher-Yates steps, on whole columns)."""
+        size = min(size, self.n)
+        flat = self.deck.reshape(-1)
+        base = np.arange(self.t) * self.n
+        for i in range(size):
+            at = base + i + (self.rng.random(self.t) * (self.n - i)).astype(np.int64)
+            card = flat[at]
+            flat[at] = self.deck[:, i]
+            self.deck[:, i] = card
+        self.top[:] = size
+        self.front[:] = size
+        hand = self.hand.reshape(-1)
+        base = np.arange(self.t) * self.k
+        for i in range(size):  # one card per trial at a time: no index repeats
+            hand[base + self.deck[:, i]] += 1
+        self.unused = self.hand * self.is_effect  # hands start empty
+
+    def new_turn(self) -> None:
+        """Reset the once-per-turn marks and the turn's draw lock."""
+        self.lock[:] = False
+        self.drew[:] = False
+        self.acted[:] = False
+        for used in self.used.values():
+            used[:] = False
+
+    def remaining(self) -> Any:
+        """Cards left in the deck of each trial."""
+        return self.n - self.top
+
+    def take_top(self, rows: Any, n: int) -> tuple[Any, Any]:
+        """Remove the top ``n`` cards of each trial in ``rows`` (fewer if the deck runs out):
+        their positions ``(len(rows), n)`` and which of them are real."""
+        start = self.top[rows]
+        end = np.minimum(start + n, self.n)
+        self._deal(rows, end)
+        pos = start[:, None] + np.arange(n)[None, :]
+        self.top[rows] = end
+        self.front[rows] = np.maximum(self.front[rows], end)
+        return np.minimum(pos, self.n - 1), pos < self.n
+
+    def add(self, rows: Any, pos: Any, valid: Any) -> None:
+        """Put the cards at positions ``pos`` (where ``valid``) of ``rows`` into the hands."""
+        ids = self.deck.reshape(-1)[rows[:, None] * self.n + pos].astype(np.int64)
+        hand, unused = self.hand.reshape(-1), self.unused.reshape(-1)
+        base = rows * self.k
+        effects = self.is_effect.any()
+        for c in range(ids.shape[1]):  # one card per trial at a time: no index repeats
+            ok = valid[:, c]
+            card = ids[:, c] if ok.all() else ids[ok, c]
+            idx = base + card if ok.all() else base[ok] + card
+            hand[idx] += 1
+            if effects:
+                unused[idx] += self.is_effect[card]
+
+    def draw(self, rows: Any, n: int) -> None:
+        """Draw ``n`` cards for each trial in ``rows``."""
+        if n > 0 and len(rows):
+            self.add(rows, *self.take_top(rows, n))
+
+    def _reorder(self, rows: Any, key: Any) -> None:
+        order = np.argsort(key, axis=1, kind="stable")
+        self.deck[rows] = np.take_along_axis(self.deck[rows], order, axis=1)
+
+    def in_deck(self, rows: Any) -> Any:
+        """(len(rows), N) bool: the positions still in the deck."""
+        return np.arange(self.n)[None, :] >= self.top[rows][:, None]
+
+    def take_at(self, rows: Any, pos: Any) -> None:
+        """Add the card at position ``pos`` (one per row, in the deck) to the hand."""
+        start = self.top[rows]
+        card = self.deck[rows, pos]
+        self.deck[rows, pos] = self.deck[rows, start]  # the top card takes its place
+        self.deck[rows, start] = card
+        self.top[rows] = start + 1
+        self.add(rows, start[:, None], np.ones((len(rows), 1), dtype=bool))
+
+    def to_bottom(self, rows: Any, put: Any) -> None:
+        """Move the deck's cards at positions ``put`` (bool (len(rows), N), dealt already) to
+        the bottom, in their order."""
+        pos = np.arange(self.n)
+        self.front[rows] -= (put & (pos[None, :] < self.front[rows][:, None])).sum(axis=1)
+        self.pool_end[rows] -= (put & (pos[None, :] < self.pool_end[rows][:, None])).sum(axis=1)
+        self._reorder(rows, np.where(put, self.n + pos, pos))
+
+    def shuffle(self, rows: Any) -> None:
+        """Shuffle the deck of each trial in ``rows`` (after a search, as the game does): every
+        card left becomes part of the pool again."""
+        self.front[rows] = self.top[rows]
+        self.pool_end[rows] = self.n
+
+    def left(self) -> Any:
+        """(t, C) copies of every category still in the deck (bottom cards included)."""
+        inside = self.in_deck(np.arange(self.t)).astype(np.int16)
+        return np.einsum("tn,tnc->tc", inside, self.deal.member[self.deck].astype(np.int16))
+
+    def counts(self) -> Any:
+        """(t, C + kinds) counts of every category and kind among the cards reached so far.
+
+        Cards of no known kind (unknown passcodes) count in no kind.
+        """
+        kinds = np.eye(KINDS + 1, dtype=np.int16)[self.deal.kind][:, :KINDS]
+        member = np.concatenate([self.deal.member.astype(np.int16), kinds], axis=1)
+        return self.hand @ member
+
+
+_ORDER = {
+    EffectKind.DRAW_LOCK: -1,
+    EffectKind.DRAW: 0,
+    EffectKind.DESIRES: 1,
+    EffectKind.SEARCH: 2,
+    EffectKind.EXCAVATE: 3,
+}
+"""Priority of the effect kinds in the play policy (lowest first)."""
+_DRAWS = (EffectKind.DRAW, EffectKind.DESIRES)
+"""Kinds that draw cards by a card effect."""
+
+
+def _playable(table: _Table, k: int, effect: Effect, names: Mapping[str, int]) -> Any:
+    """(t,) bool: the trials where effect card ``k`` can be played now."""
+    ok = table.unused[:, k] > 0
+    if effect.once_per_turn:
+        ok &= ~table.used[k]
+    if effect.kind in _DRAWS:
+        ok &= ~table.lock
+    if effect.kind is EffectKind.EXCAVATE:  # Prosperity: not in a turn with effect draws
+        ok &= ~table.drew
+    if effect.kind is EffectKind.DRAW_LOCK:  # Extravagance: at the start of Main Phase 1 only
+        ok &= ~table.acted & ~table.lock
+    if effect.kind in (EffectKind.DESIRES, EffectKind.EXCAVATE):
+        ok &= table.remaining() >= effect.count
+    if effect.kind is EffectKind.SEARCH and ok.any():
+        assert effect.target is not None
+        rows = np.flatnonzero(ok)
+        target = table.deal.member[:, names[effect.target]]
+        ok[rows] = (table.in_deck(rows) & target[table.deck[rows]]).any(axis=1)
+    return ok
+
+
+def _search(table: _Table, rows: Any, category: int) -> None:
+    """Add the first card of the category left in each deck, then shuffle the deck."""
+    cand = table.in_deck(rows) & table.deal.member[:, category][table.deck[rows]]
+    # which card of the category: any one, at random (the deck is shuffled next)
+    key = np.where(cand, table.rng.random(cand.shape), -1.0)
+    table.take_at(rows, np.argmax(key, axis=1))
+    table.shuffle(rows)
+
+
+def _excavate(table: _Table, rows: Any, effect: Effect, names: Mapping[str, int]) -> None:
+    """Excavate ``count`` (the deck holds them: see :func:`_playable`), add the best card by
+    ``prefer``, put the rest on the bottom in their order; no more effect draws this turn."""
+    start = table.top[rows]
+    table._deal(rows, start + effect.count)
+    pos = start[:, None] + np.arange(effect.count)[None, :]
+    rank = np.full(table.k, len(effect.prefer), dtype=np.int64)
+    for r_i, cat in reversed(list(enumerate(effect.prefer))):
+        rank[table.deal.member[:, names[cat]]] = r_i
+    pick = np.argmin(rank[table.deck[rows[:, None], pos]], axis=1)
+    table.take_at(rows, start + pick)  # the others are now at start + 1 .. start + count - 1
+    index = np.arange(table.n)[None, :]
+    table.to_bottom(rows, (index > start[:, None]) & (index < (start + effect.count)[:, None]))
+    table.lock[rows] = True
+
+
+def _play(table: _Table, rows: Any, effect: Effect, names: Mapping[str, int]) -> None:
+    """Resolve ``effect`` in the trials ``rows``."""
+    if effect.kind is EffectKind.DRAW:
+        table.draw(rows, effect.count)
+        table.drew[rows] = True
+    elif effect.kind is EffectKind.DESIRES:
+        table.take_top(rows, effect.count)
+        table.draw(rows, 2)
+        table.drew[rows] = True
+    elif effect.kind is EffectKind.DRAW_LOCK:
+        table.draw(rows, effect.count)
+        table.drew[rows] = True
+        table.lock[rows] = True
+    elif effect.kind is EffectKind.SEARCH:
+        assert effect.target is not None
+        _search(table, rows, names[effect.target])
+    else:
+        _excavate(table, rows, effect, names)
+
+
+def _resolve(table: _Table, effects: Mapping[int, Effect], deal: Deal) -> None:
+    """Play effects in every trial until none can be played (the documented policy).
+
+    At each step every trial plays the first playable effect in priority order: draw spells (in
+    spec order), Desires-like, searchers, excavators.
+    """
+    names = {n: i for i, n in enumerate(deal.names)}
+    ranked = sorted(effects.items(), key=lambda kv: _ORDER[kv[1].kind])
+    for _ in range(4 * len(deal.cards) + 4):
+        played = False
+        pending = np.ones(table.t, dtype=bool)  # one effect per trial and step: the first playable
+        for k, effect in ranked:
+            rows = np.flatnonzero(pending & _playable(table, k, effect, names))
+            if not len(rows):
+                continue
+            played = True
+            pending[rows] = False
+            table.unused[rows, k] -= 1
+            table.used[k][rows] = True
+            table.acted[rows] = True
+            _play(table, rows, effect, names)
+        if not played:
+            return
+
+
+def simulate_effects(
+    deal: Deal,
+    conditions: Sequence[Condition],
+    effects: Mapping[int, Effect],
+    hand_size: int,
+    draws: Mapping[Going, list[int]],
+    trials: int,
+    rngs: Mapping[Going, np.random.Generator],
+    keep: bool = False,
+) -> dict[Going, Tally]:
+    """Goldfish games with effects, turn by turn, for each going separately (each going has
+    its own random stream, so its figures do not depend on which other goings are asked).
+
+    Each turn: the Draw Phase draw, then effects are played until none can be. Policy: plain
+    draw spells first (in spec order), then Pot of Desires-like effects, then searchers, and
+    excavators last (they stop effect draws for the rest of the turn). Once-per-turn effects play
+    once per turn; the others play every copy. Every card that reached the hand counts, played
+    or not; banished and excavated-but-not-added cards do not (the latter go to the bottom of the
+    deck and are treated as out of reach).
+    """
+    turns = len(next(iter(draws.values())))
+    n_cat = len(deal.names)
+    reads_deck = any(c.reads_deck for c in conditions)
+    out: dict[Going, Tally] = {}
+    for going, per_turn in draws.items():
+        depth = len(deal.cards)
+        tally = Tally(
+            np.zeros((len(conditions), turns), dtype=np.int64),
+            np.zeros((KINDS, depth + 1), dtype=np.int64),
+            0,
+            np.zeros((len(conditions), turns, trials), dtype=bool) if keep else None,
+        )
+        size = _batch(trials, 6 * len(deal.cards) + 2 * len(deal.kind))
+        done = 0
+        while done < trials:
+            t = min(size, trials - done)
+            table = _Table(deal, effects, t, rngs[going])
+            table.open_hand(hand_size)
+            for turn, n in enumerate(per_turn):
+                table.new_turn()
+                table.draw(np.arange(t), n)
+                _resolve(table, effects, deal)
+                row = table.counts()
+                env = _env(deal.names, row, table.left() if reads_deck else None)
+                for i, cond in enumerate(conditions):
+                    hit = np.broadcast_to(cond.evaluate(env), (t,))
+                    tally.hits[i, turn] += int(np.count_nonzero(hit))
+                    if tally.outcomes is not None:
+                        tally.outcomes[i, turn, done : done + t] = hit
+                if turn == 0:
+                    for k in range(KINDS):
+                        tally.composition[k] += np.bincount(
+                            np.minimum(row[:, n_cat + k], depth), minlength=depth + 1
+                        )
+            tally.trials += t
+            done += t
+        out[going] = tally
+    return out
