@@ -23,12 +23,11 @@ import os
 import resource
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from common import Figure, installed_env
+from common import Figure, deckcheck_exe, installed_env
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMIT_SECONDS = 2.5
@@ -79,7 +78,7 @@ def run() -> list[Figure]:
     """Generate the registrations, then time the batch and its baselines."""
     n = int(os.environ.get("DECKCHECK_BENCH_DECKS", "10000"))
     decks = _decks()
-    exe = shutil.which("deckcheck") or str(Path(sys.executable).parent / "deckcheck")
+    exe = deckcheck_exe()
     with tempfile.TemporaryDirectory(prefix="deckcheck-bench-") as tmp:
         folder = Path(tmp) / "registrations"
         folder.mkdir()

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
-import sys
-from pathlib import Path
 
-from common import Figure, best_of, command_time, python_pass_time
+from common import Figure, best_of, command_time, deckcheck_exe, python_pass_time
 
 from deckcheck.card import CARDS_FILE, CardIndex
 from deckcheck.data.dataset import BUNDLED_DIR as DEFAULT_INDEX_DIR
@@ -64,7 +61,7 @@ def run() -> list[Figure]:
         )
     )
 
-    exe = shutil.which("deckcheck") or str(Path(sys.executable).parent / "deckcheck")
+    exe = deckcheck_exe()
     cold = command_time([exe, "cards", "show", "14558127"])
     baseline = python_pass_time()
     figures.append(

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import shutil
-import sys
 import tempfile
 from datetime import date
 from pathlib import Path
 
-from common import Figure, best_of, command_time
+from common import Figure, best_of, command_time, deckcheck_exe
 
 from deckcheck.reporter import render
 from deckcheck.run.batch import check
@@ -58,7 +57,7 @@ def run() -> list[Figure]:
                 "ms",
             )
         )
-    exe = shutil.which("deckcheck") or str(Path(sys.executable).parent / "deckcheck")
+    exe = deckcheck_exe()
     with tempfile.TemporaryDirectory() as tmp:
         # the same run with and without a (minimal) configuration: the cost of reading it
         config = Path(tmp) / "deckcheck.toml"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import statistics
-import sys
 import tempfile
 import threading
 from datetime import date
@@ -13,7 +12,7 @@ from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from common import Figure, best_of, command_time
+from common import Figure, best_of, command_time, installed_python
 
 from deckcheck.data.bundle import write_manifest
 from deckcheck.data.dataset import Dataset
@@ -43,7 +42,7 @@ def run() -> list[Figure]:
         empty.mkdir()
 
         # 1. cold start of `deckcheck validate` with an installed bundle vs the bundled data
-        argv = [sys.executable, "-m", "deckcheck", "validate", str(DECK)]
+        argv = [installed_python(), "-m", "deckcheck", "validate", str(DECK)]
         env = dict(os.environ)
 
         def timed(folder: Path) -> float:

@@ -388,13 +388,11 @@ def _effects_figure() -> Figure:
 def _command_figure() -> Figure:
     """``deckcheck simulate`` exact, 10 categories x 4 copies, 2 conditions x 20 turns: the
     whole command (start, engine, report) beside ``python -c pass``."""
-    import shutil
-    from pathlib import Path
 
-    from common import command_time, python_pass_time
+    from common import command_time, deckcheck_exe, python_pass_time
 
     names = [f"k{i}" for i in range(10)]
-    exe = shutil.which("deckcheck") or str(Path(sys.executable).parent / "deckcheck")
+    exe = deckcheck_exe()
     argv = [
         exe,
         "simulate",

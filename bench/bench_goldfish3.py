@@ -19,6 +19,7 @@ from deckcheck.deck.io import read_path
 from deckcheck.goldfish import Going, parse_spec, simulate, simulate_counts
 from deckcheck.goldfish.compare import compare
 from deckcheck.goldfish.side import simulate_side
+from deckcheck.reporter.document import GoldfishDocument, hidden, shape
 from deckcheck.run.siding import parse_side_plan
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,11 +28,14 @@ COMBO = {"a": 3, "b": 3, "c": 2, "d": 1, "e": 3}
 """Five combo pieces (quick mode: each category is one card's copies)."""
 
 
+def _json(stats: object) -> object:
+    """A run's JSON form as plain data (its document's shape, without fractions)."""
+    return shape(GoldfishDocument, stats, hidden(False))
+
+
 def _plain() -> float:
     """The baseline: one plain condition, 20 turns, both goings, by the DP, to its JSON form."""
-    return best_of(
-        lambda: simulate_counts(40, {"s": 9}, ["s >= 1"], turns=TURNS).to_dict(), repeat=10
-    )
+    return best_of(lambda: _json(simulate_counts(40, {"s": 9}, ["s >= 1"], turns=TURNS)), repeat=10)
 
 
 def _cumulative() -> Figure:
@@ -41,9 +45,7 @@ def _cumulative() -> Figure:
     assert d.expected(Going.FIRST, 0).fraction == 9 * 5 / 40
     assert d.at_least(Going.FIRST, 0)[1] == stats.conditions[0].by_going[Going.FIRST][0]
     t = best_of(
-        lambda: simulate_counts(
-            40, {"s": 9}, ["s >= 1"], turns=TURNS, distributions=True
-        ).to_dict(),
+        lambda: _json(simulate_counts(40, {"s": 9}, ["s >= 1"], turns=TURNS, distributions=True)),
         repeat=10,
     )
     return Figure(

@@ -7,7 +7,8 @@ of requests per phase, a time cap per phase, a fixed number in flight), then sto
 * ``POST /v1/validate`` alone (real decks, ydk text): requests/s and p50/p99 latency;
 * ``GET /v1/cards?q=`` alone (prefixes of real names, English, Japanese, Chinese): p50/p99;
 * ``POST /v1/simulate`` of a trivial quick deck, one request at a time: the server's CPU per
-  request (limit 5 ms; a forked child's time counts once it is reaped);
+  request (limit 5 ms; the compute pool's processes count, living or reaped) beside a
+  ``GET /healthz`` sent the same way;
 * 10,000 mixed requests (45% validate, 45% search, 10% malformed): no 5xx at all, and every
   malformed request gets a 4xx.
 
@@ -17,7 +18,7 @@ When ``wrk`` is installed (Debian: ``apt-get install wrk``) it drives a first se
 (``wrk:`` figures, with the server's CPU time per request), interleaved in rounds (healthz,
 validate, search, then again: BENCH_SERVICE_WRK_ROUNDS, default 5, over BENCH_SERVICE_WRK_SECONDS
 per phase, default 10) so that a figure and its baseline share the machine's conditions;
-``BENCH_SERVICE_QUICK=1`` runs only those.
+``BENCH_SERVICE_QUICK=1`` runs only those and the computing phase.
 An httpx client costs more CPU per request (about 1.2 ms) than the server does (about 0.5 ms), so
 on a 2-core machine it, not the server, caps what a same-machine test can show. The throughput
 and latency phases are therefore run twice: with httpx, and with a lean asyncio client (raw
@@ -277,6 +278,30 @@ def one_by_one(proc: subprocess.Popen[bytes], url: str, requests: list[Request])
     return phase
 
 
+def compute_figures(
+    proc: subprocess.Popen[bytes], url: str, health: list[Request], simulate: list[Request]
+) -> list[Figure]:
+    """The server's CPU per trivial ``POST /v1/simulate`` (a computing route: it runs in the
+    worker's compute pool, within its budgets) beside a ``GET /healthz``'s, both sent one at a
+    time by the same client: what the budgets add to a request that computes next to nothing."""
+    base = one_by_one(proc, url, health)
+    simulated = one_by_one(proc, url, simulate)
+    print(
+        f"  one at a time, server CPU per request: healthz {base.cpu_ms:.2f} ms, "
+        f"trivial simulate {simulated.cpu_ms:.2f} ms"
+    )
+    return [
+        Figure(
+            "POST /v1/simulate (trivial quick deck) server CPU per request",
+            simulated.cpu_ms,
+            "GET /healthz, one at a time",
+            base.cpu_ms,
+            "ms",
+            limit=5,
+        )
+    ]
+
+
 async def drive(url: str, requests: list[Request], seconds: float) -> Phase:
     """Send ``requests`` with CONCURRENCY in flight, within ``seconds``."""
     import httpx
@@ -371,7 +396,7 @@ local reqs = {}
 for line in io.lines(os.getenv("DECKCHECK_WRK_REQUESTS")) do
   local method, path, body = line:match("^(%S+) (%S+) ?(.*)$")
   local headers = {}
-  if method == "POST" then headers["Content-Type"] = "application/json" end
+  if method == "POST" then headers["Content-Type"] = os.getenv("DECKCHECK_WRK_TYPE") end
   reqs[#reqs + 1] = wrk.format(method, path, headers, method == "POST" and body or nil)
 end
 request = function()
@@ -441,9 +466,14 @@ def combine(parts: list[WrkPhase]) -> WrkPhase:
 
 
 def drive_wrk(
-    proc: subprocess.Popen[bytes], url: str, requests: list[Request], seconds: int = WRK_SECONDS
+    proc: subprocess.Popen[bytes],
+    url: str,
+    requests: list[Request],
+    seconds: int = WRK_SECONDS,
+    content_type: str = "application/json",
 ) -> WrkPhase:
-    """Drive the requests with wrk (1 thread, CONCURRENCY connections) for ``seconds``."""
+    """Drive the requests with wrk (1 thread, CONCURRENCY connections) for ``seconds``, POST
+    bodies sent as ``content_type``."""
     import re
     import tempfile
 
@@ -471,7 +501,11 @@ def drive_wrk(
             text=True,
             check=True,
             timeout=seconds + 60,
-            env={**os.environ, "DECKCHECK_WRK_REQUESTS": str(lines)},
+            env={
+                **os.environ,
+                "DECKCHECK_WRK_REQUESTS": str(lines),
+                "DECKCHECK_WRK_TYPE": content_type,
+            },
         ).stdout
 
     def ms(label: str) -> float:
@@ -512,17 +546,40 @@ def wrk_figures(
     search: list[Request],
 ) -> list[Figure]:
     """The throughput and p99 of validate and search beside /healthz's, driven by wrk in
-    interleaved rounds (:data:`WRK_ROUNDS`)."""
+    interleaved rounds (:data:`WRK_ROUNDS`); and validate through FastAPI's own route (the
+    same bodies as ``application/json; charset=utf-8``, which the quick lane leaves to the
+    router) beside validate as usual."""
     rounds = max(1, WRK_ROUNDS)
     slice_ = max(1, round(WRK_SECONDS / rounds))
     print(f"  wrk: {rounds} rounds of {slice_} s per phase, interleaved")
-    parts: list[list[WrkPhase]] = [[], [], []]
+    parts: list[list[WrkPhase]] = [[], [], [], []]
+    usual, routed = "application/json", "application/json; charset=utf-8"
+    phases = ((health, usual), (valid, usual), (search, usual), (valid, routed))
     for _ in range(rounds):
-        for got, requests in zip(parts, (health, valid, search), strict=True):
-            got.append(drive_wrk(proc, url, requests, slice_))
-    h, v, s = (combine(p) for p in parts)
+        for got, (requests, kind) in zip(parts, phases, strict=True):
+            got.append(drive_wrk(proc, url, requests, slice_, kind))
+    h, v, s, r = (combine(p) for p in parts)
     base = "GET /healthz"
+    print(
+        f"  wrk: validate CPU per request {v.cpu_ms:.3f} ms as application/json, "
+        f"{r.cpu_ms:.3f} ms through FastAPI's route ({r.cpu_ms / v.cpu_ms:.3f}x)"
+    )
     return [
+        Figure(
+            "wrk: POST /v1/validate through FastAPI's route, server CPU per request",
+            r.cpu_ms,
+            "POST /v1/validate as application/json",
+            v.cpu_ms,
+            "ms",
+        ),
+        Figure(
+            "wrk: POST /v1/validate through FastAPI's route, throughput",
+            r.rate,
+            "POST /v1/validate as application/json",
+            v.rate,
+            "req/s",
+            higher_is_better=True,
+        ),
         Figure("wrk: POST /v1/validate server CPU per request", v.cpu_ms, base, h.cpu_ms, "ms"),
         Figure("wrk: GET /v1/cards?q= server CPU per request", s.cpu_ms, base, h.cpu_ms, "ms"),
         Figure(
@@ -539,7 +596,14 @@ def wrk_figures(
             "wrk: GET /v1/cards?q= throughput", s.rate, base, h.rate, "req/s", higher_is_better=True
         ),
         Figure("wrk: GET /v1/cards?q= p99", s.p99, base, h.p99, "ms", limit=20),
-        Figure("wrk: non-2xx answers", v.non_2xx + s.non_2xx + h.non_2xx, "phases", 3, "", limit=0),
+        Figure(
+            "wrk: non-2xx answers",
+            v.non_2xx + s.non_2xx + h.non_2xx + r.non_2xx,
+            "phases",
+            4,
+            "",
+            limit=0,
+        ),
     ]
 
 
@@ -547,7 +611,8 @@ def run() -> list[Figure]:
     """Start the server, run the phases, stop it; the figures beside the /healthz baseline.
 
     The lean phases use wrk when it is installed (a C load generator: the least client CPU per
-    request), else the asyncio client. ``BENCH_SERVICE_QUICK=1`` runs only the lean phases.
+    request), else the asyncio client. ``BENCH_SERVICE_QUICK=1`` runs only the lean phases and
+    the computing phase.
     """
     rng = random.Random(7)
     decks = [p.read_text(encoding="utf-8") for p in DECKS]
@@ -598,15 +663,15 @@ def run() -> list[Figure]:
                 batch(validate_req, REQUESTS),
                 batch(search_req, REQUESTS),
             )
-            if os.environ.get("BENCH_SERVICE_QUICK") == "1":
-                return wrk
         else:
             print("  lean client: asyncio (wrk is not installed)")
             wrk = []
+        compute = compute_figures(proc, url, batch(health_req, 200), batch(simulate_req, 200))
+        if os.environ.get("BENCH_SERVICE_QUICK") == "1":
+            return [*wrk, *compute]
         health = measure(proc, url, batch(health_req, REQUESTS))
         valid = measure(proc, url, batch(validate_req, REQUESTS))
         search = measure(proc, url, batch(search_req, REQUESTS))
-        simulated = one_by_one(proc, url, batch(simulate_req, 200))
         mix = measure(proc, url, mixed, 3 * SECONDS)
         lean_health = measure(proc, url, batch(health_req, REQUESTS), lean=True)
         lean_valid = measure(proc, url, batch(validate_req, REQUESTS), lean=True)
@@ -622,7 +687,6 @@ def run() -> list[Figure]:
             ("healthz", health),
             ("validate", valid),
             ("search", search),
-            ("simulate", simulated),
         )
     }
     print(
@@ -639,6 +703,7 @@ def run() -> list[Figure]:
     cores = 2  # one per worker
     return [
         *wrk,
+        *compute,
         Figure("POST /v1/validate server CPU per request", valid.cpu_ms, base, health.cpu_ms, "ms"),
         Figure(
             "POST /v1/validate capacity of 2 workers (2 cores / CPU per request)",
@@ -648,14 +713,6 @@ def run() -> list[Figure]:
             "req/s",
             higher_is_better=True,
             limit=1000,
-        ),
-        Figure(
-            "POST /v1/simulate (trivial quick deck) server CPU per request",
-            simulated.cpu_ms,
-            base,
-            health.cpu_ms,
-            "ms",
-            limit=5,
         ),
         Figure("GET /v1/cards?q= server CPU per request", search.cpu_ms, base, health.cpu_ms, "ms"),
         Figure(

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import shutil
-import sys
 import time
 import tomllib
 from collections import Counter
 from datetime import date
 from pathlib import Path
 
-from common import Figure, command_time, python_pass_time
+from common import Figure, command_time, deckcheck_exe, installed_python, outside, python_pass_time
 
 from deckcheck.deck.io import read_path
 from deckcheck.deck.model import Deck
@@ -78,7 +76,7 @@ def run() -> list[Figure]:
             higher_is_better=True,
         )
     )
-    exe = shutil.which("deckcheck") or str(Path(sys.executable).parent / "deckcheck")
+    exe = deckcheck_exe()
     example = ROOT / "examples" / "tcg-legal.ydk"
     bare = python_pass_time() * 1e3
     cold = command_time([exe, "validate", str(example)])
@@ -92,7 +90,7 @@ def run() -> list[Figure]:
             target=5,
         )
     )
-    imported = command_time([sys.executable, "-c", "import deckcheck"])
+    imported = command_time([installed_python(), "-c", "import deckcheck"], cwd=outside())
     figures.append(
         Figure(
             'python -c "import deckcheck" (cold)',

@@ -26,7 +26,8 @@ commands reading a closed standard input (``0<&-``), outputs to read-only files,
 FIFOs, folders and devices (a read-only file must stay as it was), lone surrogates in card
 names (``convert``), hostile sheet fields, and, one case in five, hostile requests to the
 service's compute routes (``/v1/meta``, ``/v1/simulate``, ``/v1/simulate/sweep``,
-``/v1/batch``: below 500, JSON, with ``X-Deckcheck-Data``). Every run reports the cases tried,
+``/v1/simulate/side``, ``/v1/batch``: below 500, JSON, with ``X-Deckcheck-Data``; answered by
+the compute pool, within its budgets). Every run reports the cases tried,
 tracebacks, hangs over the bound and escapes from the error tree.
 """
 
@@ -710,8 +711,11 @@ def _third_outcome(kind: str, args: list[str], folder: Path) -> tuple[str | None
 
 def _third_http(rng: random.Random, api: Callable[..., object]) -> tuple[str | None, str, int]:
     """One hostile request to a compute route: it must answer below 500, as JSON."""
-    route = rng.choice(["/v1/meta", "/v1/simulate", "/v1/simulate/sweep", "/v1/batch"])
+    route = rng.choice(
+        ["/v1/meta", "/v1/simulate", "/v1/simulate/sweep", "/v1/simulate/side", "/v1/batch"]
+    )
     deck = "#main\n" + "89631139\n" * 40
+    side = "#main\n" + "89631139\n" * 40 + "!side\n" + "55144522\n" * 3
     bodies: list[object] = [
         {
             "decks": [{"name": "a", "deck": deck}] * rng.choice([1, 50]),
@@ -720,6 +724,19 @@ def _third_http(rng: random.Random, api: Callable[..., object]) -> tuple[str | N
         {"deck": deck, "trials": rng.choice([10, 10**9, -1]), "turns": rng.choice([1, 99])},
         {"deck": deck, "vary": ["starter=1..99"]},
         {"decks": [{"name": "\ud800", "deck": deck}]},
+        {
+            "deck": side,
+            "plan": rng.choice(
+                [
+                    {"in": ["3 Pot of Greed"], "out": ["3 Blue-Eyes White Dragon"]},
+                    {"in": ["9 Pot of Greed"], "out": []},
+                    "in:\n3 Pot of Greed\nout:\n3 Blue-Eyes White Dragon\n",
+                    "in = [[[[",
+                    "",
+                ]
+            ),
+            "trials": rng.choice([100, 10**7]),
+        },
     ]
     body = json.dumps(rng.choice(bodies)).encode()
     if rng.random() < 0.3:

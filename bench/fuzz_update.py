@@ -11,10 +11,11 @@ must end within its bound with a result or an ``UpdateError`` naming the URL, an
 in use whole: either bundle A or bundle B, fully verified. It reports the cases tried,
 tracebacks, hangs over the bound and escapes from the error tree (exit 1 if any).
 
-``--cli M`` runs M of them as an installed deckcheck does: ``python -I -m deckcheck data update``
-(or ``data diff``) in a process of its own, from outside the checkout, with ``--timeout``:
-each must exit 0 or 2 within the bound with ``error:`` lines only (no traceback, nothing
-"unexpected"), and leave the data whole.
+``--cli M`` runs M of them as an installed deckcheck does: deckcheck is built as a wheel (no
+network: ``pip wheel --no-deps --no-build-isolation``) and installed into a venv of its own,
+whose ``python -I -m deckcheck data update`` (or ``data diff``) runs in a process of its own,
+from outside the checkout, with ``--timeout``: each must exit 0 or 2 within the bound with
+``error:`` lines only (no traceback, nothing "unexpected"), and leave the data whole.
 """
 
 from __future__ import annotations
@@ -43,8 +44,8 @@ from deckcheck.data.store import open_installed  # noqa: E402
 from deckcheck.data.update import FetchOptions, update  # noqa: E402
 from deckcheck.error import DeckcheckError, UpdateError  # noqa: E402
 from tests.bundle_server import BundleServer, serve  # noqa: E402
+from tests.wheel_support import wheel_venv  # noqa: E402
 
-FILES = ("manifest.json", "cards.jsonl", "names.json", "banlists.json", "formats.toml")
 OPTS = FetchOptions(timeout=0.5, retries=1, backoff=0.01, deadline=2.0, max_bytes=16 << 20)
 BOUND = 30.0
 """Seconds one update may take (two tries of a 2 s deadline, plus slack); over it: a hang."""
@@ -148,7 +149,28 @@ def _whole(home: Path, a: str, b: str) -> str | None:
     return None
 
 
-def _cli_update(rng: random.Random, url: str, home: Path) -> tuple[str, str | None]:
+def _installed(work: Path) -> Path:
+    """The python of a venv with deckcheck installed from a wheel built now (checked to import
+    deckcheck from that venv, not from the checkout)."""
+    import subprocess
+
+    work.mkdir(parents=True, exist_ok=True)
+    venv = wheel_venv(work)
+    python = venv / "bin" / "python"
+    where = subprocess.run(
+        [str(python), "-I", "-c", "import deckcheck; print(deckcheck.__file__)"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tempfile.gettempdir(),
+    ).stdout.strip()
+    if not where.startswith(str(venv)):
+        raise SystemExit(f"the wheel's deckcheck is not the one imported: {where}")
+    print(f"installed wheel: {where}", flush=True)
+    return python
+
+
+def _cli_update(rng: random.Random, url: str, home: Path, python: Path) -> tuple[str, str | None]:
     """One update (or diff) by the command line of an installed deckcheck, in its own process."""
     import os
     import subprocess
@@ -157,7 +179,7 @@ def _cli_update(rng: random.Random, url: str, home: Path) -> tuple[str, str | No
     env = dict(os.environ, DECKCHECK_HOME=str(home))
     try:
         res = subprocess.run(
-            [sys.executable, "-I", "-m", "deckcheck", *command, "--timeout", "2", "--retries", "1"],
+            [str(python), "-I", "-m", "deckcheck", *command, "--timeout", "2", "--retries", "1"],
             capture_output=True,
             text=True,
             timeout=CLI_BOUND,
@@ -174,9 +196,47 @@ def _cli_update(rng: random.Random, url: str, home: Path) -> tuple[str, str | No
     return ("result" if res.returncode == 0 else "UpdateError"), None
 
 
+def _attempt(
+    rng: random.Random, srv: BundleServer, home: Path, python: Path | None
+) -> tuple[str, str | None]:
+    """One hostile update, by the library or (``python`` given) by the installed command line:
+    its outcome and the problem, if any."""
+    start = time.monotonic()
+    try:
+        if python is not None:
+            key, problem = _cli_update(rng, srv.url + "/b/", home, python)
+        else:
+            opts = replace(OPTS, redirects_anywhere=rng.random() < 0.2)
+            update(srv.url + "/b/", home=home, options=opts, force=rng.random() < 0.1)
+            key, problem = "result", None
+    except UpdateError as exc:
+        key, problem = "UpdateError", None
+        if srv.url not in str(exc) and "as_of" not in str(exc):
+            key, problem = "escape", f"UpdateError without the URL: {exc}"
+    except DeckcheckError as exc:
+        key, problem = "escape", f"{type(exc).__name__} (not UpdateError): {exc}"
+    except Exception:
+        key, problem = "traceback", traceback.format_exc()
+    took = time.monotonic() - start
+    if problem is None and took > (CLI_BOUND if python is not None else BOUND):
+        key, problem = "hang", f"took {took:.1f} s"
+    return key, problem
+
+
+def _bundles(work: Path) -> tuple[dict[str, Path], str, str]:
+    """Bundles A and B (the bundled data, dated apart) and their fingerprints."""
+    bundles = {}
+    for key, when in (("a", date(2026, 9, 1)), ("b", date(2026, 11, 15))):
+        Dataset.bundled().export(work / key)
+        write_manifest(work / key, when)
+        bundles[key] = work / key
+    fa, fb = (Dataset.open(bundles[k]).fingerprint for k in "ab")
+    return bundles, fa, fb
+
+
 def run(count: int, seed: int, cli: int = 0) -> tuple[Counter[str], list[str]]:
-    """``count`` hostile updates (the first ``cli`` by the command line); outcome counts and bug
-    reports."""
+    """``count`` hostile updates (the first ``cli`` by the installed wheel's command line);
+    outcome counts and bug reports."""
     import os
 
     rng = random.Random(seed)
@@ -184,47 +244,26 @@ def run(count: int, seed: int, cli: int = 0) -> tuple[Counter[str], list[str]]:
     outcomes: Counter[str] = Counter()
     bugs: list[str] = []
     try:
-        bundles = {}
-        for key, when in (("a", date(2026, 9, 1)), ("b", date(2026, 11, 15))):
-            Dataset.bundled().export(work / key)
-            write_manifest(work / key, when)
-            bundles[key] = work / key
-        fa, fb = (Dataset.open(bundles[k]).fingerprint for k in "ab")
+        bundles, fa, fb = _bundles(work)
+        python = _installed(work / "wheel") if cli else None
         for i in range(count):
             home = work / f"home{i}"
             os.environ["DECKCHECK_HOME"] = str(home)
             Dataset.reload_active()
             update(bundles["a"], home=home)
             with serve() as srv, serve() as other:
-                for name in FILES:
-                    srv.files[f"/b/{name}"] = (bundles["b"] / name).read_bytes()
+                for file in sorted(bundles["b"].iterdir()):  # every file the bundle has
+                    srv.files[f"/b/{file.name}"] = file.read_bytes()
                 originals = dict(srv.files)
-                for path in rng.sample([f"/b/{n}" for n in FILES], rng.randint(1, 2)):
+                for path in rng.sample(sorted(originals), rng.randint(1, 2)):
                     _fault(rng, srv, other, path, originals)
-                opts = replace(OPTS, redirects_anywhere=rng.random() < 0.2)
-                start = time.monotonic()
-                key, problem = "result", None
-                try:
-                    if i < cli:
-                        key, problem = _cli_update(rng, srv.url + "/b/", home)
-                    else:
-                        update(srv.url + "/b/", home=home, options=opts, force=rng.random() < 0.1)
-                except UpdateError as exc:
-                    key = "UpdateError"
-                    if srv.url not in str(exc) and "as_of" not in str(exc):
-                        key, problem = "escape", f"UpdateError without the URL: {exc}"
-                except DeckcheckError as exc:
-                    key, problem = "escape", f"{type(exc).__name__} (not UpdateError): {exc}"
-                except Exception:
-                    key, problem = "traceback", traceback.format_exc()
-                took = time.monotonic() - start
-                if problem is None and took > (CLI_BOUND if i < cli else BOUND):
-                    key, problem = "hang", f"took {took:.1f} s"
-                if problem is None:
-                    broken = _whole(home, fa, fb)
-                    if broken:
-                        key, problem = "escape", broken
+                key, problem = _attempt(rng, srv, home, python if i < cli else None)
+                broken = _whole(home, fa, fb) if problem is None else None
+                if broken:
+                    key, problem = "escape", broken
                 outcomes[key] += 1
+                if i < cli:
+                    outcomes[f"wheel {key}"] += 1  # also counted apart
                 if problem is not None and len(bugs) < 5:
                     bugs.append(f"case {i}: faults {srv.faults!r:.300}\n{problem}")
             shutil.rmtree(home, ignore_errors=True)
@@ -238,15 +277,24 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--count", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--cli", type=int, default=0, metavar="M", help="of them by the command line")
+    ap.add_argument(
+        "--cli",
+        type=int,
+        default=0,
+        metavar="M",
+        help="of them by the command line of deckcheck installed from a wheel built now",
+    )
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     outcomes, bugs = run(args.count, args.seed, args.cli)
     bad = outcomes["traceback"] + outcomes["hang"] + outcomes["escape"]
     print(
-        f"update  {sum(outcomes.values()):>6,} cases  {outcomes['traceback']} tracebacks, "
+        f"update  {sum(n for k, n in outcomes.items() if not k.startswith('wheel ')):>6,} cases  "
+        f"{outcomes['traceback']} tracebacks, "
         f"{outcomes['hang']} hangs over {BOUND:g} s, {outcomes['escape']} escapes  "
         f"(installed: {outcomes['result']}, UpdateError: {outcomes['UpdateError']}; "
+        f"by the installed wheel's command line: {outcomes['wheel result']} exit 0, "
+        f"{outcomes['wheel UpdateError']} exit 2; "
         f"{time.perf_counter() - t0:.1f} s)"
     )
     for bug in bugs:

@@ -32,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from deckcheck.data import pack  # noqa: E402
 from deckcheck.data.bundle import build, manifest, manifest_text, snapshot_date  # noqa: E402
 from deckcheck.data.dataset import MANIFEST  # noqa: E402
 from deckcheck.data.upstream import SOURCE_LIST, source_list  # noqa: E402
@@ -74,13 +75,18 @@ def main(argv: list[str] | None = None) -> int:
         as_of = date.fromisoformat(json.loads(path.read_bytes())["as_of"])
     if as_of is None:
         ap.error("no --as-of, and the shared data README does not give a snapshot date")
-    text = manifest_text(manifest(args.bundle, as_of))
+    doc = manifest(args.bundle, as_of)
+    text = manifest_text(doc)
     if args.check:
         same = path.exists() and path.read_text(encoding="utf-8") == text
         print(f"{path}: {'up to date' if same else 'OUT OF DATE (run without --check)'}")
-        return 0 if same else 1
+        packed = pack.read(args.bundle, doc) is not None
+        where = args.bundle / pack.PACK_FILE
+        print(f"{where}: {'up to date' if packed else 'OUT OF DATE (run without --check)'}")
+        return 0 if same and packed else 1
     path.write_text(text, encoding="utf-8")
     print(f"wrote {path} (as of {as_of.isoformat()})")
+    print(f"wrote {pack.write(args.bundle, doc)}")
     return 0
 
 

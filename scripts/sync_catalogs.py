@@ -28,7 +28,7 @@ def render(lang: str, translated: dict[str, str]) -> str:
     """The ``.po`` text of ``lang`` with the given translations (id -> text)."""
     out = [
         f"# deckcheck's messages in {_NAMES.get(lang, lang)}.",
-        "# msgctxt: the message id (deckcheck/reporter/i18n.py MESSAGES); msgid: the English text.",
+        "# msgctxt: the message id (reporter/i18n/message.py MESSAGES); msgid: the English text.",
         "# Regenerate the layout with scripts/sync_catalogs.py.",
         'msgid ""',
         'msgstr ""',

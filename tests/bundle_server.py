@@ -30,7 +30,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote
@@ -72,95 +72,109 @@ class BundleServer:
         return [p for p, _ in self.requests]
 
 
-def _handler(state: BundleServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:
-            pass
+class _Handler(BaseHTTPRequestHandler):
+    """The server's answers, from the :class:`BundleServer` it serves (``state``)."""
 
-        def send_response(self, code: int, message: str | None = None) -> None:
-            state.answers.append((unquote(self.path.split("?", 1)[0]), code))
-            super().send_response(code, message)
+    state: BundleServer
 
-        def do_GET(self) -> None:
-            path = unquote(self.path.split("?", 1)[0])
-            state.requests.append((path, {k.lower(): v for k, v in self.headers.items()}))
-            fault = state.next_fault(path)
-            body = state.body(path)
-            if fault is not None and fault.isdigit():
-                self._status(int(fault))
-                return
-            if fault is not None and fault.startswith("redirect:"):
-                self.send_response(302)
-                self.send_header("Location", fault.removeprefix("redirect:"))
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-                return
-            if fault == "trickle-headers":
-                head = b"HTTP/1.1 200 OK\r\nX-Slow: " + b"x" * 10_000
-                try:
-                    for i in range(len(head)):
-                        self.wfile.write(head[i : i + 1])
-                        self.wfile.flush()
-                        time.sleep(state.slow_seconds)
-                except OSError:
-                    pass
-                self.close_connection = True
-                return
-            if fault == "drop":
-                self.connection.shutdown(socket.SHUT_RDWR)
-                self.close_connection = True
-                return
-            if fault == "slow":
-                time.sleep(state.slow_seconds)
-            if body is None:
-                self._status(404)
-                return
-            etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
-            if fault != "unconditional" and self.headers.get("If-None-Match") == etag:
-                self.send_response(304)
-                self.send_header("ETag", etag)
-                self.end_headers()
-                return
-            if fault == "corrupt":
-                body = bytes(b ^ 0x20 if i % 997 == 0 else b for i, b in enumerate(body))
-            self.send_response(200)
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        self.state.answers.append((unquote(self.path.split("?", 1)[0]), code))
+        super().send_response(code, message)
+
+    def do_GET(self) -> None:
+        path = unquote(self.path.split("?", 1)[0])
+        self.state.requests.append((path, {k.lower(): v for k, v in self.headers.items()}))
+        fault = self.state.next_fault(path)
+        body = self.state.body(path)
+        if fault is not None and self._misbehave(fault):
+            return
+        if fault == "slow":
+            time.sleep(self.state.slow_seconds)
+        if body is None:
+            self._status(404)
+            return
+        etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
+        if fault != "unconditional" and self.headers.get("If-None-Match") == etag:
+            self.send_response(304)
             self.send_header("ETag", etag)
-            self.send_header("Last-Modified", LAST_MODIFIED)
-            self.send_header("Content-Type", "application/octet-stream")
-            if fault is not None and fault.startswith("enc:"):
-                self.send_header("Content-Encoding", fault.removeprefix("enc:"))
-            if fault == "huge":
-                self.send_header("Content-Length", str(10 << 30))
-            elif fault != "unsized":
-                self.send_header("Content-Length", str(len(body)))
-            self.send_header("Connection", "close")
             self.end_headers()
+            return
+        if fault == "corrupt":
+            body = bytes(b ^ 0x20 if i % 997 == 0 else b for i, b in enumerate(body))
+        self._headers(etag, len(body), fault)
+        with suppress(OSError):
+            self._body(body, fault)
+        self.close_connection = True
+
+    def _misbehave(self, fault: str) -> bool:
+        """Answer a fault that sends no body (a status, a redirect, trickled headers, a
+        dropped connection); False for the others."""
+        if fault.isdigit():
+            self._status(int(fault))
+        elif fault.startswith("redirect:"):
+            self.send_response(302)
+            self.send_header("Location", fault.removeprefix("redirect:"))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif fault == "trickle-headers":
+            head = b"HTTP/1.1 200 OK\r\nX-Slow: " + b"x" * 10_000
             try:
-                if fault in ("truncate", "huge"):
-                    self.wfile.write(body[: len(body) // 2])
+                for i in range(len(head)):
+                    self.wfile.write(head[i : i + 1])
                     self.wfile.flush()
-                    self.connection.shutdown(socket.SHUT_RDWR)
-                elif fault == "trickle":
-                    for i in range(0, len(body), 64):
-                        self.wfile.write(body[i : i + 64])
-                        self.wfile.flush()
-                        time.sleep(state.slow_seconds)
-                else:
-                    self.wfile.write(body)
+                    time.sleep(self.state.slow_seconds)
             except OSError:
                 pass
             self.close_connection = True
-
-        def _status(self, code: int) -> None:
-            text = f"status {code}\n".encode()
-            self.send_response(code)
-            self.send_header("Content-Length", str(len(text)))
-            self.send_header("Connection", "close")
-            self.end_headers()
-            self.wfile.write(text)
+        elif fault == "drop":
+            self.connection.shutdown(socket.SHUT_RDWR)
             self.close_connection = True
+        else:
+            return False
+        return True
 
-    return Handler
+    def _headers(self, etag: str, size: int, fault: str | None) -> None:
+        self.send_response(200)
+        self.send_header("ETag", etag)
+        self.send_header("Last-Modified", LAST_MODIFIED)
+        self.send_header("Content-Type", "application/octet-stream")
+        if fault is not None and fault.startswith("enc:"):
+            self.send_header("Content-Encoding", fault.removeprefix("enc:"))
+        if fault == "huge":
+            self.send_header("Content-Length", str(10 << 30))
+        elif fault != "unsized":
+            self.send_header("Content-Length", str(size))
+        self.send_header("Connection", "close")
+        self.end_headers()
+
+    def _body(self, body: bytes, fault: str | None) -> None:
+        if fault in ("truncate", "huge"):
+            self.wfile.write(body[: len(body) // 2])
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+        elif fault == "trickle":
+            for i in range(0, len(body), 64):
+                self.wfile.write(body[i : i + 64])
+                self.wfile.flush()
+                time.sleep(self.state.slow_seconds)
+        else:
+            self.wfile.write(body)
+
+    def _status(self, code: int) -> None:
+        text = f"status {code}\n".encode()
+        self.send_response(code)
+        self.send_header("Content-Length", str(len(text)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(text)
+        self.close_connection = True
+
+
+def _handler(state: BundleServer) -> type[BaseHTTPRequestHandler]:
+    return type("Handler", (_Handler,), {"state": state})
 
 
 @contextmanager

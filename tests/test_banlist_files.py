@@ -50,6 +50,7 @@ def test_there_are_lists_of_every_family(files: list[tuple[Path, Banlist]]) -> N
     assert len(files) > 250
 
 
+@pytest.mark.slow
 def test_file_path_matches_content(files: list[tuple[Path, Banlist]]) -> None:
     for path, b in files:
         assert path.parent.name == b.family, path
@@ -114,6 +115,7 @@ def test_reconciliation_report_exists_and_covers_tcg() -> None:
     assert "disagreement" in text
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (SHARED_DATA / "lflists").is_dir(), reason="no ../shared/data here")
 def test_regenerating_from_shared_data_gives_the_committed_bundle(tmp_path: Path) -> None:
     out, bundle = tmp_path / "banlists", tmp_path / "banlists.json"

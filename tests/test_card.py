@@ -35,6 +35,7 @@ def test_index_size_and_kinds(index: CardIndex) -> None:
     assert sum(c.is_unofficial for c in cards) > 5_000
 
 
+@pytest.mark.slow
 def test_every_alias_target_exists(index: CardIndex) -> None:
     for card in index:
         assert card.canonical in index
@@ -141,6 +142,7 @@ def test_rush_preference(index: CardIndex) -> None:
     assert rush.is_rush and rush.name == "Blue-Eyes White Dragon"
 
 
+@pytest.mark.slow
 def test_unknown_name_has_ranked_suggestions(index: CardIndex) -> None:
     with pytest.raises(UnknownCardError) as err:
         index.lookup("Ash Blosom")
@@ -168,6 +170,7 @@ def test_release_dates_and_ids(index: CardIndex) -> None:
     assert ash.konami_id == 12950
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (SHARED_DATA / "cards").is_dir(), reason="shared card data not present")
 def test_regenerated_index_equals_committed(tmp_path: Path) -> None:
     subprocess.run(

@@ -16,6 +16,7 @@ def finder(index: CardIndex) -> CardFinder:
 ASH = 14558127
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("query", "lang"),
     [

@@ -14,11 +14,31 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from deckcheck.card.model import Card
+from deckcheck.card.release import Release
 from deckcheck.deck.compare import DeckDiff
+from deckcheck.goldfish.compare import Comparison, Difference
+from deckcheck.goldfish.result import (
+    CardCount,
+    CategoryStats,
+    ConditionStats,
+    DistributionStats,
+    Estimate,
+    HandStats,
+    Mean,
+)
+from deckcheck.goldfish.rule import DrawRules
+from deckcheck.goldfish.sample import SampleHand, Samples
+from deckcheck.goldfish.side import SideStats
+from deckcheck.goldfish.spec import Effect
+from deckcheck.goldfish.sweep import SweepRow, SweepStats
+from deckcheck.goldfish.vary import Vary
 from deckcheck.reporter import document as doc
 from deckcheck.reporter import render
 from deckcheck.reporter.document.base import Src
 from deckcheck.reporter.document.deck import DeckDiffDoc, SideResultDocument
+from deckcheck.rule.banlist.model import Banlist
+from deckcheck.rule.format.model import Era, Format, SizeRule
 from deckcheck.run.batch import check
 from deckcheck.run.forecast import DeckForecast
 from deckcheck.run.meta import CardUsage, Metagame
@@ -40,6 +60,29 @@ PAIRS: list[tuple[type, type[BaseModel]]] = [
     (CardUsage, doc.CardUsageDoc),
     (DeckDiff, DeckDiffDoc),
     (SideResult, SideResultDocument),
+    (HandStats, doc.GoldfishDocument),
+    (Estimate, doc.EstimateDoc),
+    (Mean, doc.MeanDoc),
+    (CardCount, doc.CardCountDoc),
+    (CategoryStats, doc.CategoryDoc),
+    (ConditionStats, doc.ConditionDoc),
+    (DistributionStats, doc.DistributionDoc),
+    (Samples, doc.SamplesDoc),
+    (SampleHand, doc.SampleHandDoc),
+    (DrawRules, doc.DrawRulesDoc),
+    (Effect, doc.EffectDoc),
+    (SweepStats, doc.SweepDocument),
+    (SweepRow, doc.SweepRowDoc),
+    (Vary, doc.VaryDoc),
+    (Comparison, doc.CompareDocument),
+    (Difference, doc.DifferenceDoc),
+    (SideStats, doc.SideGoldfishDocument),
+    (Card, doc.CardDocument),
+    (Release, doc.ReleaseDoc),
+    (Format, doc.FormatDoc),
+    (Era, doc.EraDoc),
+    (SizeRule, doc.SizeRuleDoc),
+    (Banlist, doc.BanlistDocument),
 ]
 
 

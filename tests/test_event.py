@@ -510,6 +510,7 @@ def test_the_default_database_is_sqlite_in_the_data_home(
 # -- HTTP hygiene -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_openapi_lists_the_statuses_that_happen_on_every_event_route(
     shared: Rig, tmp_path: Path
 ) -> None:

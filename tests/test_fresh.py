@@ -42,6 +42,7 @@ from .fresh_mirror import (
     make_mirror,
     publish_changes,
 )
+from .wheel_support import wheel_venv
 
 pytestmark = pytest.mark.skipif(
     not (SHARED_DATA / "cards").is_dir(), reason="needs the shared source data (../shared/data)"
@@ -109,6 +110,7 @@ def _fingerprint(home: Path) -> str:
     return rec.fingerprint
 
 
+@pytest.mark.slow
 def test_first_fetch_builds_the_same_data_as_a_local_build(
     first_home: Path, server: BundleServer, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
@@ -128,6 +130,7 @@ def test_first_fetch_builds_the_same_data_as_a_local_build(
     assert len(state["files"]) == len(load().entries)  # each follow target is listed too
 
 
+@pytest.mark.slow
 def test_second_run_fetches_nothing(
     cli: Callable[..., Any], home: Path, server: BundleServer
 ) -> None:
@@ -145,6 +148,7 @@ def test_second_run_fetches_nothing(
     assert all(h.get("if-none-match") for _, h in server.requests)
 
 
+@pytest.mark.slow
 def test_same_bytes_again_are_no_change(
     cli: Callable[..., Any], home: Path, server: BundleServer
 ) -> None:
@@ -158,6 +162,7 @@ def test_same_bytes_again_are_no_change(
     assert _fingerprint(home) == before
 
 
+@pytest.mark.slow
 def test_published_changes_are_installed_and_named(
     cli: Callable[..., Any],
     home: Path,
@@ -296,6 +301,7 @@ def test_faults_leave_the_data_in_use(
     assert Dataset.reload_active().fingerprint == before
 
 
+@pytest.mark.slow
 def test_killed_mid_way(home: Path, server: BundleServer, mirrors: tuple[Path, Path]) -> None:
     before, state = _fingerprint(home), load_state(home)
     _install_changed(server, mirrors)
@@ -357,6 +363,7 @@ def test_status_says_when_an_update_is_due(
     assert res.code == 2 and "DECKCHECK_MAX_AGE_DAYS='soon'" in res.stderr
 
 
+@pytest.mark.slow
 def test_default_channel_falls_back_to_upstream(
     cli: Callable[..., Any], home: Path, server: BundleServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -372,6 +379,7 @@ def test_default_channel_falls_back_to_upstream(
     assert server.paths_requested()[0] == "/releases/deckcheck-data.zip"
 
 
+@pytest.mark.slow
 def test_default_channel_installs_the_published_bundle(
     cli: Callable[..., Any],
     home: Path,
@@ -457,6 +465,7 @@ def test_workflow_is_weekly_on_demand_and_publishes_the_bundle() -> None:
     assert "gh release upload sources sources/* --clobber" in uploading
 
 
+@pytest.mark.slow
 def test_workflow_build_step_runs_here(
     home: Path, server: BundleServer, mirrors: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -505,63 +514,12 @@ def test_workflow_build_step_runs_here(
     assert not dist.exists()
 
 
-def _wheel_venv(tmp: Path) -> Path:
-    """deckcheck built as a wheel and installed into a new venv (its deps: this environment's).
-
-    No network: the wheel is built without build isolation, installed with ``--no-index
-    --no-deps``, and the venv reaches the already-installed dependencies through a ``.pth``
-    file (which does not make the source checkout importable).
-    """
-    import sysconfig
-
-    repo = Path(__file__).resolve().parent.parent
-    src = tmp / "src"
-    src.mkdir()
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copyfile(repo / name, src / name)
-    shutil.copytree(
-        repo / "deckcheck", src / "deckcheck", ignore=shutil.ignore_patterns("__pycache__")
-    )
-    pip = [sys.executable, "-m", "pip", "-q", "--disable-pip-version-check"]
-    subprocess.run(
-        [
-            *pip,
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "--no-index",
-            "-w",
-            str(tmp / "dist"),
-            str(src),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    (wheel,) = (tmp / "dist").glob("deckcheck-*.whl")
-    venv = tmp / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    py = venv / "bin" / "python"
-    subprocess.run(
-        [*pip, "--python", str(py), "install", "--no-deps", "--no-index", str(wheel)],
-        check=True,
-        capture_output=True,
-    )
-    site = subprocess.run(
-        [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    (Path(site) / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    return venv
-
-
 @pytest.mark.slow
 def test_installed_wheel_builds_from_upstream(
     server: BundleServer, mirrors: tuple[Path, Path], tmp_path: Path
 ) -> None:
     """An installed wheel (no scripts/ beside it) fetches, builds in-process, installs."""
-    venv = _wheel_venv(tmp_path)
+    venv = wheel_venv(tmp_path)
     home = tmp_path / "home"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DECKCHECK_", "PYTHON"))}
     env |= {"DECKCHECK_HOME": str(home), "PATH": f"{venv / 'bin'}{os.pathsep}{env['PATH']}"}

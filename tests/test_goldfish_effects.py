@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.goldfish import DrawRules, Going, Method, parse_spec, simulate
+from deckcheck.reporter import render
 
 from .goldfish_support import ASH, CODES, POT_OF_GREED, POT_OF_PROSPERITY, UPSTART_GOBLIN, make_deck
 
@@ -219,9 +220,9 @@ def test_going_second_does_not_depend_on_going_first_being_asked() -> None:
     plain = parse_spec({"categories": {"ash": {"passcodes": [str(ASH)]}}})
     for spec in (with_effects, plain):
         kw: dict[str, Any] = {"turns": 3, "trials": 3000, "seed": 9, "exact": "never"}
-        both = simulate(deck, spec, going="both", **kw).to_dict()
+        both = json.loads(render(simulate(deck, spec, going="both", **kw), "json"))
         for going in ("first", "second"):
-            alone = simulate(deck, spec, going=going, **kw).to_dict()
+            alone = json.loads(render(simulate(deck, spec, going=going, **kw), "json"))
             for a, b in zip(alone["conditions"], both["conditions"], strict=True):
                 assert a["results"][going] == b["results"][going]
 

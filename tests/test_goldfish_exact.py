@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from fractions import Fraction
 from math import comb
@@ -19,6 +20,7 @@ from deckcheck.goldfish import (
     parse_spec,
     simulate,
 )
+from deckcheck.reporter import render
 
 from .goldfish_support import CODES, brute_force, make_deck
 
@@ -43,9 +45,9 @@ def test_three_of_in_forty() -> None:
     assert first.fraction == 1 - Fraction(comb(37, 5), comb(40, 5))
     assert second.fraction == 1 - Fraction(comb(37, 6), comb(40, 6))
     assert stats.method is Method.EXACT
-    assert stats.to_dict(fractions=True)["conditions"][0]["results"]["first"][0]["fraction"] == (
-        f"{first.fraction.numerator}/{first.fraction.denominator}"
-    )
+    assert json.loads(render(stats, "json", fractions=True))["conditions"][0]["results"]["first"][
+        0
+    ]["fraction"] == (f"{first.fraction.numerator}/{first.fraction.denominator}")
 
 
 def test_two_disjoint_three_ofs() -> None:
@@ -129,7 +131,7 @@ def test_default_report_and_composition() -> None:
     for kinds in stats.composition.values():
         for ests in kinds.values():
             assert sum((e.fraction or Fraction(0)) for e in ests) == 1
-    data = stats.to_dict()
+    data = json.loads(render(stats, "json"))
     assert data["report"] == "default" and data["method"] == "exact"
     assert set(data["composition"]["first"]) == {"Monster", "Spell", "Trap"}
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import random
 from fractions import Fraction
@@ -10,6 +11,7 @@ from fractions import Fraction
 import pytest
 
 from deckcheck.goldfish import Going, Method, Spec, parse_spec, simulate
+from deckcheck.reporter import render
 
 from .goldfish_support import (
     ASH,
@@ -71,8 +73,8 @@ def test_simulation_agrees_with_exact_on_random_decks() -> None:
 def test_seed_makes_runs_repeatable() -> None:
     deck = make_deck([3] * 13 + [1])
     spec = parse_spec({"categories": {"a": {"passcodes": [str(CODES[0])]}}})
-    one = simulate(deck, spec, trials=5000, seed=42, exact="never").to_dict()
-    two = simulate(deck, spec, trials=5000, seed=42, exact="never").to_dict()
+    one = json.loads(render(simulate(deck, spec, trials=5000, seed=42, exact="never"), "json"))
+    two = json.loads(render(simulate(deck, spec, trials=5000, seed=42, exact="never"), "json"))
     assert one == two
     assert one["trials"] == 5000 and one["seed"] == 42
     fig = one["conditions"][0]["results"]["first"][0]
@@ -170,7 +172,7 @@ def test_pots_raise_the_odds_and_exact_cannot_follow() -> None:
         assert p1.low is not None and p1.low > p0
     with pytest.raises(Exception, match="effects"):
         simulate(deck, spec, exact="always")  # type: ignore[arg-type]
-    data = pots.to_dict()
+    data = json.loads(render(pots, "json"))
     assert {e["kind"] for e in data["effects"]} == {"desires", "excavate", "draw"}
     # with effects, more cards than dealt can be reached on turn 1
     assert len(data["composition"]["first"]["Monster"]) > 6

@@ -11,6 +11,8 @@ import math
 from fractions import Fraction
 from typing import Any
 
+import pytest
+
 from deckcheck.service import Settings, create_app
 
 from .conftest import ROOT
@@ -93,6 +95,7 @@ def test_side_route_takes_the_plan_as_an_object(api: Api) -> None:  # noqa: F811
     assert obj == text
 
 
+@pytest.mark.slow
 def test_bad_plans_are_clear_422s(api: Api) -> None:  # noqa: F811
     err = error_of(
         _side(api, plan="in:\n3 Cosmic Cyclone\nout:\n1 Sales Ban\n"), 422, "bad-side-plan"
@@ -117,6 +120,7 @@ def test_bad_plans_are_clear_422s(api: Api) -> None:  # noqa: F811
     error_of(_side(api, quick=quick), 422, "bad-request")  # quick mode has no Side Deck
 
 
+@pytest.mark.slow
 def test_side_route_keeps_the_simulate_budgets(api: Api) -> None:  # noqa: F811
     capped = Api(create_app(Settings(max_trials=1000)))
     err = error_of(_side(capped, trials=5000), 422, "limit-exceeded")

@@ -29,6 +29,7 @@ from deckcheck.goldfish import (
     simulate_counts,
 )
 from deckcheck.goldfish.compare import compare
+from deckcheck.reporter import render
 
 from .conftest import ROOT
 from .goldfish_support import CODES, make_deck
@@ -212,7 +213,7 @@ def test_one_condition_over_the_budget_leaves_the_others_exact() -> None:
         assert float(easy.by_going[Going.FIRST][t].probability) == pytest.approx(
             hypergeom(40, 3, seen).sf(0), abs=1e-12
         )
-    data = stats.to_dict()
+    data = json.loads(render(stats, "json"))
     assert [c["method"] for c in data["conditions"]] == ["simulation", "exact"]
     with pytest.raises(GoldfishError, match="exact odds impractical"):
         simulate_counts(40, counts, when, budget=ExactBudget(max_bytes=20_000), exact="always")
@@ -221,8 +222,6 @@ def test_one_condition_over_the_budget_leaves_the_others_exact() -> None:
 def test_text_names_the_exact_and_the_simulated_conditions(cli) -> None:  # type: ignore[no-untyped-def]
     # a deck with an effect simulates everything; quick mode with a tiny budget is mixed: the
     # CLI has no budget flag, so go through the library's text renderer
-    from deckcheck.reporter import render
-
     counts = {c: 3 for c in "abcdefghijkl"}
     when = {"hard": "a - b + c - d + e - f + g - h + i - j + k - l != 0", "easy": "a >= 1"}
     stats = simulate_counts(
@@ -538,6 +537,7 @@ def test_random_quick_questions_match_enumeration() -> None:
 # --- over HTTP ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_simulate_route_answers_the_new_questions(api: Api) -> None:  # noqa: F811
     from .test_service import error_of
 

@@ -38,12 +38,26 @@ POT_OF_GREED = 55144522
 CYBER_DRAGON = 70095154
 
 
+BUNDLED = ROOT / "deckcheck" / "data" / "bundled"
+
+
+def _intl_names(lang: str) -> dict[int, str]:
+    """Every card's name in ``lang`` (ko, fr, ... zh-TW), read straight from the data file."""
+    lines = (BUNDLED / "names-intl.jsonl").read_text(encoding="utf-8").splitlines()
+    column = json.loads(lines[0])["langs"].index(lang) + 2
+    rows = [json.loads(line) for line in lines[1:]]
+    return {row[0]: row[column] for row in rows if row[column]}
+
+
 def _names(index: CardIndex, lang: str) -> list[str]:
+    if lang == "ko":
+        korean = _intl_names("ko")
+        return [korean[p] for p in (POT_OF_GREED, CYBER_DRAGON)]
     pick = {"ja": "name_ja", "zh": "name_zh"}[lang]
     return [getattr(index.get(p), pick) for p in (POT_OF_GREED, CYBER_DRAGON)]
 
 
-@pytest.mark.parametrize("lang", ["ja", "zh"])
+@pytest.mark.parametrize("lang", ["ja", "zh", "ko"])
 def test_validate_prints_names_and_messages_in_the_language(
     cli: Callable[..., Any], index: CardIndex, lang: str
 ) -> None:
@@ -53,14 +67,14 @@ def test_validate_prints_names_and_messages_in_the_language(
     for name in _names(index, lang):
         assert name in res.stdout
     assert "Pot of Greed" not in res.stdout and "Forbidden" not in res.stdout
-    verdict = {"ja": "使用不可", "zh": "不合规"}[lang]
+    verdict = {"ja": "使用不可", "zh": "不合规", "ko": "사용 불가"}[lang]
     assert res.stdout.startswith(verdict)
     lines = res.stdout.splitlines()[1:]
     assert len(lines) == len(english.stdout.splitlines()) - 1
     for line, before in zip(lines, english.stdout.splitlines()[1:], strict=True):
         # the codes never change, and every message is translated
         assert line.split()[1] == before.split()[1]
-        assert CJK.search(line.split(maxsplit=2)[2])
+        assert (CJK if lang != "ko" else HANGUL).search(line.split(maxsplit=2)[2])
 
 
 def test_english_is_unchanged_and_the_default(cli: Callable[..., Any]) -> None:
@@ -191,7 +205,7 @@ def test_catalogs_are_valid_gettext() -> None:
 @pytest.mark.parametrize("lang", [Lang.JA, Lang.ZH, Lang.KO])
 def test_every_violation_code_translates_with_its_values(index: CardIndex, lang: Lang) -> None:
     loc = Localizer(lang, index)
-    local = _names(index, lang.value)[0] if lang is not Lang.KO else "Pot of Greed"
+    local = _names(index, lang.value)[0]
     for code in Code:
         v = Violation(
             code,
@@ -328,21 +342,35 @@ def test_no_translated_violation_drops_a_fact_of_the_english_one(
     assert "Ash Blossom & Joyous Spring" in loc.violation(unknown)  # the suggestions say it
 
 
-def test_korean_reports_fall_back_to_english_names_and_say_so_once(
+MOOYAN_CURRY = 58074572  # a card the data has no Korean name for
+
+
+def test_korean_reports_print_korean_names_and_say_once_where_english_stands_in(
     cli: Callable[..., Any], tmp_path: Path
 ) -> None:
-    res = cli("validate", str(PROBLEMS), "--date", ON, "--lang", "ko")
+    korean = _intl_names("ko")
+    assert MOOYAN_CURRY not in korean and POT_OF_GREED in korean
+    deck = tmp_path / "deck.ydk"
+    deck.write_text(
+        "#main\n" + f"{POT_OF_GREED}\n" * 2 + f"{MOOYAN_CURRY}\n" * 4 + "#extra\n!side\n",
+        encoding="utf-8",
+    )
+    res = cli("validate", str(deck), "--date", ON, "--lang", "ko")
     assert res.code == 1
     assert res.stdout.startswith("사용 불가")
-    assert "Pot of Greed" in res.stdout  # no Korean name in the data: English stands in
+    assert korean[POT_OF_GREED] in res.stdout and "Pot of Greed" not in res.stdout
+    assert "Mooyan Curry" in res.stdout  # no Korean name in the data: English stands in
     assert res.stdout.count("한국어 이름 없음") == 1
     assert "2025년 6월 1일" in res.stdout  # dates as Korean writes them
-    text = cli("convert", str(LEGAL), "--to", "text", "--lang", "ko")
-    assert text.code == 0 and "메인 덱 (40)" in text.stdout
+    text = cli("convert", str(deck), "--to", "text", "--lang", "ko")
+    assert text.code == 0 and "메인 덱 (6)" in text.stdout
+    assert f"2 {korean[POT_OF_GREED]}" in text.stdout and "4 Mooyan Curry" in text.stdout
     assert text.stderr.count("한국어 이름이 없습니다") == 1
     listed = tmp_path / "deck-ko.txt"
     listed.write_text(text.stdout, encoding="utf-8")
-    assert cli("validate", str(listed), "--date", ON).code == 0  # reads back
+    again = tmp_path / "again.ydk"
+    assert cli("convert", str(listed), "--to", "ydk", "--out", str(again)).code == 0
+    assert sorted(again.read_text().split()) == sorted(deck.read_text().split())  # reads back
 
 
 def test_accepted_language_names() -> None:
@@ -433,6 +461,7 @@ sys.stderr.write("CATALOGS " + ",".join(sorted({p.rsplit("/", 1)[-1] for p in re
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("lang", "read"), [("en", ""), ("ko", "ko.po")])
 def test_a_catalog_is_read_only_for_its_language(lang: str, read: str) -> None:
     # English (the default) never opens a catalog: cold start stays as it was
@@ -446,3 +475,198 @@ def test_a_catalog_is_read_only_for_its_language(lang: str, read: str) -> None:
     )
     assert res.returncode == 0, res.stderr
     assert f"CATALOGS {read}\n" in res.stderr
+
+
+NAME_CODES = ("ko", "fr", "de", "it", "es", "pt", "zh-TW")
+DARK_MAGICIAN = 46986414
+
+
+def test_card_json_has_every_language_the_data_holds(cli: Callable[..., Any]) -> None:
+    from fastapi.testclient import TestClient
+
+    from deckcheck.service.app import create_app
+
+    shown = json.loads(cli("cards", "show", str(DARK_MAGICIAN), "--output", "json").stdout)
+    found = json.loads(cli("cards", "search", "Dark Magician", "-n", "3", "-o", "json").stdout)
+    client = TestClient(create_app())
+    served = client.get(f"/v1/cards/{DARK_MAGICIAN}").json()
+    searched = client.get("/v1/cards", params={"q": "Dark Magician", "limit": 3}).json()
+    for names in (
+        shown["names"],
+        served["names"],
+        next(r["names"] for r in found["results"] if r["passcode"] == DARK_MAGICIAN),
+        next(r["names"] for r in searched["results"] if r["passcode"] == DARK_MAGICIAN),
+    ):
+        assert names["en"] == "Dark Magician" and names["ja"] and names["zh-CN"]
+        for code in NAME_CODES:
+            assert names[code] == _intl_names(code)[DARK_MAGICIAN], code
+    # a card without a Korean name says null, never another language's name
+    curry = client.get(f"/v1/cards/{MOOYAN_CURRY}").json()["names"]
+    assert curry["ko"] is None and curry["en"] == "Mooyan Curry"
+
+
+def test_cards_show_lists_the_names_in_every_language(cli: Callable[..., Any]) -> None:
+    res = cli("cards", "show", str(DARK_MAGICIAN))
+    assert res.code == 0
+    for code, label in (("ko", "Korean:"), ("fr", "French:"), ("zh-TW", "Chinese TW:")):
+        line = next(x for x in res.stdout.splitlines() if x.strip().startswith(label))
+        assert line.split(":", 1)[1].strip() == _intl_names(code)[DARK_MAGICIAN]
+
+
+INTL_AUDIT = """
+import sys
+read = []
+sys.addaudithook(lambda event, args: read.append(str(args[0]))
+                 if event == "open" and str(args[0]).endswith("names-intl.jsonl") else None)
+sys.argv = ["deckcheck", *sys.argv[1:]]
+from deckcheck.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.stderr.write(f"INTL {len(read)}\\n")
+"""
+
+
+@pytest.mark.parametrize(("lang", "reads"), [("en", 0), ("ja", 0), ("zh", 0), ("ko", 1)])
+def test_other_languages_names_are_read_only_for_them(
+    lang: str, reads: int, tmp_path: Path
+) -> None:
+    # a report in English, Japanese or Chinese never opens the other languages' names; one in
+    # Korean reads them once (for the names it prints)
+    import sys
+
+    deck = tmp_path / "deck.ydk"
+    deck.write_text(f"#main\n{POT_OF_GREED}\n{CYBER_DRAGON}\n#extra\n!side\n", encoding="utf-8")
+    res = subprocess.run(
+        [sys.executable, "-c", INTL_AUDIT, "validate", str(deck), "--date", ON, "--lang", lang],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "Traceback" not in res.stderr, res.stderr
+    assert f"INTL {reads}\n" in res.stderr
+    assert (_intl_names("ko")[POT_OF_GREED] in res.stdout) is (lang == "ko")
+
+
+ASH = "Ash Blossom & Joyous Spring"
+ASH_TCG = "2017-05-04"  # its first TCG release, per the data
+
+
+def _one(code: Code, deck: str, fmt: str, when: str) -> Violation:
+    from datetime import date
+
+    import deckcheck
+
+    report = deckcheck.validate(deckcheck.read_deck(deck), fmt, date.fromisoformat(when))
+    return next(v for v in report.violations if v.code is code)
+
+
+REASON_CASES = {
+    # a card not yet out in the TCG: its region, date and source
+    "pool": (Code.NOT_IN_POOL, f"Main Deck\n3 {ASH}\n", "tcg", "2017-02-01"),
+    # a date after the ban-list data: the date and the data's end
+    "date": (Code.DATE_OUT_OF_RANGE, f"Main Deck\n3 {ASH}\n", "tcg", "2031-02-01"),
+    # a Rush Duel card in an OCG format
+    "rush": (Code.NOT_IN_POOL, "Main Deck\n3 Sevens Road Magician\n", "ocg", "2025-06-01"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REASON_CASES))
+@pytest.mark.parametrize("lang", [Lang.JA, Lang.ZH, Lang.KO])
+def test_reasons_are_translated_with_every_fact(index: CardIndex, lang: Lang, case: str) -> None:
+    # the detail of a pool, release-date or date message is a template with named values:
+    # the translation says the same dates (as the language writes them), the same region and
+    # the same source, and no English phrase is left inside it
+    from datetime import date
+
+    from deckcheck.rule.reason import REASONS, Reason
+
+    code, deck, fmt, when = REASON_CASES[case]
+    v = _one(code, deck, fmt, when)
+    reason = dict(v.facts)["detail"]
+    assert isinstance(reason, Reason) and reason.key in REASONS
+    assert str(reason) in v.message  # the English message is the engine's own, as before
+    loc = Localizer(lang, index)
+    text = loc.violation(v)
+    from deckcheck.card.release import Region
+
+    for value in reason.fields.values():
+        if isinstance(value, Region):
+            assert loc.t(f"region.{value.value}") in text, (value, text)
+        elif isinstance(value, date):
+            assert loc.date(value) in text, (value, text)
+        elif isinstance(value, str) and value.isascii():
+            assert value in text, (value, text)  # a source key, a list or format name
+    english = re.sub(r"\{\w+\}", " ", REASONS[reason.key])
+    words = {w for w in re.findall(r"[a-z]{4,}", english)} - {"confidence"}
+    assert not {w for w in words if re.search(rf"\b{w}\b", text)}, text
+    assert (CJK if lang is not Lang.KO else HANGUL).search(text)
+
+
+def test_a_reason_survives_pickling_for_worker_processes() -> None:
+    import pickle
+
+    v = _one(*REASON_CASES["pool"])
+    back = pickle.loads(pickle.dumps(v))
+    assert back == v and dict(back.facts)["detail"].fields == dict(v.facts)["detail"].fields
+    assert str(dict(back.facts)["detail"]) == str(dict(v.facts)["detail"])
+
+
+def test_a_reason_translation_that_drops_a_field_is_caught() -> None:
+    good = (LOCALE_DIR / "ko.po").read_text(encoding="utf-8")
+    dropped = good.replace(
+        'msgstr "{region}에서 {date}까지 미발매 (출처 {source})"', 'msgstr "{region}에서 미발매"'
+    )
+    assert dropped != good
+    entries = parse_po(dropped)
+    bad = [k for k, (_, local) in entries.items() if fields_of(local) != fields_of(MESSAGES[k])]
+    assert bad == ["reason.released-after"]
+
+
+@pytest.mark.parametrize("lang", UI_LANGS)
+def test_cli_errors_say_what_went_wrong_in_the_language(
+    cli: Callable[..., Any], lang: str, tmp_path: Path
+) -> None:
+    from deckcheck.reporter.i18n import t
+
+    english = cli("validate", str(LEGAL), "--format", "no-such-format")
+    assert english.code == 2 and english.stderr.startswith("error: unknown format")
+    # the option's error, whether --lang comes before or after it, and an error of the run
+    for args in (
+        ("validate", str(LEGAL), "--format", "no-such-format", "--lang", lang),
+        ("validate", str(LEGAL), "--lang", lang, "--format", "no-such-format"),
+    ):
+        res = cli(*args)
+        assert res.code == 2
+        assert res.stderr.startswith(f"error: {t(lang, 'error.unknown-format')}"), res.stderr
+        assert "'no-such-format'" in res.stderr  # the English message still names the place
+    early = cli("validate", str(LEGAL), "--date", "1990-01-01", "--lang", lang)
+    assert early.code == 2
+    assert early.stderr.startswith(f"error: {t(lang, 'error.date-before-lists')}"), early.stderr
+    from datetime import date
+
+    from deckcheck.reporter.i18n import format_date
+
+    # the error's own facts too: the dates as the language writes them, no English phrase
+    assert format_date(date(1990, 1, 1), lang) in early.stderr, early.stderr
+    assert "is before the first" not in early.stderr
+    missing = cli("convert", str(tmp_path / "none.ydk"), "--to", "text", "--lang", lang)
+    assert missing.code == 2
+    assert missing.stderr.startswith(f"error: {t(lang, 'error.unreadable-deck')}"), missing.stderr
+
+
+def test_a_korean_sheet_prints_korean_names_and_marks_the_english_ones(index: CardIndex) -> None:
+    import deckcheck
+    from deckcheck.reporter.sheet import build_sheet, sheets_pdf
+
+    korean = _intl_names("ko")
+    deck = deckcheck.read_deck(
+        "#main\n" + f"{POT_OF_GREED}\n" * 2 + f"{MOOYAN_CURRY}\n" * 3 + "#extra\n!side\n"
+    )
+    report = deckcheck.validate(deck, "tcg")
+    sheet = build_sheet(deck, report, lang="ko", index=index)
+    rows = {row.passcode: row for _, block in sheet.groups for row in block}
+    assert rows[POT_OF_GREED].name == korean[POT_OF_GREED] and not rows[POT_OF_GREED].fallback
+    assert rows[MOOYAN_CURRY].name == "Mooyan Curry" and rows[MOOYAN_CURRY].fallback
+    assert sheets_pdf([sheet]).startswith(b"%PDF")

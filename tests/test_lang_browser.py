@@ -157,6 +157,11 @@ def test_builder_on_a_phone_in_every_language(phone: Any, live_server: str, lang
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#odds table"))
     # the odds' sample hands (going, each turn's draws, what they meet) are read too
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#samples li"))
+    # the sample hands name their cards in the language (the deck's cards all have names in it)
+    names = d.execute_script(
+        "return [...document.querySelectorAll('#samples li')].map((li) => li.textContent)"
+    )
+    assert names and not any("Pot of Greed" in n or "Cyber Dragon" in n for n in names), names
     got = d.execute_script(PROBE, BUILDER_DATA)
     assert len(got["texts"]) > 40
     assert _english(got["texts"]) == [], (lang, _english(got["texts"]))

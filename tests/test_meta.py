@@ -168,6 +168,7 @@ def test_event_cards(
     assert [c.name for c in got] == ranking[:10]
 
 
+@pytest.mark.slow
 def test_side_staples_known_by_construction(
     event: tuple[Path, dict[str, int], list[Any]],
 ) -> None:

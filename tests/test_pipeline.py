@@ -468,6 +468,7 @@ def test_validate_with_jobs_gives_one_process_answers(tmp_path: Path, cli: Any) 
     ]
 
 
+@pytest.mark.slow
 def test_batch_upload_takes_tcg_region_and_timeline_as_form_fields(app: Any) -> None:
     raw = zip_of({"a.ydk": LEGAL})
     on = "2024-04-18"  # April 2024: na 2024-04-15, eu 2024-04-22

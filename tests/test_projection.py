@@ -88,6 +88,7 @@ def _step(name: str) -> str:
     return str(run)
 
 
+@pytest.mark.slow
 @needs_shared
 def test_the_workflow_step_projects_the_shared_files_back(
     upstream: tuple[Path, dict[str, list[str]]], tmp_path: Path

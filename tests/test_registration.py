@@ -261,6 +261,7 @@ def test_batch_command_writes_the_reports(regset: RegSet, cli, tmp_path: Path) -
                 )
 
 
+@pytest.mark.slow
 def test_batch_command_on_a_folder_is_quiet_when_piped(
     regset: RegSet, cli_proc, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
@@ -412,6 +413,7 @@ def test_validate_prints_csv_and_html_too(cli, cli_proc) -> None:  # type: ignor
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_progress_bar_on_a_terminal(regset: RegSet, tmp_path: Path) -> None:
     import os
     import pty

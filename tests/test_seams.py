@@ -175,6 +175,7 @@ def test_error_tree_has_one_root_and_maps_to_exit_codes_and_http() -> None:
         assert f"`{name}`" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_unexpected_exception_is_one_error_line_and_exit_2(tmp_path: Path) -> None:
     # a deck file that is a folder's symlink loop makes the OS raise; the guard must hold
     script = (

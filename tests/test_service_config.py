@@ -36,6 +36,7 @@ def test_bad_values_name_the_variable(value: str) -> None:
         Settings.from_env({"DECKCHECK_MAX_TRIALS": value})
 
 
+@pytest.mark.slow
 def test_readme_documents_every_setting_route_and_error_code() -> None:
     for f in fields(Settings):
         assert env_name(f.name) in README, f.name

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import yaml
 
 from deckcheck.service import Settings
@@ -64,6 +65,7 @@ def test_the_proxy_configs_match_the_service() -> None:
     assert size and int(size.group(1)) << 20 == Settings().max_batch_bytes
 
 
+@pytest.mark.slow
 def test_two_replicas_are_interchangeable() -> None:
     a, url_a = start_server()
     try:

@@ -50,6 +50,7 @@ def test_every_answer_names_the_data_it_came_from() -> None:
         assert resp.headers.get("x-deckcheck-data") == tag, (resp.status_code, resp.text[:200])
 
 
+@pytest.mark.slow
 def test_a_json_batch_refuses_query_parameters() -> None:
     api = Api(create_app())
     body = {"decks": [{"name": "a.ydk", "deck": LEGAL}]}
@@ -129,6 +130,7 @@ print(json.dumps({"status": resp.status_code, "before": before, "after": "numpy"
 """
 
 
+@pytest.mark.slow
 def test_the_worker_imports_numpy_before_forking_a_simulation() -> None:
     out = subprocess.run(
         [sys.executable, "-c", SIMULATE_ONCE, LEGAL],

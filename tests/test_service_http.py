@@ -36,6 +36,7 @@ def csp_of(headers: Any) -> dict[str, str]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("method", "url", "kw"), ANY_STATUS)
 def test_security_headers_on_every_answer(api: Api, method: str, url: str, kw: Any) -> None:
     resp = api.request(method, url, **kw)
@@ -102,6 +103,7 @@ GET_ROUTES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("url", GET_ROUTES)
 def test_head_on_every_get_route(api: Api, url: str) -> None:
     got = api.get(url)
@@ -182,6 +184,7 @@ CASES: dict[tuple[str, str, int], tuple[str, dict[str, Any]]] = {
 }
 
 
+@pytest.mark.slow
 def test_openapi_lists_the_statuses_that_happen(api: Api) -> None:
     doc = api.get("/openapi.json").json()
     # (the events' routes need an event in a database: tests/test_event.py checks theirs)
@@ -233,6 +236,7 @@ def test_batch_413_and_429_happen() -> None:
 # -- one date rule for every route ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("route", ["/v1/validate", "/v1/simulate"])
 def test_one_date_rule(api: Api, route: str) -> None:
     early = api.post(route, json={"deck": LEGAL, "date": "1990-01-01"})

@@ -109,6 +109,7 @@ def test_the_lane_answers_as_fastapi_does(api: Api, body: bytes) -> None:
     assert quick.status_code < 500, quick.text
 
 
+@pytest.mark.slow
 def test_answers_are_result_documents_of_the_openapi_schema(api: Api) -> None:
     schema = api.get("/openapi.json").json()
     op = schema["paths"]["/v1/validate"]["post"]
@@ -140,6 +141,7 @@ def test_answers_are_result_documents_of_the_openapi_schema(api: Api) -> None:
     assert answered > len(DECKS)  # most decks read and checked both ways
 
 
+@pytest.mark.slow
 def test_formats_and_dates_kept_give_the_answers_of_a_new_app(api: Api) -> None:
     # the same requests to one app (formats and dates kept from earlier requests) and each to
     # a new app: the same answers

@@ -9,6 +9,7 @@ server's own projection of simulations is lifted for it).
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import threading
@@ -99,7 +100,7 @@ def child_sockets(pid: int) -> list[str]:
     for kid in map(int, kids):
         nice = nice_of(kid)
         if nice is None or base is None or nice == base:
-            continue  # gone, or not sandboxed yet
+            continue  # gone, or not at its lower priority yet
         held += sorted(sockets_of(kid) & mine)
     return held
 
@@ -111,7 +112,7 @@ def server() -> Iterator[tuple[Any, str]]:
         DECKCHECK_COMPUTE_SECONDS=str(BUDGET_SECONDS),
         DECKCHECK_COMPUTE_MEMORY_BYTES=str(BUDGET_BYTES),
         DECKCHECK_MAX_COMPUTING="2",
-        DECKCHECK_SIMULATION_SECONDS="600",
+        DECKCHECK_SIMULATION_SECONDS="1000000",  # the projection never decides, even under load
     )
     proc, url = start_server(env=env)
     try:
@@ -179,6 +180,7 @@ def check_refusal(status: int, doc: dict[str, Any], headers: dict[str, str], too
     assert took < BACKSTOP_FACTOR * BUDGET_SECONDS + 2  # a busy machine stretches CPU time
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/smaps_rollup").exists(), reason="needs Linux /proc")
 def test_the_issues_expensive_request_three_at_once(server: tuple[Any, str]) -> None:
     proc, url = server
@@ -192,6 +194,7 @@ def test_the_issues_expensive_request_three_at_once(server: tuple[Any, str]) -> 
     check_health(peak, health)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/smaps_rollup").exists(), reason="needs Linux /proc")
 def test_three_hogs_at_once_are_cut_off(server: tuple[Any, str]) -> None:
     proc, url = server
@@ -211,7 +214,9 @@ def test_cheap_requests_still_answer_and_the_server_is_healthy(server: tuple[Any
     deck = deckcheck.read_deck(LEGAL)
     from datetime import date
 
-    want = deckcheck.simulate(deck, turns=2, date=date(2025, 6, 1)).to_dict()
+    want = json.loads(
+        deckcheck.render(deckcheck.simulate(deck, turns=2, date=date(2025, 6, 1)), "json")
+    )
     assert got.json()["seen"] == want["seen"]
     batch = httpx.post(
         f"{url}/v1/batch",
@@ -220,14 +225,18 @@ def test_cheap_requests_still_answer_and_the_server_is_healthy(server: tuple[Any
     )
     assert batch.status_code == 200, batch.text
     assert batch.json()["summary"]["legal"] == 1
-    # the budgets did not leave children behind
+    # the budgets left no children behind but the compute pool: at most DECKCHECK_MAX_COMPUTING
+    # processes, each at the lower priority, none holding the worker's sockets
     kids = subprocess.run(
         ["ps", "-o", "pid=", "--ppid", str(server[0].pid)],
         capture_output=True,
         text=True,
         check=False,
     ).stdout.split()
-    assert kids == []
+    assert 1 <= len(kids) <= 2, kids
+    base = nice_of(server[0].pid)
+    assert base is not None and all(nice_of(int(k)) == min(19, base + 10) for k in kids)
+    assert child_sockets(server[0].pid) == []
 
 
 # -- the budget middleware around small apps ----------------------------------------------------
@@ -293,6 +302,7 @@ def call(app: Any, *paths: str) -> list[httpx.Response]:
     return asyncio.run(go())
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the budgets need fork")
 def test_cpu_memory_crash_and_slots() -> None:
     app = limited(compute_seconds=1, compute_memory_bytes=64 << 20, max_computing=2)
@@ -322,6 +332,7 @@ def test_cpu_memory_crash_and_slots() -> None:
     assert 1 <= int(busy.headers["retry-after"]) <= 3
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the budgets need fork")
 def test_wall_clock_stops_a_waiting_child_and_says_so() -> None:
     app = limited(compute_seconds=1)
@@ -341,3 +352,91 @@ def test_a_child_still_computing_is_left_to_its_cpu_budget() -> None:
     app = limited(compute_seconds=1.5)
     (got,) = call(app, "/slowspin")
     assert got.status_code == 200, got.text
+
+
+# -- the compute pool ---------------------------------------------------------------------------
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool needs fork")
+def test_the_pool_keeps_its_processes_and_replaces_one_over_its_budget() -> None:
+    app = limited(compute_seconds=1, max_computing=1)
+    first, again = (call(app, "/ok")[0].json()["pid"] for _ in range(2))
+    assert first == again != os.getpid()  # no fork per request
+    assert sorted(r.status_code for r in call(app, "/ok", "/ok")) == [200, 429]
+    (spin,) = call(app, "/spin")
+    assert spin.status_code == 422
+    after = call(app, "/ok")[0].json()["pid"]
+    assert after != again and not _alive(again)  # killed with its memory, and replaced
+    assert [p.pid for p in app.pool.known] == [after]
+    (crash,) = call(app, "/crash")
+    assert crash.status_code == 500 and call(app, "/ok")[0].json()["pid"] == after  # lives on
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool needs fork")
+def test_a_request_goes_to_a_process_holding_its_data() -> None:
+    from deckcheck.service import Settings
+    from deckcheck.service.limit import ComputeLimit
+
+    data = ["old"]
+    app = ComputeLimit(spin, Settings(), frozenset({"/ok"}), key=lambda: data[0])
+    old = call(app, "/ok")[0].json()["pid"]
+    assert call(app, "/ok")[0].json()["pid"] == old
+    data[0] = "new"  # a reload: the process forked before it holds the old data
+    new = call(app, "/ok")[0].json()["pid"]
+    assert new != old and not _alive(old)
+    assert call(app, "/ok")[0].json()["pid"] == new
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool needs fork")
+def test_the_pool_starts_with_the_app_and_stops_with_it() -> None:
+    import asyncio
+
+    from deckcheck.service import Settings
+    from deckcheck.service.limit import ComputeLimit
+
+    async def inner(scope: Any, receive: Any, send: Any) -> None:
+        while True:
+            message = await receive()
+            await send({"type": message["type"] + ".complete"})
+            if message["type"] == "lifespan.shutdown":
+                return
+
+    app = ComputeLimit(inner, Settings(max_computing=3), frozenset())
+    seen: list[int] = []
+
+    async def lifespan() -> None:
+        events = iter([{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}])
+
+        async def receive() -> Any:
+            return next(events)
+
+        async def send(message: Any) -> None:
+            if message["type"] == "lifespan.startup.complete":  # before the server takes any
+                seen.extend(p.pid for p in app.pool.known)
+
+        await app({"type": "lifespan"}, receive, send)
+
+    asyncio.run(lifespan())
+    assert len(seen) == 3 and os.getpid() not in seen
+    assert not any(_alive(pid) for pid in seen) and not app.pool.known
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool needs fork")
+def test_a_process_that_died_while_idle_is_replaced() -> None:
+    import signal
+
+    app = limited(max_computing=1)
+    (first,) = call(app, "/ok")
+    old = first.json()["pid"]
+    os.kill(old, signal.SIGKILL)  # the system ends it between two requests
+    (again,) = call(app, "/ok")
+    assert again.status_code == 200, again.text
+    assert again.json()["pid"] != old and not _alive(old)

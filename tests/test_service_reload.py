@@ -79,6 +79,7 @@ class Client(threading.Thread):
                     self.failures.append(f"{type(exc).__name__}: {exc}")
 
 
+@pytest.mark.slow
 def test_reload_under_load_loses_nothing(tmp_path: Path) -> None:
     home = tmp_path / "home"
     newer, fingerprint = newer_bundle(tmp_path)
@@ -119,6 +120,7 @@ def test_reload_under_load_loses_nothing(tmp_path: Path) -> None:
     assert all(f"{old[:16]} -> {fingerprint[:16]}" in line for line in reloads)
 
 
+@pytest.mark.slow
 def test_a_failed_reload_is_logged_and_shown(tmp_path: Path) -> None:
     home = tmp_path / "home"
     newer, fingerprint = newer_bundle(tmp_path)

@@ -8,11 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from deckcheck.data.dataset import Dataset
 from tests.conftest import start_server, stop_server
 
 
+@pytest.mark.slow
 def test_serve_answers_healthz_and_the_api(live_server: str) -> None:
     health = httpx.get(f"{live_server}/healthz").json()
     assert health["data"]["fingerprint"] == Dataset.active().fingerprint
@@ -31,6 +33,7 @@ def test_serve_answers_healthz_and_the_api(live_server: str) -> None:
     assert bad.status_code == 422 and bad.json()["error"]["code"] == "bad-request"
 
 
+@pytest.mark.slow
 def test_serve_with_two_workers_and_limits_from_options() -> None:
     proc, url = start_server("--workers", "2", "--max-cards", "10", "--cors-origin", "https://a.b")
     try:
@@ -43,6 +46,7 @@ def test_serve_with_two_workers_and_limits_from_options() -> None:
         stop_server(proc)
 
 
+@pytest.mark.slow
 def test_serve_help_and_bad_settings(cli: Callable[..., Any], cli_proc: Callable[..., Any]) -> None:
     res = cli("serve", "--help")
     assert res.code == 0
@@ -74,6 +78,7 @@ def test_cli_start_does_not_import_fastapi(cli_proc: Callable[..., Any]) -> None
     assert out.stdout.split() == ["False", "False"]
 
 
+@pytest.mark.slow
 def test_serve_on_a_busy_port_or_bad_host_exits_2() -> None:
     import socket
     import subprocess
@@ -102,6 +107,7 @@ def test_serve_on_a_busy_port_or_bad_host_exits_2() -> None:
     assert bad.returncode == 2 and "cannot listen" in bad.stderr
 
 
+@pytest.mark.slow
 def test_serve_picks_up_an_installed_bundle_on_sighup(tmp_path: Path) -> None:
     import signal
     import time

@@ -64,6 +64,7 @@ def read_all(sock: socket.socket, until: float) -> tuple[bytes, float]:
     raise AssertionError(f"still open after the deadline; got {got[:200]!r}")
 
 
+@pytest.mark.slow
 def test_half_sent_headers_are_cut_off(address: tuple[str, int]) -> None:
     socks = [connect(address) for _ in range(40)]
     start = time.monotonic()
@@ -76,6 +77,7 @@ def test_half_sent_headers_are_cut_off(address: tuple[str, int]) -> None:
         s.close()
 
 
+@pytest.mark.slow
 def test_a_connection_that_sends_nothing_is_closed(address: tuple[str, int]) -> None:
     with connect(address) as s:
         start = time.monotonic()
@@ -83,6 +85,7 @@ def test_a_connection_that_sends_nothing_is_closed(address: tuple[str, int]) -> 
     assert got == b"" and closed - start < TIMEOUT + SLACK
 
 
+@pytest.mark.slow
 def test_a_trickled_body_is_cut_off(address: tuple[str, int]) -> None:
     body = b'{"deck": "' + b"x" * 10_000 + b'"}'
     with connect(address) as s:
@@ -141,6 +144,7 @@ def test_oversized_header_blocks_get_431(address: tuple[str, int], headers: byte
     assert closed - start < SLACK
 
 
+@pytest.mark.slow
 def test_usual_headers_pass_and_idle_keep_alive_closes(address: tuple[str, int]) -> None:
     many = b"".join(b"X-%d: %s\r\n" % (i, b"v" * 50) for i in range(60))  # 60 lines, ~3.5 KB
     with connect(address) as s:

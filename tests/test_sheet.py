@@ -218,6 +218,7 @@ def _words(pdf: Path) -> tuple[float, float, list[tuple[float, float, float, flo
     return float(page.group(1)), float(page.group(2)), words
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("lang", "paper"), [("en", "a4"), ("ja", "a4"), ("zh", "a4"), ("ja", "letter")]
 )
@@ -262,6 +263,7 @@ def _no_ink_in_the_margins(pdf: Path, tmp_path: Path, margin_pt: float = 20) -> 
     assert not outside, outside[:5]
 
 
+@pytest.mark.slow
 def test_the_qr_code_gives_back_the_deck(cli: Callable[..., Any], tmp_path: Path) -> None:
     pdftoppm = _tool("pdftoppm", "poppler-utils poppler-data")
     zbarimg = _tool("zbarimg", "zbar-tools")
@@ -396,6 +398,7 @@ def test_exit_codes_follow_the_verdict(cli: Callable[..., Any], tmp_path: Path) 
     assert cli("sheet", str(PROBLEMS), "--out", str(tmp_path / "b.pdf"), "--date", ON).code == 1
 
 
+@pytest.mark.slow
 def test_post_v1_sheet_returns_the_pdf(tmp_path: Path, index: CardIndex) -> None:
     import asyncio
 

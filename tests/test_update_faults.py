@@ -49,6 +49,7 @@ def _fails(home: Path, url: str, opts: FetchOptions, *words: str) -> UpdateError
     return info.value
 
 
+@pytest.mark.slow
 def test_gzip_gzip_bomb_stops_at_the_cap_as_it_inflates(
     home: Path, with_a: Dataset, server: BundleServer
 ) -> None:
@@ -60,6 +61,7 @@ def test_gzip_gzip_bomb_stops_at_the_cap_as_it_inflates(
     assert not list(home.glob("staging-*"))
 
 
+@pytest.mark.slow
 def test_manifest_bomb_stops_at_the_manifest_cap(
     home: Path, with_a: Dataset, server: BundleServer
 ) -> None:
@@ -68,6 +70,7 @@ def test_manifest_bomb_stops_at_the_manifest_cap(
     _fails(home, server.url + "/b/", FAST, "manifest.json", "1,048,576-byte cap")
 
 
+@pytest.mark.slow
 def test_honest_gzip_answer_is_decoded(
     home: Path, with_a: Dataset, server: BundleServer, bundles: dict[str, Path]
 ) -> None:
@@ -78,6 +81,7 @@ def test_honest_gzip_answer_is_decoded(
     assert result.data.fingerprint == Dataset.open(bundles["b"]).fingerprint
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("encoding", "body", "reason"),
     [
@@ -95,6 +99,7 @@ def test_bad_encodings_are_update_errors(
     _fails(home, server.url + "/b/", FAST, server.url + "/b/cards.jsonl", reason)
 
 
+@pytest.mark.slow
 def test_redirect_loop_is_an_update_error(
     home: Path, with_a: Dataset, server: BundleServer
 ) -> None:
@@ -102,6 +107,7 @@ def test_redirect_loop_is_an_update_error(
     _fails(home, server.url + "/b/", FAST, "manifest.json", "redirect loop")
 
 
+@pytest.mark.slow
 def test_redirect_within_the_site_is_followed(
     home: Path, with_a: Dataset, server: BundleServer
 ) -> None:
@@ -110,6 +116,7 @@ def test_redirect_within_the_site_is_followed(
     assert update(server.url + "/b/", home=home, options=FAST).status is UpdateStatus.UPDATED
 
 
+@pytest.mark.slow
 def test_redirect_to_another_site_needs_the_users_leave(
     cli: Callable[..., Any], home: Path, with_a: Dataset, server: BundleServer
 ) -> None:
@@ -126,6 +133,7 @@ def test_redirect_to_another_site_needs_the_users_leave(
         assert other.paths_requested() == ["/b/names.json"]
 
 
+@pytest.mark.slow
 def test_trickled_headers_are_cut_off_at_the_deadline(
     home: Path, with_a: Dataset, server: BundleServer
 ) -> None:
@@ -142,6 +150,7 @@ def _manifest(server: BundleServer, as_of: object) -> None:
     server.files["/b/manifest.json"] = json.dumps(doc).encode()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("as_of", "force"),
     [

@@ -129,6 +129,7 @@ def shared_mirror() -> Iterator[BundleServer]:
         yield srv
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (SHARED_DATA / "cards").is_dir(), reason="no ../shared/data here")
 def test_build_from_upstream_installs_the_same_data(
     cli: Callable[..., Any], home: Path, shared_mirror: BundleServer

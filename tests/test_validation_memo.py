@@ -67,6 +67,7 @@ def _check(deck: Deck, spec: dict[str, Any], data: Dataset) -> Report:
     )
 
 
+@pytest.mark.slow
 def test_golden_decks_warm_equal_cold() -> None:
     decks = _golden()
     cold = {rel: _answer(_check(deck, spec, _fresh())) for rel, deck, spec in decks}
@@ -80,6 +81,7 @@ def test_golden_decks_warm_equal_cold() -> None:
         assert _answer(_check(deck, spec, forward)) == cold[rel], rel
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", SWEEP)
 def test_every_deck_in_every_format_is_order_free(fmt: str) -> None:
     decks = [deck for _, deck, _ in _golden()]
@@ -90,6 +92,7 @@ def test_every_deck_in_every_format_is_order_free(fmt: str) -> None:
     assert any(first), "the sweep should find problems somewhere"
 
 
+@pytest.mark.slow
 def test_threads_learning_together_agree_with_one_thread() -> None:
     decks = [deck for _, deck, _ in _golden()] * 4
     serial = [_answer(validate(d, "tcg", ON, data=_fresh())) for d in decks[: len(decks) // 4]]
@@ -138,6 +141,7 @@ def _random_deck(
     return Deck.from_cards(cards, source="random")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("fmt", "on"),
     [("tcg", ON), ("genesys", ON), ("speed", date(2024, 1, 1)), ("goat", date(2005, 6, 1))],

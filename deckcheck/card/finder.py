@@ -149,6 +149,11 @@ class CardFinder:
             part = self._intl_part = _Part(self._index, self._index.intl_name_table())
         return part
 
+    def warm(self) -> None:
+        """Build the other languages' part now (a service does, so that no request pays the
+        seconds it takes)."""
+        self._intl()
+
     def search(
         self, text: str, limit: int = 10, lang: str | None = None, *, fuzzy: bool = True
     ) -> list[tuple[Card, float]]:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.boundary import read_data
+from deckcheck.card.intl import IntlNames
 from deckcheck.card.model import (
     ALIAS_ALT_ART,
     ALIAS_TREATED_AS,
@@ -28,13 +29,13 @@ from deckcheck.card.model import (
     Match,
 )
 from deckcheck.card.name import (
+    LANG_CODES,
     LANG_MATCH,
     PRIORITY_OFFICIAL,
     PRIORITY_OTHER,
     PRIORITY_RUSH,
     PRIORITY_SKILL,
     NameIndex,
-    build_intl_table,
     build_name_table,
     edit_rank,
     normalize_name,
@@ -42,6 +43,7 @@ from deckcheck.card.name import (
     script_of,
 )
 from deckcheck.card.release import parse_releases
+from deckcheck.card.row import find_row, line_at
 from deckcheck.error import AmbiguousCardError, DataError, UnknownCardError
 
 
@@ -64,6 +66,7 @@ Spanish, Portuguese, Traditional Chinese): read only when a name is not found in
 Japanese or Chinese."""
 
 _Table = dict[str, list[list[int]]]
+NEWLINE = ord("\n")
 
 
 class CardIndex:
@@ -74,15 +77,22 @@ class CardIndex:
     """
 
     def __init__(
-        self, data: bytes, names_path: Path | None = None, intl_path: Path | None = None
+        self,
+        data: bytes,
+        names_path: Path | None = None,
+        intl_path: Path | None = None,
+        rows: tuple[int, int] | None = None,
     ) -> None:
-        # ``data`` holds one JSON array per line, sorted by passcode. Single lookups binary-search
-        # the bytes (no parsing up front: a cold ``deckcheck cards show`` stays fast); the
-        # passcode -> offset table is built on first need for iteration or many lookups.
+        # ``data[rows[0]:rows[1]]`` (default: all of it) holds one JSON array per line, sorted by
+        # passcode; the file is kept as read, header and all (no copy of its megabytes). Single
+        # lookups binary-search the bytes (no parsing up front: a cold ``deckcheck cards show``
+        # stays fast); the passcode -> offset table is built on first need for iteration or
+        # many lookups.
         self._data = data
+        self._lo, self._hi = rows if rows is not None else (0, len(data))
         self._cards: dict[int, Card] = {}
         self._names_path = names_path
-        self._intl_path = intl_path
+        self._intl = IntlNames(intl_path)
         self.token_lookups: dict[str, Lookup | None] = {}
         """Passcode lookups by the token as written, reused across readings (deck readers)."""
 
@@ -91,12 +101,11 @@ class CardIndex:
         """passcode -> byte offset of its row."""
         data = self._data
         pos: dict[int, int] = {}
-        start = 0
-        end = len(data)
+        start, end = self._lo, self._hi
         while start < end:
             comma = data.index(b",", start)
             pos[int(data[start + 1 : comma])] = start
-            nl = data.find(b"\n", comma)
+            nl = data.find(b"\n", comma, end)
             start = end if nl < 0 else nl + 1
         return pos
 
@@ -104,25 +113,7 @@ class CardIndex:
         """Byte offset of the row of ``passcode``, or -1 (binary search over the sorted rows)."""
         if "_pos" in self.__dict__:
             return self._pos.get(passcode, -1)
-        data = self._data
-        lo, hi = 0, len(data)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            start = data.rfind(b"\n", 0, mid) + 1
-            if start < lo:
-                start = lo
-            comma = data.index(b",", start)
-            code = int(data[start + 1 : comma])
-            if code == passcode:
-                return start
-            if code < passcode:
-                nl = data.find(b"\n", comma)
-                if nl < 0:
-                    return -1
-                lo = nl + 1
-            else:
-                hi = start
-        return -1
+        return find_row(self._data, passcode, self._lo, self._hi)
 
     @classmethod
     def from_dir(cls, folder: str | Path) -> CardIndex:
@@ -144,17 +135,18 @@ class CardIndex:
             raise DataError(f"{path}:1: bad card index header: {exc}") from exc
         if head.get("format") != INDEX_FORMAT or tuple(head.get("fields", ())) != FIELDS:
             raise DataError(f"{path}: not a deckcheck card index of format {INDEX_FORMAT}")
-        body = text[first + 1 :].rstrip(b"\n")
-        if not body.startswith(b"[") or b"\r" in body[:200]:
+        end = len(text)
+        while end > first + 1 and text[end - 1] == NEWLINE:
+            end -= 1
+        if not text.startswith(b"[", first + 1) or b"\r" in text[first + 1 : first + 201]:
             raise DataError(f"{path}:2: malformed card row")
-        return cls(body, folder / NAMES_FILE, folder / NAMES_INTL_FILE)
+        return cls(text, folder / NAMES_FILE, folder / NAMES_INTL_FILE, (first + 1, end))
 
     def _row(self, passcode: int) -> list[Any]:
         start = self._find(passcode)
         if start < 0:
             raise KeyError(passcode)
-        end = self._data.find(b"\n", start)
-        row: list[Any] = json.loads(self._data[start : end if end >= 0 else len(self._data)])
+        row: list[Any] = json.loads(line_at(self._data, start, self._hi))
         return row
 
     def __len__(self) -> int:
@@ -278,29 +270,13 @@ class CardIndex:
             raise DataError(f"{self._names_path}: cannot read name index: {exc}") from exc
         return table
 
-    @cached_property
-    def _intl(self) -> tuple[_Table, dict[int, tuple[str | None, ...]]]:
-        """The other languages' names: (normalised name -> entries, passcode -> names by
-        language 3-9). Read on the first name not found in English, Japanese or Chinese."""
-        path = self._intl_path
-        if path is None or not path.exists():
-            return {}, {}
-        try:
-            lines = read_data(path).splitlines()
-            rows = [json.loads(line) for line in lines[1:] if line.strip()]
-        except (OSError, ValueError) as exc:
-            raise DataError(
-                f"{path}: cannot read the card names of other languages: {exc}"
-            ) from exc
-        return build_intl_table(rows)
-
     def _entries(self, key: str) -> list[list[int]] | None:
         """The name entries of a normalised name: English, Japanese, Chinese, else the others."""
         if not key:
             return None
         got = self._names.get(key)
         if got is None:
-            got = self._intl[0].get(key)
+            got = self._intl.table.get(key)
         return got
 
     def name_table(self) -> dict[str, list[list[int]]]:
@@ -310,7 +286,7 @@ class CardIndex:
     def intl_name_table(self) -> dict[str, list[list[int]]]:
         """The other languages' names -> ``[[priority, passcode, language]]`` (3 ko, 4 fr, 5 de,
         6 it, 7 es, 8 pt, 9 zh-TW); read from the data folder on first use."""
-        return self._intl[0]
+        return self._intl.table
 
     def has_name(self, name: str) -> bool:
         """Whether ``name`` (any language, normalised) names at least one card; no suggestions."""
@@ -366,8 +342,23 @@ class CardIndex:
         card = self.get(passcode)
         if lang < 3:
             return (card.name, card.name_ja, card.name_zh)[lang]
-        names = self._intl[1].get(passcode) or self._intl[1].get(card.canonical)
-        return names[lang - 3] if names and lang - 3 < len(names) else None
+        code = LANG_CODES[lang]
+        return self._intl.name(passcode, code) or self._intl.name(card.canonical, code)
+
+    def name_in(self, card: Card, lang: str) -> str | None:
+        """The card's name in ``lang`` (``en``, ``ja``, ``zh`` or ``zh-CN``, ``ko``, ``fr``,
+        ``de``, ``it``, ``es``, ``pt``, ``zh-TW``), None when the data has none: the one place
+        that knows which names the data holds (reports, sheets and text lists print the English
+        name instead, marked). Only the other languages' file is read, and only for them."""
+        code = "zh-CN" if lang == "zh" else lang
+        if code not in LANG_CODES:
+            raise ValueError(f"no card names in language {lang!r}")
+        return self.local_name(card.passcode, LANG_CODES.index(code))
+
+    def names_of(self, card: Card) -> dict[str, str | None]:
+        """The card's name in every language of the data, by code (``en``, ``ja``, ``zh-CN``,
+        ``ko``, ``fr``, ``de``, ``it``, ``es``, ``pt``, ``zh-TW``; None where it has none)."""
+        return {code: self.local_name(card.passcode, i) for i, code in enumerate(LANG_CODES)}
 
     def _local_name(self, passcode: int, lang: int) -> str:
         return self.local_name(passcode, lang) or ""
@@ -395,7 +386,7 @@ class CardIndex:
     @cached_property
     def _intl_index(self) -> NameIndex:
         """The prepared fuzzy index over the other languages' names (built on first need)."""
-        return NameIndex(self._intl[0])
+        return NameIndex(self._intl.table)
 
     def _ranked(
         self, key: str, *, official: bool, typo: bool, limit: int, intl: bool = False

@@ -7,7 +7,6 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from deckcheck.card.release import Region, Release
 
@@ -225,18 +224,6 @@ class Card:
     releases: tuple[Release, ...] = ()
     """First release per region (OCG, TCG North America / Europe, Master Duel), with sources."""
 
-    def name_in(self, lang: str) -> str | None:
-        """The card's name in an output language (``en``, ``ja``, ``zh``, ``ko``), None when
-        the data has none: the one place that knows which names the data holds (reports,
-        sheets and text lists print the English name instead, marked)."""
-        if lang == "ja":
-            return self.name_ja
-        if lang == "zh":
-            return self.name_zh
-        if lang == "ko":
-            return None  # Korean names are the index's (names-intl.jsonl, read lazily)
-        return self.name
-
     def release(self, region: Region) -> Release | None:
         """The card's first release in ``region`` (None: not released there, per the data)."""
         for rel in self.releases:
@@ -379,41 +366,6 @@ class Card:
         parts.extend(self.subtypes)
         return " / ".join(parts)
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict of the card's facts (the shape ``deckcheck cards show`` prints)."""
-        return {
-            "passcode": self.passcode,
-            "canonical": self.canonical,
-            "name": self.name,
-            "names": {"en": self.name, "ja": self.name_ja, "zh-CN": self.name_zh},
-            "treated_as": self.treated_as,
-            "alternate_artwork": self.is_alternate_art,
-            "kind": self.kind.value,
-            "subtypes": list(self.subtypes),
-            "type_line": self.type_line,
-            "race": self.race_name,
-            "attribute": self.attribute_name,
-            "level": self.level or None,
-            "pendulum_scale": self.scale if self.is_pendulum else None,
-            "zone": self.zone.value,
-            "extra_kind": self.extra_kind.value if self.extra_kind else None,
-            "pendulum": self.is_pendulum,
-            "token": self.is_token,
-            "skill": self.is_skill,
-            "rush": self.is_rush,
-            "legend": self.is_legend,
-            "unofficial": self.is_unofficial,
-            "prerelease": self.is_prerelease,
-            "goat_variant": self.is_goat_variant,
-            "ocg": self.in_ocg,
-            "tcg": self.in_tcg,
-            "ocg_date": self.ocg_date.isoformat() if self.ocg_date else None,
-            "tcg_date": self.tcg_date.isoformat() if self.tcg_date else None,
-            "konami_id": self.konami_id,
-            "archetypes": list(self.archetypes),
-            "releases": {r.region.value: r.to_dict() for r in self.releases},
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class Lookup:
@@ -431,13 +383,3 @@ class Lookup:
     def early(self) -> bool:
         """True for a pre-release code of a card since released (read as the released card)."""
         return self.match is Match.PRERELEASE and self.card.passcode != self.record.passcode
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form: the card's facts plus how the query matched."""
-        out = self.card.to_dict()
-        out["query"] = self.query
-        out["match"] = self.match.value
-        out["requested_passcode"] = self.record.passcode
-        if self.record.passcode != self.card.passcode:
-            out["alternate_artwork"] = self.match is Match.ALTERNATE_ART
-        return out

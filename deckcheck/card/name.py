@@ -51,7 +51,10 @@ LANG_MATCH = (
 )
 """How a name of each language id matched (0 en, 1 ja, 2 zh-CN; 3-9 the other languages of
 ``names-intl.jsonl``: ko, fr, de, it, es, pt, zh-TW)."""
-LANG_CODES = ("en", "ja", "zh-CN", "ko", "fr", "de", "it", "es", "pt", "zh-TW")
+INTL_LANGS = ("ko", "fr", "de", "it", "es", "pt", "zh-TW")
+"""The other official card languages of the data, in the order of ``names-intl.jsonl``
+(language ids 3-9 of the name table; 0-2 are English, Japanese, Simplified Chinese)."""
+LANG_CODES = ("en", "ja", "zh-CN", *INTL_LANGS)
 """The language code of each language id."""
 _SCRIPT_OF_LANG = (
     "latin",
@@ -83,16 +86,12 @@ def same_script(lang: int, script: str) -> bool:
     return _SCRIPT_OF_LANG[lang] == script
 
 
-def build_intl_table(
-    rows: Iterable[list[Any]],
-) -> tuple[dict[str, list[list[int]]], dict[int, tuple[str | None, ...]]]:
+def build_intl_table(rows: Iterable[list[Any]]) -> dict[str, list[list[int]]]:
     """The name table of ``names-intl.jsonl`` rows (``[passcode, priority, name...]``, one name
-    per language 3-9) and each card's names by language."""
+    per language 3-9): normalised name -> ``[[priority, passcode, language id]]``."""
     table: dict[str, list[list[int]]] = {}
-    local: dict[int, tuple[str | None, ...]] = {}
     for row in rows:
         pid, prio, names = row[0], row[1], row[2:]
-        local[pid] = tuple(names)
         for i, name in enumerate(names):
             key = normalize_name(name) if name else ""
             if key:
@@ -101,7 +100,7 @@ def build_intl_table(
                     entries.append([prio, pid, i + 3])
     for entries in table.values():
         entries.sort()
-    return table, local
+    return table
 
 
 def name_priority(flags: int) -> int:

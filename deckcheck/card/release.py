@@ -149,16 +149,6 @@ class Release:
             return f"released in {where} between {self.date} and {self.upper} ({why}; confidence M)"
         return f"in {where} from {self.date} ({why}; confidence M)"
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {
-            "date": self.date.isoformat() if self.date else None,
-            "kind": {"e": "dated", "w": "window", "b": "bound", "a": "assumed"}[self.kind.value],
-            "confidence": self.confidence,
-            "source": self.why,
-            "upper": self.upper.isoformat() if self.upper else None,
-        }
-
 
 def parse_releases(raw: dict[str, list[Any]] | None) -> tuple[Release, ...]:
     """Releases from the index's ``release`` column (``{region: [date, kind, source, upper]}``)."""

@@ -71,8 +71,9 @@ COMMANDS: dict[str, Entry] = {
     ),
     "cards": Entry(
         "card",
-        "Look up cards in the offline card index (passcode or name; English, Japanese, "
-        "Simplified Chinese).",
+        "Look up cards in the offline card index (passcode or name, in any official card "
+        "language: English, Japanese, Chinese, Korean, French, German, Italian, Spanish, "
+        "Portuguese).",
     ),
     "formats": Entry("format", "List formats and eras, or show one format's rules."),
     "banlist": Entry("banlist", "Show, compare and export ban lists."),
@@ -150,6 +151,21 @@ class _Group(TyperGroup):
         rows = [(name, make_default_short_help(e.help, limit)) for name, e in COMMANDS.items()]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+
+    def invoke(self, ctx: Any) -> Any:
+        """Run the command; an error of deckcheck it raises is its ``error:`` line (in the
+        command's ``--lang``, while the context that knows it is open) and its exit code."""
+        from deckcheck.error import DeckcheckError
+
+        try:
+            return super().invoke(ctx)
+        except DeckcheckError as exc:
+            if _debug():
+                raise
+            from deckcheck.cli.common import error_line
+
+            sys.stderr.write(error_line(str(exc)))
+            raise typer.Exit(exc.exit_code) from None
 
     def main(
         self,
@@ -277,10 +293,7 @@ def _silence_stdout() -> None:
 def main() -> None:
     """Console-script entry point: runs the app; no exception escapes as a traceback."""
     from deckcheck.cli import stdio
-    from deckcheck.error import DeckcheckError
-    from deckcheck.reporter.text import clean
 
-    code: int
     try:
         stdio.guard()
         app()
@@ -290,34 +303,39 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("error: interrupted\n")
         code = 130
-    except DeckcheckError as exc:
-        if _debug():
-            raise
-        sys.stderr.write(f"error: {clean(str(exc))}\n")
-        code = exc.exit_code
-    except OSError as exc:
-        if _debug():
-            raise
-        if isinstance(exc, BrokenPipeError):
-            _silence_stdout()
-            sys.stderr.write("error: cannot write the output: the reader went away\n")
-            code = 2
-        else:
-            what = "cannot write the output: " if exc.errno in _WRITE_ERRORS else ""
-            if exc.filename is not None:
-                what = f"{exc.filename}: "
-            sys.stderr.write(f"error: {clean(what + (exc.strerror or str(exc)))}\n")
-            code = 2
     except Exception as exc:  # an unexpected error is a bug, never a traceback
         if _debug():
             raise
-        sys.stderr.write(
-            f"error: unexpected {type(exc).__name__}: {clean(str(exc))[:500]} "
-            "(run with --debug for details; please report it)\n"
-        )
-        code = 2
+        code = _report_error(exc)
     flushed = _flush()
     if flushed is None and stdio.failed() and code in (0, 1):
         sys.stderr.write("error: cannot write the output\n")  # (its error was caught somewhere)
         flushed = 2
     sys.exit(flushed if flushed is not None and code in (0, 1) else code)
+
+
+def _report_error(exc: Exception) -> int:
+    """Write the one ``error:`` line of an exception that ended a command; its exit code."""
+    from deckcheck.error import DeckcheckError
+    from deckcheck.reporter.text import clean
+
+    if isinstance(exc, DeckcheckError):
+        from deckcheck.cli.common import error_line
+
+        sys.stderr.write(error_line(str(exc)))
+        return exc.exit_code
+    if isinstance(exc, BrokenPipeError):
+        _silence_stdout()
+        sys.stderr.write("error: cannot write the output: the reader went away\n")
+        return 2
+    if isinstance(exc, OSError):
+        what = "cannot write the output: " if exc.errno in _WRITE_ERRORS else ""
+        if exc.filename is not None:
+            what = f"{exc.filename}: "
+        sys.stderr.write(f"error: {clean(what + (exc.strerror or str(exc)))}\n")
+        return 2
+    sys.stderr.write(
+        f"error: unexpected {type(exc).__name__}: {clean(str(exc))[:500]} "
+        "(run with --debug for details; please report it)\n"
+    )
+    return 2

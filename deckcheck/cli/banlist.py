@@ -86,7 +86,9 @@ def show(
     """Show the list in force on a date (Forbidden / Limited / Semi-Limited, or points)."""
     b = _list_at(name, format_file, when, region)
     if output is Output.JSON:
-        print_document("banlist", b.to_dict(_name))
+        from deckcheck.reporter.document import BanlistDocument, banlist_named, shape
+
+        print_document("banlist", shape(BanlistDocument, banlist_named(b, _name)))
         return
     lines = [f"{b.name}" + (f"  (label: {b.label})" if b.label else "")]
     lines.append(

@@ -16,10 +16,25 @@ if TYPE_CHECKING:
 
 app = typer.Typer(
     rich_markup_mode=None,
-    help="Look up cards in the offline card index (passcode or name; English, Japanese, "
-    "Simplified Chinese).",
+    help="Look up cards in the offline card index (passcode or name, in any official card "
+    "language: English, Japanese, Chinese, Korean, French, German, Italian, Spanish, "
+    "Portuguese).",
     no_args_is_help=True,
 )
+
+
+_LANGUAGE = {
+    "ja": "Japanese",
+    "zh-CN": "Chinese",
+    "ko": "Korean",
+    "fr": "French",
+    "de": "German",
+    "it": "Italian",
+    "es": "Spanish",
+    "pt": "Portuguese",
+    "zh-TW": "Chinese TW",
+}
+"""The language of each name code, as ``cards show`` labels the names."""
 
 
 QueryArg = Annotated[str, typer.Argument(help="A passcode (padded or not) or a card name.")]
@@ -35,19 +50,20 @@ def show(query: QueryArg, output: OutputOpt = Output.TEXT, rush: PreferRushOpt =
     card = found.card
     rush_date = card.ocg_date.isoformat() if card.is_rush and card.ocg_date else None
     if output is Output.JSON:
-        print_document("card", dict(found.to_dict(), rush_date=rush_date))
+        from deckcheck.reporter.document import CardDocument, Merged, found_card, shape
+
+        card_doc = shape(CardDocument, Merged({"rush_date": rush_date}, found_card(found)))
+        print_document("card", dict(card_doc, names=_index().names_of(card)))
         return
     print_lines(_identity_lines(found) + _release_lines(card) + _flag_lines(card))
 
 
 def _lookup(query: str, rush: bool) -> Lookup:
     """The card ``query`` names in the active data; exit 2 with suggestions or candidates."""
-    from deckcheck.data.dataset import Dataset
     from deckcheck.error import AmbiguousCardError, UnknownCardError
 
-    index = Dataset.active().cards
     try:
-        return index.lookup(query, rush=rush)
+        return _index().lookup(query, rush=rush)
     except UnknownCardError as exc:
         hints = [f"did you mean: {name}" for name in exc.suggestions]
         fail(f"unknown card {query!r}", hints)
@@ -69,10 +85,7 @@ def _identity_lines(found: Lookup) -> list[str]:
             "variant": "variant",
         }.get(found.match.value, found.match.value)
         lines.append(f"  requested:  {found.record.passcode:08d} ({what} of {card.passcode:08d})")
-    if card.name_ja:
-        lines.append(f"  Japanese:   {card.name_ja}")
-    if card.name_zh:
-        lines.append(f"  Chinese:    {card.name_zh}")
+    lines.extend(_name_lines(_index(), card))
     if card.treated_as:
         lines.append(f"  treated as: {card.treated_as} (counts toward its copy limit)")
     lines.append(f"  type:       {card.type_line}")
@@ -81,6 +94,23 @@ def _identity_lines(found: Lookup) -> list[str]:
         deck += f" ({card.extra_kind.value})"
     lines.append(f"  deck:       {deck}")
     return lines
+
+
+def _index() -> CardIndex:
+    """The active data's card index."""
+    from deckcheck.data.dataset import Dataset
+
+    return Dataset.active().cards
+
+
+def _name_lines(index: CardIndex, card: Card) -> list[str]:
+    """The card's names in the other languages the data has, a line each."""
+    names = index.names_of(card)
+    return [
+        f"  {_LANGUAGE[code] + ':':<11} {clean(n)}"
+        for code, n in names.items()
+        if n and code != "en"
+    ]
 
 
 def _release_lines(card: Card) -> list[str]:
@@ -134,10 +164,13 @@ def search(
     index = Dataset.active().cards
     results = _rush_search(index, text, limit) if rush else index.search(text, limit)
     if output is Output.JSON:
-        print_document(
-            "card-search",
-            {"query": text, "results": [dict(c.to_dict(), score=s) for c, s in results]},
-        )
+        from deckcheck.reporter.document import CardSearchDocument, Merged, shape
+
+        found = {"query": text, "results": [Merged({"score": s}, c) for c, s in results]}
+        card_docs = shape(CardSearchDocument, found)
+        for card_doc, (c, _) in zip(card_docs["results"], results, strict=True):
+            card_doc["names"] = index.names_of(c)
+        print_document("card-search", card_docs)
     else:
         print_lines(
             [

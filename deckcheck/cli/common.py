@@ -98,9 +98,49 @@ def print_document(model_name: str, data: Any) -> None:
     sys.stdout.write(document.dump(model))
 
 
+LANG_KEY = "deckcheck.lang"
+"""Where ``--lang`` keeps the language it resolved, in the click context's ``meta`` (shared by
+every context of one run), so an error line can be written in it."""
+
+
+def chosen_lang() -> str | None:
+    """The language ``--lang`` resolved for the command running now (None: no such option)."""
+    import importlib
+
+    # the click that typer runs on: its own copy (typer >= 0.26), else the click package
+    for name in ("typer._click.globals", "click.globals"):
+        try:
+            ctx = importlib.import_module(name).get_current_context(silent=True)
+        except (ImportError, AttributeError):
+            continue
+        got = ctx.meta.get(LANG_KEY) if ctx is not None else None
+        if isinstance(got, str):
+            return got
+    return None
+
+
+def error_line(message: str) -> str:
+    """``error: message`` (escaped): in a ``--lang`` other than English, while an error of
+    deckcheck is being handled, what its code means comes first in that language, then the
+    English message, which names the place (as the service's ``message_local``)."""
+    from deckcheck.error import DeckcheckError
+
+    lang = chosen_lang()
+    exc = sys.exc_info()[1]
+    if lang and lang != "en" and isinstance(exc, DeckcheckError):
+        from deckcheck.reporter.i18n import error_message, localizer
+        from deckcheck.rule.reason import Reason
+
+        said = exc.args[0] if exc.args else None
+        if isinstance(said, Reason) and message == said:  # the error's own words: its facts
+            message = localizer(lang).reason(said)
+        message = error_message(lang, exc.code, message)
+    return f"error: {clean(message)}\n"
+
+
 def fail(message: str, hints: list[str] | None = None) -> NoReturn:
     """Print ``error: message`` (and hint lines) to stderr, escaped, and exit with code 2."""
-    sys.stderr.write(f"error: {clean(message)}\n")
+    sys.stderr.write(error_line(message))
     for hint in hints or []:
         sys.stderr.write(f"  {clean(hint)}\n")
     raise typer.Exit(EXIT_ERROR)

@@ -166,9 +166,13 @@ def _write_deck_text(out: str, text: str) -> None:
 def _say_fallback(deck: Deck, lang: str) -> None:
     """Once, on stderr: how many distinct cards of a text list in ``lang`` kept their English
     name (the data has none in that language)."""
+    from deckcheck.data.dataset import Dataset
     from deckcheck.reporter.i18n import card_name, t
 
-    missing = {dc.passcode for dc in deck if dc.card is not None and card_name(dc.card, lang)[1]}
+    index = Dataset.active().cards
+    missing = {
+        dc.passcode for dc in deck if dc.card is not None and card_name(dc.card, lang, index)[1]
+    }
     if missing:
         language = t(lang, f"lang.{lang}")
         sys.stderr.write(f"note: {t(lang, 'report.fallback', n=len(missing), language=language)}\n")

@@ -70,12 +70,10 @@ def formats(ctx: typer.Context, output: OutputOpt = Output.TEXT) -> None:
     data = Dataset.active()
     fmts = list_formats(data)
     if output is Output.JSON:
+        from deckcheck.reporter.document import FormatsDocument, shape
+
         print_document(
-            "formats",
-            {
-                "formats": [f.to_dict() for f in fmts],
-                "eras": [e.to_dict() for e in list_eras(data)],
-            },
+            "formats", shape(FormatsDocument, {"formats": fmts, "eras": list_eras(data)})
         )
         return
     lines = ["Formats:"]
@@ -112,7 +110,9 @@ def show(
     d = parse_date(when)
     check_date(fmt, d)
     if output is Output.JSON:
-        print_document("format", fmt.to_dict(d, Dataset.active()))
+        from deckcheck.reporter.document import FormatDoc, format_on, shape
+
+        print_document("format", shape(FormatDoc, format_on(fmt, d, Dataset.active())))
         return
     print_lines(_era_lines(fmt, d) + _rule_lines(fmt, d) + _list_lines(fmt, d))
 

@@ -158,7 +158,6 @@ def run_sweep(job: Job, kw: dict[str, Any], view: View) -> None:
     from deckcheck.error import DeckcheckError
     from deckcheck.goldfish import sweep, sweep_counts
     from deckcheck.reporter import document as doc
-    from deckcheck.reporter import safe
     from deckcheck.reporter.text import sweep_text
 
     try:
@@ -175,8 +174,8 @@ def run_sweep(job: Job, kw: dict[str, Any], view: View) -> None:
     except DeckcheckError as exc:
         fail(str(exc))
     if view.output is Output.JSON:
-        data = safe(stats.to_dict(view.fractions))
-        sys.stdout.write(doc.dump(doc.SweepDocument.model_validate(data)))
+        sweep_doc = doc.document(doc.SweepDocument, stats, doc.hidden(view.fractions))
+        sys.stdout.write(doc.dump(sweep_doc))
     else:
         sys.stdout.write(sweep_text(stats, view.fractions))
 
@@ -206,7 +205,6 @@ def run_compare(job: Job, kw: dict[str, Any], vs: str, view: View) -> None:
     a plot of both."""
     from deckcheck.goldfish.compare import compare
     from deckcheck.reporter import document as doc
-    from deckcheck.reporter import safe
     from deckcheck.reporter.text import compare_text
 
     kw = dict(kw, paired=kw["seed"] is not None)  # one --seed: both runs' games are paired
@@ -226,8 +224,9 @@ def run_compare(job: Job, kw: dict[str, Any], vs: str, view: View) -> None:
     if view.plot is not None:
         write_compare_plot(cmp, view.plot)
     if view.output is Output.JSON:
-        data = safe(cmp.to_dict(view.fractions))
-        sys.stdout.write(doc.dump(doc.CompareDocument.model_validate(data)))
+        sys.stdout.write(
+            doc.dump(doc.document(doc.CompareDocument, cmp, doc.hidden(view.fractions)))
+        )
     else:
         sys.stdout.write(compare_text(cmp, view.fractions))
 
@@ -238,7 +237,6 @@ def run_side(job: Job, kw: dict[str, Any], plan_path: Path, view: View) -> None:
     from deckcheck.error import DeckcheckError
     from deckcheck.goldfish.side import simulate_side
     from deckcheck.reporter import document as doc
-    from deckcheck.reporter import safe
     from deckcheck.reporter.text import side_text
     from deckcheck.rule.format import Pool
 
@@ -259,8 +257,8 @@ def run_side(job: Job, kw: dict[str, Any], plan_path: Path, view: View) -> None:
     if view.plot is not None:
         write_compare_plot(stats.comparison, view.plot)
     if view.output is Output.JSON:
-        data = safe(stats.to_dict(view.fractions))
-        sys.stdout.write(doc.dump(doc.SideGoldfishDocument.model_validate(data)))
+        side_doc = doc.document(doc.SideGoldfishDocument, stats, doc.hidden(view.fractions))
+        sys.stdout.write(doc.dump(side_doc))
     else:
         sys.stdout.write(side_text(stats, view.fractions))
 

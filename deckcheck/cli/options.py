@@ -234,14 +234,17 @@ def _resolve_format(name: str | None, file: Path | str | None, *, default: str) 
     return fmt
 
 
-def _lang_value(value: str | None) -> str | None:
+def _lang_value(ctx: typer.Context, value: str | None) -> str | None:
+    from deckcheck.cli.common import LANG_KEY
     from deckcheck.error import InputError
     from deckcheck.reporter.i18n import resolve_lang
 
     try:
-        return resolve_lang(value).value
+        lang = resolve_lang(value).value
     except InputError as exc:
         raise typer.BadParameter(str(exc)) from None
+    ctx.meta[LANG_KEY] = lang  # error lines are written in it too (cli.common.error_line)
+    return lang
 
 
 LangOpt = Annotated[
@@ -250,6 +253,7 @@ LangOpt = Annotated[
         "--lang",
         metavar="LANG",
         callback=_lang_value,
+        is_eager=True,  # resolved first, so the errors of the other options are in it too
         help="Language of card names, messages, headings and dates: en, ja, zh (Simplified "
         "Chinese; also zh-Hans) or ko (default: DECKCHECK_LANG, else the locale, else en). Card "
         "names the data lacks in the language are printed in English. Codes, JSON field names "

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.boundary import read_data
+from deckcheck.data import pack
 from deckcheck.data.builders.snapshot import snapshot_date as snapshot_date  # re-exported
 from deckcheck.data.dataset import (
     BUNDLE_FILES,
@@ -26,6 +27,7 @@ from deckcheck.data.dataset import (
     OPTIONAL_FILES,
     SCHEMA_VERSION,
     file_sha256,
+    read_manifest,
 )
 from deckcheck.error import DataError
 
@@ -136,4 +138,5 @@ def build(
     if log is not None:
         log("writing the manifest")
     write_manifest(out, as_of, extra_sources)
+    pack.write(out, read_manifest(out)[0])  # the lists and formats as they load (never shipped)
     return out

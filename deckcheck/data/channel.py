@@ -15,8 +15,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from deckcheck.data.dataset import Dataset
+from deckcheck.data.download import FetchOptions, Progress
 from deckcheck.data.source_list import PROJECT_URL
-from deckcheck.data.update import FetchOptions, Progress, UpdateResult, open_bundle, update
+from deckcheck.data.update import UpdateResult, open_bundle, update
 from deckcheck.error import OfflineError, UpdateError
 
 BUNDLE_ENV = "DECKCHECK_BUNDLE_URL"

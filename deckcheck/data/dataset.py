@@ -35,6 +35,7 @@ from deckcheck.error import DataError
 
 if TYPE_CHECKING:
     from deckcheck.card import CardIndex
+    from deckcheck.data.pack import Pack
     from deckcheck.rule.banlist import BanlistCatalog
     from deckcheck.rule.format import Format, FormatRegistry
 
@@ -85,6 +86,23 @@ def strict_date(value: object) -> date | None:
         return None
 
 
+def _check_files(files: Any, where: str) -> None:
+    """A manifest's ``files``: every bundle file and at most :data:`MAX_MANIFEST_FILES`, each a
+    plain file name with a hex sha256."""
+    if not isinstance(files, dict) or any(name not in files for name in BUNDLE_FILES):
+        raise DataError(f"{where}: the manifest must list {', '.join(BUNDLE_FILES)}")
+    if len(files) > MAX_MANIFEST_FILES:
+        raise DataError(
+            f"{where}: the manifest lists {len(files):,} files, over the "
+            f"{MAX_MANIFEST_FILES} a bundle may hold"
+        )
+    for name, digest in files.items():
+        if not _FILE_NAME.match(name) or name == MANIFEST:
+            raise DataError(f"{where}: bad file name in the manifest: {name!r}")
+        if not isinstance(digest, str) or not _SHA256.match(digest):
+            raise DataError(f"{where}: {name}: the manifest's sha256 is not 64 hex digits")
+
+
 def parse_manifest(raw: bytes, where: str) -> dict[str, Any]:
     """A bundle manifest checked for use; :class:`DataError` naming ``where`` if unusable.
 
@@ -103,19 +121,7 @@ def parse_manifest(raw: bytes, where: str) -> dict[str, Any]:
         raise DataError(
             f"{where}: bundle schema {doc.get('schema')!r}; this deckcheck reads {SCHEMA_VERSION}"
         )
-    files = doc.get("files")
-    if not isinstance(files, dict) or any(name not in files for name in BUNDLE_FILES):
-        raise DataError(f"{where}: the manifest must list {', '.join(BUNDLE_FILES)}")
-    if len(files) > MAX_MANIFEST_FILES:
-        raise DataError(
-            f"{where}: the manifest lists {len(files):,} files, over the "
-            f"{MAX_MANIFEST_FILES} a bundle may hold"
-        )
-    for name, digest in files.items():
-        if not _FILE_NAME.match(name) or name == MANIFEST:
-            raise DataError(f"{where}: bad file name in the manifest: {name!r}")
-        if not isinstance(digest, str) or not _SHA256.match(digest):
-            raise DataError(f"{where}: {name}: the manifest's sha256 is not 64 hex digits")
+    _check_files(doc.get("files"), where)
     if strict_date(doc.get("as_of")) is None:
         raise DataError(f"{where}: as_of must be a YYYY-MM-DD date")
     sources = doc.get("sources", [])
@@ -231,23 +237,32 @@ class Dataset:
         return CardIndex.from_dir(self.folder)
 
     @cached_property
+    def _pack(self) -> Pack:
+        """The ban lists' and formats' documents, from the pack when it is one for these files
+        (:mod:`deckcheck.data.pack`)."""
+        from deckcheck.data.pack import load
+
+        return load(self.folder, self.manifest)
+
+    @cached_property
     def banlists(self) -> BanlistCatalog:
         """Every ban list, whitelist and point list, by family and date."""
-        from deckcheck.rule.banlist import BanlistCatalog, read_bundle
+        from deckcheck.rule.banlist import BanlistCatalog, lists_from_bundle
 
-        path = self.folder / "banlists.json"
-        try:
-            raw = read_data(path)
-        except OSError as exc:
-            raise DataError(f"{path}: cannot read ban-list data: {exc.strerror or exc}") from exc
-        return BanlistCatalog(read_bundle(raw, str(path), resolver=self.resolver()))
+        where = str(self.folder / "banlists.json")
+        return BanlistCatalog(
+            lists_from_bundle(self._pack.banlists, where, resolver=self.resolver())
+        )
 
     @cached_property
     def formats(self) -> FormatRegistry:
         """Every built-in format and era, with aliases."""
-        from deckcheck.rule.format import load_registry
+        from deckcheck.rule.format import registry_from_document
 
-        return load_registry(self.folder / "formats.toml", self)
+        path = self.folder / "formats.toml"
+        return registry_from_document(
+            self._pack.formats, path, self.banlists.families(), self.as_of
+        )
 
     def resolver(self) -> Callable[[int], int | None]:
         """A function mapping an alternate-artwork passcode to its original (None otherwise)."""

@@ -9,10 +9,11 @@ out in a new folder in the data folder (cached ones as hard links), so a fetch t
 killed leaves the cache as it was; :func:`commit` makes it the cache after the data built from
 it was installed.
 
-Every file fetched is checked before the build: it must parse (an ``.lflist.conf`` gives a
-list, JSON and JSON lines parse, a card database opens and holds cards), and a card file may not
-shrink below :data:`MIN_CARD_FRACTION` of its previous size. A file the server says is gone
-(404, 410) is an error naming the repository and path: the repository moved or the file vanished.
+Every file fetched is checked before the build: it must parse (:mod:`deckcheck.data.probe`: an
+``.lflist.conf`` gives a list, JSON and JSON lines parse, a card database opens and holds cards),
+and a card file may not shrink below :data:`MIN_CARD_FRACTION` of its previous size. A file the
+server says is gone (404, 410) is an error naming the repository and path: the repository moved
+or the file vanished.
 """
 
 from __future__ import annotations
@@ -35,10 +36,11 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 from deckcheck.boundary import read_data
+from deckcheck.data.download import FetchOptions, Progress, fetch, is_url
+from deckcheck.data.probe import check_file as check_file
 from deckcheck.data.source_list import HISTORY, HISTORY_INDEX, Entry, Kind, SourceList
 from deckcheck.data.store import write_atomic
-from deckcheck.data.update import FetchOptions, Progress, fetch, is_url
-from deckcheck.error import DataError, UpdateError
+from deckcheck.error import UpdateError
 
 if TYPE_CHECKING:
     import httpx
@@ -176,7 +178,7 @@ class _Fetcher:
         if local:
             self._all(entries)
             return
-        from deckcheck.data.update import client
+        from deckcheck.data.download import client
 
         with client(self.opts) as http:
             self.http = http
@@ -410,60 +412,6 @@ def _sha256(path: Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-def check_file(path: Path, dest: str, origin: str) -> None:
-    """Raise :class:`UpdateError` naming ``origin`` when the file at ``path`` does not parse."""
-    name = dest.rsplit("/", 1)[-1]
-    try:
-        if name.endswith(".cdb"):
-            _check_cdb(path)
-        elif name.endswith(".lflist.conf"):
-            _check_lflist(path)
-        elif name.endswith(".jsonl"):
-            # streamed a line at a time from a file fetched under the download cap
-            with open(path, encoding="utf-8") as handle:
-                for line in handle:
-                    if line.strip() and not isinstance(json.loads(line), dict):
-                        raise ValueError("a line is not a JSON object")
-        elif name.endswith(".json"):
-            doc = json.loads(read_data(path))
-            if name.endswith(".vector.json"):
-                date.fromisoformat(str(doc["date"]))
-                if not isinstance(doc["regulation"], dict):
-                    raise ValueError("'regulation' is not an object")
-        else:
-            read_data(path).decode("utf-8-sig")
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
-        raise UpdateError(f"{origin}: does not parse: {exc}") from exc
-
-
-def _check_cdb(path: Path) -> None:
-    import sqlite3
-
-    try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            (count,) = con.execute("SELECT count(*) FROM datas").fetchone()
-            con.execute("SELECT id, name FROM texts LIMIT 1").fetchall()
-        finally:
-            con.close()
-    except sqlite3.Error as exc:
-        raise ValueError(f"not a card database ({exc})") from exc
-    if not count:
-        raise ValueError("a card database without cards")
-
-
-def _check_lflist(path: Path) -> None:
-    from deckcheck.rule.banlist import read_lflist
-
-    text = read_data(path).decode("utf-8-sig")
-    try:
-        lists = read_lflist(text, path.name, effective=date(2000, 1, 1), problems=[])
-    except DataError as exc:
-        raise ValueError(str(exc)) from exc
-    if not lists:
-        raise ValueError("no '!name' list in it")
 
 
 def file_history(got: Fetched, sources: SourceList, state: dict[str, Any], today: date) -> Path:

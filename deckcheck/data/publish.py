@@ -40,7 +40,7 @@ class Published:
 def _open_previous(archive: Path | None, work: Path) -> Dataset | None:
     if archive is None or not archive.is_file():
         return None
-    from deckcheck.data.update import unpack
+    from deckcheck.data.archive import unpack
 
     folder = work / "previous"
     folder.mkdir()

@@ -18,6 +18,7 @@ from typing import Any
 
 from deckcheck.boundary import read_data
 from deckcheck.data.dataset import Dataset
+from deckcheck.data.download import FetchOptions, Progress, is_url
 from deckcheck.data.fetch import (
     Fetched,
     Notify,
@@ -31,7 +32,7 @@ from deckcheck.data.freshness import ANNOUNCED
 from deckcheck.data.guard import guard
 from deckcheck.data.source_list import RAW_BASE, SourceList, load
 from deckcheck.data.store import data_home, install, locked, new_staging, require_network
-from deckcheck.data.update import FetchOptions, Progress, UpdateResult, UpdateStatus, is_url
+from deckcheck.data.update import UpdateResult, UpdateStatus
 from deckcheck.error import DataError, UpdateError
 
 BUILTIN = "builtin"

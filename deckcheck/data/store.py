@@ -38,6 +38,7 @@ from typing import Any
 
 from deckcheck.boundary import read_data
 from deckcheck.data import dataset as _dataset
+from deckcheck.data import pack
 from deckcheck.data.dataset import MANIFEST, DataOrigin, Dataset
 from deckcheck.error import DataError, NotFoundError, OfflineError, UpdateError
 
@@ -276,6 +277,7 @@ def install(staging: Path, source: str, home: Path) -> Dataset:
     staged = Dataset.open(staging)
     staged.verify()
     prove(staged)
+    pack.write(staging, staged.manifest)  # from the verified files: lists and formats as they load
     del staged
     try:
         previous = read_pointer(home)

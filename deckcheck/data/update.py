@@ -16,8 +16,9 @@ path, and:
 
 Any failure raises :class:`~deckcheck.error.UpdateError` (or ``DataError``) with the URL or path
 and the reason; the previous data stays active and whole. With ``DECKCHECK_OFFLINE=1`` no network
-access is made (:class:`~deckcheck.error.OfflineError`). httpx is imported only here, and only
-when a URL is fetched.
+access is made (:class:`~deckcheck.error.OfflineError`). The downloads are
+:mod:`deckcheck.data.download`'s (httpx is imported only there, and only when a URL is fetched),
+the unpacking of a bundle ``.zip`` :mod:`deckcheck.data.archive`'s.
 """
 
 from __future__ import annotations
@@ -26,14 +27,16 @@ import enum
 import hashlib
 import os
 import shutil
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from deckcheck.data.archive import MAX_ARCHIVE_ENTRIES as MAX_ARCHIVE_ENTRIES
+from deckcheck.data.archive import is_archive as is_archive
+from deckcheck.data.archive import unpack as unpack
 from deckcheck.data.dataset import (
     MANIFEST,
     MAX_MANIFEST_BYTES,
@@ -41,6 +44,13 @@ from deckcheck.data.dataset import (
     parse_manifest,
     strict_date,
 )
+from deckcheck.data.download import RETRY_STATUSES as RETRY_STATUSES
+from deckcheck.data.download import FetchOptions as FetchOptions
+from deckcheck.data.download import Progress as Progress
+from deckcheck.data.download import client as client
+from deckcheck.data.download import fetch as fetch
+from deckcheck.data.download import is_url as is_url
+from deckcheck.data.download import pump, read_blocks
 from deckcheck.data.store import (
     data_home,
     install,
@@ -55,21 +65,10 @@ from deckcheck.data.store import (
 )
 from deckcheck.error import DataError, UpdateError
 
-if TYPE_CHECKING:
-    import httpx
-
 SOURCE_ENV = "DECKCHECK_UPDATE_URL"
 """Environment variable naming the default update source (a URL or a path)."""
-"""Size cap of a manifest download."""
 AS_OF_MARGIN = timedelta(days=2)
 """How far after today a bundle's ``as_of`` may be (time zones, a build just before midnight)."""
-MAX_ARCHIVE_ENTRIES = 1000
-"""Most entries a bundle ``.zip`` may hold."""
-RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
-"""HTTP statuses worth another try."""
-
-Progress = Callable[[str, int, "int | None"], None]
-"""Called as bytes arrive: ``(file name, bytes so far, total bytes or None if unknown)``."""
 
 
 class UpdateStatus(enum.StrEnum):
@@ -81,24 +80,6 @@ class UpdateStatus(enum.StrEnum):
     """The source holds the data already in use: nothing to do."""
     NOT_MODIFIED = "not-modified"
     """The server answered 304 Not Modified to the conditional request: nothing to do."""
-
-
-@dataclass(frozen=True, slots=True)
-class FetchOptions:
-    """How downloads behave."""
-
-    timeout: float = 30.0
-    """Seconds to wait to connect, or for the next bytes of an answer."""
-    retries: int = 3
-    """Further tries after a failed download (connection error, timeout, 5xx, 429, truncation)."""
-    backoff: float = 1.0
-    """Seconds before the first retry; doubled for each next one (capped at 30)."""
-    max_bytes: int = 64 << 20
-    """Size cap of one downloaded file (the manifest: :data:`MAX_MANIFEST_BYTES`)."""
-    deadline: float = 900.0
-    """Seconds one file may take in all, headers included, however slowly its bytes trickle in."""
-    redirects_anywhere: bool = False
-    """Follow redirects to other sites too (default: only within the site of the URL asked)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,10 +97,6 @@ class UpdateResult:
     """Bytes fetched."""
 
 
-class _Retry(Exception):
-    """A failure worth another try (the message says what happened)."""
-
-
 def default_source(home: Path | None = None) -> str | None:
     """The source used when none is given: ``DECKCHECK_UPDATE_URL``, else the last one used."""
     env = os.environ.get(SOURCE_ENV, "").strip()
@@ -132,11 +109,6 @@ def default_source(home: Path | None = None) -> str | None:
     if rec is not None and rec.source and not rec.source.startswith("upstream:"):
         return rec.source
     return None
-
-
-def is_url(source: str) -> bool:
-    """True for an ``http://`` or ``https://`` source."""
-    return source.lower().startswith(("http://", "https://"))
 
 
 def manifest_url(source: str) -> tuple[str, str]:
@@ -378,8 +350,10 @@ def _copy_checked(path: Path, out: Path, expected: str, cap: int, progress: Prog
         size = path.stat().st_size
         if size > cap:
             raise UpdateError(f"{path}: {size:,} bytes, over the {cap:,}-byte cap")
-        with open(path, "rb") as inp, open(out, "wb") as handle:  # copied capped (_pump)
-            done = _pump(_blocks(inp), handle, digest, cap, f"{path}", (out.name, size, progress))
+        with open(path, "rb") as inp, open(out, "wb") as handle:  # copied capped (pump)
+            done = pump(
+                read_blocks(inp), handle, digest, cap, f"{path}", (out.name, size, progress)
+            )
     except OSError as exc:
         raise UpdateError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     if digest.hexdigest() != expected:
@@ -447,11 +421,6 @@ def _conditional(home: Path, src: str, url: str, force: bool) -> dict[str, str]:
     return headers
 
 
-def is_archive(source: str) -> bool:
-    """True for a ``.zip`` bundle (a path or URL, query ignored)."""
-    return source.split("?", 1)[0].split("#", 1)[0].lower().endswith(".zip")
-
-
 def _stage_archive(
     src: str,
     dest: Path,
@@ -487,108 +456,6 @@ def _stage_archive(
     return Staged(src, UpdateStatus.UPDATED, raw, total, got)
 
 
-def unpack(
-    archive: Path, dest: Path, where: str, cap: int, progress: Progress | None = None
-) -> bytes:
-    """Unpack a bundle ``.zip`` into ``dest``, checked; returns the manifest's bytes.
-
-    Only ``manifest.json`` and the files it lists are read (at the top of the archive or in
-    one folder); any other entry is ignored, so an archive cannot write anywhere else. Sizes
-    are counted as bytes come out (``cap`` per file, whatever the archive claims) and every
-    sha256 is checked. Raises :class:`UpdateError` naming ``where``.
-    """
-    import zipfile
-    import zlib
-
-    try:
-        with zipfile.ZipFile(archive) as zf:
-            names = [i.filename for i in zf.infolist() if not i.is_dir()]
-            if len(names) > MAX_ARCHIVE_ENTRIES:
-                raise UpdateError(f"{where}: {len(names):,} entries, over {MAX_ARCHIVE_ENTRIES}")
-            if len(set(names)) != len(names):
-                dup = next(n for n in names if names.count(n) > 1)
-                raise UpdateError(f"{where}: the archive holds {dup!r} twice; refused whole")
-            prefix = ""
-            if MANIFEST not in names:
-                found = [n for n in names if n.count("/") == 1 and n.endswith("/" + MANIFEST)]
-                if len(found) != 1:
-                    raise UpdateError(f"{where}: no {MANIFEST} in the archive")
-                prefix = found[0][: -len(MANIFEST)]
-            raw = _member(zf, prefix + MANIFEST, dest / MANIFEST, MAX_MANIFEST_BYTES, where)
-            doc = parse_manifest(raw, f"{where}!{MANIFEST}")
-            for name, expected in doc["files"].items():
-                if prefix + name not in names:
-                    raise UpdateError(f"{where}: {name} is missing from the archive")
-                _member(zf, prefix + name, dest / name, cap, where, expected, progress)
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as exc:
-        raise UpdateError(f"{where}: not a readable zip archive: {exc}") from exc
-    except DataError as exc:
-        raise UpdateError(str(exc)) from exc
-    return raw
-
-
-def _member(
-    zf: Any,
-    member: str,
-    out: Path,
-    cap: int,
-    where: str,
-    sha256: str | None = None,
-    progress: Progress | None = None,
-) -> bytes:
-    """Copy one archive member to ``out`` (counting bytes, checking sha256); bytes if small."""
-    digest = hashlib.sha256()
-    keep = bytearray() if sha256 is None else None
-    total = zf.getinfo(member).file_size
-    with zf.open(member) as inp, open(out, "wb") as handle:  # copied capped (_pump)
-        _pump(
-            _blocks(inp),
-            handle,
-            digest,
-            cap,
-            f"{where}: {member}",
-            (out.name, total, progress),
-            keep,
-        )
-    if sha256 is not None and digest.hexdigest() != sha256:
-        raise UpdateError(
-            f"{where}: {member}: sha256 {digest.hexdigest()} does not match the manifest ({sha256})"
-        )
-    return bytes(keep or b"")
-
-
-def _blocks(inp: Any) -> Any:
-    """The blocks of a binary file object, a MiB at a time."""
-    return iter(lambda: inp.read(1 << 20), b"")
-
-
-def _pump(
-    blocks: Any,
-    handle: Any,
-    digest: Any,
-    cap: int,
-    label: str,
-    shown: tuple[str, int | None, Progress | None],
-    keep: bytearray | None = None,
-    done: int = 0,
-) -> int:
-    """Write ``blocks`` to ``handle``, hashing them, while the bytes so far (from ``done``) stay
-    within ``cap`` (else an :class:`UpdateError` naming ``label``); progress as ``shown``
-    (name, total, callback); the bytes also into ``keep`` when given. Returns the bytes so far."""
-    name, total, progress = shown
-    for block in blocks:
-        done += len(block)
-        if done > cap:
-            raise UpdateError(f"{label}: over the {cap:,}-byte cap")
-        digest.update(block)
-        handle.write(block)
-        if keep is not None:
-            keep += block
-        if progress is not None:
-            progress(name, done, total)
-    return done
-
-
 def _keep_validators(home: Path, url: str, response_headers: dict[str, str]) -> None:
     keep = {}
     if response_headers.get("etag"):
@@ -597,159 +464,3 @@ def _keep_validators(home: Path, url: str, response_headers: dict[str, str]) -> 
         keep["last_modified"] = response_headers["last-modified"]
     if keep:
         save_validators(home, url, keep)
-
-
-def client(opts: FetchOptions) -> httpx.Client:
-    """An httpx client with deckcheck's timeouts, redirects and user agent."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    import httpx
-
-    try:  # the installed distribution's version (the data stage does not import the package face)
-        __version__ = version("deckcheck")
-    except PackageNotFoundError:
-        __version__ = "unknown"
-    return httpx.Client(
-        timeout=httpx.Timeout(opts.timeout),
-        follow_redirects=False,  # followed by _fetch_once, within the site (deckcheck.data.http)
-        headers={"User-Agent": f"deckcheck/{__version__}", "Accept-Encoding": "identity"},
-        limits=httpx.Limits(max_keepalive_connections=0),  # each request its own connection
-    )
-
-
-def fetch(
-    http: httpx.Client,
-    url: str,
-    dest: Path,
-    opts: FetchOptions,
-    cap: int,
-    sha256: str | None,
-    headers: dict[str, str],
-    progress: Progress | None = None,
-    listed_in: str = "the manifest",
-) -> dict[str, str] | None:
-    """Download ``url`` to ``dest`` with retries; the response headers, or None on a 304.
-
-    Checks the size cap while reading and, when given, the sha256 at the end (a mismatch is
-    retried like a transfer error; ``listed_in`` names where the sha256 comes from). Raises
-    :class:`UpdateError` naming the URL.
-    """
-    import httpx
-
-    from deckcheck.data.http import CorruptBody, parse_url
-
-    parse_url(url)
-    name = dest.name
-    last = ""
-    for attempt in range(opts.retries + 1):
-        if attempt:
-            time.sleep(min(opts.backoff * 2 ** (attempt - 1), 30.0))
-        try:
-            return _fetch_once(
-                http, url, dest, opts, cap, sha256, headers, progress, name, listed_in
-            )
-        except (_Retry, CorruptBody) as exc:
-            last = str(exc)
-        except httpx.TimeoutException:
-            last = f"no answer within {opts.timeout:g} s"
-        except httpx.RemoteProtocolError as exc:
-            last = f"the connection broke off mid-answer ({exc})"
-        except httpx.TransportError as exc:
-            last = f"cannot fetch: {type(exc).__name__}: {exc}"
-        except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError) as exc:
-            raise UpdateError(f"{url}: cannot fetch: {type(exc).__name__}: {exc}") from None
-    tries = opts.retries + 1
-    raise UpdateError(f"{url}: {last} ({tries} {'try' if tries == 1 else 'tries'})")
-
-
-def _fetch_once(
-    http: httpx.Client,
-    url: str,
-    dest: Path,
-    opts: FetchOptions,
-    cap: int,
-    sha256: str | None,
-    headers: dict[str, str],
-    progress: Progress | None,
-    name: str,
-    listed_in: str,
-) -> dict[str, str] | None:
-    """One try: redirects followed within the site, all under one deadline."""
-    import httpx
-
-    from deckcheck.data.http import MAX_REDIRECTS, REDIRECTS, Deadline, redirect_target
-
-    target = httpx.URL(url)
-    with Deadline(opts.deadline) as deadline:
-        try:
-            for _ in range(MAX_REDIRECTS + 1):
-                with http.stream(
-                    "GET", target, headers=headers, extensions=deadline.extensions()
-                ) as resp:
-                    if resp.status_code in REDIRECTS and "location" in resp.headers:
-                        target = redirect_target(target, resp, opts.redirects_anywhere, url)
-                        continue
-                    return _answer(
-                        resp,
-                        url,
-                        dest,
-                        opts,
-                        cap,
-                        sha256,
-                        headers,
-                        progress,
-                        name,
-                        listed_in,
-                        deadline,
-                    )
-        except httpx.TransportError:
-            if deadline.expired:
-                raise _Retry(f"slower than the {opts.deadline:g} s deadline") from None
-            raise
-    raise UpdateError(f"{url}: more than {MAX_REDIRECTS} redirects (a redirect loop?)")
-
-
-def _answer(
-    resp: httpx.Response,
-    url: str,
-    dest: Path,
-    opts: FetchOptions,
-    cap: int,
-    sha256: str | None,
-    headers: dict[str, str],
-    progress: Progress | None,
-    name: str,
-    listed_in: str,
-    deadline: Any,
-) -> dict[str, str] | None:
-    from deckcheck.data.http import Inflater
-
-    if resp.status_code == 304 and headers:
-        return None
-    if resp.status_code in RETRY_STATUSES:
-        raise _Retry(f"HTTP {resp.status_code} {resp.reason_phrase}".rstrip())
-    if resp.status_code != 200:
-        raise UpdateError(f"{url}: HTTP {resp.status_code} {resp.reason_phrase}".rstrip())
-    length_text = resp.headers.get("content-length")
-    length = int(length_text) if length_text and length_text.isdigit() else None
-    if length is not None and length > cap:
-        raise UpdateError(f"{url}: {length:,} bytes, over the {cap:,}-byte cap")
-    inflater = Inflater(resp.headers.get("content-encoding", ""), cap, url)
-    digest = hashlib.sha256()
-    done = raw = 0
-    shown = (name, length if not inflater.layers else None, progress)
-    with open(dest, "wb") as out:
-        for chunk in resp.iter_raw():
-            raw += len(chunk)
-            if raw > cap:
-                raise UpdateError(f"{url}: over the {cap:,}-byte cap")
-            if deadline.expired:
-                raise _Retry(f"slower than the {opts.deadline:g} s deadline")
-            done = _pump(inflater.feed(chunk), out, digest, cap, url, shown, done=done)
-        if length is not None and raw != length:
-            raise _Retry(f"truncated: {raw:,} of {length:,} bytes")
-        _pump(inflater.finish(), out, digest, cap, url, shown, done=done)
-    if sha256 is not None and digest.hexdigest() != sha256:
-        got = digest.hexdigest()
-        raise _Retry(f"sha256 {got} does not match {listed_in} ({sha256})")
-    return {k.lower(): v for k, v in resp.headers.items()}

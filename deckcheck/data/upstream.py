@@ -35,19 +35,10 @@ from urllib.parse import quote
 
 from deckcheck.boundary import is_regular_file, read_capped, read_data
 from deckcheck.data.dataset import Dataset, file_sha256
+from deckcheck.data.download import FetchOptions, Progress, client, fetch, is_url
 from deckcheck.data.guard import guard
 from deckcheck.data.store import data_home, install, locked, new_staging, require_network
-from deckcheck.data.update import (
-    FetchOptions,
-    Progress,
-    UpdateResult,
-    UpdateStatus,
-    check_as_of,
-    check_source,
-    client,
-    fetch,
-    is_url,
-)
+from deckcheck.data.update import UpdateResult, UpdateStatus, check_as_of, check_source
 from deckcheck.error import DataError, UpdateError
 
 UPSTREAM_ENV = "DECKCHECK_UPSTREAM_URL"

@@ -82,37 +82,6 @@ class Comparison:
     only_a: tuple[str, ...] = ()
     only_b: tuple[str, ...] = ()
 
-    def to_dict(self, fractions: bool = False) -> dict[str, Any]:
-        """JSON-ready form (``deckcheck simulate --vs ... -o json``)."""
-        a_cats = {c.name: c.copies for c in self.a.categories}
-        b_cats = {c.name: c.copies for c in self.b.categories}
-        return {
-            "labels": {"a": self.a_label, "b": self.b_label},
-            "a": self.a.to_dict(fractions),
-            "b": self.b.to_dict(fractions),
-            "categories": [
-                {"name": n, "a": a_cats.get(n), "b": b_cats.get(n)}
-                for n in [*a_cats, *(n for n in b_cats if n not in a_cats)]
-            ],
-            "differences": [
-                {
-                    "name": d.name,
-                    "going": d.going.value,
-                    "turn": d.turn,
-                    "a": d.a.probability,
-                    "b": d.b.probability,
-                    "diff": d.diff,
-                    "ci": list(d.interval) if d.interval is not None else None,
-                    "interval": d.method,
-                    **({"fraction": _text(d.fraction)} if fractions and d.fraction else {}),
-                }
-                for d in self.differences
-            ],
-            "only_a": list(self.only_a),
-            "only_b": list(self.only_b),
-            "paired": self.paired,
-        }
-
     @property
     def paired(self) -> bool:
         """Whether any simulated difference is paired (both runs on one seed)."""

@@ -256,30 +256,10 @@ def run(
     method, note = _method(pool, q, opts)
     seed = opts.seed
     methods = [method] * len(conds)
-    outcomes = None
-    figures: Figures = []
     if method is Method.EXACT:
-        exact, composition, why = _exact(pool, conds, opts, dist)
-        over = [i for i, f in enumerate(exact) if f is None]
-        if over and opts.mode is ExactMode.ALWAYS:
-            raise GoldfishError(f"exact odds impractical: {why[0]}")
-        if over:
-            seed = _seed(seed)
-            sim, _, outcomes = _simulate(pool, q, [conds[i] for i in over], opts, seed)
-            for i, f in zip(over, sim, strict=True):
-                exact[i] = f
-                methods[i] = Method.SIMULATION
-            method = Method.SIMULATION
-            names = [
-                q.conditions[i][0] if i < len(q.conditions) else "a distribution" for i in over
-            ]
-            listed = ", ".join(dict.fromkeys(names))
-            note = f"simulated: {listed} (exact odds need {why[0]})"
-            if len(over) < len(conds):
-                note += "; the other figures are exact"
-            if outcomes is not None:  # pad the exact ones: their games are not kept
-                outcomes = _pad_outcomes(outcomes, over, len(conds))
-        figures = [f for f in exact if f is not None]
+        method, note, seed, figures, composition, outcomes = _exact_first(
+            pool, q, conds, opts, dist, methods, note
+        )
     else:
         seed = _seed(seed)
         figures, composition, outcomes = _simulate(pool, q, conds, opts, seed)
@@ -308,6 +288,41 @@ def run(
         outcomes=outcomes,
         samples=_samples(pool, conds[:n], opts),
     )
+
+
+def _exact_first(
+    pool: Pool,
+    q: Question,
+    conds: list[Condition],
+    opts: Options,
+    dist: list[tuple[str, int, Condition]],
+    methods: list[Method],
+    note: str | None,
+) -> tuple[Method, str | None, int | None, Figures, Any, Any]:
+    """Exact odds, and the conditions over the exact budget simulated (``methods`` set per
+    condition): the method, note, seed, figures, composition and kept games."""
+    seed = opts.seed
+    outcomes = None
+    method = Method.EXACT
+    exact, composition, why = _exact(pool, conds, opts, dist)
+    over = [i for i, f in enumerate(exact) if f is None]
+    if over and opts.mode is ExactMode.ALWAYS:
+        raise GoldfishError(f"exact odds impractical: {why[0]}")
+    if over:
+        seed = _seed(seed)
+        sim, _, outcomes = _simulate(pool, q, [conds[i] for i in over], opts, seed)
+        for i, f in zip(over, sim, strict=True):
+            exact[i] = f
+            methods[i] = Method.SIMULATION
+        method = Method.SIMULATION
+        names = [q.conditions[i][0] if i < len(q.conditions) else "a distribution" for i in over]
+        listed = ", ".join(dict.fromkeys(names))
+        note = f"simulated: {listed} (exact odds need {why[0]})"
+        if len(over) < len(conds):
+            note += "; the other figures are exact"
+        if outcomes is not None:  # pad the exact ones: their games are not kept
+            outcomes = _pad_outcomes(outcomes, over, len(conds))
+    return method, note, seed, [f for f in exact if f is not None], composition, outcomes
 
 
 def _samples(pool: Pool, conds: Sequence[Condition], opts: Options) -> Samples | None:

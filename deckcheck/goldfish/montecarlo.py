@@ -82,6 +82,21 @@ def _batch(trials: int, width: int) -> int:
     return int(max(1000, min(trials, 250_000, 24_000_000 // max(1, width))))
 
 
+def _atoms(deal: Deal) -> tuple[Any, Any]:
+    """Cards merged into atoms (the same categories and kind), so lookups stay small: each
+    card's atom, and per atom its category counts then a one-hot kind (atoms, C + kinds)."""
+    keys = [(*deal.member[k].tolist(), int(deal.kind[k])) for k in range(len(deal.kind))]
+    atom_of: dict[tuple[Any, ...], int] = {}
+    card_atom = np.array([atom_of.setdefault(key, len(atom_of)) for key in keys], dtype=np.int64)
+    n_cat = len(deal.names)
+    look = np.zeros((len(atom_of), n_cat + KINDS), dtype=np.int16)
+    for a, key in enumerate(atom_of):
+        look[a, :n_cat] = key[:n_cat]
+        if key[n_cat] < KINDS:
+            look[a, n_cat + key[n_cat]] = 1
+    return card_atom, look
+
+
 def simulate_plain(
     deal: Deal,
     conditions: Sequence[Condition],
@@ -94,20 +109,9 @@ def simulate_plain(
 
     ``keep``: also keep each game's outcome of every condition and turn (``Tally.outcomes``).
     """
-    # merge cards into atoms (same categories and kind) so lookups stay small
-    keys = [(*deal.member[k].tolist(), int(deal.kind[k])) for k in range(len(deal.kind))]
-    atom_of: dict[tuple[Any, ...], int] = {}
-    card_atom = np.array([atom_of.setdefault(key, len(atom_of)) for key in keys], dtype=np.int64)
-    atoms = list(atom_of)
-    n_cat = len(deal.names)
-    look = np.zeros((len(atoms), n_cat + KINDS), dtype=np.int16)
-    for a, key in enumerate(atoms):
-        look[a, :n_cat] = key[:n_cat]
-        if key[n_cat] < KINDS:
-            look[a, n_cat + key[n_cat]] = 1
+    card_atom, look = _atoms(deal)
     labels = card_atom[deal.cards].astype(np.int16)
-    depth = max(max(v) for v in seen.values())
-    depth = min(depth, len(labels))
+    depth = min(max(max(v) for v in seen.values()), len(labels))
     turns = len(next(iter(seen.values())))
     out = {
         g: Tally(
@@ -120,37 +124,64 @@ def simulate_plain(
     }
     stops = sorted({min(d, depth) for v in seen.values() for d in v})
     totals = _totals(deal, conditions)
-    sizes = np.bincount(labels, minlength=len(atoms))
-    bases = np.minimum(sizes, depth) + 1
+    bases = np.minimum(np.bincount(labels, minlength=len(look)), depth) + 1
     space = int(np.prod(bases.astype(object)))
+    hands = _Hands(labels, look, deal.names, conditions, seen, trials, rng, totals)
     if depth <= SPARSE_DEPTH and space * len(stops) <= MAX_CODES:
-        _plain_by_codes(
-            out, labels, look, bases, deal.names, conditions, seen, stops, trials, rng, totals
-        )
-        return out
-    size = _batch(trials, depth * (n_cat + KINDS))
+        _plain_by_codes(out, hands, bases, stops)
+    else:
+        _plain_by_deals(out, hands, depth)
+    return out
+
+
+@dataclass(frozen=True)
+class _Hands:
+    """What the plain engines deal from and ask: the deck's atoms and their counts, the
+    conditions, the cards seen per going and turn, the trials, and the deck's totals (or
+    None)."""
+
+    labels: Any
+    look: Any
+    names: tuple[str, ...]
+    conditions: Sequence[Condition]
+    seen: Mapping[Going, list[int]]
+    trials: int
+    rng: np.random.Generator
+    totals: Any
+
+
+def _plain_by_deals(out: dict[Going, Tally], hands: _Hands, depth: int) -> None:
+    """The general path: deal ``depth`` cards of every trial, batch by batch, and evaluate the
+    conditions on each hand."""
+    n_cat = len(hands.names)
+    size = _batch(hands.trials, depth * (n_cat + KINDS))
     done = 0
-    while done < trials:
-        t = min(size, trials - done)
-        hand = _shuffle(rng, labels, t, depth)[:, :depth]
-        cum = np.cumsum(look[hand], axis=1, dtype=np.int16)  # (t, depth, C + kinds)
-        for going, per_turn in seen.items():
+    while done < hands.trials:
+        t = min(size, hands.trials - done)
+        hand = _shuffle(hands.rng, hands.labels, t, depth)[:, :depth]
+        cum = np.cumsum(hands.look[hand], axis=1, dtype=np.int16)  # (t, depth, C + kinds)
+        for going, per_turn in hands.seen.items():
             tally = out[going]
             for turn, d in enumerate(per_turn):
                 row = cum[:, min(d, depth) - 1, :] if d > 0 else np.zeros_like(cum[:, 0, :])
-                left = None if totals is None else totals - row[:, :n_cat]
-                env = _env(deal.names, row, left)
-                for i, cond in enumerate(conditions):
-                    hit = np.broadcast_to(cond.evaluate(env), (t,))
-                    tally.hits[i, turn] += int(np.count_nonzero(hit))
-                    if tally.outcomes is not None:
-                        tally.outcomes[i, turn, done : done + t] = hit
+                _tally_batch(tally, hands, row, turn, slice(done, done + t))
                 if turn == 0:
                     for k in range(KINDS):
                         tally.composition[k] += np.bincount(row[:, n_cat + k], minlength=depth + 1)
             tally.trials += t
         done += t
-    return out
+
+
+def _tally_batch(tally: Tally, hands: _Hands, row: Any, turn: int, games: slice) -> None:
+    """Count the hits of every condition on a batch of hands (``row``: their counts)."""
+    n_cat = len(hands.names)
+    left = None if hands.totals is None else hands.totals - row[:, :n_cat]
+    env = _env(hands.names, row, left)
+    for i, cond in enumerate(hands.conditions):
+        hit = np.broadcast_to(cond.evaluate(env), (len(row),))
+        tally.hits[i, turn] += int(np.count_nonzero(hit))
+        if tally.outcomes is not None:
+            tally.outcomes[i, turn, games] = hit
 
 
 SPARSE_DEPTH = 16
@@ -182,26 +213,40 @@ def _sparse_deal(rng: np.random.Generator, labels: Any, t: int, depth: int) -> l
     return drawn
 
 
-def _plain_by_codes(
-    out: dict[Going, Tally],
-    labels: Any,
-    look: Any,
-    bases: Any,
-    names: tuple[str, ...],
-    conditions: Sequence[Condition],
-    seen: Mapping[Going, list[int]],
-    stops: list[int],
-    trials: int,
-    rng: np.random.Generator,
-    totals: Any = None,
-) -> None:
+def _plain_by_codes(out: dict[Going, Tally], hands: _Hands, bases: Any, stops: list[int]) -> None:
     """The fast path: histogram each hand's shape (its atom counts, as one mixed-radix integer),
     then evaluate the conditions once per distinct shape."""
     radix = np.cumprod(np.concatenate([[1], bases[:-1]])).astype(np.int64)
-    space = int(np.prod(bases))
+    keep = next(iter(out.values())).outcomes is not None
+    hist, games = _shape_histograms(hands, radix, int(np.prod(bases)), stops, keep)
+    codes = {d: np.flatnonzero(h) for d, h in hist.items()}
+    depth = max(stops)
+    for going, per_turn in hands.seen.items():
+        tally = out[going]
+        tally.trials = hands.trials
+        for turn, d in enumerate(per_turn):
+            d = min(d, depth)
+            shapes = codes[d]
+            weight = hist[d][shapes]
+            counts = ((shapes[:, None] // radix) % bases) @ hands.look.astype(np.int64)
+            for i, mask in enumerate(_masks(hands, counts, weight.shape)):
+                tally.hits[i, turn] = int(weight[mask].sum())
+                if tally.outcomes is not None:  # each game's shape, looked up among the shapes
+                    tally.outcomes[i, turn] = (
+                        mask[np.searchsorted(shapes, games[d])] if d else mask[0]
+                    )
+            if turn == 0:
+                _composition(tally, counts, weight, len(hands.names))
+
+
+def _shape_histograms(
+    hands: _Hands, radix: Any, space: int, stops: list[int], keep: bool
+) -> tuple[dict[int, Any], dict[int, Any]]:
+    """Per number of cards seen (``stops``), how many games had each hand shape; with ``keep``
+    also each game's shape."""
     step = radix  # drawing a card of atom a adds radix[a] to the hand's code
     hist = {d: np.zeros(space, dtype=np.int64) for d in stops}
-    keep = next(iter(out.values())).outcomes is not None
+    trials = hands.trials
     games = {d: np.zeros(trials, dtype=np.int64) for d in stops} if keep else {}
     depth = max(stops)
     size = int(min(trials, 500_000))
@@ -211,37 +256,33 @@ def _plain_by_codes(
         code: Any = np.zeros(t, dtype=np.int64 if space >= 1 << 31 else np.int32)
         if 0 in hist:
             hist[0][0] += t
-        for i, val in enumerate(_sparse_deal(rng, labels, t, depth)):
+        for i, val in enumerate(_sparse_deal(hands.rng, hands.labels, t, depth)):
             code += step[val]
             if i + 1 in hist:
                 hist[i + 1] += np.bincount(code, minlength=space)
                 if keep:
                     games[i + 1][done : done + t] = code
         done += t
-    codes = {d: np.flatnonzero(h) for d, h in hist.items()}
-    n_cat = len(names)
-    for going, per_turn in seen.items():
-        tally = out[going]
-        tally.trials = trials
-        for turn, d in enumerate(per_turn):
-            d = min(d, depth)
-            shapes = codes[d]
-            weight = hist[d][shapes]
-            counts = ((shapes[:, None] // radix) % bases) @ look.astype(np.int64)
-            left = None if totals is None else totals - counts[:, :n_cat]
-            env = _env(names, counts, left)
-            for i, cond in enumerate(conditions):
-                mask = np.broadcast_to(np.asarray(cond.evaluate(env), dtype=bool), weight.shape)
-                tally.hits[i, turn] = int(weight[mask].sum())
-                if tally.outcomes is not None:  # each game's shape, looked up among the shapes
-                    tally.outcomes[i, turn] = (
-                        mask[np.searchsorted(shapes, games[d])] if d else mask[0]
-                    )
-            if turn == 0:
-                for k in range(KINDS):
-                    tally.composition[k] = np.bincount(
-                        counts[:, n_cat + k], weights=weight, minlength=tally.composition.shape[1]
-                    ).astype(np.int64)
+    return hist, games
+
+
+def _masks(hands: _Hands, counts: Any, shape: tuple[int, ...]) -> list[Any]:
+    """Whether each hand shape (``counts``) meets each condition."""
+    n_cat = len(hands.names)
+    left = None if hands.totals is None else hands.totals - counts[:, :n_cat]
+    env = _env(hands.names, counts, left)
+    return [
+        np.broadcast_to(np.asarray(cond.evaluate(env), dtype=bool), shape)
+        for cond in hands.conditions
+    ]
+
+
+def _composition(tally: Tally, counts: Any, weight: Any, n_cat: int) -> None:
+    """The turn-1 hands' composition: games by number of Monsters, Spells and Traps."""
+    for k in range(KINDS):
+        tally.composition[k] = np.bincount(
+            counts[:, n_cat + k], weights=weight, minlength=tally.composition.shape[1]
+        ).astype(np.int64)
 
 
 class _Table:

@@ -1,4 +1,5 @@
-"""Results of a goldfish run: :class:`HandStats` and its JSON shape (see ``docs/goldfish.md``)."""
+"""Results of a goldfish run: :class:`HandStats` (its JSON shape is
+:class:`deckcheck.reporter.document.GoldfishDocument`; see ``docs/goldfish.md``)."""
 
 from __future__ import annotations
 
@@ -65,16 +66,6 @@ class Estimate:
         """A simulated proportion with its Wilson 95% interval."""
         low, high = wilson(hits, trials)
         return cls(hits / trials if trials else 0.0, low, high, None)
-
-    def to_dict(self, fractions: bool = False) -> dict[str, Any]:
-        """``{"p": ..., "ci": [low, high] | null}`` plus ``"fraction": "a/b"`` on request."""
-        out: dict[str, Any] = {
-            "p": self.probability,
-            "ci": None if self.low is None else [self.low, self.high],
-        }
-        if fractions and self.fraction is not None:
-            out["fraction"] = f"{self.fraction.numerator}/{self.fraction.denominator}"
-        return out
 
     def text(self, fractions: bool = False) -> str:
         """``41.2%`` (exact), ``41.2% ±0.3`` (simulated) or the fraction."""
@@ -178,20 +169,11 @@ class Mean:
     high: float | None = None
     fraction: Fraction | None = None
 
-    def to_dict(self, fractions: bool = False) -> dict[str, Any]:
-        """``{"mean": ..., "ci": [low, high] | null}`` plus ``"fraction"`` on request."""
-        out: dict[str, Any] = {
-            "mean": self.value,
-            "ci": None if self.low is None else [self.low, self.high],
-        }
-        if fractions and self.fraction is not None:
-            out["fraction"] = f"{self.fraction.numerator}/{self.fraction.denominator}"
-        return out
-
 
 @dataclass(frozen=True, slots=True)
 class HandStats:
-    """Everything one goldfish run found; :meth:`to_dict` gives the JSON shape."""
+    """Everything one goldfish run found (written as JSON by its document model,
+    :class:`~deckcheck.reporter.document.GoldfishDocument`)."""
 
     method: Method
     note: str | None
@@ -226,93 +208,3 @@ class HandStats:
             if c.name == name:
                 return c
         raise KeyError(name)
-
-    def to_dict(self, fractions: bool = False) -> dict[str, Any]:
-        """The JSON shape shared by the library and ``deckcheck simulate --output json``.
-
-        ``fractions`` adds each exact probability as a ``"n/d"`` string (a display option).
-        """
-        fr = fractions
-        return {
-            "deck": {"name": self.deck_name, "main": self.deck_size},
-            "method": self.method.value,
-            "note": self.note,
-            "trials": self.trials,
-            "seed": self.seed,
-            "confidence": 0.95,
-            "rules": self.rules.to_dict(),
-            "turns": self.turns,
-            "going": [g.value for g in self.goings],
-            "seen": {g.value: list(v) for g, v in self.seen.items()},
-            "report": "default" if self.default else "spec",
-            "categories": [
-                {
-                    "name": c.name,
-                    "copies": c.copies,
-                    "cards": [
-                        {"name": x.name, "passcode": x.passcode, "copies": x.copies}
-                        for x in c.cards
-                    ],
-                }
-                for c in self.categories
-            ],
-            "effects": [e.to_dict() for e in self.effects],
-            "conditions": [
-                {
-                    "name": c.name,
-                    "expression": c.expression,
-                    "method": c.method.value,
-                    "results": {
-                        g.value: [
-                            dict(turn=i + 1, seen=self.seen[g][i], **est.to_dict(fr))
-                            for i, est in enumerate(ests)
-                        ]
-                        for g, ests in c.by_going.items()
-                    },
-                }
-                for c in self.conditions
-            ],
-            "composition": {
-                g.value: {
-                    kind: [dict(count=k, **est.to_dict(fr)) for k, est in enumerate(ests)]
-                    for kind, ests in kinds.items()
-                }
-                for g, kinds in self.composition.items()
-            },
-            "distributions": [
-                {
-                    "name": d.name,
-                    "copies": d.copies,
-                    "results": {
-                        g.value: [
-                            {
-                                "turn": t + 1,
-                                "seen": self.seen[g][t],
-                                "counts": [
-                                    dict(count=k, **est.to_dict(fr)) for k, est in enumerate(ks)
-                                ],
-                                "at_least": [
-                                    dict(count=k, **est.to_dict(fr))
-                                    for k, est in enumerate(d.at_least(g, t))
-                                ],
-                                "at_most": [
-                                    dict(count=k, **est.to_dict(fr))
-                                    for k, est in enumerate(d.at_most(g, t))
-                                ],
-                                "expected": d.expected(g, t).to_dict(fr),
-                            }
-                            for t, ks in enumerate(turns)
-                        ]
-                        for g, turns in d.by_going.items()
-                    },
-                }
-                for d in self.distributions
-            ],
-            "samples": None
-            if self.samples is None
-            else {
-                "seed": self.samples.seed,
-                "hands": [h.to_dict([c.name for c in self.conditions]) for h in self.samples.hands],
-            },
-            "warnings": list(self.warnings),
-        }

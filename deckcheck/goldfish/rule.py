@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
@@ -81,16 +81,6 @@ class DrawRules:
             total += n
             out.append(total)
         return out
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {
-            "hand_size": self.hand_size,
-            "first_player_draws": self.first_player_draws,
-            "draw_per_turn": self.draw_per_turn,
-            "draw_up_to": self.draw_up_to,
-            "plays_whole_hand": self.plays_whole_hand,
-        }
 
 
 def draw_rules_for(

@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from deckcheck.goldfish.condition import CARD_PREFIX, Condition, deck_key
 from deckcheck.goldfish.rule import DrawRules, Going
@@ -29,15 +28,6 @@ class SampleHand:
     hand: tuple[str, ...]
     draws: tuple[tuple[str, ...], ...]
     met: tuple[tuple[bool, ...], ...]
-
-    def to_dict(self, conditions: Sequence[str]) -> dict[str, Any]:
-        """JSON form: ``{"going", "hand", "draws", "met": {condition: [by turn]}}``."""
-        return {
-            "going": self.going.value,
-            "hand": list(self.hand),
-            "draws": [list(d) for d in self.draws],
-            "met": {name: list(m) for name, m in zip(conditions, self.met, strict=True)},
-        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,18 +56,6 @@ class SideStats:
         """The sided deck's figures (games two and three)."""
         return self.comparison.b
 
-    def to_dict(self, fractions: bool = False) -> dict[str, Any]:
-        """JSON-ready form (``deckcheck simulate DECK --side PLAN -o json``)."""
-        return {
-            "plan": {
-                "in": [{"name": n, "passcode": c, "copies": k} for n, c, k in self.cards_in],
-                "out": [{"name": n, "passcode": c, "copies": k} for n, c, k in self.cards_out],
-            },
-            "comparison": self.comparison.to_dict(fractions),
-            "side_cards": None if self.side_cards is None else self.side_cards.to_dict(fractions),
-            "warnings": list(self.warnings),
-        }
-
 
 def side_card_spec(cards_in: Sequence[tuple[str, int, int]]) -> Spec | None:
     """One category per Main Deck card sided in ("at least 1"), and "any side card"."""

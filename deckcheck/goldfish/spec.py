@@ -130,18 +130,6 @@ class Effect:
     prefer: tuple[str, ...] = ()
     once_per_turn: bool = True
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {
-            "card": self.card,
-            "passcode": self.passcode,
-            "kind": self.kind.value,
-            "count": self.count,
-            "target": self.target,
-            "prefer": list(self.prefer),
-            "once_per_turn": self.once_per_turn,
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class Spec:
@@ -220,12 +208,15 @@ def _category(name: str, raw: Any, index: CardIndex, where: str, rush: bool = Fa
     return cat
 
 
+_EFFECT_KEYS = frozenset({"card", "kind", "count", "target", "prefer", "once_per_turn"})
+
+
 def _effect(
     i: int, raw: Any, index: CardIndex, categories: set[str], where: str, rush: bool = False
 ) -> Effect:
     if not isinstance(raw, Mapping):
         raise SpecError(f"{where}: expected a table with card = ... and kind = ...")
-    unknown = set(raw) - {"card", "kind", "count", "target", "prefer", "once_per_turn"}
+    unknown = set(raw) - _EFFECT_KEYS
     if unknown:
         raise SpecError(
             f"{where}: unknown key(s) {', '.join(sorted(unknown))}; "
@@ -236,34 +227,12 @@ def _effect(
         raise SpecError(f"{where}.card: expected a card name or passcode")
     passcode, name = _resolve(index, str(card), f"{where}.card", rush)
     preset = _PRESETS.get(passcode)
-    kind_text = raw.get("kind")
-    if kind_text is None:
-        if preset is None:
-            raise SpecError(
-                f"{where}.kind: required for {name} "
-                f"(one of {', '.join(k.value for k in EffectKind)})"
-            )
-        kind = preset[0]
-    else:
-        try:
-            kind = EffectKind(str(kind_text).casefold())
-        except ValueError:
-            raise SpecError(
-                f"{where}.kind: {kind_text!r} is not one of "
-                f"{', '.join(k.value for k in EffectKind)}"
-            ) from None
+    kind = _effect_kind(raw.get("kind"), preset, name, where)
     default = preset[1] if preset is not None and preset[0] is kind else _DEFAULT_COUNT[kind]
     count = raw.get("count", default)
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 60:
         raise SpecError(f"{where}.count: expected an integer from 1 to 60")
-    target = raw.get("target")
-    if kind is EffectKind.SEARCH:
-        if not isinstance(target, str):
-            raise SpecError(f'{where}.target: a search needs target = "<category>"')
-        if target not in categories:
-            raise SpecError(f"{where}.target: unknown category {target!r}")
-    elif target is not None:
-        raise SpecError(f"{where}.target: only a search has a target")
+    target = _effect_target(raw.get("target"), kind, categories, where)
     prefer = tuple(_strings(raw.get("prefer", []), f"{where}.prefer"))
     for p in prefer:
         if p not in categories:
@@ -273,9 +242,39 @@ def _effect(
         raise SpecError(f"{where}.once_per_turn: expected true or false")
     if kind in (EffectKind.DESIRES, EffectKind.EXCAVATE, EffectKind.DRAW_LOCK):
         opt = True  # hard once per turn
-    return Effect(
-        name, passcode, kind, count, target if isinstance(target, str) else None, prefer, opt
-    )
+    return Effect(name, passcode, kind, count, target, prefer, opt)
+
+
+def _effect_kind(
+    kind_text: Any, preset: tuple[EffectKind, int] | None, name: str, where: str
+) -> EffectKind:
+    """An effect's ``kind``: given, else the card's preset (required without one)."""
+    if kind_text is None:
+        if preset is None:
+            raise SpecError(
+                f"{where}.kind: required for {name} "
+                f"(one of {', '.join(k.value for k in EffectKind)})"
+            )
+        return preset[0]
+    try:
+        return EffectKind(str(kind_text).casefold())
+    except ValueError:
+        raise SpecError(
+            f"{where}.kind: {kind_text!r} is not one of {', '.join(k.value for k in EffectKind)}"
+        ) from None
+
+
+def _effect_target(target: Any, kind: EffectKind, categories: set[str], where: str) -> str | None:
+    """A search's ``target`` category (required); no other kind has one."""
+    if kind is EffectKind.SEARCH:
+        if not isinstance(target, str):
+            raise SpecError(f'{where}.target: a search needs target = "<category>"')
+        if target not in categories:
+            raise SpecError(f"{where}.target: unknown category {target!r}")
+        return target
+    if target is not None:
+        raise SpecError(f"{where}.target: only a search has a target")
+    return None
 
 
 def parse_spec(
@@ -296,61 +295,64 @@ def parse_spec(
 
         index = resolve_data(data).cards
     prefix = f"{source}: " if source else ""
-
-    def err(exc: SpecError) -> SpecError:
-        return SpecError(prefix + str(exc))
-
-    unknown = set(raw) - {"categories", "conditions", "effects", "vary"}
-    if unknown:
-        raise err(
-            SpecError(
+    try:
+        unknown = set(raw) - {"categories", "conditions", "effects", "vary"}
+        if unknown:
+            raise SpecError(
                 f"unknown table(s) {', '.join(sorted(unknown))}; "
                 "valid: categories, conditions, effects, vary"
             )
-        )
-    raw_cats = raw.get("categories")
-    if not isinstance(raw_cats, Mapping) or not raw_cats:
-        raise err(SpecError("[categories] is missing or empty"))
-    try:
-        cats = tuple(
-            _category(str(n), v, index, f"categories.{n}", rush) for n, v in raw_cats.items()
-        )
+        cats = _categories(raw.get("categories"), index, rush)
+        names = {c.name for c in cats}
+        conds = _conditions(raw.get("conditions", {}), names)
     except SpecError as exc:
-        raise err(exc) from None
-    names = {c.name for c in cats}
-    raw_conds = raw.get("conditions", {})
+        raise SpecError(prefix + str(exc)) from None
+    if not conds:
+        conds = [(c.name, parse_condition(f"`{c.name}` >= 1")) for c in cats]
+    try:
+        effects = _effects(raw.get("effects", []), index, names, rush)
+        vary = _vary(raw.get("vary", {}))
+    except SpecError as exc:
+        raise SpecError(prefix + str(exc)) from None
+    return Spec(cats, tuple(conds), effects, source, vary=vary)
+
+
+def _categories(raw_cats: Any, index: CardIndex, rush: bool) -> tuple[Category, ...]:
+    """The ``[categories]`` table (required, not empty)."""
+    if not isinstance(raw_cats, Mapping) or not raw_cats:
+        raise SpecError("[categories] is missing or empty")
+    return tuple(_category(str(n), v, index, f"categories.{n}", rush) for n, v in raw_cats.items())
+
+
+def _conditions(raw_conds: Any, names: set[str]) -> list[tuple[str, Condition]]:
+    """The ``[conditions]`` table: name = "condition" over the category names."""
     if not isinstance(raw_conds, Mapping):
-        raise err(SpecError('[conditions] must be a table of name = "condition"'))
+        raise SpecError('[conditions] must be a table of name = "condition"')
     conds: list[tuple[str, Condition]] = []
     for key, text in raw_conds.items():
         where = f"conditions.{key}"
         if not isinstance(text, str):
-            raise err(SpecError(f'{where}: expected a string such as "starter >= 1"'))
+            raise SpecError(f'{where}: expected a string such as "starter >= 1"')
         try:
             conds.append((str(key), parse_condition(text, names)))
         except ConditionError as exc:
-            raise err(SpecError(f"{where}: {exc} in {text!r}")) from None
-    if not conds:
-        conds = [(c.name, parse_condition(f"`{c.name}` >= 1")) for c in cats]
-    raw_effects = raw.get("effects", [])
+            raise SpecError(f"{where}: {exc} in {text!r}") from None
+    return conds
+
+
+def _effects(raw_effects: Any, index: CardIndex, names: set[str], rush: bool) -> tuple[Effect, ...]:
+    """The ``[[effects]]`` array: one effect per card."""
     if not isinstance(raw_effects, list):
-        raise err(SpecError("effects must be an array of tables: [[effects]]"))
-    try:
-        effects = tuple(
-            _effect(i, e, index, names, f"effects[{i}]", rush) for i, e in enumerate(raw_effects)
-        )
-    except SpecError as exc:
-        raise err(exc) from None
+        raise SpecError("effects must be an array of tables: [[effects]]")
+    effects = tuple(
+        _effect(i, e, index, names, f"effects[{i}]", rush) for i, e in enumerate(raw_effects)
+    )
     seen: set[int] = set()
     for e in effects:
         if e.passcode in seen:
-            raise err(SpecError(f"effects: {e.card} is listed twice"))
+            raise SpecError(f"effects: {e.card} is listed twice")
         seen.add(e.passcode)
-    try:
-        vary = _vary(raw.get("vary", {}))
-    except SpecError as exc:
-        raise err(exc) from None
-    return Spec(cats, tuple(conds), effects, source, vary=vary)
+    return effects
 
 
 def _vary(raw: Any) -> tuple[tuple[str, tuple[int, ...]], ...]:

@@ -12,7 +12,7 @@ import itertools
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from deckcheck.error import GoldfishError
 from deckcheck.goldfish.engine import (
@@ -73,37 +73,6 @@ class SweepStats:
         """Exact if every combination was."""
         exact = all(r.method is Method.EXACT for r in self.rows)
         return Method.EXACT if exact else Method.SIMULATION
-
-    def to_dict(self, fractions: bool = False) -> dict[str, Any]:
-        """JSON-ready form (``deckcheck simulate --vary ... -o json``)."""
-        return {
-            "vary": [{"name": v.name, "values": list(v.values)} for v in self.vary],
-            "filler": self.filler,
-            "deck": {"main": self.deck_size},
-            "by": self.by,
-            "going": self.going.value,
-            "turn": self.turn,
-            "seen": {g.value: n for g, n in self.seen.items()},
-            "method": self.method.value,
-            "note": self.note,
-            "trials": self.trials if self.method is Method.SIMULATION else None,
-            "seed": self.seed if self.method is Method.SIMULATION else None,
-            "conditions": [{"name": n, "expression": e} for n, e in self.conditions],
-            "rows": [
-                {
-                    "rank": i + 1,
-                    "values": dict(r.values),
-                    "filler": r.filler,
-                    "method": r.method.value,
-                    "results": {
-                        name: {g.value: est.to_dict(fractions) for g, est in by_g.items()}
-                        for name, by_g in r.figures.items()
-                    },
-                }
-                for i, r in enumerate(self.rows)
-            ],
-            "skipped": [dict(v) for v in self.skipped],
-        }
 
 
 def _find(pool: Pool, q: Question, name: str) -> list[int]:
@@ -178,6 +147,23 @@ def _row(
     return SweepRow(values, filler, stats.method, figures), stats.note
 
 
+def _combinations(
+    q: Question, vary: Sequence[Vary], by: str | None
+) -> tuple[str, list[tuple[int, ...]]]:
+    """The condition to rank by (default: the first) and every combination of ``vary``,
+    checked: at least one thing varied, a known condition, at most :data:`MAX_COMBINATIONS`."""
+    if not vary:
+        raise GoldfishError("a sweep needs at least one NAME=a..b to vary")
+    names = [n for n, _, _ in q.conditions]
+    by = by or names[0]
+    if by not in names:
+        raise GoldfishError(f"no condition {by!r} to rank by (conditions: {', '.join(names)})")
+    combos = list(itertools.product(*(v.values for v in vary)))
+    if len(combos) > MAX_COMBINATIONS:
+        raise GoldfishError(f"{len(combos)} combinations; at most {MAX_COMBINATIONS}")
+    return by, combos
+
+
 def sweep_pool(
     pool: Pool,
     q: Question,
@@ -190,15 +176,7 @@ def sweep_pool(
     """Every combination of ``vary`` over ``pool``, ranked by condition ``by`` (default: the
     first) at the first going asked and the last turn. ``opts.budget.seconds`` bounds the
     whole sweep."""
-    if not vary:
-        raise GoldfishError("a sweep needs at least one NAME=a..b to vary")
-    names = [n for n, _, _ in q.conditions]
-    by = by or names[0]
-    if by not in names:
-        raise GoldfishError(f"no condition {by!r} to rank by (conditions: {', '.join(names)})")
-    combos = list(itertools.product(*(v.values for v in vary)))
-    if len(combos) > MAX_COMBINATIONS:
-        raise GoldfishError(f"{len(combos)} combinations; at most {MAX_COMBINATIONS}")
+    by, combos = _combinations(q, vary, by)
     pool, index, f, label = _targets(pool, q, vary, filler)
     base = sum(pool.copies[i] for i in index) + pool.copies[f]
     deadline = None if opts.budget.seconds is None else time.monotonic() + opts.budget.seconds

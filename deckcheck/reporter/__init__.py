@@ -16,7 +16,8 @@ and SARIF 2.1.0 (:mod:`~deckcheck.reporter.sarif`); file paths in them are made 
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any, assert_never
+import sys
+from typing import TYPE_CHECKING, Any, assert_never, cast
 
 from deckcheck.reporter.options import RenderOptions as RenderOptions
 from deckcheck.reporter.options import dump_json
@@ -123,41 +124,44 @@ def _as_batch(value: Renderable, fmt: OutputFormat) -> Batch:
     raise InputError(f"--output {fmt.value} is for validation results only; use text or json")
 
 
+def _is(value: object, module: str, name: str) -> bool:
+    """Whether ``value`` is an instance of class ``name`` of ``module``, asked without importing
+    the module: no value can be of a class whose module was never imported (a goldfish run's
+    output does not load the validation and batch stages to be told it is neither)."""
+    found = sys.modules.get(module)
+    return found is not None and isinstance(value, getattr(found, name))
+
+
 def _text(value: Renderable, opts: RenderOptions) -> str:
     from deckcheck.reporter import text
-    from deckcheck.run.batch import Batch
-    from deckcheck.validation.report import Report
 
-    if isinstance(value, Batch):
-        return text.batch_text(value, opts)
-    if isinstance(value, Report):
-        return text.report_text(value, opts) + "\n"
-    from deckcheck.reporter import outlook  # (a forecast's modules only for a forecast)
-    from deckcheck.run.forecast import Forecast
+    if _is(value, "deckcheck.run.batch", "Batch"):
+        return text.batch_text(cast("Batch", value), opts)
+    if _is(value, "deckcheck.validation.report", "Report"):
+        return text.report_text(cast("Report", value), opts) + "\n"
+    if _is(value, "deckcheck.run.forecast", "Forecast"):
+        from deckcheck.reporter import outlook
 
-    if isinstance(value, Forecast):
-        return outlook.forecast_text(value, opts)
-    return text.goldfish_text(value, opts)
+        return outlook.forecast_text(cast("Forecast", value), opts)
+    return text.goldfish_text(cast("HandStats", value), opts)
 
 
 def _json(value: Renderable, opts: RenderOptions) -> str:
     from deckcheck.reporter import document as doc
-    from deckcheck.run.batch import Batch
 
-    if isinstance(value, Batch):  # the usual case: written without validating it again
-        data = batch_dict(value)
-        for report, result in zip(value.reports, data["results"], strict=True):
+    if _is(value, "deckcheck.run.batch", "Batch"):  # the usual case: without validating again
+        batch = cast("Batch", value)
+        data = batch_dict(batch)
+        for report, result in zip(batch.reports, data["results"], strict=True):
             localize_result(report, result, opts.lang)
         return dump_json(data)
-    from deckcheck.run.forecast import Forecast
-    from deckcheck.validation.report import Report
-
-    if isinstance(value, Forecast):
-        return doc.dump(doc.document(doc.UpcomingDocument, value))
-    if isinstance(value, Report):
-        result = localize_result(value, doc.shape(doc.ResultDoc, value), opts.lang)
+    if _is(value, "deckcheck.run.forecast", "Forecast"):
+        return doc.dump(doc.document(doc.UpcomingDocument, cast("Forecast", value)))
+    if _is(value, "deckcheck.validation.report", "Report"):
+        report = cast("Report", value)
+        result = localize_result(report, doc.shape(doc.ResultDoc, report), opts.lang)
         return doc.dump(doc.ResultDoc.model_validate(safe(result)))
-    data = value.to_dict(fractions=opts.fractions)
+    data = doc.shape(doc.GoldfishDocument, value, doc.hidden(opts.fractions))
     data["warnings"] = [*data.get("warnings", []), *opts.warnings]
     return doc.dump(doc.GoldfishDocument.model_validate(safe(data)))
 

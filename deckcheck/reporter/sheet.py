@@ -119,7 +119,7 @@ def _group_of(dc: DeckCard) -> Group:
     return Group(kind) if kind in ("monster", "spell", "trap") else Group.OTHER
 
 
-def _rows(deck: Deck, lang: Lang) -> dict[Group, list[SheetRow]]:
+def _rows(deck: Deck, lang: Lang, index: CardIndex) -> dict[Group, list[SheetRow]]:
     """Rows per block: one per distinct passcode in file order, then every line naming no card
     (:attr:`~deckcheck.deck.model.Deck.unread`), with its line number and code."""
     from deckcheck.deck.model import Section
@@ -132,7 +132,7 @@ def _rows(deck: Deck, lang: Lang) -> dict[Group, list[SheetRow]]:
         if key in seen:
             continue
         seen.add(key)
-        name, fallback = card_name(dc.card, lang) if dc.card else (f"#{dc.passcode}", False)
+        name, fallback = card_name(dc.card, lang, index) if dc.card else (f"#{dc.passcode}", False)
         out[_group_of(dc)].append(SheetRow(counts[key], name, fallback, dc.passcode))
     for f in deck.unread:
         group = {Section.EXTRA: Group.EXTRA, Section.SIDE: Group.SIDE}.get(
@@ -171,8 +171,12 @@ def build_sheet(
     from deckcheck.deck.io.ydke import dump_ydke
     from deckcheck.deck.model import fingerprint_deck
 
+    if index is None:
+        from deckcheck.data.dataset import resolve_data
+
+        index = resolve_data(None).cards
     language = Lang(lang)
-    rows = _rows(deck, language)
+    rows = _rows(deck, language, index)
     loc = Localizer(language, index)
     return Sheet(
         language,

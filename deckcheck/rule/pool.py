@@ -15,14 +15,7 @@ from datetime import date
 from deckcheck.card.model import Card
 from deckcheck.card.release import Region, Release, ReleaseKind
 from deckcheck.rule.banlist import Banlist
-
-_LABEL = {
-    Region.OCG: "OCG",
-    Region.NA: "TCG",
-    Region.EU: "TCG",
-    Region.MD: "Master Duel",
-    Region.SPEED: "Speed Duel",
-}
+from deckcheck.rule.reason import Reason
 
 
 def tcg_region(region: object) -> Region:
@@ -56,19 +49,14 @@ def region_problem(card: Card, region: Region, cutoff: date) -> str | None:
         return None  # the caller checks the region flags first
     if rel.date is None or rel.date <= cutoff:
         return None
+    where = {"region": rel.region, "date": rel.date, "source": rel.source}
     if rel.kind is ReleaseKind.EVIDENCE:
-        return f"not released in {rel.region.label} until {rel.date} ({rel.why})"
+        return Reason("released-after", **where)
     if rel.from_bound:
-        return (
-            f"not in the pool of {rel.region.label} on {cutoff}: the data has no dated release "
-            f"there, and it cannot be out before {rel.date} ({rel.why}; confidence L)"
-        )
+        return Reason("bound-after", cutoff=cutoff, **where)
     if rel.kind is ReleaseKind.WINDOW:
-        return (
-            f"not released in {rel.region.label} by {cutoff}: it came out between {rel.date} "
-            f"and {rel.upper} ({rel.why}; confidence M)"
-        )
-    return f"not in {rel.region.label} before {rel.date} ({rel.why})"
+        return Reason("window-after", cutoff=cutoff, upper=rel.upper, **where)
+    return Reason("not-before", **where)
 
 
 def region_unknown(card: Card, region: Region, cutoff: date) -> str | None:
@@ -83,16 +71,11 @@ def region_unknown(card: Card, region: Region, cutoff: date) -> str | None:
     if rel.upper is not None and rel.upper <= cutoff:
         return None  # certainly out by then
     if rel.date is None:
-        return f"no source dates its release in {rel.region.label}; it is assumed released"
+        return Reason("undated", region=rel.region)
+    where = {"date": rel.date, "source": rel.source, "cutoff": cutoff}
     if rel.from_bound:
-        return (
-            f"no source dates its release in {rel.region.label} (not before {rel.date}: "
-            f"{rel.why}; confidence L); it is assumed released by {cutoff}"
-        )
-    return (
-        f"its {_LABEL[region]} release is dated only as between {rel.date} and {rel.upper} "
-        f"({rel.why}; confidence M), so it may not have been out on {cutoff}"
-    )
+        return Reason("undated-bound", region=rel.region, **where)
+    return Reason("window-unsure", market=region, upper=rel.upper, **where)
 
 
 def speed_problem(card: Card, cutoff: date) -> str | None:
@@ -102,19 +85,19 @@ def speed_problem(card: Card, cutoff: date) -> str | None:
     cards of EDOPro's Speed lists (from their windows); the lists in force give the limits.
     """
     if card.is_rush:
-        return "not a Speed Duel card"
+        return Reason("speed-not")
     if release_in(card, Region.SPEED) is None:
-        return "not in Speed Duel (no Speed Duel print or Speed list entry in the data)"
+        return Reason("speed-none")
     return region_problem(card, Region.SPEED, cutoff)
 
 
 def master_duel_problem(card: Card, cutoff: date) -> str | None:
     """Why ``card`` is not in Master Duel at ``cutoff`` (None: it is, or may be)."""
     if card.is_rush or card.is_skill:
-        return "not a Master Duel card"
+        return Reason("md-not")
     rel = release_in(card, Region.MD)
     if rel is None:
-        return "not in Master Duel (no Master Duel rarity, legality or list entry in the data)"
+        return Reason("md-none")
     return region_problem(card, Region.MD, cutoff)
 
 
@@ -125,10 +108,10 @@ def skill_problem(card: Card, banlist: Banlist | None, cutoff: date, region: Reg
     by the date: its product's release (YGOJSON), where the data dates it.
     """
     if card.is_unofficial:
-        return f"{card.name} is not an official Skill card"
+        return Reason("skill-unofficial", name=card.name)
     if banlist is not None and banlist.whitelist and banlist.limit(card.passcode) is None:
-        return f"the Skill {card.name} is not on the {banlist.name} card list"
+        return Reason("skill-unlisted", name=card.name, list=banlist.name)
     rel = release_in(card, region) if card.releases else None
     if rel is not None and rel.date is not None and rel.date > cutoff:
-        return f"the Skill {card.name} is not released until {rel.date} ({rel.why})"
+        return Reason("skill-later", name=card.name, date=rel.date, source=rel.source)
     return None

@@ -312,34 +312,8 @@ def apply_side_plan(
                 f"not one-for-one: {total_in} card(s) in, {total_out} out",
             )
         )
-    outgoing: list[DeckCard] = []
-    for card, n in _merge(plan.cards_out):
-        first, second = (extra, main) if card.zone is DeckZone.EXTRA else (main, extra)
-        got = _take(first, card.canonical, n)
-        got += _take(second, card.canonical, n - len(got))
-        if len(got) < n:
-            problems.append(
-                PlanProblem(
-                    PlanCode.SIDE_NOT_IN_DECK,
-                    f"{card.name}: {n} to side out, but the Main and Extra Decks hold {len(got)}",
-                    card.name,
-                    card.passcode,
-                )
-            )
-        outgoing += got
-    incoming: list[DeckCard] = []
-    for card, n in _merge(plan.cards_in):
-        got = _take(side, card.canonical, n)
-        if len(got) < n:
-            problems.append(
-                PlanProblem(
-                    PlanCode.SIDE_NOT_IN_SIDE,
-                    f"{card.name}: {n} to side in, but the Side Deck holds {len(got)}",
-                    card.name,
-                    card.passcode,
-                )
-            )
-        incoming += got
+    outgoing = _side_out(plan, main, extra, problems)
+    incoming = _side_in(plan, side, problems)
     for dc in incoming:
         zone = dc.card.zone if dc.card is not None else DeckZone.MAIN
         if zone is DeckZone.EXTRA:
@@ -365,6 +339,49 @@ def apply_side_plan(
         _moved(incoming),
         _moved(outgoing),
     )
+
+
+def _side_out(
+    plan: SidePlan, main: list[DeckCard], extra: list[DeckCard], problems: list[PlanProblem]
+) -> list[DeckCard]:
+    """Take the plan's cards out of the Main and Extra Decks (an Extra Deck card from the
+    Extra Deck first); what is missing is a problem."""
+    from deckcheck.card import DeckZone
+
+    outgoing: list[DeckCard] = []
+    for card, n in _merge(plan.cards_out):
+        first, second = (extra, main) if card.zone is DeckZone.EXTRA else (main, extra)
+        got = _take(first, card.canonical, n)
+        got += _take(second, card.canonical, n - len(got))
+        if len(got) < n:
+            problems.append(
+                PlanProblem(
+                    PlanCode.SIDE_NOT_IN_DECK,
+                    f"{card.name}: {n} to side out, but the Main and Extra Decks hold {len(got)}",
+                    card.name,
+                    card.passcode,
+                )
+            )
+        outgoing += got
+    return outgoing
+
+
+def _side_in(plan: SidePlan, side: list[DeckCard], problems: list[PlanProblem]) -> list[DeckCard]:
+    """Take the plan's cards out of the Side Deck; what is missing is a problem."""
+    incoming: list[DeckCard] = []
+    for card, n in _merge(plan.cards_in):
+        got = _take(side, card.canonical, n)
+        if len(got) < n:
+            problems.append(
+                PlanProblem(
+                    PlanCode.SIDE_NOT_IN_SIDE,
+                    f"{card.name}: {n} to side in, but the Side Deck holds {len(got)}",
+                    card.name,
+                    card.passcode,
+                )
+            )
+        incoming += got
+    return incoming
 
 
 def _moved(cards: list[DeckCard]) -> tuple[tuple[str, int, int], ...]:

@@ -105,7 +105,8 @@ def _middleware(app: FastAPI, svc: Service) -> None:
     }
     app.add_middleware(Lane, routes=lane, on_error=deckcheck_answer)
     app.add_middleware(AcceptLanguage)  # the request's language, for every answer of it
-    app.add_middleware(ComputeLimit, settings=s, paths=COMPUTING)
+    # a computing request goes to a pool process holding the data it is pinned to
+    app.add_middleware(ComputeLimit, settings=s, paths=COMPUTING, key=lambda: svc.holder.state.tag)
     app.add_middleware(BodyLimit, settings=s, big_path=f"{API}/batch")
     page = get_swagger_ui_html(openapi_url="/openapi.json", title="deckcheck API")
     csp = policy(image_origin(s.image_url) if s.image_url else None)

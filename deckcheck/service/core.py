@@ -87,7 +87,9 @@ class Service:
         cache = self.holder.state.cards
         got = cache.get(card.passcode)
         if got is None:
-            model = doc.CardDocument.model_validate(safe(card.to_dict()))
+            names = self.data.cards.names_of(card)
+            data = dict(doc.shape(doc.CardDocument, card), names=names)
+            model = doc.CardDocument.model_validate(safe(data))
             got = model.model_dump_json(by_alias=True, exclude_unset=True)
             if len(cache) < MAX_CACHED_CARDS:
                 cache[card.passcode] = got

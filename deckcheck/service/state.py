@@ -85,6 +85,7 @@ class State:
         ds.cards.name_table()
         _ = ds.banlists, ds.formats
         self.finder.search("a")
+        self.finder.warm()
 
 
 _pinned: contextvars.ContextVar[State | None] = contextvars.ContextVar(

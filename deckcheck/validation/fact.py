@@ -25,6 +25,7 @@ from deckcheck.rule.pool import (
     speed_problem,
     tcg_region,
 )
+from deckcheck.rule.reason import Reason
 from deckcheck.validation.report import Code, Severity
 
 if TYPE_CHECKING:
@@ -131,11 +132,11 @@ def whitelist_variants(banlist: Banlist, index: CardIndex) -> dict[str, tuple[in
 def _rush_problem(card: Card, cutoff: datetime.date) -> str | None:
     """Why a card is outside the Rush Duel pool at ``cutoff`` (Rush cards carry an OCG date)."""
     if not card.is_rush:
-        return "not a Rush Duel card"
+        return Reason("rush-not")
     released = card.ocg_date
     if released is not None and released > cutoff:
         # dated from Konami's card ids or EDOPro's lists (docs/card-index-report.md)
-        return f"not released in Rush Duel until about {released}"
+        return Reason("rush-later", date=released)
     return None
 
 
@@ -146,32 +147,31 @@ def pool_problem(setting: Setting, card: Card) -> str | None:
     if pool is Pool.RUSH:
         return _rush_problem(card, cutoff)
     if card.is_rush:
-        return "a Rush Duel card, not legal in this format"
+        return Reason("rush-card")
     if card.is_goat_variant and fmt.id != "goat":
-        return "a GOAT-format version of a card, legal only in GOAT"
+        return Reason("goat-version")
     if pool is Pool.MASTER_DUEL:
         return master_duel_problem(card, cutoff)
     if pool is Pool.SPEED:  # Speed Duel products and lists; the lists in force give limits
         return speed_problem(card, cutoff)
-    return _release_problem(fmt, card, cutoff)
+    return _dated_problem(fmt, card, cutoff)
 
 
-def _release_problem(fmt: Format, card: Card, cutoff: datetime.date) -> str | None:
-    """Why a card is outside an OCG, TCG or Worlds pool at ``cutoff``: not released in the
-    pool's regions, or not yet."""
+def _dated_problem(fmt: Format, card: Card, cutoff: datetime.date) -> str | None:
+    """Why a card is outside a TCG, OCG or Worlds pool at ``cutoff`` (by its release dates)."""
     pool = fmt.pool
     region = tcg_region(fmt.tcg_region)
     if pool is Pool.TCG:
         if not card.in_tcg:
-            return "not released in the TCG (OCG-only)"
+            return Reason("ocg-only")
         return region_problem(card, region, cutoff)
     if pool is Pool.OCG:
         if not card.in_ocg:
-            return "not released in the OCG (TCG-only)"
+            return Reason("tcg-only")
         return region_problem(card, Region.OCG, cutoff)
     if pool is Pool.BOTH:  # Worlds: released in both regions
         if not (card.in_tcg and card.in_ocg):
-            return "not released in both the OCG and the TCG"
+            return Reason("not-both")
         return region_problem(card, region, cutoff) or region_problem(card, Region.OCG, cutoff)
     return None
 
@@ -194,7 +194,7 @@ def date_unknown(setting: Setting, card: Card) -> str | None:
         return None
     if card.is_rush:
         if setting.format.pool is Pool.RUSH and card.ocg_date is None:
-            return "no source dates its Rush Duel release; it is assumed released by the date"
+            return Reason("rush-undated")
         return None
     for region in _pool_regions(setting.format):
         why = region_unknown(card, region, setting.cutoff)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 from deckcheck.card import Card, DeckZone
 from deckcheck.deck.io.builder import MAX_CARDS
 from deckcheck.rule.banlist.model import DEFAULT_POINT_CAP
+from deckcheck.rule.reason import Reason
 from deckcheck.validation.fact import CardFacts, Setting, card_facts, whitelist_variants
 from deckcheck.validation.report import BanlistRef, Code, Violation
 
@@ -272,12 +273,14 @@ def build(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> Rul
     )
     notes = list(fmt.require_date(when, data))
     if banlist is None and fmt.has_banlists():
-        notes.append(f"no {fmt.name} ban list is in force on {when}: none was checked")
+        notes.append(Reason("no-list", format=fmt.name, date=when))
     variants = (
         whitelist_variants(banlist, data.cards) if banlist is not None and banlist.whitelist else {}
     )
     setting = Setting(fmt, when, banlist, upcoming, allow_prerelease, variants)
-    rs = Ruleset(setting, era, date_warning="; ".join(notes) if notes else None)
+    # one note keeps its reason (translated from its facts); several are joined in English
+    warning = (notes[0] if len(notes) == 1 else "; ".join(notes)) if notes else None
+    rs = Ruleset(setting, era, date_warning=warning)
     if banlist is not None:
         rs.banlist_ref = BanlistRef(banlist.name, banlist.effective_in(fmt.tcg_region))
     rs.sizes_allowed = tuple(

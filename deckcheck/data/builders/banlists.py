@@ -193,6 +193,27 @@ class Builder:
 
     # -- readers --------------------------------------------------------------------------
 
+    def section_entries(
+        self, b: Banlist, never: set[int], where: str, keep3: bool
+    ) -> dict[int, int]:
+        """One lflist.conf section's entries by original passcode: ``never`` ("-1") entries
+        dropped, 3s too unless ``keep3`` (or a whitelist or points list); unknown codes counted."""
+        entries: dict[int, int] = {}
+        unknown = 0
+        for code, value in b.entries.items():
+            if code in never:
+                continue
+            if not keep3 and not b.whitelist and not b.points and value >= 3:
+                continue
+            canon = self.canon(code)
+            if canon is None:
+                unknown += 1
+                continue
+            self.add(entries, canon, value, where)
+        if unknown:
+            self.miss(where, f"{unknown} passcode(s) not in the card index (dropped)")
+        return entries
+
     def lflist_lists(self, path: Path, ref: str, source: str, keep3: bool = False) -> list[SrcList]:
         """Every section of an lflist.conf file, resolved to original passcodes."""
         text = read_data(path).decode("utf-8-sig", errors="replace")
@@ -208,21 +229,7 @@ class Builder:
             when = date_from_name(b.name)
             if when is None:
                 continue
-            entries: dict[int, int] = {}
-            where = f"{source} {b.name}"
-            unknown = 0
-            for code, value in b.entries.items():
-                if code in never:
-                    continue
-                if not keep3 and not b.whitelist and not b.points and value >= 3:
-                    continue
-                canon = self.canon(code)
-                if canon is None:
-                    unknown += 1
-                    continue
-                self.add(entries, canon, value, where)
-            if unknown:
-                self.miss(where, f"{unknown} passcode(s) not in the card index (dropped)")
+            entries = self.section_entries(b, never, f"{source} {b.name}", keep3)
             parts = b.name.split()[0].replace("-", ".").split(".")
             src = SrcList(source, f"{ref} !{b.name}", when, len(parts) < 3, b.name, entries)
             for code, group in b.groups.items():
@@ -554,7 +561,51 @@ def reconcile(
     card's status on the date YGOJSON gives for this list (or the effective date).
     """
     members = [group.spine, *group.members]
-    # effective date
+    dates = _date_votes(fam, group, members, yj_dates)
+    effective, approximate, why_date = _effective(fam, group, members, dates)
+    label = _label(members)
+    stats = STATS.setdefault(fam.family, Stats())
+    stats.lists += 1
+    yj_when = dates.get("ygojson", effective)
+    entries, disagreements = _vote_entries(b, fam, group, members, effective, yj_hist, yj_when)
+    names = {c: b.name(c) for c in entries}
+    banlist = Banlist(
+        family=fam.family,
+        name=f"{effective.isoformat()} {fam.title}",
+        label=label,
+        effective=effective,
+        announced=None,
+        sources=tuple(m.ref for m in members),
+        entries=MappingProxyType(entries),
+        whitelist=fam.whitelist,
+        points=fam.points,
+        point_cap=fam.point_cap if fam.points else None,
+        note=fam.note,
+        effective_eu=_eu_date(fam, dates, effective),
+        approximate=approximate,
+        names=MappingProxyType(names),
+    )
+    _log_dates(b.log, banlist, why_date, dates)
+    _log_members(b.log, members, entries, yj_hist, yj_when)
+    if len(members) == 1 and yj_hist is None:
+        stats.single += 1
+        b.log.append("Single source: nothing to cross-check.")
+    elif disagreements:
+        b.log.append(f"{len(disagreements)} disagreement(s):")
+        b.log.append("")
+        b.log.append("| passcode | card | values | kept | why |")
+        b.log.append("|---|---|---|---|---|")
+        b.log.extend(disagreements)
+    else:
+        b.log.append("All sources agree on every entry.")
+    b.log.append("")
+    return banlist
+
+
+def _date_votes(
+    fam: Family, group: Group, members: list[SrcList], yj_dates: list[date] | None
+) -> dict[str, date]:
+    """The effective dates the sources give (YGOJSON's nearest within the family's window)."""
     dates: dict[str, date] = {m.source: m.when for m in members if not (m.label_only or m.snapshot)}
     if yj_dates is not None:
         window = fam.ygojson_window
@@ -566,35 +617,54 @@ def reconcile(
     for m in members:
         if (m.label_only or m.snapshot) and m.source not in dates and m.when in dates.values():
             dates[m.source] = m.when
-    approximate = False
+    return dates
+
+
+def _effective(
+    fam: Family, group: Group, members: list[SrcList], dates: dict[str, date]
+) -> tuple[date, bool, str]:
+    """The effective date voted from ``dates``, whether it is approximate, and why."""
     if dates:
         ords = {s: d.toordinal() for s, d in dates.items()}
         order = fam.date_priority(group.spine.when)
         eff_ord, why_date = vote(ords, order)
-        effective = date.fromordinal(eff_ord)
-    elif any(m.snapshot for m in members):
-        effective, approximate = group.spine.when, True
-        why_date = (
+        return date.fromordinal(eff_ord), False, why_date
+    if any(m.snapshot for m in members):
+        return (
+            group.spine.when,
+            True,
             "no source gives an announced effective date, only the day a source first showed "
-            "the list: kept that day, marked approximate"
+            "the list: kept that day, marked approximate",
         )
-    else:
-        effective, why_date = group.spine.when, "only month labels given; kept the spine's"
+    return group.spine.when, False, "only month labels given; kept the spine's"
+
+
+def _label(members: list[SrcList]) -> str | None:
+    """The list's label (yaml-yugi's month first, else the first label-only list's name)."""
     labels = [m for m in members if m.label_only]
     labels.sort(key=lambda m: m.source != "yaml-yugi")
-    label = None
-    if labels:
-        first = labels[0]
-        label = first.when.strftime("%B %Y") if first.source == "yaml-yugi" else first.name
-    # entries
+    if not labels:
+        return None
+    first = labels[0]
+    return first.when.strftime("%B %Y") if first.source == "yaml-yugi" else first.name
+
+
+def _vote_entries(
+    b: Builder,
+    fam: Family,
+    group: Group,
+    members: list[SrcList],
+    effective: date,
+    yj_hist: dict[int, list[tuple[date, int]]] | None,
+    yj_when: date,
+) -> tuple[dict[int, int], list[str]]:
+    """Every card's status voted by the sources, and the log's rows of their disagreements."""
     order = fam.entry_priority(group.spine.when)
     codes = sorted(set().union(*(m.entries for m in members)))
     default = ABSENT if fam.whitelist else (0 if fam.points else 3)
     entries: dict[int, int] = {}
     disagreements: list[str] = []
-    stats = STATS.setdefault(fam.family, Stats())
-    stats.lists += 1
-    yj_when = dates.get("ygojson", effective)
+    stats = STATS[fam.family]
     listed_tie = None if fam.whitelist or effective < LISTED_TIE_FROM else default
     for code in codes:
         values = {m.source: m.entries.get(code, default) for m in members}
@@ -614,30 +684,17 @@ def reconcile(
             disagreements.append(
                 f"| {code} | {b.name(code)} | {shown} | **{_fmt(kept, fam)}** | {why} |"
             )
-    names = {c: b.name(c) for c in entries}
-    banlist = Banlist(
-        family=fam.family,
-        name=f"{effective.isoformat()} {fam.title}",
-        label=label,
-        effective=effective,
-        announced=None,
-        sources=tuple(m.ref for m in members),
-        entries=MappingProxyType(entries),
-        whitelist=fam.whitelist,
-        points=fam.points,
-        point_cap=fam.point_cap if fam.points else None,
-        note=fam.note,
-        effective_eu=_eu_date(fam, dates, effective),
-        approximate=approximate,
-        names=MappingProxyType(names),
-    )
-    log = b.log
+    return entries, disagreements
+
+
+def _log_dates(log: list[str], banlist: Banlist, why_date: str, dates: dict[str, date]) -> None:
+    """The log's heading of a reconciled list: its label and how its dates were chosen."""
     log.append(f"### {banlist.name}")
     log.append("")
-    if label:
-        log.append(f"Label: {label}.")
+    if banlist.label:
+        log.append(f"Label: {banlist.label}.")
     date_votes = ", ".join(f"{s} {d}" for s, d in dates.items()) or "none"
-    log.append(f"Effective date {effective} ({why_date}; real dates given: {date_votes}).")
+    log.append(f"Effective date {banlist.effective} ({why_date}; real dates given: {date_votes}).")
     if banlist.effective_eu is not None:
         log.append(
             f"Europe: in force from {banlist.effective_eu} (Konami's European date; the "
@@ -645,6 +702,16 @@ def reconcile(
             "uses the European one)."
         )
     log.append("")
+
+
+def _log_members(
+    log: list[str],
+    members: list[SrcList],
+    entries: dict[int, int],
+    yj_hist: dict[int, list[tuple[date, int]]] | None,
+    yj_when: date,
+) -> None:
+    """The log's table of a reconciled list's sources and their agreement with it."""
     log.append("| source | list | entries | agreement with kept list |")
     log.append("|---|---|---|---|")
     for m in members:
@@ -656,19 +723,6 @@ def reconcile(
     if yj_hist is not None:
         log.append(f"YGOJSON's per-card history votes on every entry (status on {yj_when}).")
         log.append("")
-    if len(members) == 1 and yj_hist is None:
-        stats.single += 1
-        log.append("Single source: nothing to cross-check.")
-    elif disagreements:
-        log.append(f"{len(disagreements)} disagreement(s):")
-        log.append("")
-        log.append("| passcode | card | values | kept | why |")
-        log.append("|---|---|---|---|---|")
-        log.extend(disagreements)
-    else:
-        log.append("All sources agree on every entry.")
-    log.append("")
-    return banlist
 
 
 def build_groups(
@@ -729,64 +783,91 @@ def konami_only(b: Builder, groups: list[Group], official: str) -> list[Group]:
 
 def build_all(b: Builder) -> list[Banlist]:
     """Every family's lists, reconciled; the log fills as it goes."""
-    out: list[Banlist] = []
     log = b.log
-
-    def family(
-        fam: Family,
-        groups: list[Group],
-        yj: list[date] | None = None,
-        yj_hist: dict[int, list[tuple[date, int]]] | None = None,
-    ) -> None:
-        log.append(f"## {fam.title} (`{fam.family}`)")
-        log.append("")
-        for text in (fam.note, fam.remarks):
-            if text:
-                log.append(text)
-                log.append("")
-        log.append(
-            f"Source priority on ties: {', '.join(fam.priority)}"
-            + (" (TimeWizard first for lists before 2013-10)." if fam.family == "tcg" else ".")
-            + (
-                ""
-                if fam.whitelist
-                else " From 2013 a listed value beats 'not listed' on a "
-                "tie; before 2013 such a tie goes by priority."
-            )
-        )
-        log.append("")
-        made: dict[date, Banlist] = {}
-        for g in groups:
-            bl = reconcile(b, fam, g, yj, yj_hist)
-            if bl.effective in made:
-                log.append(
-                    f"**Two groups reconciled to {bl.effective}; the later-built one "
-                    f"(from `{g.spine.ref}`) replaces the earlier.**"
-                )
-                log.append("")
-            made[bl.effective] = bl
-        out.extend(made.values())
-
-    # ---- TCG
-    tcg_fam = Family(
-        "tcg",
-        "TCG",
-        ("yaml-yugi", "timewizard", "fluorohydride", "projectignis"),
-        note="Real TCG effective dates: TimeWizard's dates, yaml-yugi dates and YGOJSON's "
-        "per-card history dates vote. A yaml-yugi date on the first of a month may be one of "
-        "Konami's March/September labels: it is kept as the list's label and votes only when "
-        "another source gives the same date. Date ties go to TimeWizard, then YGOJSON, before "
-        "2013-10; after, to YGOJSON (North-American dates, the default region), then Konami "
-        "(yaml-yugi, whose dates are the European ones; a differing European date is kept "
-        "as the list's effective_eu), then TimeWizard. The four "
-        "yaml-yugi lists before 2002 are OCG-era lists in Konami's database and are not used.",
-        remarks="Known conflict with the shared rules notes (rules.md §5: 'Konami's TCG "
-        "Forbidden status began in Oct 2004'): TimeWizard's 2004-08-25 list already has 12 "
-        "Forbidden cards and YGOJSON (Yugipedia) dates those changes 2004-08-25 too. The data "
-        "is kept as given; no source puts a Forbidden entry before 2004-08-25.",
-    )
     log.append("# Unmatched source lists")
     log.append("")
+    tcg_fam, tcg_groups, fl_ocg = _tcg(b)
+    ocg_fam, ocg_groups = _ocg(b, fl_ocg)
+    md_fam, md_groups = _master_duel(b)
+    gen_fam, gen_groups = _genesys(b)
+    ogen_fam, ogen_v = _ocg_genesys(b)
+    rush_fam, rush_pi, rush_yy = _rush(b)
+    speed_pi = b.ignis(["Speed Duel"], exclude=["Midterm"])
+    log.append("")
+    out = family_lists(b, tcg_fam, tcg_groups, b.ygojson_dates(), b.ygojson_history("tcg"))
+    out += family_lists(b, ocg_fam, ocg_groups)
+    out += family_lists(b, md_fam, md_groups)
+    out += family_lists(b, gen_fam, gen_groups, b.ygojson_dates("genesys"))
+    out += family_lists(b, ogen_fam, [Group(s) for s in ogen_v])
+    rush_groups = konami_only(b, build_groups(b, rush_pi, [rush_yy], rush_fam), "yaml-yugi")
+    out += family_lists(b, rush_fam, rush_groups)
+    out.extend(build_speed(b, SPEED_FAMILY, sorted(speed_pi, key=lambda s: s.when)))
+    for fmt in WHITELISTS:
+        out += family_lists(b, *whitelist_group(b, *fmt))
+    return out
+
+
+def family_lists(
+    b: Builder,
+    fam: Family,
+    groups: list[Group],
+    yj: list[date] | None = None,
+    yj_hist: dict[int, list[tuple[date, int]]] | None = None,
+) -> list[Banlist]:
+    """One family's reconciled lists (one per effective date: a later group wins), logged."""
+    log = b.log
+    log.append(f"## {fam.title} (`{fam.family}`)")
+    log.append("")
+    for text in (fam.note, fam.remarks):
+        if text:
+            log.append(text)
+            log.append("")
+    log.append(
+        f"Source priority on ties: {', '.join(fam.priority)}"
+        + (" (TimeWizard first for lists before 2013-10)." if fam.family == "tcg" else ".")
+        + (
+            ""
+            if fam.whitelist
+            else " From 2013 a listed value beats 'not listed' on a "
+            "tie; before 2013 such a tie goes by priority."
+        )
+    )
+    log.append("")
+    made: dict[date, Banlist] = {}
+    for g in groups:
+        bl = reconcile(b, fam, g, yj, yj_hist)
+        if bl.effective in made:
+            log.append(
+                f"**Two groups reconciled to {bl.effective}; the later-built one "
+                f"(from `{g.spine.ref}`) replaces the earlier.**"
+            )
+            log.append("")
+        made[bl.effective] = bl
+    return list(made.values())
+
+
+TCG_FAMILY = Family(
+    "tcg",
+    "TCG",
+    ("yaml-yugi", "timewizard", "fluorohydride", "projectignis"),
+    note="Real TCG effective dates: TimeWizard's dates, yaml-yugi dates and YGOJSON's "
+    "per-card history dates vote. A yaml-yugi date on the first of a month may be one of "
+    "Konami's March/September labels: it is kept as the list's label and votes only when "
+    "another source gives the same date. Date ties go to TimeWizard, then YGOJSON, before "
+    "2013-10; after, to YGOJSON (North-American dates, the default region), then Konami "
+    "(yaml-yugi, whose dates are the European ones; a differing European date is kept "
+    "as the list's effective_eu), then TimeWizard. The four "
+    "yaml-yugi lists before 2002 are OCG-era lists in Konami's database and are not used.",
+    remarks="Known conflict with the shared rules notes (rules.md §5: 'Konami's TCG "
+    "Forbidden status began in Oct 2004'): TimeWizard's 2004-08-25 list already has 12 "
+    "Forbidden cards and YGOJSON (Yugipedia) dates those changes 2004-08-25 too. The data "
+    "is kept as given; no source puts a Forbidden entry before 2004-08-25.",
+)
+
+
+def _tcg(b: Builder) -> tuple[Family, list[Group], list[SrcList]]:
+    """The TCG family's groups, and fluorohydride's OCG lists (read with its TCG ones)."""
+    log = b.log
     tw = clean_source(b.timewizard(), "TCG", log)
     yy_tcg = [s for s in b.yaml_vectors("tcg") if s.when >= date(2002, 3, 1)]
     yy_tcg = clean_source(yy_tcg, "TCG", log)
@@ -801,42 +882,47 @@ def build_all(b: Builder) -> list[Banlist]:
     fl_ocg = clean_source([s for s in fl_all if s not in fl_tcg], "OCG", log)
     fl_tcg = clean_source(fl_tcg, "TCG", log)
     pi_tcg = clean_source(b.ignis([" TCG"]), "TCG", log)
-    tcg_groups = build_groups(b, tw, [yy_tcg, fl_tcg, pi_tcg], tcg_fam, tw[-1].when)
-    ocg_fam = Family(
-        "ocg", "OCG", ("yaml-yugi", "yaml-yugi-names", "fluorohydride", "projectignis")
-    )
+    groups = build_groups(b, tw, [yy_tcg, fl_tcg, pi_tcg], TCG_FAMILY, tw[-1].when)
+    return TCG_FAMILY, groups, fl_ocg
+
+
+def _ocg(b: Builder, fl_ocg: list[SrcList]) -> tuple[Family, list[Group]]:
+    """The OCG family's groups: yaml-yugi's lists (vectors, then names) as the spine."""
+    log = b.log
+    fam = Family("ocg", "OCG", ("yaml-yugi", "yaml-yugi-names", "fluorohydride", "projectignis"))
     yy_ocg_v = clean_source(b.yaml_vectors("ocg"), "OCG", log)
     yy_ocg_n = clean_source(b.yaml_names("ocg"), "OCG", log)
     vec_dates = {s.when for s in yy_ocg_v}
-    ocg_spine = sorted(
+    spine = sorted(
         yy_ocg_v + [s for s in yy_ocg_n if s.when not in vec_dates], key=lambda s: s.when
     )
-    for s in ocg_spine:
+    for s in spine:
         s.label_only = False  # OCG dates are real dates
-    ocg_groups = build_groups(
-        b,
-        ocg_spine,
-        [
-            [s for s in yy_ocg_n if s.when in vec_dates],
-            fl_ocg,
-            clean_source(b.ignis([" OCG"]), "OCG", log),
-        ],
-        ocg_fam,
-    )
-    md_fam = Family("master-duel", "Master Duel", ("yaml-yugi", "yaml-yugi-names", "projectignis"))
+    others = [
+        [s for s in yy_ocg_n if s.when in vec_dates],
+        fl_ocg,
+        clean_source(b.ignis([" OCG"]), "OCG", log),
+    ]
+    return fam, build_groups(b, spine, others, fam)
+
+
+def _master_duel(b: Builder) -> tuple[Family, list[Group]]:
+    """The Master Duel family's groups."""
+    log = b.log
+    fam = Family("master-duel", "Master Duel", ("yaml-yugi", "yaml-yugi-names", "projectignis"))
     md_v = clean_source(b.yaml_vectors("master-duel"), "Master Duel", log)
     for s in md_v:
         s.label_only = False
-    md_groups = build_groups(
-        b,
-        md_v,
-        [
-            clean_source(b.yaml_names("master-duel"), "Master Duel", log),
-            clean_source(b.ignis(["Master Duel"]), "Master Duel", log),
-        ],
-        md_fam,
-    )
-    gen_fam = Family(
+    others = [
+        clean_source(b.yaml_names("master-duel"), "Master Duel", log),
+        clean_source(b.ignis(["Master Duel"]), "Master Duel", log),
+    ]
+    return fam, build_groups(b, md_v, others, fam)
+
+
+def _genesys(b: Builder) -> tuple[Family, list[Group]]:
+    """The TCG Genesys family's groups (points lists; empty snapshots dropped)."""
+    fam = Family(
         "genesys",
         "Genesys",
         ("yaml-yugi", "projectignis"),
@@ -854,11 +940,17 @@ def build_all(b: Builder) -> list[Banlist]:
     for s in b.yaml_vectors("genesys"):
         s.label_only, s.snapshot = False, True
         if not s.entries:
-            log.append(f"- Genesys: `{s.ref}` is empty (a failed snapshot, not a list); not used.")
+            b.log.append(
+                f"- Genesys: `{s.ref}` is empty (a failed snapshot, not a list); not used."
+            )
             continue
         gen_v.append(s)
-    gen_groups = build_groups(b, gen_v, [b.ignis(["Genesys"])], gen_fam)
-    ogen_fam = Family(
+    return fam, build_groups(b, gen_v, [b.ignis(["Genesys"])], fam)
+
+
+def _ocg_genesys(b: Builder) -> tuple[Family, list[SrcList]]:
+    """The OCG Genesys family and its lists (yaml-yugi's snapshots only)."""
+    fam = Family(
         "ocg-genesys",
         "OCG Genesys",
         ("yaml-yugi",),
@@ -870,7 +962,12 @@ def build_all(b: Builder) -> list[Banlist]:
     ogen_v = b.yaml_vectors("ocg-genesys")
     for s in ogen_v:
         s.label_only, s.snapshot = False, True
-    rush_fam = Family(
+    return fam, ogen_v
+
+
+def _rush(b: Builder) -> tuple[Family, list[SrcList], list[SrcList]]:
+    """The Rush Duel family, EDOPro's lists (Legend stand-ins left out) and Konami's."""
+    fam = Family(
         "rush",
         "Rush Duel",
         ("yaml-yugi", "projectignis"),
@@ -887,93 +984,97 @@ def build_all(b: Builder) -> list[Banlist]:
         s.label_only = False
         legends = {c for c, v in s.entries.items() if v == 1 and b.is_legend(c)}
         if legends:
-            log.append(
+            b.log.append(
                 f"- Rush Duel: `{s.ref}`: {len(legends)} Legend card(s) listed as "
                 "Limited 1 (EDOPro's stand-in for the Legend rule) left out."
             )
         s.entries = {c: v for c, v in s.entries.items() if v < 3 and c not in legends}
-    rush_pi = clean_source(rush_pi, "Rush Duel", log)
-    rush_yy = b.yaml_vectors("rush", rush=True)
-    speed_fam = Family(
-        "speed",
-        "Speed Duel",
-        ("ygojson", "projectignis"),
-        whitelist=False,
-        note="Limits only (the card pool comes from the Speed Duel products: a card printed in "
-        "one, and every Skill, is legal from its product's date; see docs/data.md). From "
-        "EDOPro's Speed lists, on the published list dates "
-        "of YGOJSON's per-card Speed Duel history (Yugipedia), which also gives the limits: "
-        "Forbidden, and the Limited 1/2/3 groups (a deck holds at most N cards from all the "
-        "cards of Limited N together; EDOPro notes that it does not model this system). "
-        "Lists before the first published list (2022-09-10) keep EDOPro's month labels and "
-        "are marked approximate. The event-specific '2022.10.07 Speed Duel Midterm Paradox "
-        "Box' list is left out.",
+    rush_pi = clean_source(rush_pi, "Rush Duel", b.log)
+    return fam, rush_pi, b.yaml_vectors("rush", rush=True)
+
+
+SPEED_FAMILY = Family(
+    "speed",
+    "Speed Duel",
+    ("ygojson", "projectignis"),
+    whitelist=False,
+    note="Limits only (the card pool comes from the Speed Duel products: a card printed in "
+    "one, and every Skill, is legal from its product's date; see docs/data.md). From "
+    "EDOPro's Speed lists, on the published list dates "
+    "of YGOJSON's per-card Speed Duel history (Yugipedia), which also gives the limits: "
+    "Forbidden, and the Limited 1/2/3 groups (a deck holds at most N cards from all the "
+    "cards of Limited N together; EDOPro notes that it does not model this system). "
+    "Lists before the first published list (2022-09-10) keep EDOPro's month labels and "
+    "are marked approximate. The event-specific '2022.10.07 Speed Duel Midterm Paradox "
+    "Box' list is left out.",
+)
+
+WHITELISTS: tuple[tuple[str, str, list[str], str, date], ...] = (
+    ("goat", "GOAT", ["2005.4 GOAT"], "2005-07-27 (Goat)", date(2005, 4, 1)),
+    (
+        "edison",
+        "Edison",
+        ["2010.3 EDISON", "2010.03 EDISON", "2010.03.01 Edison"],
+        "2010-04-24 (Edison)",
+        date(2010, 3, 1),
+    ),
+    ("hat", "HAT", ["2014.04 HAT", "2014.4 HAT"], "2014-07-11 (HAT)", date(2014, 4, 1)),
+)
+"""The whitelist formats: id, title, EDOPro's list names (reference first), TimeWizard's
+curated list, the date of the TCG list the format uses."""
+
+
+def _tw_curated(b: Builder, stem: str) -> list[SrcList]:
+    """TimeWizard's curated list ``stem`` (labelled with the date its name starts with)."""
+    path = b.lf / "timewizard" / "curated-lflist" / f"{stem}.lflist.conf"
+    got = b.lflist_lists(path, f"{REPO_TW}:curated-lflist/{path.name}", "timewizard")
+    for s in got:
+        s.when = date.fromisoformat(stem[:10])
+        s.label_only = True
+    return got
+
+
+def whitelist_group(
+    b: Builder, fam_id: str, title: str, ignis_names: list[str], tw_stem: str, when: date
+) -> tuple[Family, list[Group]]:
+    """A whitelist format's family and its one group: EDOPro's list, cross-checked."""
+    fam = Family(
+        fam_id,
+        title,
+        ("projectignis", "timewizard"),
+        whitelist=True,
+        note=f"{title} whitelist (card pool and limits). EDOPro's list is the reference; "
+        "TimeWizard's curated list of the format's date cross-checks it. The effective "
+        f"date is that of the TCG list the format uses ({when}).",
     )
-    speed_pi = b.ignis(["Speed Duel"], exclude=["Midterm"])
-    log.append("")
-
-    family(tcg_fam, tcg_groups, b.ygojson_dates(), b.ygojson_history("tcg"))
-    family(ocg_fam, ocg_groups)
-    family(md_fam, md_groups)
-    family(gen_fam, gen_groups, b.ygojson_dates("genesys"))
-    family(ogen_fam, [Group(s) for s in ogen_v])
-    family(rush_fam, konami_only(b, build_groups(b, rush_pi, [rush_yy], rush_fam), "yaml-yugi"))
-    out.extend(build_speed(b, speed_fam, sorted(speed_pi, key=lambda s: s.when)))
-
-    # ---- whitelist formats
-    curated = b.lf / "timewizard" / "curated-lflist"
-
-    def tw_curated(stem: str) -> list[SrcList]:
-        path = curated / f"{stem}.lflist.conf"
-        got = b.lflist_lists(path, f"{REPO_TW}:curated-lflist/{path.name}", "timewizard")
-        for s in got:
-            s.when = date.fromisoformat(stem[:10])
-            s.label_only = True
-        return got
-
-    for fam_id, title, ignis_names, tw_stem, when in (
-        ("goat", "GOAT", ["2005.4 GOAT"], "2005-07-27 (Goat)", date(2005, 4, 1)),
-        (
-            "edison",
-            "Edison",
-            ["2010.3 EDISON", "2010.03 EDISON", "2010.03.01 Edison"],
-            "2010-04-24 (Edison)",
-            date(2010, 3, 1),
-        ),
-        ("hat", "HAT", ["2014.04 HAT", "2014.4 HAT"], "2014-07-11 (HAT)", date(2014, 4, 1)),
-    ):
-        fam = Family(
-            fam_id,
-            title,
-            ("projectignis", "timewizard"),
-            whitelist=True,
-            note=f"{title} whitelist (card pool and limits). EDOPro's list is the reference; "
-            "TimeWizard's curated list of the format's date cross-checks it. The effective "
-            f"date is that of the TCG list the format uses ({when}).",
-        )
-        pis = [s for s in b.ignis(ignis_names) if s.name in ignis_names]
-        pis.sort(key=lambda s: ignis_names.index(s.name))
-        spine = pis[0]
-        spine.when, spine.label_only = when, False
-        members = tw_curated(tw_stem)
-        for extra in pis[1:]:
-            if agreement(extra.entries, spine.entries) >= 0.99:
-                # an earlier version of the same EDOPro list (a header rename): one source
-                # must not vote twice, or it wins 2-2 ties on pool membership by itself
-                log.append(
-                    f"- {title}: `{extra.ref}` is a near-identical version of `{spine.ref}` "
-                    "(the same EDOPro list); counted once."
-                )
-                log.append("")
-                continue
-            extra.source = f"projectignis ({extra.name})"
-            members.append(extra)
-        family(fam, [Group(spine, members)])
-    return out
+    pis = [s for s in b.ignis(ignis_names) if s.name in ignis_names]
+    pis.sort(key=lambda s: ignis_names.index(s.name))
+    spine = pis[0]
+    spine.when, spine.label_only = when, False
+    members = _tw_curated(b, tw_stem)
+    for extra in pis[1:]:
+        if agreement(extra.entries, spine.entries) >= 0.99:
+            # an earlier version of the same EDOPro list (a header rename): one source
+            # must not vote twice, or it wins 2-2 ties on pool membership by itself
+            b.log.append(
+                f"- {title}: `{extra.ref}` is a near-identical version of `{spine.ref}` "
+                "(the same EDOPro list); counted once."
+            )
+            b.log.append("")
+            continue
+        extra.source = f"projectignis ({extra.name})"
+        members.append(extra)
+    return fam, [Group(spine, members)]
 
 
 SPEED_WINDOW = 45
 """Days between an EDOPro Speed list's month label and a published list date that pair them."""
+SPEED_WORDS = {"forbidden": 0, "limit1": 1, "limit2": 2, "limit3": 3}
+"""YGOJSON's Speed Duel statuses: Forbidden (0), Limited 1/2/3 (the limit group)."""
+_SPEED_TIE = "priority to ygojson (published per-card history)"
+
+History = dict[int, list[tuple[date, str]]]
+"""Per card: (date, status word) steps of YGOJSON's Speed Duel history."""
 
 
 def build_speed(b: Builder, fam: Family, spine: list[SrcList]) -> list[Banlist]:
@@ -989,18 +1090,7 @@ def build_speed(b: Builder, fam: Family, spine: list[SrcList]) -> list[Banlist]:
     log = b.log
     hist = b.ygojson_speed()
     published = sorted({d for steps in hist.values() for d, _ in steps})
-    pairs = sorted(
-        (abs((p - sp.when).days), i, j)
-        for i, sp in enumerate(spine)
-        for j, p in enumerate(published)
-        if abs((p - sp.when).days) <= SPEED_WINDOW
-    )
-    paired: dict[int, date] = {}
-    used: set[int] = set()
-    for _, i, j in pairs:
-        if i not in paired and j not in used:
-            paired[i] = published[j]
-            used.add(j)
+    paired = _pair_speed(spine, published)
     log.append(f"## {fam.title} (`{fam.family}`)")
     log.append("")
     log.append(fam.note)
@@ -1010,65 +1100,10 @@ def build_speed(b: Builder, fam: Family, spine: list[SrcList]) -> list[Banlist]:
             log.append(f"- Published Speed Duel list of {d} (YGOJSON) has no EDOPro pool near it.")
     stats = STATS.setdefault(fam.family, Stats())
     out = []
-    words = {"forbidden": 0, "limit1": 1, "limit2": 2, "limit3": 3}
     for i, src in enumerate(spine):
         when = paired.get(i)
         stats.lists += 1
-        entries: dict[int, int] = {}
-        groups: dict[int, int] = {}
-        rows = []
-        for code in sorted(src.entries):
-            e_forbidden = src.entries[code] == 0
-            e_group = src.groups.get(code)
-            if when is None:
-                entries[code] = src.entries[code]
-                continue
-            word = "unlimited"
-            for step, value in hist.get(code, []):
-                if step <= when:
-                    word = value
-            y = words.get(word)
-            y_forbidden, y_group = y == 0, (y if y else None)
-            e_text = "Forbidden" if e_forbidden else (f"Limited {e_group}" if e_group else "-")
-            y_text = "Forbidden" if y_forbidden else (f"Limited {y_group}" if y_group else "-")
-            edopro_speaks = bool(src.groups) or e_forbidden
-            if not edopro_speaks and src.entries[code] < 3 and y_group != src.entries[code]:
-                # EDOPro without group sections: its per-card 1/2 approximates a group
-                stats.ties["priority to ygojson (published per-card history)"] += 1
-                rows.append(
-                    f"| {code} | {b.name(code)} | EDOPro per-card "
-                    f"{src.entries[code]}, ygojson {y_text} | **{y_text}** | "
-                    "tie 1/2: priority to ygojson |"
-                )
-            elif edopro_speaks and e_text != y_text:
-                stats.ties["priority to ygojson (published per-card history)"] += 1
-                rows.append(
-                    f"| {code} | {b.name(code)} | EDOPro {e_text}, ygojson {y_text} | "
-                    f"**{y_text}** | tie 1/2: priority to ygojson |"
-                )
-            if y_forbidden:
-                entries[code] = 0
-            elif y_group is not None:
-                entries[code] = y_group
-                groups[code] = y_group
-            else:
-                entries[code] = 3
-        if when is not None:
-            for code, steps in sorted(hist.items()):
-                word = "unlimited"
-                for step, value in steps:
-                    if step <= when:
-                        word = value
-                if word != "unlimited" and code not in src.entries and word in words:
-                    rows.append(
-                        f"| {code} | {b.name(code)} | ygojson {word}, not in EDOPro's "
-                        f"list | **{word}** | Konami's list (YGOJSON) |"
-                    )
-                    entries[code] = words[word]
-                    if words[word]:
-                        groups[code] = words[word]
-        entries = {c: v for c, v in entries.items() if 0 <= v < 3}
-        groups = {c: v for c, v in groups.items() if c in entries}
+        entries, groups, rows = _speed_entries(b, src, when, hist, stats)
         effective = when or src.when
         banlist = Banlist(
             family=fam.family,
@@ -1085,35 +1120,143 @@ def build_speed(b: Builder, fam: Family, spine: list[SrcList]) -> list[Banlist]:
             names=MappingProxyType({c: b.name(c) for c in entries}),
         )
         out.append(banlist)
-        log.append(f"### {banlist.name}")
-        log.append("")
-        log.append(f"Label: {src.name}.")
-        if when is None:
-            stats.single += 1
-            log.append(
-                f"Effective date {effective}: EDOPro's month label; no published list date "
-                f"within {SPEED_WINDOW} days, so the date is approximate and the limits are "
-                "EDOPro's (per card, no groups)."
-            )
-        else:
-            log.append(
-                f"Effective date {effective}: the published date (YGOJSON's per-card history); "
-                f"EDOPro's month label {src.when} is {abs((src.when - effective).days)} days "
-                f"{'later' if src.when > effective else 'earlier'}. "
-                f"{len(groups)} cards in limit groups, "
-                f"{sum(1 for v in entries.values() if v == 0)} Forbidden."
-            )
-        log.append("")
-        if rows:
-            log.append(f"{len(rows)} disagreement(s):")
-            log.append("")
-            log.append("| passcode | card | values | kept | why |")
-            log.append("|---|---|---|---|---|")
-            log.extend(rows)
-        elif when is not None:
-            log.append("All sources agree on every entry.")
-        log.append("")
+        _log_speed(log, banlist, src, when, rows, stats)
     return out
+
+
+def _pair_speed(spine: list[SrcList], published: list[date]) -> dict[int, date]:
+    """Each EDOPro list's published date (by index): greedy, nearest first, within
+    :data:`SPEED_WINDOW` days, each date used once."""
+    pairs = sorted(
+        (abs((p - sp.when).days), i, j)
+        for i, sp in enumerate(spine)
+        for j, p in enumerate(published)
+        if abs((p - sp.when).days) <= SPEED_WINDOW
+    )
+    paired: dict[int, date] = {}
+    used: set[int] = set()
+    for _, i, j in pairs:
+        if i not in paired and j not in used:
+            paired[i] = published[j]
+            used.add(j)
+    return paired
+
+
+def _status_on(steps: list[tuple[date, str]], when: date) -> str:
+    """A card's YGOJSON Speed Duel status on ``when`` ("unlimited" before any step)."""
+    word = "unlimited"
+    for step, value in steps:
+        if step <= when:
+            word = value
+    return word
+
+
+def _speed_entries(
+    b: Builder, src: SrcList, when: date | None, hist: History, stats: Stats
+) -> tuple[dict[int, int], dict[int, int], list[str]]:
+    """One Speed list's entries and limit groups (YGOJSON's on a published date, else
+    EDOPro's), and the log's rows of their disagreements."""
+    entries: dict[int, int] = {}
+    groups: dict[int, int] = {}
+    rows = []
+    for code in sorted(src.entries):
+        if when is None:
+            entries[code] = src.entries[code]
+            continue
+        y = SPEED_WORDS.get(_status_on(hist.get(code, []), when))
+        row = _speed_disagreement(b, src, code, y)
+        if row is not None:
+            stats.ties[_SPEED_TIE] += 1
+            rows.append(row)
+        if y == 0:
+            entries[code] = 0
+        elif y:
+            entries[code] = y
+            groups[code] = y
+        else:
+            entries[code] = 3
+    if when is not None:
+        for code, steps in sorted(hist.items()):
+            word = _status_on(steps, when)
+            if word != "unlimited" and code not in src.entries and word in SPEED_WORDS:
+                rows.append(
+                    f"| {code} | {b.name(code)} | ygojson {word}, not in EDOPro's "
+                    f"list | **{word}** | Konami's list (YGOJSON) |"
+                )
+                entries[code] = SPEED_WORDS[word]
+                if SPEED_WORDS[word]:
+                    groups[code] = SPEED_WORDS[word]
+    entries = {c: v for c, v in entries.items() if 0 <= v < 3}
+    groups = {c: v for c, v in groups.items() if c in entries}
+    return entries, groups, rows
+
+
+def _limit_text(forbidden: bool, group: int | None) -> str:
+    """A Speed Duel status as the log writes it."""
+    return "Forbidden" if forbidden else (f"Limited {group}" if group else "-")
+
+
+def _speed_disagreement(b: Builder, src: SrcList, code: int, y: int | None) -> str | None:
+    """The log's row when EDOPro's status of ``code`` differs from YGOJSON's ``y`` (the
+    limit group, 0 Forbidden, None unlimited), else None."""
+    e_forbidden = src.entries[code] == 0
+    y_group = y if y else None
+    e_text = _limit_text(e_forbidden, src.groups.get(code))
+    y_text = _limit_text(y == 0, y_group)
+    edopro_speaks = bool(src.groups) or e_forbidden
+    if not edopro_speaks and src.entries[code] < 3 and y_group != src.entries[code]:
+        # EDOPro without group sections: its per-card 1/2 approximates a group
+        return (
+            f"| {code} | {b.name(code)} | EDOPro per-card "
+            f"{src.entries[code]}, ygojson {y_text} | **{y_text}** | "
+            "tie 1/2: priority to ygojson |"
+        )
+    if edopro_speaks and e_text != y_text:
+        return (
+            f"| {code} | {b.name(code)} | EDOPro {e_text}, ygojson {y_text} | "
+            f"**{y_text}** | tie 1/2: priority to ygojson |"
+        )
+    return None
+
+
+def _log_speed(
+    log: list[str],
+    banlist: Banlist,
+    src: SrcList,
+    when: date | None,
+    rows: list[str],
+    stats: Stats,
+) -> None:
+    """The log's section of one Speed Duel list."""
+    effective = banlist.effective
+    log.append(f"### {banlist.name}")
+    log.append("")
+    log.append(f"Label: {src.name}.")
+    if when is None:
+        stats.single += 1
+        log.append(
+            f"Effective date {effective}: EDOPro's month label; no published list date "
+            f"within {SPEED_WINDOW} days, so the date is approximate and the limits are "
+            "EDOPro's (per card, no groups)."
+        )
+    else:
+        log.append(
+            f"Effective date {effective}: the published date (YGOJSON's per-card history); "
+            f"EDOPro's month label {src.when} is {abs((src.when - effective).days)} days "
+            f"{'later' if src.when > effective else 'earlier'}. "
+            f"{len(banlist.groups)} cards in limit groups, "
+            f"{sum(1 for v in banlist.entries.values() if v == 0)} Forbidden."
+        )
+    log.append("")
+    if rows:
+        log.append(f"{len(rows)} disagreement(s):")
+        log.append("")
+        log.append("| passcode | card | values | kept | why |")
+        log.append("|---|---|---|---|---|")
+        log.extend(rows)
+    elif when is not None:
+        log.append("All sources agree on every entry.")
+    log.append("")
 
 
 def write(lists: list[Banlist], b: Builder, out_dir: Path, bundle: Path) -> None:

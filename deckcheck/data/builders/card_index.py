@@ -54,6 +54,7 @@ import sqlite3
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,7 @@ from deckcheck.card import (  # noqa: E402
     name_priority,
     normalize_name,
 )
+from deckcheck.card.name import INTL_LANGS  # noqa: E402
 from deckcheck.card.release import describe_source  # noqa: E402
 from deckcheck.data.builders import consistency  # noqa: E402
 from deckcheck.data.builders.release_dates import (  # noqa: E402
@@ -230,11 +232,6 @@ def printed_names(ignis: Path, rows: dict[int, dict[str, Any]]) -> dict[int, lis
     return out
 
 
-INTL_LANGS = ("ko", "fr", "de", "it", "es", "pt", "zh-TW")
-"""The other official card languages of the shared data, in the order of ``names-intl.jsonl``
-(language ids 3-9 of the name table; 0-2 are English, Japanese, Simplified Chinese)."""
-
-
 def intl_names(y: dict[str, Any] | None, j: dict[str, Any] | None) -> list[str | None]:
     """A card's names in :data:`INTL_LANGS` (yaml-yugi first, then YGOJSON)."""
     yn = (y or {}).get("name") or {}
@@ -242,23 +239,46 @@ def intl_names(y: dict[str, Any] | None, j: dict[str, Any] | None) -> list[str |
     return [(yn.get(lang) or jn.get(lang) or None) for lang in INTL_LANGS]
 
 
-def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
-    """Build the index document from the shared data folder, as of ``as_of`` (default: the
-    snapshot date of the folder's README)."""
-    cards_dir = data / "cards"
-    babel = cards_dir / "projectignis" / "babelcdb-current"
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """What the card index is built from, read once from the shared data folder."""
 
-    # --- archetype names -------------------------------------------------------------
+    cards_dir: Path
+    """``DATA/cards``."""
+    babel: Path
+    """The card databases of ``babelcdb-current``."""
+    setnames: dict[int, str]
+    """Archetype names by set code (``strings.conf``)."""
+    yy: dict[int, dict[str, Any]]
+    """yaml-yugi's cards by passcode."""
+    yy_rush: dict[str, dict[str, Any]]
+    """yaml-yugi's Rush cards by English name (the first of a name)."""
+    yj: dict[int, dict[str, Any]]
+    """YGOJSON's cards by passcode (the first naming it)."""
+    sets: SetDates
+    """Product dates per locale (YGOJSON sets)."""
+    pools: Any
+    """TimeWizard's card pools (TCG bounds)."""
+    evidence: Evidence
+    """The release-date evidence, learnt card by card."""
+
+
+def read_setnames(path: Path) -> dict[int, str]:
+    """Archetype names by set code, from the ``!setname`` lines of a ``strings.conf``."""
     setnames: dict[int, str] = {}
-    strings = read_data(cards_dir / "projectignis" / "strings" / "strings.conf").decode()
-    for line in strings.splitlines():
+    for line in read_data(path).decode().splitlines():
         if line.startswith("!setname "):
             parts = line.rstrip("\n").split(" ", 2)
             if len(parts) == 3:
                 name = parts[2].split("\t")[0].strip()
                 setnames[int(parts[1], 16)] = name
+    return setnames
 
-    # --- yaml-yugi: names, konami ids ------------------------------------------------
+
+def read_inputs(data: Path, as_of: date | None) -> Inputs:
+    """Read the archetype names, yaml-yugi, YGOJSON, product dates and pools of ``data``."""
+    cards_dir = data / "cards"
+    setnames = read_setnames(cards_dir / "projectignis" / "strings" / "strings.conf")
     yy: dict[int, dict[str, Any]] = {}
     for rec in load_jsonl(cards_dir / "yaml-yugi" / "cards.min.jsonl"):
         pw = parse_password(rec.get("password"))
@@ -269,8 +289,6 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
         en = (rec.get("name") or {}).get("en")
         if en and en not in yy_rush:
             yy_rush[en] = rec
-
-    # --- ygojson sets (product dates per locale), TimeWizard pools (TCG bounds) --------------
     sets = SetDates(load_jsonl(cards_dir / "ygojson" / "sets.min.jsonl"))
     pools = tw_pools(data / "lflists" / "timewizard" / "curated-lflist")
     snapshot = as_of or snapshot_date(data)
@@ -281,86 +299,88 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
             p = parse_password(pw)
             if p is not None and p not in yj:
                 yj[p] = rec
+    babel = cards_dir / "projectignis" / "babelcdb-current"
+    return Inputs(cards_dir, babel, setnames, yy, yy_rush, yj, sets, pools, evidence)
 
-    rows: dict[int, dict[str, Any]] = {}
 
-    def add(
-        pid: int,
-        ot: int,
-        alias: int,
-        setcode: int,
-        typ: int,
-        level: int,
-        race: int,
-        attr: int,
-        name: str,
-        flags: int,
-    ) -> None:
-        if pid in rows:
-            return
-        rows[pid] = {
-            "passcode": pid,
-            "alias": alias,
-            "name": name,
-            "type": typ,
-            "race": race,
-            "attribute": attr,
-            "level": level & 0xFF,
-            "scale": (level >> 24) & 0xFF,
-            "ot": ot,
-            "flags": flags,
-            "setcodes": setcodes_of(setcode),
-        }
+Rows = dict[int, dict[str, Any]]
+"""The card records being built, by passcode."""
+CdbRow = tuple[int, int, int, int, int, int, int, int, int, str]
+"""One row of a card database (:func:`read_cdb`)."""
 
-    def ot_flags(ot: int, typ: int) -> int:
-        f = 0
-        if ot & OT_OCG:
-            f |= FLAG_OCG
-        if ot & OT_TCG:
-            f |= FLAG_TCG
-        if ot & (OT_ANIME | OT_ILLEGAL | OT_VIDEO | OT_CUSTOM):
-            f |= FLAG_UNOFFICIAL
-        if ot & OT_SPEED:
-            f |= FLAG_SPEED
-        if ot & OT_PRERELEASE:
-            f |= FLAG_PRERELEASE
-        if ot & OT_RUSH:
-            f |= FLAG_RUSH
-        if ot & OT_LEGEND:
-            f |= FLAG_LEGEND
-        if typ & TYPE_TOKEN:
-            f |= FLAG_TOKEN
-        if typ & TYPE_SKILL:
-            f |= FLAG_SKILL
-        return f
 
-    # Official cards first: they win any passcode clash. Konami's English name (yaml-yugi)
-    # wins over the database's name, which may be a pre-release or fan translation; the
-    # database name stays a search alias. Alternate artworks of a renamed card follow it.
-    report: dict[str, Any] = {"renamed": [], "counts": Counter(), "open": [], "na_eu": []}
-    official = list(read_cdb(str(cards_dir / "derived" / "projectignis-cards.merged.cdb")))
+def add_row(rows: Rows, r: CdbRow, name: str, flags: int) -> None:
+    """Add the card of database row ``r`` under ``name`` and ``flags``, unless its passcode is
+    taken already (the first source naming a passcode wins)."""
+    pid, ot, alias, setcode, typ, level, race, attr, _, _ = r
+    if pid in rows:
+        return
+    rows[pid] = {
+        "passcode": pid,
+        "alias": alias,
+        "name": name,
+        "type": typ,
+        "race": race,
+        "attribute": attr,
+        "level": level & 0xFF,
+        "scale": (level >> 24) & 0xFF,
+        "ot": ot,
+        "flags": flags,
+        "setcodes": setcodes_of(setcode),
+    }
+
+
+_OT_FLAGS = (
+    (OT_OCG, FLAG_OCG),
+    (OT_TCG, FLAG_TCG),
+    (OT_ANIME | OT_ILLEGAL | OT_VIDEO | OT_CUSTOM, FLAG_UNOFFICIAL),
+    (OT_SPEED, FLAG_SPEED),
+    (OT_PRERELEASE, FLAG_PRERELEASE),
+    (OT_RUSH, FLAG_RUSH),
+    (OT_LEGEND, FLAG_LEGEND),
+)
+"""Card-database ``ot`` bits and the index flag each sets."""
+
+
+def ot_flags(ot: int, typ: int) -> int:
+    """The index flags of a card-database row's ``ot`` and type bits."""
+    f = 0
+    for bit, flag in _OT_FLAGS:
+        if ot & bit:
+            f |= flag
+    if typ & TYPE_TOKEN:
+        f |= FLAG_TOKEN
+    if typ & TYPE_SKILL:
+        f |= FLAG_SKILL
+    return f
+
+
+def add_official(
+    rows: Rows, src: Inputs, report: dict[str, Any], search_aliases: dict[int, list[str]]
+) -> set[int]:
+    """The official cards first: they win any passcode clash; their passcodes.
+
+    Konami's English name (yaml-yugi) wins over the database's name, which may be a
+    pre-release or fan translation; the database name stays a search alias. Alternate
+    artworks of a renamed card follow it.
+    """
+    official = list(read_cdb(str(src.cards_dir / "derived" / "projectignis-cards.merged.cdb")))
     cdb_names = {r[0]: r[9] for r in official}
-    search_aliases: dict[int, list[str]] = {}
     for r in official:
-        pid, ot, alias, setcode, typ, level, race, attr, _, name = r
+        pid, ot, alias, typ, name = r[0], r[1], r[2], r[4], r[9]
         base = alias if alias and alias != pid and cdb_names.get(alias) == name else pid
-        y_en = ((yy.get(base) or {}).get("name") or {}).get("en")
+        y_en = ((src.yy.get(base) or {}).get("name") or {}).get("en")
         if y_en and y_en != name:
             if base == pid:
                 search_aliases.setdefault(pid, []).append(name)
                 report["renamed"].append((pid, name, y_en))
             name = y_en
-        add(pid, ot, alias, setcode, typ, level, race, attr, name, ot_flags(ot, typ))
-    official_ids = set(rows)
-    report["counts"]["names: Konami's English name (yaml-yugi) replaced the cdb name"] = len(
-        report["renamed"]
-    )
-    old_names = printed_names(cards_dir / "projectignis", rows)
-    report["counts"]["names: older English names of the card databases (aliases)"] = sum(
-        len(v) for v in old_names.values()
-    )
+        add_row(rows, r, name, ot_flags(ot, typ))
+    return set(rows)
 
-    # Cards released in the OCG that the cdbs still keep under pre-release codes.
+
+def add_released_ocg(rows: Rows, yy: dict[int, dict[str, Any]], official_ids: set[int]) -> None:
+    """Cards released in the OCG that the cdbs still keep under pre-release codes."""
     for pw, rec in sorted(yy.items()):
         if pw in rows or not (rec.get("name") or {}).get("en"):
             continue
@@ -374,22 +394,15 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
             or (rec.get("link_arrows") and len(rec["link_arrows"]))
             or 0
         )
-        add(
-            pw,
-            OT_OCG | (OT_TCG if fl & FLAG_TCG else 0),
-            0,
-            0,
-            yaml_type_bits(rec),
-            int(level or 0),
-            0,
-            0,
-            rec["name"]["en"],
-            fl,
-        )
+        ot = OT_OCG | (OT_TCG if fl & FLAG_TCG else 0)
+        r = (pw, ot, 0, 0, yaml_type_bits(rec), int(level or 0), 0, 0, 0, "")
+        add_row(rows, r, rec["name"]["en"], fl)
         official_ids.add(pw)
 
-    # Other databases, in order of precedence: (file, flags to add, flags to clear, strip the
-    # "(Rush)"/"(GOAT)"/... suffix from the name). The first file naming a passcode wins.
+
+def add_other_databases(rows: Rows, babel: Path) -> None:
+    """The other databases, in order of precedence; the first file naming a passcode wins."""
+    # (file, flags to add, flags to clear, strip the "(Rush)"/"(GOAT)"/... suffix of the name)
     sources: list[tuple[str, int, int, bool]] = [
         ("cards-skills.cdb", FLAG_SKILL, 0, True),
         ("cards-skills-unofficial.cdb", FLAG_SKILL | FLAG_UNOFFICIAL, 0, True),
@@ -402,12 +415,12 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
     sources.append(("cards-unofficial.cdb", FLAG_UNOFFICIAL, 0, False))
     for fname, extra, clear, strip in sources:
         for r in read_cdb(str(babel / fname)):
-            pid, ot, alias, setcode, typ, level, race, attr, _, name = r
-            flags = (ot_flags(ot, typ) & ~clear) | extra
-            name = SUFFIX_RE.sub("", name) if strip else name
-            add(pid, ot, alias, setcode, typ, level, race, attr, name, flags)
+            flags = (ot_flags(r[1], r[4]) & ~clear) | extra
+            add_row(rows, r, SUFFIX_RE.sub("", r[9]) if strip else r[9], flags)
 
-    # --- pre-release code -> official passcode -------------------------------------------
+
+def edopro_mappings(rows: Rows, cards_dir: Path) -> dict[int, int]:
+    """EDOPro's pre-release code -> passcode mappings, of the passcodes in ``rows``."""
     prerelease_map: dict[int, int] = {}
     for path in sorted(
         glob.glob(str(cards_dir / "projectignis" / "deltas" / "*" / "mappings.json"))
@@ -417,22 +430,13 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
             for pre, real in json.load(fh).get("mappings", []):
                 if real in rows:
                     prerelease_map.setdefault(int(pre), int(real))
-    for pre, real in sorted(prerelease_map.items()):
-        if pre not in rows:  # an old pre-release code (EDOPro's mappings): the released card
-            t = rows[real]
-            add(
-                pre,
-                t["ot"],
-                real,
-                0,
-                t["type"],
-                t["level"],
-                t["race"],
-                t["attribute"],
-                t["name"],
-                (t["flags"] & ~FLAG_UNOFFICIAL) | FLAG_PRERELEASE,
-            )
-            rows[pre]["setcodes"] = t["setcodes"]
+    return prerelease_map
+
+
+def official_names(
+    rows: Rows, official_ids: set[int], search_aliases: dict[int, list[str]]
+) -> dict[str, int]:
+    """Official card by name: each card's name, then the old names it was renamed from."""
     official_by_name: dict[str, int] = {}
     for pid in sorted(official_ids):
         rec = rows[pid]
@@ -441,43 +445,76 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
     for pid, olds in sorted(search_aliases.items()):
         for old in olds:  # pre-release records may still carry the old name
             official_by_name.setdefault(old, pid)
+    return official_by_name
+
+
+def prerelease_codes(
+    rows: Rows, cards_dir: Path, official_ids: set[int], search_aliases: dict[int, list[str]]
+) -> dict[int, int]:
+    """Pre-release code -> official passcode: EDOPro's mappings (an old code missing from the
+    databases becomes a record of the released card), then pre-release records by name."""
+    prerelease_map = edopro_mappings(rows, cards_dir)
+    for pre, real in sorted(prerelease_map.items()):
+        if pre not in rows:  # an old pre-release code (EDOPro's mappings): the released card
+            t = rows[real]
+            r = (pre, t["ot"], real, 0, t["type"], t["level"], t["race"], t["attribute"], 0, "")
+            add_row(rows, r, t["name"], (t["flags"] & ~FLAG_UNOFFICIAL) | FLAG_PRERELEASE)
+            rows[pre]["setcodes"] = t["setcodes"]
+    official_by_name = official_names(rows, official_ids, search_aliases)
     for pid, rec in rows.items():
         if rec["flags"] & FLAG_PRERELEASE and pid not in prerelease_map:
-            real = official_by_name.get(rec["name"])
-            if real is not None:
-                prerelease_map[pid] = real
+            named = official_by_name.get(rec["name"])
+            if named is not None:
+                prerelease_map[pid] = named
+    return prerelease_map
 
-    # --- alias classification ----------------------------------------------------------
+
+def classify_aliases(rows: Rows, prerelease_map: dict[int, int]) -> None:
+    """Set each record's ``alias`` (the card it is a version of, 0 for none) and ``alias_kind``."""
     for pid, rec in rows.items():
-        alias = rec["alias"]
         rec["alias_kind"] = ALIAS_NONE
         if pid in prerelease_map and prerelease_map[pid] != pid:
             rec["alias"] = prerelease_map[pid]
             rec["alias_kind"] = ALIAS_VARIANT
-            continue
-        if not alias or alias == pid:
-            rec["alias"] = 0
-            continue
-        target = rows.get(alias)
-        if target is None or bool(target["flags"] & FLAG_RUSH) != bool(rec["flags"] & FLAG_RUSH):
-            # Rush cards alias the OCG card they reprint: a different game, its own card.
-            rec["alias"] = 0
-            continue
-        while target["alias"] and target["alias"] in rows and target["alias"] != target["passcode"]:
-            target = rows[target["alias"]]
-        rec["alias"] = target["passcode"]
-        if rec["flags"] & FLAG_GOAT:
-            rec["alias_kind"] = ALIAS_VARIANT
-        elif rec["name"] == target["name"]:
-            rec["alias_kind"] = ALIAS_ALT_ART
-        elif SUFFIX_RE.sub("", rec["name"]) == target["name"]:
-            # "Sinister Serpent (Pre-Errata)", "Dark Magician (Anime)": a version of the card
-            rec["alias_kind"] = ALIAS_VARIANT
         else:
-            rec["alias_kind"] = ALIAS_TREATED_AS
+            _classify_alias(rows, pid, rec)
 
-    # Rush reprints: EDOPro aliases them to the OCG card; within Rush, the same name is the same
-    # card, so later Rush records of a name become alternate artworks of the first one.
+
+def _classify_alias(rows: Rows, pid: int, rec: dict[str, Any]) -> None:
+    """Classify the alias of a record that is no pre-release code."""
+    alias = rec["alias"]
+    if not alias or alias == pid:
+        rec["alias"] = 0
+        return
+    target = rows.get(alias)
+    if target is None or bool(target["flags"] & FLAG_RUSH) != bool(rec["flags"] & FLAG_RUSH):
+        # Rush cards alias the OCG card they reprint: a different game, its own card.
+        rec["alias"] = 0
+        return
+    while target["alias"] and target["alias"] in rows and target["alias"] != target["passcode"]:
+        target = rows[target["alias"]]
+    rec["alias"] = target["passcode"]
+    if rec["flags"] & FLAG_GOAT:
+        rec["alias_kind"] = ALIAS_VARIANT
+    elif rec["name"] == target["name"]:
+        rec["alias_kind"] = ALIAS_ALT_ART
+    elif SUFFIX_RE.sub("", rec["name"]) == target["name"]:
+        # "Sinister Serpent (Pre-Errata)", "Dark Magician (Anime)": a version of the card
+        rec["alias_kind"] = ALIAS_VARIANT
+    else:
+        rec["alias_kind"] = ALIAS_TREATED_AS
+
+
+def join_rush(
+    rows: Rows, src: Inputs, report: dict[str, Any], search_aliases: dict[int, list[str]]
+) -> None:
+    """Rush reprints, and Rush cards EDOPro names differently from Konami.
+
+    EDOPro aliases reprints to the OCG card; within Rush, the same name is the same card, so
+    later Rush records of a name become alternate artworks of the first one. Names matched by
+    name and stats: Konami's English name wins (the EDOPro name stays a search alias), so
+    Konami ids and lists map.
+    """
     first_rush: dict[str, int] = {}
     for pid in sorted(rows):
         rec = rows[pid]
@@ -490,10 +527,7 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
             rec["alias_kind"] = ALIAS_ALT_ART
         else:
             first_rush[rec["name"]] = pid
-
-    # Rush cards EDOPro names differently from Konami: matched by name and stats; Konami's
-    # English name wins (the EDOPro name stays a search alias), so Konami ids and lists map.
-    for pid, y_rec in match_rush_names(rows, yy_rush, babel / "cards-rush.cdb").items():
+    for pid, y_rec in match_rush_names(rows, src.yy_rush, src.babel / "cards-rush.cdb").items():
         old, new = rows[pid]["name"], y_rec["name"]["en"]
         for other in rows.values():
             if other["flags"] & FLAG_RUSH and other["name"] == old:
@@ -502,96 +536,139 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
         report["renamed"].append((pid, old, new))
         report["counts"]["names: Konami's Rush name (yaml-yugi, matched by name and stats)"] += 1
 
-    # --- names, konami ids, dates -----------------------------------------------------------
-    yy_kid = {
-        str((r.get("name") or {}).get("en")): r["konami_id"]
-        for r in yy.values()
-        if r.get("konami_id")
-    }
-    md_first = md_lists(data / "lflists" / "yaml-yugi-limit-regulation" / "master-duel", yy_kid)
+
+Found = dict[int, tuple[Any, Any, int | None, dict[str, Any]]]
+"""Per passcode: its yaml-yugi and YGOJSON records, Konami id and best dated evidence."""
+
+
+def _base(pid: int, rec: dict[str, Any]) -> int:
+    """The card a record's facts come from: its alias for alternate artworks and versions."""
+    return int(rec["alias"]) if rec["alias_kind"] in (ALIAS_ALT_ART, ALIAS_VARIANT) else pid
+
+
+def gather(rows: Rows, src: Inputs) -> tuple[Found, dict[int, str | None]]:
+    """Each card's records, Konami id and dated evidence (the evidence learnt, then frozen),
+    and the Speed Duel print of each."""
     yj_skills = {
         SKILL_SUFFIX.sub("", str((r.get("name") or {}).get("en"))): r
-        for r in load_jsonl(cards_dir / "ygojson" / "cards.min.jsonl")
+        for r in load_jsonl(src.cards_dir / "ygojson" / "cards.min.jsonl")
         if r.get("cardType") == "skill"
     }
-    found: dict[int, tuple[Any, Any, int | None, dict[str, Any]]] = {}
+    found: Found = {}
     speed_print: dict[int, str | None] = {}
     for pid in sorted(rows):
         rec = rows[pid]
-        base = rec["alias"] if rec["alias_kind"] in (ALIAS_ALT_ART, ALIAS_VARIANT) else pid
-        y = yy.get(pid) or yy.get(base)
-        j = yj.get(pid) or yj.get(base)
+        base = _base(pid, rec)
+        y = src.yy.get(pid) or src.yy.get(base)
+        j = src.yj.get(pid) or src.yj.get(base)
         if rec["flags"] & FLAG_RUSH:
-            y, j = yy_rush.get(rec["name"]), None
+            y, j = src.yy_rush.get(rec["name"]), None
         konami = (y or {}).get("konami_id") or ((j or {}).get("externalIDs") or {}).get("dbID")
         if rec["flags"] & FLAG_SKILL and not rec["flags"] & FLAG_UNOFFICIAL:
             j = yj_skills.get(rec["name"])
-        best = {} if rec["flags"] & FLAG_RUSH else evidence.dated(y, j)
+        best = {} if rec["flags"] & FLAG_RUSH else src.evidence.dated(y, j)
         found[pid] = (y, j, konami, best)
-        speed_print[pid] = sets.speed_print(y)
-        rec["tw"] = tw_window(pools, (pid, base)) is not None
+        speed_print[pid] = src.sets.speed_print(y)
+        rec["tw"] = tw_window(src.pools, (pid, base)) is not None
         if base == pid and not rec["flags"] & NOT_DATED:
-            evidence.learn(y, konami, best)
-    evidence.freeze()
-    out_rows: list[list[Any]] = []
+            src.evidence.learn(y, konami, best)
+    src.evidence.freeze()
+    return found, speed_print
+
+
+def local_names(y: dict[str, Any] | None, j: dict[str, Any] | None) -> tuple[Any, Any]:
+    """A card's Japanese (ruby stripped) and Simplified Chinese names, yaml-yugi first."""
+    ja = zh = None
+    if y is not None:
+        names = y.get("name") or {}
+        ja = strip_ruby(names.get("ja"))
+        zh = names.get("zh-CN") or None
+    if j is not None:
+        jn = j.get("name") or {}
+        ja = ja or strip_ruby(jn.get("ja"))
+        zh = zh or jn.get("zh-CN") or None
+    return ja, zh
+
+
+def skill_release(best: dict[str, Any], evidence: Evidence) -> dict[str, list[Any]]:
+    """A Speed Duel Skill's release: its product's date (one region's for the other too)."""
+    release: dict[str, list[Any]] = {
+        k: [best[k][0], "e", best[k][1], None] for k in ("na", "eu") if k in best
+    }
+    for k, o in (("na", "eu"), ("eu", "na")):
+        if k not in release and o in release:
+            release[k] = [release[o][0], "e", "speed-same", None]
+    evidence.counts.update(
+        f"Skill {k.upper()} e: {describe_source(e[2])}" for k, e in release.items()
+    )
+    return release
+
+
+def out_row(
+    pid: int,
+    rec: dict[str, Any],
+    src: Inputs,
+    found: Found,
+    md_first: Any,
+    report: dict[str, Any],
+) -> list[Any]:
+    """The index row of one card (its release dated, its region flags set)."""
+    base = _base(pid, rec)
+    y, j, konami, best = found[pid]
+    if rec["flags"] & FLAG_PRERELEASE and rec["alias_kind"] == ALIAS_VARIANT:
+        y = j = None  # a pre-release code of a released card: its names are the card's
+    ja, zh = local_names(y, j)
+    release: dict[str, list[Any]] = {}
+    if rec["flags"] & FLAG_SKILL and best:  # Speed Duel Skills: their product's date
+        release = skill_release(best, src.evidence)
+    if not rec["flags"] & NOT_DATED:
+        rec["flags"] = region_flags(rec, pid == base, best, y, report)
+        release = dated_release(src.evidence, rec, y, j, konami, (pid, base), best, md_first)
+        if pid == base:
+            record_open(report, pid, rec["name"], release, best, y)
+    row = {
+        "passcode": pid,
+        "alias": rec["alias"],
+        "alias_kind": rec["alias_kind"],
+        "name": rec["name"],
+        "name_ja": ja,
+        "name_zh": zh,
+        "type": rec["type"] & TYPE_BITS,
+        "race": rec["race"],
+        "attribute": rec["attribute"],
+        "level": rec["level"],
+        "scale": rec["scale"],
+        "flags": rec["flags"],
+        "konami_id": konami,
+        "ocg_date": (release.get("ocg") or [None])[0],
+        "tcg_date": (release.get("na") or [None])[0],
+        "archetypes": sorted({src.setnames[c] for c in rec["setcodes"] if c in src.setnames}),
+        "release": release,
+    }
+    return [row[f] for f in FIELDS]
+
+
+def out_rows(
+    rows: Rows, src: Inputs, found: Found, md_first: Any, report: dict[str, Any]
+) -> tuple[list[list[Any]], list[list[Any]]]:
+    """The index rows, and the other official languages' names of each card."""
+    rows_out: list[list[Any]] = []
     intl: list[list[Any]] = []
     for pid in sorted(rows):
         rec = rows[pid]
-        base = rec["alias"] if rec["alias_kind"] in (ALIAS_ALT_ART, ALIAS_VARIANT) else pid
-        y, j, konami, best = found[pid]
-        if base == pid and not rec["flags"] & FLAG_RUSH:
+        y, j, _, _ = found[pid]
+        if _base(pid, rec) == pid and not rec["flags"] & FLAG_RUSH:
             local = intl_names(y, j)
             if any(local):
                 intl.append([pid, name_priority(rec["flags"]), *local])
-        ja = zh = None
-        if rec["flags"] & FLAG_PRERELEASE and rec["alias_kind"] == ALIAS_VARIANT:
-            y = j = None  # a pre-release code of a released card: its names are the card's
-        if y is not None:
-            names = y.get("name") or {}
-            ja = strip_ruby(names.get("ja"))
-            zh = names.get("zh-CN") or None
-        if j is not None:
-            jn = j.get("name") or {}
-            ja = ja or strip_ruby(jn.get("ja"))
-            zh = zh or jn.get("zh-CN") or None
-        release: dict[str, list[Any]] = {}
-        if rec["flags"] & FLAG_SKILL and best:  # Speed Duel Skills: their product's date
-            release = {k: [best[k][0], "e", best[k][1], None] for k in ("na", "eu") if k in best}
-            for k, o in (("na", "eu"), ("eu", "na")):
-                if k not in release and o in release:
-                    release[k] = [release[o][0], "e", "speed-same", None]
-            evidence.counts.update(
-                f"Skill {k.upper()} e: {describe_source(e[2])}" for k, e in release.items()
-            )
-        if not rec["flags"] & NOT_DATED:
-            rec["flags"] = region_flags(rec, pid == base, best, y, report)
-            release = dated_release(evidence, rec, y, j, konami, (pid, base), best, md_first)
-            if pid == base:
-                record_open(report, pid, rec["name"], release, best, y)
-        ocg_date = (release.get("ocg") or [None])[0]
-        tcg_date = (release.get("na") or [None])[0]
-        archetypes = sorted({setnames[c] for c in rec["setcodes"] if c in setnames})
-        row = {
-            "passcode": pid,
-            "alias": rec["alias"],
-            "alias_kind": rec["alias_kind"],
-            "name": rec["name"],
-            "name_ja": ja,
-            "name_zh": zh,
-            "type": rec["type"] & TYPE_BITS,
-            "race": rec["race"],
-            "attribute": rec["attribute"],
-            "level": rec["level"],
-            "scale": rec["scale"],
-            "flags": rec["flags"],
-            "konami_id": konami,
-            "ocg_date": ocg_date,
-            "tcg_date": tcg_date,
-            "archetypes": archetypes,
-            "release": release,
-        }
-        out_rows.append([row[f] for f in FIELDS])
-    report["counts"].update(evidence.counts)
+        rows_out.append(out_row(pid, rec, src, found, md_first, report))
+    return rows_out, intl
+
+
+def check_dates(
+    rows_out: list[list[Any]], src: Inputs, found: Found, report: dict[str, Any]
+) -> None:
+    """The dates checked against the prints (consistency), Rush and Speed Duel cards dated."""
     col = {f: i for i, f in enumerate(FIELDS)}
     checked = [
         {
@@ -600,26 +677,56 @@ def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
             "release": r[col["release"]],
             "prints": (found[r[0]][0] or {}).get("first_print_numbers") or {},
         }
-        for r in out_rows
+        for r in rows_out
         if not r[col["alias"]] and not r[col["flags"]] & NOT_DATED
     ]
-    report["consistency"] = consistency.check(checked, sets)
+    report["consistency"] = consistency.check(checked, src.sets)
 
-    date_rush_cards(out_rows, rush_lists(data), report)
+
+def build(data: Path, as_of: date | None = None) -> dict[str, Any]:
+    """Build the index document from the shared data folder, as of ``as_of`` (default: the
+    snapshot date of the folder's README)."""
+    src = read_inputs(data, as_of)
+    rows: Rows = {}
+    report: dict[str, Any] = {"renamed": [], "counts": Counter(), "open": [], "na_eu": []}
+    search_aliases: dict[int, list[str]] = {}
+    official_ids = add_official(rows, src, report, search_aliases)
+    report["counts"]["names: Konami's English name (yaml-yugi) replaced the cdb name"] = len(
+        report["renamed"]
+    )
+    old_names = printed_names(src.cards_dir / "projectignis", rows)
+    report["counts"]["names: older English names of the card databases (aliases)"] = sum(
+        len(v) for v in old_names.values()
+    )
+    add_released_ocg(rows, src.yy, official_ids)
+    add_other_databases(rows, src.babel)
+    prerelease_map = prerelease_codes(rows, src.cards_dir, official_ids, search_aliases)
+    classify_aliases(rows, prerelease_map)
+    join_rush(rows, src, report, search_aliases)
+    yy_kid = {
+        str((r.get("name") or {}).get("en")): r["konami_id"]
+        for r in src.yy.values()
+        if r.get("konami_id")
+    }
+    md_first = md_lists(data / "lflists" / "yaml-yugi-limit-regulation" / "master-duel", yy_kid)
+    found, speed_print = gather(rows, src)
+    rows_out, intl = out_rows(rows, src, found, md_first, report)
+    report["counts"].update(src.evidence.counts)
+    check_dates(rows_out, src, found, report)
+    date_rush_cards(rows_out, rush_lists(data), report)
     konami_speed = {
         pid
         for pid, (y, _, _, _) in found.items()
         if ((y or {}).get("limit_regulation") or {}).get("speed") in SPEED_LEGAL
     }
     date_speed_cards(
-        out_rows, speed_lists(data), speed_print, report, (konami_speed, evidence.as_of)
+        rows_out, speed_lists(data), speed_print, report, (konami_speed, src.evidence.as_of)
     )
-    aliases = {pid: names for pid, names in search_aliases.items()}
     return {
         "format": INDEX_FORMAT,
         "fields": list(FIELDS),
-        "cards": out_rows,
-        "search_aliases": aliases,
+        "cards": rows_out,
+        "search_aliases": dict(search_aliases),
         "old_names": old_names,
         "intl": intl,
         "report": report,
@@ -849,30 +956,48 @@ def date_speed_cards(
         flags = r[col["flags"]]
         if flags & (FLAG_RUSH | FLAG_UNOFFICIAL | FLAG_PRERELEASE | FLAG_SKILL | FLAG_TOKEN):
             continue
-        got = first.get(r[col["passcode"]]) or first.get(r[col["alias"]])
-        out = printed.get(r[col["passcode"]]) or printed.get(r[col["alias"]])
-        entry: list[Any]
-        listed = r[col["passcode"]] in konami[0] or r[col["alias"]] in konami[0]
+        pid, alias = r[col["passcode"]], r[col["alias"]]
+        got = first.get(pid) or first.get(alias)
+        out = printed.get(pid) or printed.get(alias)
+        entry: list[Any] | None
         if out is not None:  # printed in a Speed Duel product: in the pool from its date
             entry = [out, "e", "speed-print", None]
-        elif got is None and listed:  # on Konami's Speed list (a Speed reprint): out by then
-            tcg = (r[col["release"]].get("na") or [None])[0]
-            entry = [max(SPEED_LAUNCH, tcg or SPEED_LAUNCH), "w", "speed-status", konami[1]]
         elif got is None:
-            continue
+            entry = _speed_status(r, col, konami)
         elif got[0] == first_label:
             entry = [got[0], "a", "speed-first", None]
         else:
-            named, changed = got
-            lower = date.fromordinal(_day(named) - SPEED_LABEL_SLACK_DAYS).isoformat()
-            for snap, codes in snapshots:
-                if snap >= lower and r[col["passcode"]] not in codes:
-                    lower = max(lower, date.fromordinal(_day(snap) + 1).isoformat())
-            entry = [lower, "w", "speed-lists", max(changed, lower)]
+            entry = _speed_listed(pid, got, snapshots)
+        if entry is None:
+            continue
         release = dict(r[col["release"]])
         release["sd"] = entry
         r[col["release"]] = dict(sorted(release.items()))
         counts[f"SD {entry[1]}: {describe_source(str(entry[2]))}"] += 1
+
+
+def _speed_status(
+    r: list[Any], col: dict[str, int], konami: tuple[set[int], str]
+) -> list[Any] | None:
+    """The Speed Duel window of a card in no list and no Speed print: on Konami's Speed list
+    (a Speed reprint), out by the data's date, from its TCG release; else None."""
+    if r[col["passcode"]] not in konami[0] and r[col["alias"]] not in konami[0]:
+        return None
+    tcg = (r[col["release"]].get("na") or [None])[0]
+    return [max(SPEED_LAUNCH, tcg or SPEED_LAUNCH), "w", "speed-status", konami[1]]
+
+
+def _speed_listed(
+    pid: int, got: tuple[str, str], snapshots: list[tuple[str, set[int]]]
+) -> list[Any]:
+    """The Speed Duel window of a card first in the list ``got`` (label, last change): from
+    the label (less the slack), after every later snapshot list missing it."""
+    named, changed = got
+    lower = date.fromordinal(_day(named) - SPEED_LABEL_SLACK_DAYS).isoformat()
+    for snap, codes in snapshots:
+        if snap >= lower and pid not in codes:
+            lower = max(lower, date.fromordinal(_day(snap) + 1).isoformat())
+    return [lower, "w", "speed-lists", max(changed, lower)]
 
 
 def rush_lists(data: Path) -> list[tuple[str, set[int]]]:
@@ -955,25 +1080,8 @@ def date_rush_cards(
         flags = r[col["flags"]]
         if not flags & FLAG_RUSH or flags & (FLAG_UNOFFICIAL | FLAG_PRERELEASE) or r[col["alias"]]:
             continue
-        estimate = None
-        kid = r[col["konami_id"]]
-        if kid and kids:
-            i = bisect.bisect_left(kids, kid)
-            lo = max(0, i - RUSH_NEIGHBOURS // 2)
-            near = sorted(d for _, d in ocg[lo : lo + RUSH_NEIGHBOURS])
-            q1, q3 = near[len(near) // 4], near[(3 * len(near)) // 4]
-            if len(near) >= RUSH_NEIGHBOURS // 2 and _day(q3) - _day(q1) <= RUSH_SPREAD_DAYS:
-                estimate = q1
-        listed = first_listed.get(r[col["passcode"]])
-        got: str | None
-        if estimate and listed:
-            got = min(estimate, listed)
-            key = "Konami-id estimate" if got == estimate else "EDOPro Rush list (upper bound)"
-        else:
-            got = estimate or listed
-            key = "Konami-id estimate" if estimate else "EDOPro Rush list (upper bound)"
-        if got and launch and got < launch:
-            got, key = launch, "Rush Duel's launch (EDOPro's first Rush list)"
+        estimate = _rush_estimate(r[col["konami_id"]], kids, ocg)
+        got, key = _rush_date(estimate, first_listed.get(r[col["passcode"]]), launch)
         counts[f"Rush dates: {key if got else 'none (release-date-unknown)'}"] += 1
         dated[r[col["passcode"]]] = got
     for r in rows:
@@ -981,6 +1089,37 @@ def date_rush_cards(
             r[col["ocg_date"]] = dated[r[col["passcode"]]]
         elif r[col["flags"]] & FLAG_RUSH and r[col["alias"]] in dated:
             r[col["ocg_date"]] = dated[r[col["alias"]]]
+
+
+def _rush_estimate(kid: Any, kids: list[Any], ocg: list[tuple[Any, str]]) -> str | None:
+    """The first-quartile first release of the cards with the nearest Konami ids to ``kid``,
+    when their dates agree (else None)."""
+    if not kid or not kids:
+        return None
+    i = bisect.bisect_left(kids, kid)
+    lo = max(0, i - RUSH_NEIGHBOURS // 2)
+    near = sorted(d for _, d in ocg[lo : lo + RUSH_NEIGHBOURS])
+    q1, q3 = near[len(near) // 4], near[(3 * len(near)) // 4]
+    if len(near) >= RUSH_NEIGHBOURS // 2 and _day(q3) - _day(q1) <= RUSH_SPREAD_DAYS:
+        return q1
+    return None
+
+
+def _rush_date(
+    estimate: str | None, listed: str | None, launch: str | None
+) -> tuple[str | None, str]:
+    """A Rush card's date (the earlier of the estimate and its first list, never before the
+    launch) and the evidence it comes from."""
+    got: str | None
+    if estimate and listed:
+        got = min(estimate, listed)
+        key = "Konami-id estimate" if got == estimate else "EDOPro Rush list (upper bound)"
+    else:
+        got = estimate or listed
+        key = "Konami-id estimate" if estimate else "EDOPro Rush list (upper bound)"
+    if got and launch and got < launch:
+        got, key = launch, "Rush Duel's launch (EDOPro's first Rush list)"
+    return got, key
 
 
 def dump(doc: dict[str, Any]) -> tuple[str, str, str]:
@@ -1019,39 +1158,43 @@ def dump(doc: dict[str, Any]) -> tuple[str, str, str]:
     return "\n".join(lines) + "\n", names_text + "\n", "\n".join(intl) + "\n"
 
 
+REPORT_HEAD = (
+    "# Card index build report",
+    "",
+    "Generated by `scripts/build_card_index.py` from `../shared/data`; do not edit. The",
+    "rules are in the docstrings of the script and of `builders/release_dates.py`: Konami's",
+    "English name wins (the database name stays a search alias); a card's first release per",
+    "region (OCG, TCG North America `NA`, TCG Europe `EU`, Master Duel `MD`, Speed Duel",
+    "`SD`) is the earliest dated print of that region (Speed Duel and Master Duel: windows,",
+    "see `docs/data.md`); TimeWizard's TCG pools only bound a North American date",
+    "(a window between the last pool without the card and the first with it); a region with",
+    "no dated print gets a lower bound (promo-series numbering, the data's as-of date, the",
+    "first releases of the cards with the nearest Konami ids): validation refuses the card",
+    "before it and warns `release-date-unknown` after it. A release date outranks a stale",
+    "region flag; Konami's 'Not yet released' clears a region flag that no date supports. No",
+    "source dates Rush Duel cards: each is dated by the earlier of an estimate from Konami's",
+    "card ids (the first-quartile first release of the 40 OCG/TCG cards with the nearest",
+    "ids, when they agree within 120 days) and the first EDOPro Rush list holding it, never",
+    "before Rush Duel's launch (2020-04-04); these dates are estimates (validation says",
+    "'about').",
+    "",
+    "## What each source decided",
+    "",
+    "Counts over official cards (alternate artworks included; no tokens, Skills; Rush",
+    "cards only in the 'Rush dates' rows), per region and kind: `e` a dated print (credited",
+    "to the source of the earliest one), `w` a window, `b` a bound only, `a` assumed from",
+    "Master Duel's launch.",
+    "",
+    "| decision | cards |",
+    "|---|---|",
+)
+"""The build report's opening: how the index decides, and the heading of its decision counts."""
+
+
 def render_report(doc: dict[str, Any]) -> str:
     """The card-index build report (Markdown): what each source decided, and open cases."""
     rep = doc["report"]
-    out = [
-        "# Card index build report",
-        "",
-        "Generated by `scripts/build_card_index.py` from `../shared/data`; do not edit. The",
-        "rules are in the docstrings of the script and of `builders/release_dates.py`: Konami's",
-        "English name wins (the database name stays a search alias); a card's first release per",
-        "region (OCG, TCG North America `NA`, TCG Europe `EU`, Master Duel `MD`, Speed Duel",
-        "`SD`) is the earliest dated print of that region (Speed Duel and Master Duel: windows,",
-        "see `docs/data.md`); TimeWizard's TCG pools only bound a North American date",
-        "(a window between the last pool without the card and the first with it); a region with",
-        "no dated print gets a lower bound (promo-series numbering, the data's as-of date, the",
-        "first releases of the cards with the nearest Konami ids): validation refuses the card",
-        "before it and warns `release-date-unknown` after it. A release date outranks a stale",
-        "region flag; Konami's 'Not yet released' clears a region flag that no date supports. No",
-        "source dates Rush Duel cards: each is dated by the earlier of an estimate from Konami's",
-        "card ids (the first-quartile first release of the 40 OCG/TCG cards with the nearest",
-        "ids, when they agree within 120 days) and the first EDOPro Rush list holding it, never",
-        "before Rush Duel's launch (2020-04-04); these dates are estimates (validation says",
-        "'about').",
-        "",
-        "## What each source decided",
-        "",
-        "Counts over official cards (alternate artworks included; no tokens, Skills; Rush",
-        "cards only in the 'Rush dates' rows), per region and kind: `e` a dated print (credited",
-        "to the source of the earliest one), `w` a window, `b` a bound only, `a` assumed from",
-        "Master Duel's launch.",
-        "",
-        "| decision | cards |",
-        "|---|---|",
-    ]
+    out = list(REPORT_HEAD)
     for key, n in sorted(rep["counts"].items()):
         out.append(f"| {key} | {n} |")
     out += [

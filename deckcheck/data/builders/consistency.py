@@ -56,55 +56,13 @@ def check(rows: list[dict[str, Any]], sets: SetDates) -> Found:
     unlinked: dict[str, list[str]] = {}
     for row in rows:
         pid, name, rel, prints = str(row["passcode"]), row["name"], row["release"], row["prints"]
-        ocg = rel.get("ocg")
-        en = prints.get("en")
-        en_product = sets.product(en, "na") if en else None
-        en_locs = sets.by_name[en_product] if en_product else {}
-        en_dates = region_dates(en_locs)
-        for region in ("na", "eu"):
-            tcg = rel.get(region)
-            if not (tcg and ocg and tcg[1] == ocg[1] == "e" and tcg[0] < ocg[0]):
-                continue
-            ja = product_key((prints.get("ja") or "").rsplit("-", 1)[0] + "-JP")
-            in_ocg_product = bool(ja and en and ja[0] == en.split("-")[0])
-            shared = in_ocg_product and "jp" in en_locs and en_locs["jp"] <= tcg[0]
-            early = tcg[2] == "ygojson" and min(en_dates.values(), default="9999") > ocg[0]
-            if shared or early:
-                why = (
-                    "its first English product came out in the OCG"
-                    if shared
-                    else ("a set dated before its first English product")
-                )
-                found["tcg-before-ocg"].append(
-                    (pid, name, f"{region.upper()} {tcg[0]} < OCG {ocg[0]} ({why})")
-                )
-                break
-        na, eu = rel.get("na"), rel.get("eu")
-        eu_print = prints.get("de") or prints.get("fr") or prints.get("it")
-        same = bool(en and eu_print and en.split("-")[0] == eu_print.split("-")[0])
-        if (
-            na
-            and eu
-            and na[1] == eu[1] == "e"
-            and same
-            and na[0] >= SAME_DAY_SINCE
-            and _days(na[0], eu[0]) > NA_EU_DAYS
+        for rule, detail in (
+            ("tcg-before-ocg", _tcg_before_ocg(rel, prints, sets)),
+            ("na-eu-apart", _na_eu_apart(rel, prints)),
+            ("before-product", _before_product(rel, prints, sets)),
         ):
-            found["na-eu-apart"].append((pid, name, f"NA {na[0]}, EU {eu[0]} ({en})"))
-        for region, entry in rel.items():
-            if region not in ("ocg", "na", "eu") or entry[1] != "e":
-                continue
-            launch = OCG_LAUNCH if region == "ocg" else TCG_LAUNCH
-            firsts = [sets.first[p] for p in _products(prints, sets) if p in sets.first]
-            if entry[0] < launch:
-                found["before-product"].append(
-                    (pid, name, f"{region.upper()} {entry[0]} before the launch ({launch})")
-                )
-                break
-            if region != "ocg" and entry[2] == "ygojson" and firsts and entry[0] < min(firsts):
-                detail = f"{region.upper()} {entry[0]} before its first products ({min(firsts)})"
-                found["before-product"].append((pid, name, detail))
-                break
+            if detail is not None:
+                found[rule].append((pid, name, detail))
         for number in prints.values():
             pre = number.split("-")[0]
             if number and "?" not in number and not sets.linked(number):
@@ -116,6 +74,65 @@ def check(rows: list[dict[str, Any]], sets: SetDates) -> Found:
     for rule in RULES:
         found[rule].sort()
     return found
+
+
+def _tcg_before_ocg(rel: dict[str, Any], prints: dict[str, str], sets: SetDates) -> str | None:
+    """A TCG date before the OCG one that the prints explain away (its first English product
+    came out in the OCG, or a set dated before it): the first region's detail, else None."""
+    ocg = rel.get("ocg")
+    en = prints.get("en")
+    en_product = sets.product(en, "na") if en else None
+    en_locs = sets.by_name[en_product] if en_product else {}
+    en_dates = region_dates(en_locs)
+    for region in ("na", "eu"):
+        tcg = rel.get(region)
+        if not (tcg and ocg and tcg[1] == ocg[1] == "e" and tcg[0] < ocg[0]):
+            continue
+        ja = product_key((prints.get("ja") or "").rsplit("-", 1)[0] + "-JP")
+        in_ocg_product = bool(ja and en and ja[0] == en.split("-")[0])
+        shared = in_ocg_product and "jp" in en_locs and en_locs["jp"] <= tcg[0]
+        early = tcg[2] == "ygojson" and min(en_dates.values(), default="9999") > ocg[0]
+        if shared or early:
+            why = (
+                "its first English product came out in the OCG"
+                if shared
+                else ("a set dated before its first English product")
+            )
+            return f"{region.upper()} {tcg[0]} < OCG {ocg[0]} ({why})"
+    return None
+
+
+def _na_eu_apart(rel: dict[str, Any], prints: dict[str, str]) -> str | None:
+    """North American and European dates of one English product too far apart, or None."""
+    na, eu = rel.get("na"), rel.get("eu")
+    en = prints.get("en")
+    eu_print = prints.get("de") or prints.get("fr") or prints.get("it")
+    same = bool(en and eu_print and en.split("-")[0] == eu_print.split("-")[0])
+    if (
+        na
+        and eu
+        and na[1] == eu[1] == "e"
+        and same
+        and na[0] >= SAME_DAY_SINCE
+        and _days(na[0], eu[0]) > NA_EU_DAYS
+    ):
+        return f"NA {na[0]}, EU {eu[0]} ({en})"
+    return None
+
+
+def _before_product(rel: dict[str, Any], prints: dict[str, str], sets: SetDates) -> str | None:
+    """A dated release before the game's launch, or (YGOJSON's) before the card's first
+    products: the first such region's detail, else None."""
+    for region, entry in rel.items():
+        if region not in ("ocg", "na", "eu") or entry[1] != "e":
+            continue
+        launch = OCG_LAUNCH if region == "ocg" else TCG_LAUNCH
+        firsts = [sets.first[p] for p in _products(prints, sets) if p in sets.first]
+        if entry[0] < launch:
+            return f"{region.upper()} {entry[0]} before the launch ({launch})"
+        if region != "ocg" and entry[2] == "ygojson" and firsts and entry[0] < min(firsts):
+            return f"{region.upper()} {entry[0]} before its first products ({min(firsts)})"
+    return None
 
 
 def _products(prints: dict[str, str], sets: SetDates) -> list[str]:

@@ -388,17 +388,7 @@ class Evidence:
                 out[region] = [best[region][0], "e", best[region][1], None]
         window = tw_window(self.pools, codes) if "na" in regions else None
         eu_before = self.eu_before(y, best) if "na" in regions else None
-        if window is not None:
-            lower, upper = window
-            got = out.get("na")
-            if got is not None and got[0] <= upper:
-                got[2] = "tw-confirmed" if got[2] == "ygojson" else got[2]
-            elif eu_before is not None and lower <= eu_before < upper:
-                out["na"] = [lower, "w", "tw+eu-before", eu_before]
-            else:
-                out["na"] = [lower, "w", "tw", upper]
-        elif eu_before is not None and "na" not in out:
-            out["na"] = [TCG_LAUNCH, "w", "eu-before", eu_before]
+        _bound_na(out, window, eu_before)
         legal = (y or {}).get("limit_regulation") or {}
         for region in regions:
             if region not in out:
@@ -502,3 +492,21 @@ def md_lists(folder: Path, names_to_kid: dict[str, int]) -> dict[int, str]:
             if k not in first or when < first[k]:
                 first[k] = when
     return first
+
+
+def _bound_na(
+    out: dict[str, list[Any]], window: tuple[str, str] | None, eu_before: str | None
+) -> None:
+    """Bound a card's North American entry by TimeWizard's pool window (``window``, which
+    confirms a dated entry inside it) and by a European release before it (``eu_before``)."""
+    if window is not None:
+        lower, upper = window
+        got = out.get("na")
+        if got is not None and got[0] <= upper:
+            got[2] = "tw-confirmed" if got[2] == "ygojson" else got[2]
+        elif eu_before is not None and lower <= eu_before < upper:
+            out["na"] = [lower, "w", "tw+eu-before", eu_before]
+        else:
+            out["na"] = [lower, "w", "tw", upper]
+    elif eu_before is not None and "na" not in out:
+        out["na"] = [TCG_LAUNCH, "w", "eu-before", eu_before]

@@ -31,47 +31,51 @@ def _line_of(data: bytes | str, pos: int) -> int:
     return data.count("\n", 0, pos) + 1
 
 
+def _checked_text(data: str, source: str | None) -> str:
+    """Text given as text: within the byte cap once encoded, no lone surrogate."""
+    if len(data) > MAX_INPUT_BYTES:
+        raise DeckTooLargeError(f"input is over the {MAX_INPUT_BYTES} byte limit", source)
+    try:
+        size = len(data.encode("utf-8")) if len(data) * 4 > MAX_INPUT_BYTES else 0
+    except UnicodeEncodeError as exc:
+        raise DeckEncodingError(
+            "invalid text (lone surrogate)", source, _line_of(data, exc.start)
+        ) from exc
+    if size > MAX_INPUT_BYTES:
+        raise DeckTooLargeError(f"input is over the {MAX_INPUT_BYTES} byte limit", source)
+    if len(data) * 4 <= MAX_INPUT_BYTES and not data.isascii():
+        try:
+            data.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise DeckEncodingError(
+                "invalid text (lone surrogate)", source, _line_of(data, exc.start)
+            ) from exc
+    return data
+
+
+def _decoded(data: bytes, source: str | None) -> str:
+    """Bytes decoded: within the cap, UTF-16 after its BOM, else UTF-8."""
+    if len(data) > MAX_INPUT_BYTES:
+        raise DeckTooLargeError(f"input is over the {MAX_INPUT_BYTES} byte limit", source)
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise DeckEncodingError("invalid UTF-16 text", source) from exc
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = _line_of(data, exc.start)
+        raise DeckEncodingError("not a text file (invalid UTF-8 bytes)", source, line) from exc
+
+
 def decode_input(data: str | bytes, source: str | None = None) -> str:
     """The text of a deck input, checked: at most 1 MiB, no NUL bytes, valid UTF-8 or UTF-16.
 
     A UTF-8 BOM is dropped; a UTF-16 BOM selects UTF-16. Raises :class:`DeckTooLargeError` or
     :class:`DeckEncodingError` (both :class:`~deckcheck.error.DeckReadError`).
     """
-    if isinstance(data, str):
-        if len(data) > MAX_INPUT_BYTES:
-            raise DeckTooLargeError(f"input is over the {MAX_INPUT_BYTES} byte limit", source)
-        try:
-            size = len(data.encode("utf-8")) if len(data) * 4 > MAX_INPUT_BYTES else 0
-        except UnicodeEncodeError as exc:
-            raise DeckEncodingError(
-                "invalid text (lone surrogate)", source, _line_of(data, exc.start)
-            ) from exc
-        if size > MAX_INPUT_BYTES:
-            raise DeckTooLargeError(f"input is over the {MAX_INPUT_BYTES} byte limit", source)
-        if len(data) * 4 <= MAX_INPUT_BYTES and not data.isascii():
-            try:
-                data.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                raise DeckEncodingError(
-                    "invalid text (lone surrogate)", source, _line_of(data, exc.start)
-                ) from exc
-        text = data
-    else:
-        if len(data) > MAX_INPUT_BYTES:
-            raise DeckTooLargeError(f"input is over the {MAX_INPUT_BYTES} byte limit", source)
-        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-            try:
-                text = data.decode("utf-16")
-            except UnicodeDecodeError as exc:
-                raise DeckEncodingError("invalid UTF-16 text", source) from exc
-        else:
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                line = _line_of(data, exc.start)
-                raise DeckEncodingError(
-                    "not a text file (invalid UTF-8 bytes)", source, line
-                ) from exc
+    text = _checked_text(data, source) if isinstance(data, str) else _decoded(data, source)
     if text.startswith("\ufeff"):
         text = text[1:]
     nul = text.find("\0")
@@ -112,9 +116,6 @@ class DeckBuilder:
         if len(resolved) > _RESOLVED_MAX:
             resolved.clear()
         self._resolved = resolved
-        self.memo: dict[str, Lookup | None] = resolved
-        """Passcode token -> its lookup, for the tokens this index has resolved already (a
-        reader's fast path: :meth:`add_passcode` for anything not in it)."""
 
     def check_room(self, count: int, line: int | None) -> None:
         """Raise :class:`DeckTooLargeError` if ``count`` more cards would pass the limit."""

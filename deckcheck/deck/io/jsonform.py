@@ -45,11 +45,8 @@ def _short(item: Any) -> str:
         return "?"
 
 
-def parse_json(
-    data: str | bytes, *, source: str | None = None, index: CardIndex | None = None
-) -> Deck:
-    """Read the JSON deck form; raises :class:`~deckcheck.error.DeckReadError` if it is not one."""
-    text = decode_input(data, source)
+def _document(text: str, source: str | None) -> dict[str, Any]:
+    """The JSON document of a deck: an object with the supported ``deckcheck`` version."""
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -62,11 +59,19 @@ def parse_json(
         raise DeckSyntaxError(
             f"unsupported deckcheck JSON version {str(doc['deckcheck'])[:20]!r}", source
         )
+    return doc
+
+
+def parse_json(
+    data: str | bytes, *, source: str | None = None, index: CardIndex | None = None
+) -> Deck:
+    """Read the JSON deck form; raises :class:`~deckcheck.error.DeckReadError` if it is not one."""
+    doc = _document(decode_input(data, source), source)
     deck = DeckBuilder(index, source, "json")
-    lines: LineReader | None = None
     name = doc.get("name")
     if isinstance(name, str) and name.strip():
         deck.name = name.strip()
+    lines: LineReader | None = None
     for section in Section:
         items = doc.get(section.value, [])
         if items is None:
@@ -75,8 +80,6 @@ def parse_json(
             deck.finding(FindingCode.PARSE, f'"{section.value}" is not a list', None, None, section)
             continue
         for pos, item in enumerate(items, 1):
-            count: Any = 1
-            value = item
             if (
                 isinstance(item, dict)
                 and "passcode" not in item
@@ -85,23 +88,31 @@ def parse_json(
             ):
                 lines = lines or LineReader(deck)
                 lines.read(item["line"], section)
-                continue
-            if isinstance(item, dict):
-                value, count = item.get("passcode"), item.get("count", 1)
-            code = _passcode(value)
-            if code is None or isinstance(count, bool) or not isinstance(count, int) or count < 0:
-                deck.finding(
-                    FindingCode.PARSE,
-                    f"item {pos} of {section.value} is not a passcode",
-                    None,
-                    _short(item),
-                    section,
-                )
-                continue
-            if count > MAX_CARDS:
-                raise DeckTooLargeError(f"more than {MAX_CARDS} cards", source)
-            deck.add_passcode(code, section, None, count)
+            else:
+                _item(deck, item, pos, section, source)
     return deck.build()
+
+
+def _item(deck: DeckBuilder, item: Any, pos: int, section: Section, source: str | None) -> None:
+    """One item of a section: a passcode, or ``{"passcode": ..., "count": n}``; anything else
+    a parse finding."""
+    count: Any = 1
+    value = item
+    if isinstance(item, dict):
+        value, count = item.get("passcode"), item.get("count", 1)
+    code = _passcode(value)
+    if code is None or isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        deck.finding(
+            FindingCode.PARSE,
+            f"item {pos} of {section.value} is not a passcode",
+            None,
+            _short(item),
+            section,
+        )
+        return
+    if count > MAX_CARDS:
+        raise DeckTooLargeError(f"more than {MAX_CARDS} cards", source)
+    deck.add_passcode(code, section, None, count)
 
 
 def dump_json(deck: Deck) -> str:

@@ -180,34 +180,48 @@ def looks_like_deck(text: str, index: CardIndex) -> bool:
     cards = other = shaped = 0
     headed = False
     for raw in split_lines(text):
-        line = raw.strip()
-        if not line.isascii():
-            line = unicodedata.normalize("NFKC", line).strip()
-        if not line or line.startswith(("#", "//", "--", "!")):
-            continue
-        if len(line) > MAX_LINE:
-            other += 1
-            continue
-        if not line[0].isdigit():
-            kind = _heading(line)
-            if kind is not None:
-                headed = headed or kind in (_MAIN, _EXTRA, _SIDE)
-                continue
-        field, colon, _ = line.partition(":")
-        if colon and not line[0].isdigit():
-            key = _HEADING_JUNK.sub("", field.casefold())
-            if key in _NAME_FIELDS or key in _OTHER_FIELDS:
-                continue
-        if _card_line(index, line):
+        kind = _look(raw, index)
+        if kind == "heading":
+            headed = True
+        elif kind == "card":
             cards += 1
-        else:
+        elif kind is not None:
             other += 1
-            shaped += _shaped(line)
+            shaped += kind == "shaped"
     if cards > 0 and cards >= other:
         return True
     if headed and cards + shaped > 0:
         return True
     return shaped >= 3 and 2 * (cards + shaped) >= cards + other
+
+
+def _normalised(raw: str) -> str:
+    """A line stripped, NFKC-normalised unless it is ASCII (full-width letters and digits)."""
+    line = raw.strip()
+    if not line.isascii():
+        line = unicodedata.normalize("NFKC", line).strip()
+    return line
+
+
+def _look(raw: str, index: CardIndex) -> str | None:
+    """How :func:`looks_like_deck` counts a line: ``"heading"`` (Main, Extra or Side),
+    ``"card"``, ``"shaped"`` (not a card, but shaped like one), ``"other"``, or None (blank,
+    a comment, another heading, a form field)."""
+    line = _normalised(raw)
+    if not line or line.startswith(("#", "//", "--", "!")):
+        return None
+    if len(line) > MAX_LINE:
+        return "other"
+    if not line[0].isdigit():
+        kind = _heading(line)
+        if kind is not None:
+            return "heading" if kind in (_MAIN, _EXTRA, _SIDE) else None
+        field, colon, _ = line.partition(":")
+        if colon and _HEADING_JUNK.sub("", field.casefold()) in _NAME_FIELDS | _OTHER_FIELDS:
+            return None
+    if _card_line(index, line):
+        return "card"
+    return "shaped" if _shaped(line) else "other"
 
 
 def _shaped(line: str) -> bool:
@@ -234,9 +248,7 @@ class _TextReader:
         self.suggest_left = suggest
 
     def line(self, number: int, raw: str, section: Section) -> Section:
-        line = raw.strip()
-        if not line.isascii():
-            line = unicodedata.normalize("NFKC", line).strip()
+        line = _normalised(raw)
         if not line:
             return section
         kind = None if line[0].isdigit() else _heading(line)
@@ -248,28 +260,33 @@ class _TextReader:
             return Section(kind)
         if line.startswith(("#", "//", "--", "!")):
             self.comment_name(raw.strip())
-            return section
-        if len(line) > MAX_LINE:
+        elif len(line) > MAX_LINE:
             self.deck.finding(
                 FindingCode.PARSE, "line too long for a card", number, raw[:MAX_LINE], section
             )
-            return section
-        field, colon, value = line.partition(":")
-        if colon and not line[0].isdigit():
-            key = _HEADING_JUNK.sub("", field.casefold())
-            if key in _NAME_FIELDS:
-                kept = _FIELD_VALUE.fullmatch(raw.strip())  # the name as written, not NFKC'd
-                name = (kept.group(1) if kept else value).strip()
-                if name and self.deck.name is None:
-                    self.deck.name = name
-                return section
-            if key in _OTHER_FIELDS:
-                return section
-            if key in _SKILL_FIELDS and value.strip():  # "Skill: Destiny Draw" (Speed Duel)
-                self.card(number, raw, value.strip(), section, skill=True)
-                return section
-        self.card(number, raw, line, section)
+        elif line[0].isdigit() or not self.field(number, raw, line, section):
+            self.card(number, raw, line, section)
         return section
+
+    def field(self, number: int, raw: str, line: str, section: Section) -> bool:
+        """Read a ``Field: value`` line (a deck name, a form field to pass over, a Speed Duel
+        Skill); False when it is none of them."""
+        field, colon, value = line.partition(":")
+        if not colon:
+            return False
+        key = _HEADING_JUNK.sub("", field.casefold())
+        if key in _NAME_FIELDS:
+            kept = _FIELD_VALUE.fullmatch(raw.strip())  # the name as written, not NFKC'd
+            name = (kept.group(1) if kept else value).strip()
+            if name and self.deck.name is None:
+                self.deck.name = name
+            return True
+        if key in _OTHER_FIELDS:
+            return True
+        if key in _SKILL_FIELDS and value.strip():  # "Skill: Destiny Draw" (Speed Duel)
+            self.card(number, raw, value.strip(), section, skill=True)
+            return True
+        return False
 
     def comment_name(self, line: str) -> None:
         """``!name My deck`` (or ``#created by Someone``, if nothing better) names the deck."""
@@ -423,7 +440,7 @@ def _label(index: CardIndex, card: DeckCard, cache: dict[int, str], lang: str = 
     if record is None or record.passcode != card.passcode:
         label = str(card.passcode)
     else:
-        local = record.name_in(lang) if lang != "en" else None
+        local = index.name_in(record, lang) if lang != "en" else None
         if local and _reads_back(index, local, record.passcode):
             name, same = local, True
         else:

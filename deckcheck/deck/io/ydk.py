@@ -24,8 +24,8 @@ missing (validation reports it as a note).
 from __future__ import annotations
 
 from deckcheck.card import CardIndex
-from deckcheck.deck.io.builder import MAX_CARDS, DeckBuilder, decode_input, is_code, split_lines
-from deckcheck.deck.model import Deck, DeckCard, FindingCode, Section
+from deckcheck.deck.io.builder import DeckBuilder, decode_input, is_code, split_lines
+from deckcheck.deck.model import Deck, FindingCode, Section
 
 _HEADERS = {
     "#main": Section.MAIN,
@@ -45,57 +45,72 @@ def parse_ydk(
     text = decode_input(data, source)
     deck = DeckBuilder(index, source, "ydk")
     section = Section.MAIN
-    add = deck.add_passcode
-    memo, cards = deck.memo, deck.cards
     seen: dict[str, int] = {}
     for number, raw in enumerate(split_lines(text), 1):
         line = raw.strip()
         if not line:
             continue
         if line.isdigit() and line.isascii():
-            known = memo.get(line)
-            if known is not None and not known.early and len(cards) < MAX_CARDS:  # the usual case
-                rec = known.record
-                cards.append(DeckCard(rec.passcode, section, rec, number, known.match))
-            else:
-                add(line, section, number)
-            continue
-        head = line[0]
-        if head == "#" or head == "!":
-            key = line.lower()
-            found = _HEADERS.get(key.replace(" ", ""))
-            if found is not None:
-                section = found
-                seen.setdefault(key.replace(" ", "").replace("#side", "!side"), number)
-            elif key.startswith("#created by") and deck.name is None:
-                deck.name = created_by_name(line[len("#created by") :])
-            elif key.startswith("!name") and key[5:6] in ("", " ", "\t", "=", ":"):
-                name = line[len("!name") :].lstrip(" \t=:").strip()
-                if name:
-                    deck.name = name  # an explicit name wins over "#created by"
-            elif head == "!":
-                deck.finding(FindingCode.PARSE, "unknown header", number, raw, section)
-            continue
-        token, _, rest = line.partition(" ")
-        rest = rest.strip()
-        if is_code(token) and (not rest or rest.startswith(("#", "//", "--"))):
-            add(token, section, number, text=raw)
+            deck.add_passcode(line, section, number)
+        elif line[0] in "#!":
+            section = _header(deck, line, raw, number, section, seen)
         else:
-            deck.finding(FindingCode.PARSE, "not a passcode", number, raw[:200], section)
+            _card_line(deck, line, raw, number, section)
     if "#main" in seen:
-        missing = [h for h in ("#extra", "!side") if h not in seen]
-        if missing:
-            what = " and no ".join(missing)
-            empty = " and ".join({"#extra": "Extra Deck", "!side": "Side Deck"}[h] for h in missing)
-            deck.finding(
-                FindingCode.MISSING_SECTIONS,
-                f"the file has #main but no {what} header (truncated?): the {empty} "
-                f"{'was' if len(missing) == 1 else 'were'} read as empty",
-                seen["#main"],
-                None,
-                None,
-            )
+        _missing_sections(deck, seen)
     return deck.build()
+
+
+def _header(
+    deck: DeckBuilder, line: str, raw: str, number: int, section: Section, seen: dict[str, int]
+) -> Section:
+    """Read a ``#``/``!`` line: a section header (the section it starts), a name or a comment.
+
+    ``seen`` records the first line of each section header met (``#side`` counted as ``!side``).
+    """
+    key = line.lower()
+    found = _HEADERS.get(key.replace(" ", ""))
+    if found is not None:
+        seen.setdefault(key.replace(" ", "").replace("#side", "!side"), number)
+        return found
+    if key.startswith("#created by") and deck.name is None:
+        deck.name = created_by_name(line[len("#created by") :])
+    elif key.startswith("!name") and key[5:6] in ("", " ", "\t", "=", ":"):
+        name = line[len("!name") :].lstrip(" \t=:").strip()
+        if name:
+            deck.name = name  # an explicit name wins over "#created by"
+    elif line[0] == "!":
+        deck.finding(FindingCode.PARSE, "unknown header", number, raw, section)
+    return section
+
+
+def _card_line(deck: DeckBuilder, line: str, raw: str, number: int, section: Section) -> None:
+    """Read a line that is neither bare digits nor a header: a passcode and a comment, or a
+    parse finding."""
+    token, _, rest = line.partition(" ")
+    rest = rest.strip()
+    if is_code(token) and (not rest or rest.startswith(("#", "//", "--"))):
+        deck.add_passcode(token, section, number, text=raw)
+    else:
+        deck.finding(FindingCode.PARSE, "not a passcode", number, raw[:200], section)
+
+
+def _missing_sections(deck: DeckBuilder, seen: dict[str, int]) -> None:
+    """A file with ``#main`` but no ``#extra`` or no ``!side`` header: a missing-sections
+    finding at the ``#main`` line."""
+    missing = [h for h in ("#extra", "!side") if h not in seen]
+    if not missing:
+        return
+    what = " and no ".join(missing)
+    empty = " and ".join({"#extra": "Extra Deck", "!side": "Side Deck"}[h] for h in missing)
+    deck.finding(
+        FindingCode.MISSING_SECTIONS,
+        f"the file has #main but no {what} header (truncated?): the {empty} "
+        f"{'was' if len(missing) == 1 else 'were'} read as empty",
+        seen["#main"],
+        None,
+        None,
+    )
 
 
 def _clean(name: str) -> str:

@@ -38,6 +38,7 @@ from deckcheck.reporter.document.goldfish import SweepDocument as SweepDocument
 from deckcheck.reporter.document.goldfish import SweepRowDoc as SweepRowDoc
 from deckcheck.reporter.document.goldfish import TurnEstimateDoc as TurnEstimateDoc
 from deckcheck.reporter.document.goldfish import VaryDoc as VaryDoc
+from deckcheck.reporter.document.goldfish import hidden as hidden
 from deckcheck.reporter.document.meta import ArchetypeShareDoc as ArchetypeShareDoc
 from deckcheck.reporter.document.meta import CardUsageDoc as CardUsageDoc
 from deckcheck.reporter.document.meta import MetaDocument as MetaDocument
@@ -64,6 +65,10 @@ from deckcheck.reporter.document.reference import NamesDoc as NamesDoc
 from deckcheck.reporter.document.reference import ReleaseDoc as ReleaseDoc
 from deckcheck.reporter.document.reference import SizeRuleDoc as SizeRuleDoc
 from deckcheck.reporter.document.reference import UpcomingDoc as UpcomingDoc
+from deckcheck.reporter.document.reference import banlist_named as banlist_named
+from deckcheck.reporter.document.reference import format_on as format_on
+from deckcheck.reporter.document.reference import found_card as found_card
+from deckcheck.reporter.document.shape import Merged as Merged
 from deckcheck.reporter.document.shape import document as document
 from deckcheck.reporter.document.shape import shape as shape
 from deckcheck.reporter.document.validation import BanlistRefDoc as BanlistRefDoc

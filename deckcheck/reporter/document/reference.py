@@ -2,11 +2,55 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from deckcheck.reporter.document.base import Doc
+from deckcheck.reporter.document.base import OMIT_NONE, Doc, Src
+from deckcheck.reporter.document.shape import Merged
+
+_RELEASE_KINDS = {"e": "dated", "w": "window", "b": "bound", "a": "assumed"}
+
+
+def found_card(found: Any) -> Merged:
+    """A card lookup read as its card's document: the card reached, and how the query matched
+    (an alternate artwork's own passcode, say)."""
+    how: dict[str, Any] = {
+        "query": found.query,
+        "match": found.match,
+        "requested_passcode": found.record.passcode,
+    }
+    if found.record.passcode != found.card.passcode:
+        from deckcheck.card.model import Match
+
+        how["is_alternate_art"] = found.match is Match.ALTERNATE_ART
+    return Merged(how, found.card)
+
+
+def format_on(fmt: Any, day: Any, data: Any) -> Merged:
+    """A format read as its document on a date: its rules, and the era, the list and the
+    lists to come in force then (the lists of ``data``)."""
+    region = fmt.tcg_region
+    current = fmt.banlist_at(day, data)
+    at_date = None
+    if current is not None:
+        at_date = {
+            "name": current.name,
+            "key": current.key,
+            "effective": current.effective_in(region),
+            "entries": len(current.entries),
+            "approximate": current.approximate,
+        }
+    on = {
+        "date": day,
+        "era_at_date": fmt.era_at(day),
+        "banlist_at_date": at_date,
+        "upcoming_lists": [
+            {"name": b.name, "effective": b.effective_in(region)} for b in fmt.upcoming(day, data)
+        ],
+        "legend_limits": fmt.legend_limits_at(day),
+    }
+    return Merged(on, fmt)
 
 
 class SizeRuleDoc(Doc):
@@ -15,11 +59,13 @@ class SizeRuleDoc(Doc):
     min: int
     max: int | None
     zero_or_exact: int | None
-    text: str
+    text: Annotated[str, Src(lambda r: r.describe())]
 
 
 class EraDoc(Doc):
     """An era's deck-construction and turn rules."""
+
+    not_fields = frozenset({"banlist"})  # (the family an era names as a format: its format's)
 
     id: str
     name: str
@@ -58,33 +104,37 @@ class UpcomingDoc(Doc):
 
 
 class FormatDoc(Doc):
-    """A format's rules (with a date: the era and list in force then)."""
+    """A format's rules (with a date: the era and list in force then; see :func:`format_on`)."""
+
+    not_fields = frozenset(
+        {"is_era", "timeline", "custom_lists", "list_date", "custom", "warnings"}
+    )  # (the kind; how its eras and lists are found; its file's warnings, on stderr)
 
     id: str
     name: str
     aliases: list[str]
-    kind: Literal["format", "era"]
+    kind: Annotated[Literal["format", "era"], Src(lambda f: "era" if f.is_era else "format")]
     pool: str
     copy_limit: int
     point_cap: int | None
-    forbidden_types: list[str]
+    forbidden_types: Annotated[list[str], Src(lambda f: sorted(f.forbidden_types))]
     skill_cards: int | None
     legend_rule: bool
     limit_groups: dict[str, int] | None
     pool_date: str | None
-    era: str
+    era: Annotated[str, Src(lambda f: f.era.id if f.era is not None else "by date")]
     region: str
     tcg_region: str = Field("na", description="Whose dates pick a TCG list: na or eu.")
-    banlist_family: str | None
+    banlist_family: Annotated[str | None, Src("family")]
     derivation: str
     confidence: str
     note: str
     provenance: str = ""
-    era_rules: EraDoc | None = None
+    era_rules: Annotated[EraDoc | None, Src("era"), OMIT_NONE] = None
     date: str | None = None
     era_at_date: EraDoc | None = None
     banlist_at_date: BanlistAtDateDoc | None = None
-    upcoming: list[UpcomingDoc] | None = None
+    upcoming: Annotated[list[UpcomingDoc] | None, Src("upcoming_lists")] = None
     legend_limits: dict[str, int] | None = None
 
 
@@ -108,8 +158,38 @@ class EntryDoc(Doc):
     )
 
 
+def banlist_named(banlist: Any, names: Any) -> Merged:
+    """A list read as its document, ``names`` (a function of a passcode) naming the entries
+    the list itself names not."""
+    return Merged({"card_names": names}, banlist)
+
+
+def _entries(banlist: Any) -> list[dict[str, Any]]:
+    """A list's entries by passcode: copies and status, or points; the group where one is."""
+    from deckcheck.rule.banlist import STATUS_NAMES
+
+    names = getattr(banlist, "card_names", None)
+    out = []
+    for code, value in sorted(banlist.entries.items()):
+        name = banlist.names.get(code)
+        entry: dict[str, Any] = {
+            "passcode": code,
+            "name": names(code) if name is None and names is not None else name,
+        }
+        if banlist.points:
+            entry["points"] = value
+        else:
+            entry |= {"limit": value, "status": STATUS_NAMES.get(value, str(value))}
+        if code in banlist.groups:
+            entry["group"] = banlist.groups[code]
+        out.append(entry)
+    return out
+
+
 class BanlistDocument(Doc):
     """``deckcheck banlist show --output json``: a list with its provenance and entries."""
+
+    not_fields = frozenset({"groups", "names", "resolver"})  # (the entries)
 
     family: str
     name: str
@@ -129,7 +209,7 @@ class BanlistDocument(Doc):
     point_cap: int | None
     sources: list[str]
     note: str
-    entries: list[EntryDoc]
+    entries: Annotated[list[EntryDoc], Src(_entries)]
 
 
 class ChangeDoc(Doc):
@@ -152,51 +232,67 @@ class BanlistDiffDocument(Doc):
 
 
 class NamesDoc(Doc):
-    """A card's names by language."""
+    """A card's names by language (null where the data has none in it)."""
 
     en: str
     ja: str | None
     zh_CN: str | None = Field(alias="zh-CN")
+    ko: str | None = None
+    fr: str | None = None
+    de: str | None = None
+    it: str | None = None
+    es: str | None = None
+    pt: str | None = None
+    zh_TW: str | None = Field(None, alias="zh-TW")
 
 
 class ReleaseDoc(Doc):
     """A card's first release in one region, and how sure the data is."""
 
+    not_fields = frozenset({"region", "source"})  # (the key; the source in words: ``why``)
+
     date: str | None = Field(description="The first release, or the earliest possible day.")
-    kind: str = Field(description="dated (a dated print), window, bound (no dated print), assumed")
+    kind: Annotated[str, Src(lambda r: _RELEASE_KINDS[r.kind.value])] = Field(
+        description="dated (a dated print), window, bound (no dated print), assumed"
+    )
     confidence: str = Field(description="H, M or L")
-    source: str
+    source: Annotated[str, Src("why")]
     upper: str | None = Field(None, description="For a window: the day it was certainly out by.")
 
 
 class CardDocument(Doc):
     """``deckcheck cards show --output json``: one card's facts (and how the query matched)."""
 
+    not_fields = frozenset(
+        {"name_ja", "name_zh", "type", "race", "attribute", "scale", "flags"}  # (as properties)
+        | {"treated_as_passcode", "alias_kind", "base_name"}  # (never written)
+    )
+
     passcode: int
     canonical: int
     name: str
-    names: NamesDoc
+    names: Annotated[NamesDoc, Src(lambda c: {"en": c.name, "ja": c.name_ja, "zh_CN": c.name_zh})]
     treated_as: str | None
-    alternate_artwork: bool
+    alternate_artwork: Annotated[bool, Src("is_alternate_art")]
     kind: str
     subtypes: list[str]
     type_line: str
-    race: str | None
-    attribute: str | None
-    level: int | None
-    pendulum_scale: int | None
+    race: Annotated[str | None, Src("race_name")]
+    attribute: Annotated[str | None, Src("attribute_name")]
+    level: Annotated[int | None, Src(lambda c: c.level or None)]
+    pendulum_scale: Annotated[int | None, Src(lambda c: c.scale if c.is_pendulum else None)]
     zone: str
     extra_kind: str | None
-    pendulum: bool
-    token: bool
-    skill: bool
-    rush: bool
-    legend: bool
-    unofficial: bool
-    prerelease: bool
-    goat_variant: bool
-    ocg: bool
-    tcg: bool
+    pendulum: Annotated[bool, Src("is_pendulum")]
+    token: Annotated[bool, Src("is_token")]
+    skill: Annotated[bool, Src("is_skill")]
+    rush: Annotated[bool, Src("is_rush")]
+    legend: Annotated[bool, Src("is_legend")]
+    unofficial: Annotated[bool, Src("is_unofficial")]
+    prerelease: Annotated[bool, Src("is_prerelease")]
+    goat_variant: Annotated[bool, Src("is_goat_variant")]
+    ocg: Annotated[bool, Src("in_ocg")]
+    tcg: Annotated[bool, Src("in_tcg")]
     ocg_date: str | None
     tcg_date: str | None
     rush_date: str | None = Field(
@@ -206,7 +302,9 @@ class CardDocument(Doc):
     )
     konami_id: int | None
     archetypes: list[str]
-    releases: dict[str, ReleaseDoc] = Field(
+    releases: Annotated[
+        dict[str, ReleaseDoc], Src(lambda c: [(r.region, r) for r in c.releases])
+    ] = Field(
         default_factory=dict,
         description="First release per region (ocg, na, eu, md) with its source and confidence.",
     )

@@ -7,7 +7,9 @@ a record without that attribute leaves the field out (as an unset field is left 
 model is written). The value is converted by the field's type: a nested model is shaped from
 the value the same way, a list from any sequence, a ``dict`` from a mapping or from
 ``(key, value)`` pairs, a string from an enum (its value) or a date (ISO 8601); a float with a
-:class:`~deckcheck.reporter.document.base.Round` mark is rounded.
+:class:`~deckcheck.reporter.document.base.Round` mark is rounded. A display option may leave
+fields out wherever they occur (``leave_out``: the goldfish ``fraction`` without
+``--fractions``).
 """
 
 from __future__ import annotations
@@ -50,27 +52,37 @@ class Merged:
         raise AttributeError(name)
 
 
-def shape(model: type[BaseModel], record: object) -> dict[str, Any]:
+def shape(
+    model: type[BaseModel], record: object, leave_out: frozenset[str] = frozenset()
+) -> dict[str, Any]:
     """``record`` as plain data in the shape of the document ``model`` (keys by alias, in the
     model's order): what ``model.model_validate(...)`` takes and ``pydantic_core.to_json``
-    writes exactly as the model would."""
-    return _plan(model)(record)
+    writes exactly as the model would. The fields named (by alias) in ``leave_out`` are left
+    out at every level (a display option)."""
+    return _plan(model, leave_out)(record)
 
 
-def document(model: type[BaseModel], record: object) -> BaseModel:
+def document(
+    model: type[BaseModel], record: object, leave_out: frozenset[str] = frozenset()
+) -> BaseModel:
     """The document ``model`` of ``record`` (:func:`shape`, then validated by the model)."""
     from deckcheck.reporter.options import safe
 
-    return model.model_validate(safe(shape(model, record)))
+    return model.model_validate(safe(shape(model, record, leave_out)))
 
 
 @functools.cache
-def _plan(model: type[BaseModel]) -> Callable[[object], dict[str, Any]]:
-    """The reader of one model's fields (built once per model)."""
+def _plan(
+    model: type[BaseModel], skip: frozenset[str] = frozenset()
+) -> Callable[[object], dict[str, Any]]:
+    """The reader of one model's fields (built once per model and fields left out)."""
     fields: list[tuple[str, str | Callable[[Any], Any], bool, Convert]] = []
     for name, info in model.model_fields.items():
+        key = info.alias or name
+        if key in skip:
+            continue
         get, omit, digits = _marks(name, info.metadata)
-        fields.append((info.alias or name, get, omit, _convert(info.annotation, digits)))
+        fields.append((key, get, omit, _convert(info.annotation, digits, skip)))
 
     def build(record: object) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -121,21 +133,21 @@ def _optional(conv: Convert) -> Convert:
     return lambda v: None if v is None else conv(v)
 
 
-def _convert(tp: Any, digits: int | None = None) -> Convert:
+def _convert(tp: Any, digits: int | None = None, skip: frozenset[str] = frozenset()) -> Convert:
     """The conversion of a value to a field of type ``tp`` (None: taken as it is)."""
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if origin is types.UnionType or origin is typing.Union:
         kept = [a for a in args if a is not type(None)]
         if len(kept) == 1:
-            return _optional(_convert(kept[0], digits))
+            return _optional(_convert(kept[0], digits, skip))
         return _text
     if origin is typing.Annotated:
-        return _convert(args[0], digits)
+        return _convert(args[0], digits, skip)
     if isclass(tp) and issubclass(tp, BaseModel):
-        return _plan(tp)
+        return _plan(tp, skip)
     if origin in (list, tuple, dict):
-        return _container(origin, args, digits)
+        return _container(origin, args, digits, skip)
     if tp is str or origin is typing.Literal:
         return _text
     if tp is float and digits is not None:
@@ -143,14 +155,16 @@ def _convert(tp: Any, digits: int | None = None) -> Convert:
     return None
 
 
-def _container(origin: Any, args: tuple[Any, ...], digits: int | None) -> Convert:
+def _container(
+    origin: Any, args: tuple[Any, ...], digits: int | None, skip: frozenset[str]
+) -> Convert:
     """The conversion to a list (from any sequence) or a dict (from a mapping or pairs)."""
     if origin in (list, tuple):
-        item = _convert(args[0], digits) if args else None
+        item = _convert(args[0], digits, skip) if args else None
         if item is None:
             return list
         return lambda v: [item(x) for x in v]
-    value = _convert(args[1], digits) if len(args) == 2 else None
+    value = _convert(args[1], digits, skip) if len(args) == 2 else None
     if value is None:
         return lambda v: {_text(k): x for k, x in dict(v).items()}
     return lambda v: {_text(k): value(x) for k, x in dict(v).items()}

@@ -17,7 +17,12 @@ from pathlib import Path
 
 from deckcheck.boundary import read_capped
 from deckcheck.error import DataError
-from deckcheck.rule.banlist.catalog import BanlistCatalog, dump_bundle, read_bundle
+from deckcheck.rule.banlist.catalog import (
+    BanlistCatalog,
+    dump_bundle,
+    lists_from_bundle,
+    read_bundle,
+)
 from deckcheck.rule.banlist.file import (
     banlist_files,
     banlist_from_mapping,
@@ -53,6 +58,7 @@ __all__ = [
     "dump_banlist_toml",
     "dump_bundle",
     "dump_lflist",
+    "lists_from_bundle",
     "load_catalog",
     "merge_stricter",
     "read_banlist_dir",

@@ -50,37 +50,44 @@ def read_bundle(
 ) -> list[Banlist]:
     """Read a bundle written by :func:`dump_bundle`; ``resolver`` is set on every list."""
     try:
-        data = json.loads(text)
-        if data.get("schema") != SCHEMA:
-            raise DataError(f"{where}: unsupported bundle schema {data.get('schema')!r}")
-        out = []
-        for row in data["lists"]:
-            out.append(
-                Banlist(
-                    family=row["family"],
-                    name=row["name"],
-                    label=row["label"],
-                    effective=date.fromisoformat(row["effective"]),
-                    announced=date.fromisoformat(row["announced"]) if row["announced"] else None,
-                    sources=tuple(row["sources"]),
-                    entries=MappingProxyType(dict(zip(row["codes"], row["values"], strict=True))),
-                    whitelist=row["whitelist"],
-                    points=row["points"],
-                    point_cap=row["point_cap"],
-                    note=row["note"],
-                    effective_eu=(
-                        date.fromisoformat(row["effective_eu"]) if row.get("effective_eu") else None
-                    ),
-                    approximate=bool(row.get("approximate", False)),
-                    groups=MappingProxyType(
-                        {int(c): int(g) for c, g in row.get("groups", {}).items()}
-                    ),
-                    resolver=resolver,
-                )
-            )
+        doc = json.loads(text)
+    except ValueError as exc:
+        raise DataError(f"{where}: malformed ban-list bundle: {exc}") from exc
+    return lists_from_bundle(doc, where, resolver=resolver)
+
+
+def lists_from_bundle(
+    doc: Any, where: str = "<bundle>", *, resolver: Callable[[int], int | None] | None = None
+) -> list[Banlist]:
+    """The lists of a parsed bundle (the JSON document of :func:`dump_bundle`); ``resolver``
+    is set on every list. :class:`DataError` names ``where`` when the document is malformed."""
+    try:
+        if doc.get("schema") != SCHEMA:
+            raise DataError(f"{where}: unsupported bundle schema {doc.get('schema')!r}")
+        return [_list_of(row, resolver) for row in doc["lists"]]
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise DataError(f"{where}: malformed ban-list bundle: {exc}") from exc
-    return out
+
+
+def _list_of(row: Any, resolver: Callable[[int], int | None] | None) -> Banlist:
+    """One list of a bundle from its row."""
+    return Banlist(
+        family=row["family"],
+        name=row["name"],
+        label=row["label"],
+        effective=date.fromisoformat(row["effective"]),
+        announced=date.fromisoformat(row["announced"]) if row["announced"] else None,
+        sources=tuple(row["sources"]),
+        entries=MappingProxyType(dict(zip(row["codes"], row["values"], strict=True))),
+        whitelist=row["whitelist"],
+        points=row["points"],
+        point_cap=row["point_cap"],
+        note=row["note"],
+        effective_eu=(date.fromisoformat(row["effective_eu"]) if row.get("effective_eu") else None),
+        approximate=bool(row.get("approximate", False)),
+        groups=MappingProxyType({int(c): int(g) for c, g in row.get("groups", {}).items()}),
+        resolver=resolver,
+    )
 
 
 class BanlistCatalog:

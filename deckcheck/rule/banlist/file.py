@@ -27,17 +27,8 @@ def _fail(where: str, key: str, message: str) -> DataError:
     return DataError(f"{where}: {key}: {message}")
 
 
-def banlist_from_mapping(data: Mapping[str, Any], where: str = "<banlist>") -> Banlist:  # noqa: C901 (a schema check: one branch per key, read top to bottom)
-    """Build a :class:`Banlist` from parsed file data, checking the schema.
-
-    Raises :class:`DataError` naming ``where`` and the offending key.
-    """
-    if data.get("schema", SCHEMA) != SCHEMA:
-        raise _fail(where, "schema", f"unsupported schema {data.get('schema')!r}")
-    for key in _REQUIRED:
-        if key not in data:
-            raise _fail(where, key, "missing")
-    known = {
+_KNOWN = frozenset(
+    {
         *_REQUIRED,
         "schema",
         "label",
@@ -50,109 +41,149 @@ def banlist_from_mapping(data: Mapping[str, Any], where: str = "<banlist>") -> B
         "effective_eu",
         "approximate",
     }
+)
+"""Every key of a ban-list file."""
+
+
+def _get_date(data: Mapping[str, Any], where: str, key: str) -> date | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, date):
+        return value
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise _fail(where, key, f"not a date: {value!r}")
+
+
+def _get_str(data: Mapping[str, Any], where: str, key: str, optional: bool = False) -> str | None:
+    value = data.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or not value:
+        raise _fail(where, key, "must be a non-empty string")
+    return value
+
+
+def _get_bool(data: Mapping[str, Any], where: str, key: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise _fail(where, key, "must be true or false")
+    return value
+
+
+def banlist_from_mapping(data: Mapping[str, Any], where: str = "<banlist>") -> Banlist:
+    """Build a :class:`Banlist` from parsed file data, checking the schema.
+
+    Raises :class:`DataError` naming ``where`` and the offending key (the keys are checked top
+    to bottom, in the order of the schema).
+    """
+    if data.get("schema", SCHEMA) != SCHEMA:
+        raise _fail(where, "schema", f"unsupported schema {data.get('schema')!r}")
+    for key in _REQUIRED:
+        if key not in data:
+            raise _fail(where, key, "missing")
     for key in data:
-        if key not in known:
+        if key not in _KNOWN:
             raise _fail(where, key, "unknown key")
-
-    def get_date(key: str) -> date | None:
-        value = data.get(key)
-        if value is None:
-            return None
-        if isinstance(value, date):
-            return value
-        if isinstance(value, str):
-            try:
-                return date.fromisoformat(value)
-            except ValueError:
-                pass
-        raise _fail(where, key, f"not a date: {value!r}")
-
-    def get_str(key: str, optional: bool = False) -> str | None:
-        value = data.get(key)
-        if value is None and optional:
-            return None
-        if not isinstance(value, str) or not value:
-            raise _fail(where, key, "must be a non-empty string")
-        return value
-
-    def get_bool(key: str) -> bool:
-        value = data.get(key, False)
-        if not isinstance(value, bool):
-            raise _fail(where, key, "must be true or false")
-        return value
-
-    family = get_str("family")
-    name = get_str("name")
-    label = get_str("label", optional=True)
-    effective = get_date("effective")
+    family = _get_str(data, where, "family")
+    name = _get_str(data, where, "name")
+    label = _get_str(data, where, "label", optional=True)
+    effective = _get_date(data, where, "effective")
     assert family is not None and name is not None
     if effective is None:
         raise _fail(where, "effective", "missing")
     sources = data["sources"]
     if not isinstance(sources, list) or not sources or not all(isinstance(s, str) for s in sources):
         raise _fail(where, "sources", "must be a non-empty list of strings")
-    whitelist, points = get_bool("whitelist"), get_bool("points")
-    approximate = get_bool("approximate")
-    effective_eu = get_date("effective_eu")
-    if effective_eu == effective:
-        effective_eu = None
-    cap = data.get("point_cap")
-    if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap <= 0):
-        raise _fail(where, "point_cap", "must be a positive integer")
-    if points and cap is None:
-        cap = DEFAULT_POINT_CAP
+    whitelist, points = _get_bool(data, where, "whitelist"), _get_bool(data, where, "points")
+    approximate = _get_bool(data, where, "approximate")
+    effective_eu = _get_date(data, where, "effective_eu")
+    cap = _point_cap(data, where, points)
     note = data.get("note", "")
     if not isinstance(note, str):
         raise _fail(where, "note", "must be a string")
-    raw = data.get("entries", {})
-    if not isinstance(raw, Mapping):
-        raise _fail(where, "entries", "must be a table")
-    entries: dict[int, int] = {}
-    names: dict[int, str] = {}
-    groups: dict[int, int] = {}
-    value_key = "points" if points else "status"
-    for code_text, entry in raw.items():
-        ekey = f"entries.{code_text}"
-        if not str(code_text).isdigit():
-            raise _fail(where, ekey, "key must be a passcode")
-        if not isinstance(entry, Mapping):
-            raise _fail(where, ekey, "must be a table like { status = 1, name = '...' }")
-        value = entry.get(value_key)
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise _fail(where, ekey, f"{value_key} must be an integer")
-        if not points and not 0 <= value <= 3:
-            raise _fail(where, ekey, f"status must be 0..3, not {value}")
-        if points and value < 0:
-            raise _fail(where, ekey, "points must be >= 0")
-        extra = set(entry) - {value_key, "name", "group"}
-        if extra:
-            raise _fail(where, ekey, f"unknown key(s) {sorted(extra)}")
-        code = int(code_text)
-        entries[code] = value
-        if "group" in entry:
-            group = entry["group"]
-            if not isinstance(group, int) or isinstance(group, bool) or not 1 <= group <= 3:
-                raise _fail(where, ekey, f"group must be 1, 2 or 3, not {group!r}")
-            groups[code] = group
-        if isinstance(entry.get("name"), str):
-            names[code] = entry["name"]
+    entries, names, groups = _entries(data.get("entries", {}), where, points)
     return Banlist(
         family=family,
         name=name,
         label=label,
         effective=effective,
-        announced=get_date("announced"),
+        announced=_get_date(data, where, "announced"),
         sources=tuple(sources),
         entries=MappingProxyType(entries),
         whitelist=whitelist,
         points=points,
         point_cap=cap if points else None,
         note=note,
-        effective_eu=effective_eu,
+        effective_eu=None if effective_eu == effective else effective_eu,
         approximate=approximate,
         groups=MappingProxyType(groups),
         names=MappingProxyType(names),
     )
+
+
+def _point_cap(data: Mapping[str, Any], where: str, points: bool) -> int | None:
+    """``point_cap``: a positive integer (a points list without one: the default cap)."""
+    cap = data.get("point_cap")
+    if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap <= 0):
+        raise _fail(where, "point_cap", "must be a positive integer")
+    if points and cap is None:
+        return DEFAULT_POINT_CAP
+    return cap
+
+
+def _entries(
+    raw: Any, where: str, points: bool
+) -> tuple[dict[int, int], dict[int, str], dict[int, int]]:
+    """The ``entries`` table: status (or points), names and limit groups by passcode."""
+    if not isinstance(raw, Mapping):
+        raise _fail(where, "entries", "must be a table")
+    entries: dict[int, int] = {}
+    names: dict[int, str] = {}
+    groups: dict[int, int] = {}
+    for code_text, entry in raw.items():
+        code = _entry_code(where, code_text, entry)
+        entries[code] = _entry_value(where, f"entries.{code_text}", entry, points)
+        if "group" in entry:
+            group = entry["group"]
+            if not isinstance(group, int) or isinstance(group, bool) or not 1 <= group <= 3:
+                raise _fail(
+                    where, f"entries.{code_text}", f"group must be 1, 2 or 3, not {group!r}"
+                )
+            groups[code] = group
+        if isinstance(entry.get("name"), str):
+            names[code] = entry["name"]
+    return entries, names, groups
+
+
+def _entry_code(where: str, code_text: Any, entry: Any) -> int:
+    """The passcode of an entry's key (and the entry must be a table)."""
+    ekey = f"entries.{code_text}"
+    if not str(code_text).isdigit():
+        raise _fail(where, ekey, "key must be a passcode")
+    if not isinstance(entry, Mapping):
+        raise _fail(where, ekey, "must be a table like { status = 1, name = '...' }")
+    return int(code_text)
+
+
+def _entry_value(where: str, ekey: str, entry: Mapping[str, Any], points: bool) -> int:
+    """An entry's status (0..3) or points (>= 0); no keys but the value, name and group."""
+    value_key = "points" if points else "status"
+    value = entry.get(value_key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _fail(where, ekey, f"{value_key} must be an integer")
+    if not points and not 0 <= value <= 3:
+        raise _fail(where, ekey, f"status must be 0..3, not {value}")
+    if points and value < 0:
+        raise _fail(where, ekey, "points must be >= 0")
+    extra = set(entry) - {value_key, "name", "group"}
+    if extra:
+        raise _fail(where, ekey, f"unknown key(s) {sorted(extra)}")
+    return value
 
 
 def read_banlist_file(path: str | Path) -> Banlist:
@@ -259,10 +290,9 @@ def read_lflist(
         if line.startswith("#") and not line.startswith("##"):
             m = _GROUP_HEADER.match(line)
             group = int(m[1]) if m else None
-            continue
-        if not line or line.startswith(("#", "--")) or (line[0] == "[" and line[-1] == "]"):
+        elif not line or line.startswith(("#", "--")) or (line[0] == "[" and line[-1] == "]"):
             continue  # comments; a "[name]" header line missing its "#"
-        if line.startswith("!"):
+        elif line.startswith("!"):
             current = {
                 "name": line[1:].strip(),
                 "entries": {},
@@ -272,60 +302,71 @@ def read_lflist(
             }
             sections.append(current)
             group = None
-            continue
-        if current is None:
+        elif current is None:
             raise DataError(f"{source}:{lineno}: entry before the first '!name' line")
-        if line.startswith("$"):
-            word, _, arg = line[1:].partition(" ")
-            word = word.lower()
-            if word == "pointcap":
-                try:
-                    current["cap"] = int(arg.split()[0])
-                except (ValueError, IndexError):
-                    raise DataError(f"{source}:{lineno}: bad $pointcap line") from None
-            else:
-                current["flags"].add(word)
-            continue
-        body = line.split("--", 1)[0].split()
-        try:
-            code, value = int(body[0]), int(body[1])
-        except (ValueError, IndexError):
-            if problems is None:
-                # the line is not echoed: the file named may be anything but a list
-                raise DataError(
-                    f"{source}:{lineno}: expected '<passcode> <count>' (an lflist.conf entry)"
-                ) from None
-            # echoed only when it starts like an entry (a file named may be anything)
-            got = f", got {line[:80]!r}" if line[:1].isdigit() else ""
-            problems.append(f"{source}:{lineno}: expected '<passcode> <count>'{got}")
-            continue
-        current["entries"][code] = max(value, 0)
-        if group is not None:
-            current["groups"][code] = group
+        elif line.startswith("$"):
+            _section_word(current, line, f"{source}:{lineno}")
         else:
-            current["groups"].pop(code, None)
-    out = []
-    for sec in sections:
-        when = date_from_name(sec["name"]) or effective
-        if when is None:
-            raise DataError(f"{source}: list {sec['name']!r}: no date in its name; give one")
-        points = "genesys" in sec["flags"]
-        out.append(
-            Banlist(
-                family=family,
-                name=sec["name"],
-                label=None,
-                effective=when,
-                announced=None,
-                sources=(source,),
-                entries=MappingProxyType(dict(sec["entries"])),
-                whitelist="whitelist" in sec["flags"],
-                points=points,
-                point_cap=(sec["cap"] or DEFAULT_POINT_CAP) if points else None,
-                groups=MappingProxyType(dict(sec["groups"])),
-            )
-        )
-    return out
+            _entry_line(current, line, group, f"{source}:{lineno}", problems)
+    return [_section_list(sec, source, family, effective) for sec in sections]
+
+
+def _section_word(section: dict[str, Any], line: str, at: str) -> None:
+    """A ``$`` line of a section: ``$pointcap N``, or a flag (``$whitelist``, ``$genesys``)."""
+    word, _, arg = line[1:].partition(" ")
+    word = word.lower()
+    if word == "pointcap":
+        try:
+            section["cap"] = int(arg.split()[0])
+        except (ValueError, IndexError):
+            raise DataError(f"{at}: bad $pointcap line") from None
+    else:
+        section["flags"].add(word)
+
+
+def _entry_line(
+    section: dict[str, Any], line: str, group: int | None, at: str, problems: list[str] | None
+) -> None:
+    """An entry line ``<passcode> <count>`` of a section, in the limit group ``group``; a
+    malformed one raises, or is described in ``problems`` when given."""
+    body = line.split("--", 1)[0].split()
+    try:
+        code, value = int(body[0]), int(body[1])
+    except (ValueError, IndexError):
+        if problems is None:
+            # the line is not echoed: the file named may be anything but a list
+            raise DataError(f"{at}: expected '<passcode> <count>' (an lflist.conf entry)") from None
+        # echoed only when it starts like an entry (a file named may be anything)
+        got = f", got {line[:80]!r}" if line[:1].isdigit() else ""
+        problems.append(f"{at}: expected '<passcode> <count>'{got}")
+        return
+    section["entries"][code] = max(value, 0)
+    if group is not None:
+        section["groups"][code] = group
+    else:
+        section["groups"].pop(code, None)
+
+
+def _section_list(sec: dict[str, Any], source: str, family: str, effective: date | None) -> Banlist:
+    """The :class:`Banlist` of one ``!name`` section (its date from its name, else
+    ``effective``)."""
+    when = date_from_name(sec["name"]) or effective
+    if when is None:
+        raise DataError(f"{source}: list {sec['name']!r}: no date in its name; give one")
+    points = "genesys" in sec["flags"]
+    return Banlist(
+        family=family,
+        name=sec["name"],
+        label=None,
+        effective=when,
+        announced=None,
+        sources=(source,),
+        entries=MappingProxyType(dict(sec["entries"])),
+        whitelist="whitelist" in sec["flags"],
+        points=points,
+        point_cap=(sec["cap"] or DEFAULT_POINT_CAP) if points else None,
+        groups=MappingProxyType(dict(sec["groups"])),
+    )
 
 
 def dump_lflist(

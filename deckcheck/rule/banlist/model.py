@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
 from types import MappingProxyType
-from typing import Any
 
 SCHEMA = 1
 """Version of the ban-list file schema and of the bundle layout."""
@@ -151,40 +150,6 @@ class Banlist:
             if a != b:
                 out.append((code, a, b))
         return out
-
-    def to_dict(self, names: Callable[[int], str | None] | None = None) -> dict[str, Any]:
-        """JSON-ready form; ``names`` may supply card names for entries without one."""
-
-        def name(code: int) -> str | None:
-            got = self.names.get(code)
-            if got is None and names is not None:
-                got = names(code)
-            return got
-
-        return {
-            "family": self.family,
-            "name": self.name,
-            "label": self.label,
-            "effective": self.effective.isoformat(),
-            "effective_eu": self.effective_eu.isoformat() if self.effective_eu else None,
-            "approximate": self.approximate,
-            "announced": self.announced.isoformat() if self.announced else None,
-            "whitelist": self.whitelist,
-            "points": self.points,
-            "point_cap": self.point_cap,
-            "sources": list(self.sources),
-            "note": self.note,
-            "entries": [
-                {
-                    "passcode": code,
-                    "name": name(code),
-                    ("points" if self.points else "limit"): value,
-                    **({} if self.points else {"status": STATUS_NAMES.get(value, str(value))}),
-                    **({"group": self.groups[code]} if code in self.groups else {}),
-                }
-                for code, value in sorted(self.entries.items())
-            ],
-        }
 
 
 def derive_traditional(tcg: Banlist) -> Banlist:

@@ -1,8 +1,9 @@
 """Eras and formats: deck-construction rules as data, in one registry with aliases.
 
 * :mod:`.model`: :class:`Era`, :class:`Format`, :class:`SizeRule`, :class:`Pool`;
-* :mod:`.file`: the one schema of built-in and organiser format files, and
-  :class:`FormatRegistry`.
+* :mod:`.schema`: the one schema of built-in and organiser format tables;
+* :mod:`.registry`: :class:`FormatRegistry`;
+* :mod:`.file`: reading ``formats.toml`` and organisers' format files (documents or TOML text).
 
 The module functions below answer from a dataset's registry (the active one by default):
 :func:`get_format` finds a format or era by id or alias (case-insensitive); :func:`list_formats` /
@@ -21,6 +22,8 @@ from deckcheck.rule.format.file import (
     format_from_document,
     load_format_file,
     load_registry,
+    read_registry_document,
+    registry_from_document,
 )
 from deckcheck.rule.format.model import (
     RUSH_LEGEND_SPLIT,
@@ -54,6 +57,8 @@ __all__ = [
     "load_format_file",
     "load_registry",
     "official_era_at",
+    "read_registry_document",
+    "registry_from_document",
 ]
 
 

@@ -15,9 +15,10 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from deckcheck.rule.banlist import Banlist, TcgRegion, derive_traditional, merge_stricter
+from deckcheck.rule.reason import Reason
 
 if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
@@ -49,15 +50,6 @@ class SizeRule:
         if self.max == self.min:
             return f"exactly {self.min}"
         return f"{self.min}–{self.max}"
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {
-            "min": self.min,
-            "max": self.max,
-            "zero_or_exact": self.zero_or_exact,
-            "text": self.describe(),
-        }
 
 
 @dataclass(frozen=True)
@@ -92,28 +84,6 @@ class Era:
     """Ban-list family the era names when used as a format on its own (usually none)."""
     house: bool = False
     """True for community house rules (not Konami's)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {
-            "id": self.id,
-            "name": self.name,
-            "main": self.main.to_dict(),
-            "extra": self.extra.to_dict(),
-            "side": self.side.to_dict(),
-            "hand_size": self.hand_size,
-            "first_player_draws": self.first_player_draws,
-            "draw_per_turn": self.draw_per_turn,
-            "draw_up_to": self.draw_up_to,
-            "hand_limit": self.hand_limit,
-            "life_points": self.life_points,
-            "confidence": self.confidence,
-            "note": self.note,
-            "provenance": self.provenance,
-            "ocg_from": self.ocg_from.isoformat() if self.ocg_from else None,
-            "tcg_from": self.tcg_from.isoformat() if self.tcg_from else None,
-            "house": self.house,
-        }
 
 
 class Pool(enum.StrEnum):
@@ -262,15 +232,19 @@ class Format:
         """True if the format uses ban lists at all (a family or its own lists)."""
         return bool(self.custom_lists) or self.family is not None
 
+    def _custom_list_at(self, d: date) -> Banlist | None:
+        """The format's own list in force on ``d`` (its one list, whatever the date)."""
+        when = self.list_date or d
+        current = None
+        for b in self.custom_lists:
+            if b.effective <= when or len(self.custom_lists) == 1:
+                current = b
+        return current
+
     def banlist_at(self, d: date, data: Dataset) -> Banlist | None:
         """The list in force on ``d`` (None if the format has none, or none is in force yet)."""
         if self.custom_lists:
-            when = self.list_date or d
-            current = None
-            for b in self.custom_lists:
-                if b.effective <= when or len(self.custom_lists) == 1:
-                    current = b
-            return current
+            return self._custom_list_at(d)
         if self.family is None:
             return None
         cat = data.banlists
@@ -341,15 +315,10 @@ class Format:
         warnings: list[str] = []
         first = self.first_date(ds)
         if first is not None and d < first:
-            return DateCheck(
-                f"{d.isoformat()} is before the first {self.name} list ({first.isoformat()})"
-            )
+            return DateCheck(Reason("before-lists", date=d, format=self.name, first=first))
         fixed = self.derivation is Derivation.FIXED or self.list_date is not None
         if d > ds.as_of and self.family is not None and not self.custom_lists and not fixed:
-            warnings.append(
-                f"{d.isoformat()} is after the ban-list data ends ({ds.as_of.isoformat()}); "
-                "a newer list may be in force"
-            )
+            warnings.append(Reason("after-data", date=d, as_of=ds.as_of))
         return DateCheck(None, tuple(warnings))
 
     def require_date(self, d: date, data: Dataset) -> tuple[str, ...]:
@@ -360,54 +329,3 @@ class Format:
 
             raise DateRangeError(verdict.error)
         return verdict.warnings
-
-    def to_dict(self, d: date | None = None, data: Dataset | None = None) -> dict[str, Any]:
-        """JSON-ready form; with ``d``, also the era and list in force on that date."""
-        out: dict[str, Any] = {
-            "id": self.id,
-            "name": self.name,
-            "aliases": list(self.aliases),
-            "kind": "era" if self.is_era else "format",
-            "pool": self.pool.value,
-            "copy_limit": self.copy_limit,
-            "point_cap": self.point_cap,
-            "forbidden_types": sorted(self.forbidden_types),
-            "skill_cards": self.skill_cards,
-            "legend_rule": self.legend_rule,
-            "limit_groups": dict(self.limit_groups) if self.limit_groups is not None else None,
-            "pool_date": self.pool_date.isoformat() if self.pool_date else None,
-            "era": self.era.id if self.era is not None else "by date",
-            "region": self.region,
-            "tcg_region": self.tcg_region.value,
-            "banlist_family": self.family,
-            "derivation": self.derivation.value,
-            "confidence": self.confidence,
-            "note": self.note,
-            "provenance": self.provenance,
-        }
-        if self.era is not None:
-            out["era_rules"] = self.era.to_dict()
-        if d is not None:
-            if data is None:
-                raise TypeError("Format.to_dict: a date needs the dataset its lists are in")
-            ds = data
-            out["date"] = d.isoformat()
-            out["era_at_date"] = self.era_at(d).to_dict()
-            current = self.banlist_at(d, ds)
-            out["banlist_at_date"] = (
-                None
-                if current is None
-                else {
-                    "name": current.name,
-                    "key": current.key,
-                    "effective": current.effective_in(self.tcg_region).isoformat(),
-                    "entries": len(current.entries),
-                    "approximate": current.approximate,
-                }
-            )
-            out["upcoming"] = [
-                {"name": b.name, "effective": b.effective_in(self.tcg_region).isoformat()}
-                for b in self.upcoming(d, ds)
-            ]
-            out["legend_limits"] = self.legend_limits_at(d)
-        return out

@@ -53,6 +53,8 @@ def router(svc: Service) -> APIRouter:
     ) -> Response:
         """One card's facts; alternate artworks and pre-release codes reach the original."""
         found = svc.data.cards.lookup(passcode)
-        return svc.cached_doc(request, doc.CardDocument, found.to_dict())
+        names = svc.data.cards.names_of(found.card)
+        data = dict(doc.shape(doc.CardDocument, doc.found_card(found)), names=names)
+        return svc.cached_doc(request, doc.CardDocument, data)
 
     return router

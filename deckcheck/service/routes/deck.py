@@ -67,7 +67,7 @@ def router(svc: Service) -> APIRouter:
     def simulate(req: SimulateRequest) -> Response:
         """Goldfish odds of the Main Deck: by condition, going first and second, by turn."""
         stats = budget.simulate(svc, req)
-        data = stats.to_dict(fractions=req.fractions)
+        data = doc.shape(doc.GoldfishDocument, stats, doc.hidden(req.fractions))
         data["warnings"] = []
         return svc.answer(doc.GoldfishDocument, data)
 
@@ -77,7 +77,8 @@ def router(svc: Service) -> APIRouter:
     def simulate_sweep(req: SweepRequest) -> Response:
         """Ratio sweep: every combination of copies asked, ranked by a condition."""
         stats = budget.sweep(svc, req)
-        return svc.answer(doc.SweepDocument, stats.to_dict(fractions=req.fractions))
+        data = doc.shape(doc.SweepDocument, stats, doc.hidden(req.fractions))
+        return svc.answer(doc.SweepDocument, data)
 
     @router.post(
         f"{API}/simulate/side",
@@ -89,7 +90,8 @@ def router(svc: Service) -> APIRouter:
         """Games two and three: a side plan applied, the sided deck beside game one (going
         first and second), and P(at least 1) of each card sided in."""
         stats = budget.side(svc, req)
-        return svc.answer(doc.SideGoldfishDocument, stats.to_dict(fractions=req.fractions))
+        data = doc.shape(doc.SideGoldfishDocument, stats, doc.hidden(req.fractions))
+        return svc.answer(doc.SideGoldfishDocument, data)
 
     @router.post(f"{API}/convert", response_model=ConvertDocument, responses=ERRORS, tags=["decks"])
     async def convert(req: ConvertRequest) -> Response:

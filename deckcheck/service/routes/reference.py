@@ -44,10 +44,7 @@ def router(svc: Service) -> APIRouter:
         return svc.cached_doc(
             request,
             doc.FormatsDocument,
-            {
-                "formats": [f.to_dict() for f in reg.formats()],
-                "eras": [e.to_dict() for e in reg.eras()],
-            },
+            doc.shape(doc.FormatsDocument, {"formats": reg.formats(), "eras": reg.eras()}),
         )
 
     @router.get(
@@ -64,7 +61,8 @@ def router(svc: Service) -> APIRouter:
     ) -> Response:
         """A format's rules, and the era and ban list in force on the date."""
         fmt, when = _format_on(svc, format_id, date, tcg_region)
-        return svc.cached_doc(request, doc.FormatDoc, fmt.to_dict(when, svc.data))
+        data = doc.shape(doc.FormatDoc, doc.format_on(fmt, when, svc.data))
+        return svc.cached_doc(request, doc.FormatDoc, data)
 
     @router.get(
         f"{API}/banlists/{{format_id}}",
@@ -88,6 +86,7 @@ def router(svc: Service) -> APIRouter:
         def name(code: int) -> str | None:
             return cards.get(code).name if code in cards else None
 
-        return svc.cached_doc(request, doc.BanlistDocument, current.to_dict(name))
+        data = doc.shape(doc.BanlistDocument, doc.banlist_named(current, name))
+        return svc.cached_doc(request, doc.BanlistDocument, data)
 
     return router

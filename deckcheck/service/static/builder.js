@@ -159,7 +159,9 @@ const search = debounce(async () => {
   const fixing = state.fixing !== null;
   list.replaceChildren(...data.results.map((card) => {
     state.cards.set(card.passcode, card);
-    const others = [card.names.ja, card.names["zh-CN"]].filter(Boolean).join(" · ");
+    // beside the English name: the interface's language, the searched one, Japanese, Chinese
+    const others = [...new Set([cardName(card.passcode), card.names[$("lang").value],
+      card.names.ja, card.names["zh-CN"]])].filter((n) => n && n !== card.name).join(" · ");
     const home = card.zone === "extra" ? "extra" : "main";
     const title = fixing ? "Use this card for the unknown line"
       : `Add to the ${home === "extra" ? "Extra" : "Main"} Deck`;
@@ -704,17 +706,26 @@ function oddsTurns() {
   return Number.isInteger(n) && n >= 1 && n <= 20 ? n : TURNS;
 }
 
+// the card names of an answer (the service writes English names) in the interface's language,
+// from the card documents of the deck
+function localNames() {
+  const local = new Map();
+  for (const [passcode, card] of state.cards) if (card) local.set(card.name, cardName(passcode));
+  return (name) => local.get(name) || name;
+}
+
 // a few seeded sample hands: what the figures mean, hand by hand
 function drawSamples(stats) {
   const hands = stats.samples ? stats.samples.hands : [];
   if (!hands.length) { $("samples").replaceChildren(); return; }
   const names = stats.conditions.map((c) => c.name);
+  const shown = localNames();
   $("samples").replaceChildren(el("h3", {}, `Sample hands (seed ${stats.samples.seed})`),
     el("ol", { class: "notes" }, ...hands.map((h) => {
       // one text node per piece, so that i18n.js translates each
-      const draws = h.draws.map((d, t) => (d.length ? ` · turn ${t + 1}: ${d.join(", ")}` : null));
+      const draws = h.draws.map((d, t) => (d.length ? ` · turn ${t + 1}: ${d.map(shown).join(", ")}` : null));
       const met = names.filter((n) => h.met[n][h.met[n].length - 1]);
-      return el("li", { dataset: { going: h.going } }, `going ${h.going}: ${h.hand.join(", ")}`, ...draws,
+      return el("li", { dataset: { going: h.going } }, `going ${h.going}: ${h.hand.map(shown).join(", ")}`, ...draws,
         el("br"), `meets by turn ${stats.turns}: ${met.length ? met.join("; ") : "none"}`);
     })));
 }
