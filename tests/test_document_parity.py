@@ -16,7 +16,11 @@ from pydantic import BaseModel
 
 from deckcheck.card.model import Card
 from deckcheck.card.release import Release
+from deckcheck.data.diff import CardChange, DataDiff, DateChange, ListChange
+from deckcheck.data.freshness import Freshness
+from deckcheck.data.store import DataStatus
 from deckcheck.deck.compare import DeckDiff
+from deckcheck.event.model import AuditEntry, Entry, Event
 from deckcheck.goldfish.compare import Comparison, Difference
 from deckcheck.goldfish.result import (
     CardCount,
@@ -43,6 +47,8 @@ from deckcheck.run.batch import check
 from deckcheck.run.forecast import DeckForecast
 from deckcheck.run.meta import CardUsage, Metagame
 from deckcheck.run.siding import SideResult
+from deckcheck.service.model import ReloadDoc
+from deckcheck.service.state import ReloadStatus
 from deckcheck.source.registration import Registration
 from deckcheck.validation.report import BanlistRef, PointCard, Report, Violation
 
@@ -83,6 +89,16 @@ PAIRS: list[tuple[type, type[BaseModel]]] = [
     (Era, doc.EraDoc),
     (SizeRule, doc.SizeRuleDoc),
     (Banlist, doc.BanlistDocument),
+    (DataStatus, doc.DataStatusDocument),
+    (Freshness, doc.FreshnessDoc),
+    (DataDiff, doc.DataDiffDocument),
+    (ListChange, doc.ListChangeDoc),
+    (CardChange, doc.StatusChangeDoc),
+    (DateChange, doc.DateChangeDoc),
+    (Event, doc.EventDoc),
+    (Entry, doc.EventEntryDoc),
+    (AuditEntry, doc.AuditDoc),
+    (ReloadStatus, ReloadDoc),
 ]
 
 

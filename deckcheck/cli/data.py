@@ -87,14 +87,14 @@ def status(output: OutputOpt = Output.TEXT, max_age: MaxAgeOpt = None) -> None:
     from deckcheck.data.freshness import freshness
     from deckcheck.data.store import status as data_status
     from deckcheck.error import DeckcheckError
+    from deckcheck.reporter.document import DataStatusDocument, Merged, shape
 
     st = data_status()
-    doc = st.to_dict()
     try:
         fresh = freshness(st.active.as_of, st.home, max_age=max_age)
     except DeckcheckError as exc:
         fail(str(exc))
-    doc["freshness"] = fresh.to_dict()
+    doc = shape(DataStatusDocument, Merged({"freshness": fresh}, st))
     if output is Output.JSON:
         print_document("data-status", doc)
         return
@@ -444,9 +444,11 @@ def _write_changes(changes: DataDiff, output: DiffOutput) -> None:
     import json
 
     from deckcheck.data.diff import render_markdown, render_text
+    from deckcheck.reporter.document import DataDiffDocument, shape
 
     if output is DiffOutput.JSON:
-        sys.stdout.write(json.dumps(changes.to_dict(), indent=2, ensure_ascii=False) + "\n")
+        doc = shape(DataDiffDocument, changes)
+        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     elif output is DiffOutput.MARKDOWN:
         sys.stdout.write(_clean_lines(render_markdown(changes)))
     else:

@@ -132,6 +132,7 @@ def create(
 
     from deckcheck.event.desk import parse_day, parse_deadline
     from deckcheck.event.token import Role
+    from deckcheck.reporter.document import EventDoc, event_at, shape
 
     text_only(output)
     desk = _desk(database)
@@ -151,7 +152,7 @@ def create(
         "id": ev.id,
         "organiser_token": made.organiser_token,
         "judge_token": made.judge_token,
-        "event": ev.to_dict(desk.clock()),
+        "event": shape(EventDoc, event_at(ev, desk.clock())),
     }
     if url:
         base = url.rstrip("/")
@@ -188,7 +189,9 @@ def list_events(database: DatabaseOpt = None, output: OutputOpt = Output.TEXT) -
     events = _safely(desk.events)
     now = desk.clock()
     if output is Output.JSON:
-        print_json({"events": [e.to_dict(now) for e in events]})
+        from deckcheck.reporter.document import EventDoc, event_at, shape
+
+        print_json({"events": [shape(EventDoc, event_at(e, now)) for e in events]})
         return
     for e in events:
         sys.stdout.write(
@@ -206,7 +209,16 @@ def show(event_id: EventArg, database: DatabaseOpt = None, output: OutputOpt = O
     entries = _safely(lambda: desk.registrations(event_id))
     now = desk.clock()
     if output is Output.JSON:
-        print_json({"event": ev.to_dict(now), "registrations": [e.to_dict() for e in entries]})
+        from deckcheck.reporter.document import (
+            WITHOUT_DECK,
+            EventDoc,
+            EventEntryDoc,
+            event_at,
+            shape,
+        )
+
+        regs = [shape(EventEntryDoc, e, WITHOUT_DECK) for e in entries]
+        print_json({"event": shape(EventDoc, event_at(ev, now)), "registrations": regs})
         return
     legal = sum(e.legal for e in entries)
     lines = [
@@ -241,7 +253,9 @@ def submit(
     got = _safely(lambda: desk.submit(event_id, player, player_id, text, actor=Role.CLI))
     e = got.entry
     if output is Output.JSON:
-        print_json({**e.to_dict(), "edit_token": got.edit_token})
+        from deckcheck.reporter.document import WITHOUT_DECK, EventEntryDoc, shape
+
+        print_json({**shape(EventEntryDoc, e, WITHOUT_DECK), "edit_token": got.edit_token})
     else:
         verdict = "legal" if e.legal else "ILLEGAL (stored with its findings)"
         sys.stdout.write(
@@ -373,7 +387,9 @@ def audit(
     desk = _desk(database)
     log = _safely(lambda: desk.audit(event_id))
     if output is Output.JSON:
-        print_json({"audit": [a.to_dict() for a in log]})
+        from deckcheck.reporter.document import AuditDoc, shape
+
+        print_json({"audit": [shape(AuditDoc, a) for a in log]})
         return
     for a in log:
         change = f"{a.old_fingerprint or '-'} -> {a.new_fingerprint or '-'}"

@@ -3,8 +3,8 @@
 :func:`diff` compares an old and a new :class:`~deckcheck.data.dataset.Dataset`: the ban lists
 that are new or changed, per format (list family), with each card's change; the cards that are
 new, per region; the cards whose first TCG or OCG release date changed. :func:`render_text`
-and :func:`render_markdown` write it for a terminal and for release notes;
-:meth:`DataDiff.to_dict` is the JSON form.
+and :func:`render_markdown` write it for a terminal and for release notes; its JSON form is
+the document ``DataDiffDocument`` (:mod:`deckcheck.reporter.document`).
 """
 
 from __future__ import annotations
@@ -73,40 +73,6 @@ class DataDiff:
     def empty(self) -> bool:
         """True when nothing changed."""
         return not (self.lists or self.dates or any(self.new_cards.values()))
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (the ``data-diff`` document)."""
-        return {
-            "old": {k: self.old[k] for k in ("as_of", "fingerprint")},
-            "new": {k: self.new[k] for k in ("as_of", "fingerprint")},
-            "lists": [
-                {
-                    "family": c.family,
-                    "name": c.name,
-                    "effective": c.effective.isoformat(),
-                    "new": c.new,
-                    "changes": [
-                        {"passcode": x.passcode, "name": x.name, "old": x.old, "new": x.new}
-                        for x in c.changes
-                    ],
-                }
-                for c in self.lists
-            ],
-            "new_cards": {
-                region: [{"passcode": p, "name": n} for p, n in cards]
-                for region, cards in self.new_cards.items()
-            },
-            "release_dates": [
-                {
-                    "passcode": d.passcode,
-                    "name": d.name,
-                    "region": d.region,
-                    "old": d.old.isoformat() if d.old else None,
-                    "new": d.new.isoformat() if d.new else None,
-                }
-                for d in self.dates
-            ],
-        }
 
 
 def diff(old: Dataset, new: Dataset) -> DataDiff:

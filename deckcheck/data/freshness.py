@@ -12,7 +12,6 @@ import os
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 from deckcheck.boundary import read_data
 from deckcheck.error import InputError
@@ -36,19 +35,6 @@ class Freshness:
     due: bool
     reason: str | None
     """Why an update is due (None when it is not)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (``freshness`` in ``data status --output json``)."""
-        return {
-            "as_of": self.as_of.isoformat(),
-            "age_days": self.age_days,
-            "max_age_days": self.max_age_days,
-            "newest_announced": self.newest_announced.isoformat()
-            if self.newest_announced
-            else None,
-            "due": self.due,
-            "reason": self.reason,
-        }
 
 
 def max_age_days(value: int | None = None) -> int:

@@ -379,44 +379,6 @@ class DataStatus:
     offline: bool
     """True when network access is disabled."""
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (the ``data-status`` document)."""
-        rec = self.installed
-        active = self.active.describe()
-        source: str | None = None
-        installed_at: str | None = None
-        if self.origin is DataOrigin.INSTALLED and rec is not None:
-            source, installed_at = rec.source, rec.installed_at
-        elif self.origin is DataOrigin.BUNDLED:
-            source = "bundled"
-        elif self.origin is DataOrigin.ENVIRONMENT:
-            source = active["folder"]
-        installed = None
-        if rec is not None:
-            data = self.installed_data
-            installed = {
-                "folder": str(rec.folder),
-                "fingerprint": rec.fingerprint,
-                "as_of": data.as_of.isoformat() if data is not None else None,
-                "source": rec.source,
-                "installed_at": rec.installed_at,
-                "valid": data is not None,
-            }
-        return {
-            "origin": self.origin.value,
-            "as_of": active["as_of"],
-            "fingerprint": active["fingerprint"],
-            "source": source,
-            "folder": active["folder"],
-            "installed_at": installed_at,
-            "sources": active["sources"],
-            "bundled": self.bundled.describe(),
-            "installed": installed,
-            "problem": self.problem,
-            "data_home": str(self.home),
-            "offline": self.offline,
-        }
-
 
 def status(home: Path | None = None) -> DataStatus:
     """The data status: the active dataset, its origin, and the installed bundle fully checked."""

@@ -26,6 +26,7 @@ from deckcheck.event.model import Action, Entry, Event, parse_moment
 from deckcheck.event.report import CSV_NAME, deck_file
 from deckcheck.event.store import StoredEntry, StoredEvent
 from deckcheck.event.token import Role
+from deckcheck.reporter.document import AuditDoc, EventDoc, event_at, shape
 
 if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
@@ -86,13 +87,13 @@ def export_event(desk: Desk, event_id: str) -> bytes:
             "kind": KIND,
             "version": VERSION,
             "event": {
-                **ev.to_dict(desk.clock()),
+                **shape(EventDoc, event_at(ev, desk.clock())),
                 "created_at": ev.created_at.isoformat(),
                 "organiser_hash": stored.organiser_hash,
                 "judge_hash": stored.judge_hash,
             },
             "registrations": regs,
-            "audit": [a.to_dict() for a in log],
+            "audit": [shape(AuditDoc, a) for a in log],
         }
         zf.writestr(MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=1))
     return out.getvalue()

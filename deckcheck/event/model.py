@@ -83,20 +83,6 @@ class Event:
         """True while submissions and edits are taken."""
         return self.phase(now) is Phase.OPEN
 
-    def to_dict(self, now: datetime) -> dict[str, Any]:
-        """JSON form (what anyone may see)."""
-        return {
-            "id": self.id,
-            "name": self.name,
-            "format": self.format,
-            "date": self.date.isoformat(),
-            "deadline": self.deadline.isoformat(),
-            "tcg_region": self.tcg_region,
-            "status": self.phase(now).value,
-            "locked_at": self.locked_at.isoformat() if self.locked_at else None,
-            "published_at": self.published_at.isoformat() if self.published_at else None,
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class Entry:
@@ -125,24 +111,6 @@ class Entry:
         got: dict[str, Any] = json.loads(self.verdict_json)
         return got
 
-    def to_dict(self, *, deck: bool = False) -> dict[str, Any]:
-        """JSON form (with the deck text when ``deck``)."""
-        out: dict[str, Any] = {
-            "id": self.id,
-            "player": self.player,
-            "player_id": self.player_id,
-            "legal": self.legal,
-            "fingerprint": self.fingerprint,
-            "deck_format": self.deck_format,
-            "version": self.version,
-            "created_at": self.created_at.isoformat(),
-            "updated_at": self.updated_at.isoformat(),
-            "verdict": self.verdict,
-        }
-        if deck:
-            out["deck"] = self.deck
-        return out
-
 
 @dataclass(frozen=True, slots=True)
 class AuditEntry:
@@ -159,15 +127,3 @@ class AuditEntry:
     at: datetime
     old_fingerprint: str | None
     new_fingerprint: str | None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "seq": self.seq,
-            "registration_id": self.registration_id,
-            "action": self.action.value,
-            "actor": self.actor,
-            "at": self.at.isoformat(),
-            "old_fingerprint": self.old_fingerprint,
-            "new_fingerprint": self.new_fingerprint,
-        }

@@ -274,6 +274,8 @@ def preload() -> None:
 
 def _ask(process: Process, scope: Scope, body: bytes, s: Settings) -> Outcome:
     """Send the request to the process and wait for its answer, within the budgets."""
+    if os.waitpid(process.pid, os.WNOHANG)[0]:
+        raise Gone(process.pid)  # ended (and now reaped) before this request came
     start_cpu = _cpu(process.pid) or 0.0
     idle = start_cpu + 2 / TICKS  # CPU time it ends below, if it never took the request up
     base = _resident(process.pid)

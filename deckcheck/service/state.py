@@ -102,10 +102,6 @@ class ReloadStatus:
     at: str | None = None
     error: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        """The ``reload`` object of ``/healthz``."""
-        return {"status": self.status, "at": self.at, "error": self.error}
-
 
 class Holder:
     """The state in service, swapped whole by a reload; a request reads the one it pinned."""

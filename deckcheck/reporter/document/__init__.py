@@ -14,6 +14,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from deckcheck.reporter.document.event import WITHOUT_DECK as WITHOUT_DECK
+from deckcheck.reporter.document.event import AuditDoc as AuditDoc
+from deckcheck.reporter.document.event import EventDoc as EventDoc
+from deckcheck.reporter.document.event import EventEntryDoc as EventEntryDoc
+from deckcheck.reporter.document.event import event_at as event_at
 from deckcheck.reporter.document.goldfish import CardCountDoc as CardCountDoc
 from deckcheck.reporter.document.goldfish import CategoryDoc as CategoryDoc
 from deckcheck.reporter.document.goldfish import CategorySizesDoc as CategorySizesDoc
@@ -54,16 +59,22 @@ from deckcheck.reporter.document.reference import BundleDoc as BundleDoc
 from deckcheck.reporter.document.reference import CardDocument as CardDocument
 from deckcheck.reporter.document.reference import CardSearchDocument as CardSearchDocument
 from deckcheck.reporter.document.reference import ChangeDoc as ChangeDoc
+from deckcheck.reporter.document.reference import DataDiffDocument as DataDiffDocument
+from deckcheck.reporter.document.reference import DatasetRefDoc as DatasetRefDoc
 from deckcheck.reporter.document.reference import DataStatusDocument as DataStatusDocument
+from deckcheck.reporter.document.reference import DateChangeDoc as DateChangeDoc
 from deckcheck.reporter.document.reference import EntryDoc as EntryDoc
 from deckcheck.reporter.document.reference import EraDoc as EraDoc
 from deckcheck.reporter.document.reference import FormatDoc as FormatDoc
 from deckcheck.reporter.document.reference import FormatsDocument as FormatsDocument
 from deckcheck.reporter.document.reference import FreshnessDoc as FreshnessDoc
 from deckcheck.reporter.document.reference import InstalledDataDoc as InstalledDataDoc
+from deckcheck.reporter.document.reference import ListChangeDoc as ListChangeDoc
 from deckcheck.reporter.document.reference import NamesDoc as NamesDoc
+from deckcheck.reporter.document.reference import NewCardDoc as NewCardDoc
 from deckcheck.reporter.document.reference import ReleaseDoc as ReleaseDoc
 from deckcheck.reporter.document.reference import SizeRuleDoc as SizeRuleDoc
+from deckcheck.reporter.document.reference import StatusChangeDoc as StatusChangeDoc
 from deckcheck.reporter.document.reference import UpcomingDoc as UpcomingDoc
 from deckcheck.reporter.document.reference import banlist_named as banlist_named
 from deckcheck.reporter.document.reference import format_on as format_on

@@ -354,29 +354,123 @@ class FreshnessDoc(Doc):
     reason: str | None = Field(description="Why an update is due.")
 
 
+def _installed(st: Any) -> Merged | None:
+    """The installed bundle's record, with the checks' outcome (its data, when they passed)."""
+    if st.installed is None:
+        return None
+    data = st.installed_data
+    as_of = None if data is None else data.as_of
+    return Merged({"as_of": as_of, "valid": data is not None}, st.installed)
+
+
+def _origin_source(st: Any) -> str | None:
+    """Where the active data came from (by its origin)."""
+    origin = st.origin.value
+    if origin == "installed":
+        return None if st.installed is None else str(st.installed.source)
+    if origin == "bundled":
+        return "bundled"
+    return str(st.active.folder) if origin == "environment" else None
+
+
+def _installed_at(st: Any) -> str | None:
+    if st.origin.value == "installed" and st.installed is not None:
+        return str(st.installed.installed_at)
+    return None
+
+
 class DataStatusDocument(Doc):
     """``deckcheck data status --output json``: which data is active, and why."""
+
+    not_fields = frozenset({"active", "installed_data"})  # (read by functions of the status)
 
     origin: Literal["activated", "environment", "installed", "bundled"] = Field(
         description="Where the active data comes from: installed (by 'deckcheck data update'), "
         "bundled (shipped with deckcheck), environment (DECKCHECK_DATA) or activated (by a "
         "program)."
     )
-    as_of: str = Field(description="Date of the newest source data behind the active data.")
-    fingerprint: str = Field(description="sha256 of the active bundle's manifest.")
-    source: str | None = Field(
+    as_of: Annotated[str, Src(lambda s: s.active.as_of)] = Field(
+        description="Date of the newest source data behind the active data."
+    )
+    fingerprint: Annotated[str, Src(lambda s: s.active.fingerprint)] = Field(
+        description="sha256 of the active bundle's manifest."
+    )
+    source: Annotated[str | None, Src(_origin_source)] = Field(
         description="Where the active data came from: the URL or folder it was installed from "
         "('upstream:' and the source list for --from-upstream), 'bundled', or the "
         "DECKCHECK_DATA folder."
     )
-    folder: str = Field(description="The active bundle's folder.")
-    installed_at: str | None = Field(description="When the active bundle was installed (UTC).")
-    sources: list[str] = Field(description="Source repositories of the active data, versioned.")
-    bundled: BundleDoc
-    installed: InstalledDataDoc | None
+    folder: Annotated[str, Src(lambda s: str(s.active.folder))] = Field(
+        description="The active bundle's folder."
+    )
+    installed_at: Annotated[str | None, Src(_installed_at)] = Field(
+        description="When the active bundle was installed (UTC)."
+    )
+    sources: Annotated[list[str], Src(lambda s: s.active.describe()["sources"])] = Field(
+        description="Source repositories of the active data, versioned."
+    )
+    bundled: Annotated[BundleDoc, Src(lambda s: s.bundled.describe())]
+    installed: Annotated[InstalledDataDoc | None, Src(_installed)]
     problem: str | None = Field(description="Why the installed bundle is not in use, if so.")
-    data_home: str = Field(description="The folder updates are installed into.")
+    data_home: Annotated[str, Src("home")] = Field(
+        description="The folder updates are installed into."
+    )
     offline: bool = Field(description="Network access disabled (--offline, DECKCHECK_OFFLINE).")
     freshness: FreshnessDoc | None = Field(
         default=None, description="How old the active data is, and whether an update is due."
     )
+
+
+class DatasetRefDoc(Doc):
+    """A dataset compared: its as-of date and fingerprint."""
+
+    as_of: str
+    fingerprint: str
+
+
+class StatusChangeDoc(Doc):
+    """One card's change in one list (its status before and after, in words)."""
+
+    passcode: int
+    name: str
+    old: str = Field(description="Unlimited, Limited, not in pool, 3 points...")
+    new: str
+
+
+class ListChangeDoc(Doc):
+    """A list that is new, or whose entries changed."""
+
+    family: str
+    name: str
+    effective: str
+    new: bool = Field(description="True when the old data has no list of this family and date.")
+    changes: list[StatusChangeDoc]
+
+
+class NewCardDoc(Doc):
+    """A card the old data does not have."""
+
+    passcode: Annotated[int, Src(lambda c: c[0])]
+    name: Annotated[str, Src(lambda c: c[1])]
+
+
+class DateChangeDoc(Doc):
+    """A card whose first release date in a region changed."""
+
+    passcode: int
+    name: str
+    region: str = Field(description="tcg or ocg")
+    old: str | None
+    new: str | None
+
+
+class DataDiffDocument(Doc):
+    """``deckcheck data diff --output json``: what changed between two datasets."""
+
+    old: DatasetRefDoc
+    new: DatasetRefDoc
+    lists: list[ListChangeDoc]
+    new_cards: dict[str, list[NewCardDoc]] = Field(
+        description="Region (tcg, ocg, rush, other) -> the new cards."
+    )
+    release_dates: Annotated[list[DateChangeDoc], Src("dates")]

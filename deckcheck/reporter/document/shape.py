@@ -6,8 +6,8 @@ field's name (or what the field's :class:`~deckcheck.reporter.document.base.Src`
 a record without that attribute leaves the field out (as an unset field is left out when a
 model is written). The value is converted by the field's type: a nested model is shaped from
 the value the same way, a list from any sequence, a ``dict`` from a mapping or from
-``(key, value)`` pairs, a string from an enum (its value) or a date (ISO 8601); a float with a
-:class:`~deckcheck.reporter.document.base.Round` mark is rounded. A display option may leave
+``(key, value)`` pairs, a string from an enum (its value), a date (ISO 8601) or a path; a float
+with a :class:`~deckcheck.reporter.document.base.Round` mark is rounded. A display option may leave
 fields out wherever they occur (``leave_out``: the goldfish ``fraction`` without
 ``--fractions``).
 """
@@ -21,6 +21,7 @@ import typing
 from collections.abc import Callable, Mapping
 from datetime import date
 from inspect import isclass
+from pathlib import PurePath
 from typing import Any
 
 from pydantic import BaseModel
@@ -124,6 +125,8 @@ def _text(value: Any) -> Any:
         return value.value
     if isinstance(value, date):
         return value.isoformat()
+    if isinstance(value, PurePath):
+        return str(value)
     return value
 
 

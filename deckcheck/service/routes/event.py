@@ -26,6 +26,14 @@ from deckcheck.error import EventInputError, EventNotFoundError
 from deckcheck.event.desk import Desk, parse_day, parse_deadline
 from deckcheck.event.model import Entry, Event
 from deckcheck.event.token import Role
+from deckcheck.reporter.document import (
+    WITHOUT_DECK,
+    AuditDoc,
+    EventDoc,
+    EventEntryDoc,
+    event_at,
+    shape,
+)
 from deckcheck.service.model import ErrorDocument
 
 if TYPE_CHECKING:
@@ -250,7 +258,7 @@ def _lifecycle(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
             "organiser_token": made.organiser_token,
             "judge_token": made.judge_token,
             **links(request, made.event),
-            "event": made.event.to_dict(desk.clock()),
+            "event": _event(made.event, desk),
         }
         return _json(body, 201)
 
@@ -259,7 +267,7 @@ def _lifecycle(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         """The event's public facts: name, format, date, deadline, status."""
         desk = lazy.desk(request)
         ev = desk.event(event_id)
-        return _cached(svc, request, {**ev.to_dict(desk.clock()), **links(request, ev)})
+        return _cached(svc, request, {**_event(ev, desk), **links(request, ev)})
 
 
 def _registrations(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
@@ -294,7 +302,7 @@ def _registrations(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
             svc,
             request,
             {
-                "event": ev.to_dict(desk.clock()),
+                "event": _event(ev, desk),
                 "registrations": [_entry(e) for e in entries],
                 "summary": _summary(entries),
             },
@@ -359,14 +367,14 @@ def _organiser(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         """Close submissions now (organiser); every write after it is 423."""
         desk = lazy.desk(request)
         desk.authorise(event_id, bearer(authorization), Role.ORGANISER)
-        return _json(desk.lock(event_id).to_dict(desk.clock()))
+        return _json(_event(desk.lock(event_id), desk))
 
     @api.post("/v1/events/{event_id}/publish", responses=_err(401, 403, 404))
     def publish(request: Request, event_id: EventId, authorization: Auth = None) -> Response:
         """Make the decklists public (organiser); locks the event if it is still open."""
         desk = lazy.desk(request)
         desk.authorise(event_id, bearer(authorization), Role.ORGANISER)
-        return _json(desk.publish(event_id).to_dict(desk.clock()))
+        return _json(_event(desk.publish(event_id), desk))
 
     @api.get("/v1/events/{event_id}/decklists", responses=_err(404, get=True))
     def decklists(request: Request, event_id: EventId, authorization: Auth = None) -> Response:
@@ -385,7 +393,7 @@ def _organiser(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
             svc,
             request,
             {
-                "event": stored.event.to_dict(desk.clock()),
+                "event": _event(stored.event, desk),
                 "decklists": [_public(e) for e in entries],
             },
         )
@@ -413,7 +421,7 @@ def _organiser_files(api: APIRouter, svc: Service, lazy: _Lazy) -> None:
         """Every change: who, when, the old and new fingerprint (organiser)."""
         desk = lazy.desk(request)
         desk.authorise(event_id, bearer(authorization), Role.ORGANISER)
-        return _cached(svc, request, {"audit": [a.to_dict() for a in desk.audit(event_id)]})
+        return _cached(svc, request, {"audit": [shape(AuditDoc, a) for a in desk.audit(event_id)]})
 
     @api.get("/v1/events/{event_id}/meta", responses=_err(401, 403, 404, get=True))
     def meta(request: Request, event_id: EventId, authorization: Auth = None) -> Response:
@@ -491,7 +499,13 @@ def _report_route(api: APIRouter, svc: Service, lazy: _Lazy, name: str, media: s
 
 
 def _entry(e: Entry, *, deck: bool = False) -> dict[str, Any]:
-    return e.to_dict(deck=deck)
+    """A registration's document (with the deck text when ``deck``)."""
+    return shape(EventEntryDoc, e, frozenset() if deck else WITHOUT_DECK)
+
+
+def _event(ev: Event, desk: Desk) -> dict[str, Any]:
+    """An event's document as it stands now."""
+    return shape(EventDoc, event_at(ev, desk.clock()))
 
 
 def _public(e: Entry) -> dict[str, Any]:

@@ -8,9 +8,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from deckcheck.error import NotFoundError
+from deckcheck.reporter.document import shape
 from deckcheck.service.asset import STATIC
 from deckcheck.service.core import Service
-from deckcheck.service.model import HealthDocument
+from deckcheck.service.model import HealthDocument, ReloadDoc
 from deckcheck.version import __version__
 
 
@@ -60,7 +61,7 @@ def router(svc: Service) -> APIRouter:
                 "status": "ok",
                 "version": __version__,
                 "data": {"as_of": svc.data.as_of.isoformat(), "fingerprint": svc.data.fingerprint},
-                "reload": svc.holder.reload.to_dict(),
+                "reload": shape(ReloadDoc, svc.holder.reload),
                 "workers": svc.workers(),
             },
         )
