@@ -369,7 +369,9 @@ def test_the_top_level_stays_small() -> None:
     package = ROOT / "deckcheck"
     entries = [p.name for p in package.iterdir() if p.name != "__pycache__"]
     # 17: event/, the stage of events between the reporters and the front ends (issue 37)
-    assert len(entries) <= 17, sorted(entries)
+    # 18: version.py, the version defined below every stage, so that no module imports the
+    # package root for it (the root imports every stage for type checkers: a cycle) (issue 32)
+    assert len(entries) <= 18, sorted(entries)
 
 
 def test_import_adds_no_import_hook_and_exports_name_their_public_module() -> None:
