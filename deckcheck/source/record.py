@@ -19,10 +19,30 @@ from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
     from deckcheck.error import DeckReadError
-    from deckcheck.source.registration import Registration
 
 STDIN = "-"
 """The path that means standard input."""
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    """One row of a registrations CSV."""
+
+    file: str
+    """The CSV it comes from."""
+    row: int
+    """Its row as a spreadsheet shows it: the header is row 1, the first registration row 2
+    (a quoted multi-line cell is one row; blank lines are not rows)."""
+    player_id: str = ""
+    player: str = ""
+    deck: str = ""
+    """The deck cell as written (a path, a URL or a list)."""
+    fields: tuple[tuple[str, str], ...] = ()
+    """The other columns, in order, by header."""
+    duplicate_of: int | None = None
+    """Row of the first registration with the same player id, for a duplicate."""
+    line: int = 0
+    """The line of the CSV file the row starts on (CI reports point there); 0: unknown."""
 
 
 class SkipReason(enum.StrEnum):

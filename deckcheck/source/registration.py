@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING
 from deckcheck.boundary import read_capped
 from deckcheck.deck.io.detect import DECK_SUFFIXES
 from deckcheck.error import InputError
+from deckcheck.source.record import Registration as Registration
 from deckcheck.source.record import Source, SourceKind, UnreadableReason
 
 if TYPE_CHECKING:
@@ -122,27 +123,6 @@ class Status(enum.StrEnum):
     SKIPPED = "skipped"
     """A file a folder or archive scan did not take for a deck (the CSV report's rows of
     skipped files; its skip code is in ``codes``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Registration:
-    """One row of a registrations CSV."""
-
-    file: str
-    """The CSV it comes from."""
-    row: int
-    """Its row as a spreadsheet shows it: the header is row 1, the first registration row 2
-    (a quoted multi-line cell is one row; blank lines are not rows)."""
-    player_id: str = ""
-    player: str = ""
-    deck: str = ""
-    """The deck cell as written (a path, a URL or a list)."""
-    fields: tuple[tuple[str, str], ...] = ()
-    """The other columns, in order, by header."""
-    duplicate_of: int | None = None
-    """Row of the first registration with the same player id, for a duplicate."""
-    line: int = 0
-    """The line of the CSV file the row starts on (CI reports point there); 0: unknown."""
 
 
 def status_of(row: object, registration: Registration | None = None) -> Status:

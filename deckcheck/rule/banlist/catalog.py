@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable, Iterable
 from datetime import date
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol
 
 from deckcheck.error import DataError
 from deckcheck.rule.banlist.model import SCHEMA, Banlist, TcgRegion
@@ -165,3 +165,18 @@ class BanlistCatalog:
         """The list of ``family`` with exactly this effective date."""
         got = self.in_force(family, effective)
         return got if got is not None and got.effective == effective else None
+
+
+class ListData(Protocol):
+    """What the rules read of a dataset: its date and its ban lists (a protocol, so that the
+    rule layer names nothing of the data layer above it; a ``Dataset`` is one)."""
+
+    @property
+    def as_of(self) -> date:
+        """The date the data is as of."""
+        ...
+
+    @property
+    def banlists(self) -> BanlistCatalog:
+        """Every ban list, whitelist and point list, by family and date."""
+        ...

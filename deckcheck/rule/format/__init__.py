@@ -13,7 +13,6 @@ The module functions below answer from a dataset's registry (the active one by d
 from __future__ import annotations
 
 from datetime import date
-from typing import TYPE_CHECKING
 
 from deckcheck.rule.format.file import (
     BY_DATE,
@@ -34,9 +33,7 @@ from deckcheck.rule.format.model import (
     Pool,
     SizeRule,
 )
-
-if TYPE_CHECKING:
-    from deckcheck.data.dataset import Dataset
+from deckcheck.rule.format.registry import FormatData
 
 __all__ = [
     "BY_DATE",
@@ -62,21 +59,21 @@ __all__ = [
 ]
 
 
-def _registry(data: Dataset) -> FormatRegistry:
+def _registry(data: FormatData) -> FormatRegistry:
     return data.formats
 
 
-def get_format(name: str, data: Dataset) -> Format:
+def get_format(name: str, data: FormatData) -> Format:
     """A format or era by id or alias (case-insensitive); :class:`UnknownFormatError` if none."""
     return _registry(data).get(name)
 
 
-def format_names(data: Dataset) -> list[str]:
+def format_names(data: FormatData) -> list[str]:
     """Every format and era id (aliases left out), formats first."""
     return _registry(data).names()
 
 
-def list_formats(data: Dataset, include_eras: bool = True) -> list[Format]:
+def list_formats(data: FormatData, include_eras: bool = True) -> list[Format]:
     """Every registered format, then (by default) every era as a format.
 
     An era whose id is also a format's (``speed``, ``duel-links``, ``rush``) is that format.
@@ -84,12 +81,12 @@ def list_formats(data: Dataset, include_eras: bool = True) -> list[Format]:
     return _registry(data).formats(include_eras)
 
 
-def list_eras(data: Dataset) -> list[Era]:
+def list_eras(data: FormatData) -> list[Era]:
     """Every era, official ones by date, then the house and special eras."""
     return _registry(data).eras()
 
 
-def official_era_at(region: str, on: date, data: Dataset) -> Era:
+def official_era_at(region: str, on: date, data: FormatData) -> Era:
     """The official era in force in ``region`` (``tcg`` or ``ocg``) on a date.
 
     Before the region's first era, the first era is returned.

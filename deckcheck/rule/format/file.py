@@ -14,11 +14,12 @@ import tomllib
 from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from deckcheck.boundary import read_capped
 from deckcheck.error import DataError, FormatFileError
 from deckcheck.rule.format.model import Era, Format
+from deckcheck.rule.format.registry import FormatData
 from deckcheck.rule.format.registry import FormatRegistry as FormatRegistry
 from deckcheck.rule.format.schema import BY_DATE as BY_DATE
 from deckcheck.rule.format.schema import CONFIDENCE as CONFIDENCE
@@ -31,9 +32,6 @@ from deckcheck.rule.format.schema import SIZE_KEYS as SIZE_KEYS
 from deckcheck.rule.format.schema import Where
 from deckcheck.rule.format.schema import era_from_mapping as era_from_mapping
 from deckcheck.rule.format.schema import format_from_mapping as format_from_mapping
-
-if TYPE_CHECKING:
-    from deckcheck.data.dataset import Dataset
 
 SCHEMA = 1
 """Version of the built-in formats file."""
@@ -98,14 +96,14 @@ def registry_from_document(
     return FormatRegistry(eras.values(), formats)
 
 
-def load_registry(path: str | Path, data: Dataset) -> FormatRegistry:
+def load_registry(path: str | Path, data: FormatData) -> FormatRegistry:
     """The registry of a ``formats.toml`` file for a dataset; :class:`DataError` names the
     entry."""
     doc = read_registry_document(path)
     return registry_from_document(doc, path, data.banlists.families(), data.as_of)
 
 
-def load_format_file(path: str | Path, data: Dataset) -> Format:
+def load_format_file(path: str | Path, data: FormatData) -> Format:
     """Read an organiser's TOML format file (schema in ``docs/formats.md``).
 
     Raises :class:`~deckcheck.error.FormatFileError` naming the file and the offending key.
@@ -127,7 +125,7 @@ def load_format_file(path: str | Path, data: Dataset) -> Format:
 
 
 def format_from_document(
-    doc: Mapping[str, Any] | str, data: Dataset, source: str = "inline format"
+    doc: Mapping[str, Any] | str, data: FormatData, source: str = "inline format"
 ) -> Format:
     """An organiser's format given as data: a format table, or the TOML text of a format file.
 

@@ -21,7 +21,7 @@ from deckcheck.rule.banlist import Banlist, TcgRegion, derive_traditional, merge
 from deckcheck.rule.reason import Reason
 
 if TYPE_CHECKING:
-    from deckcheck.data.dataset import Dataset
+    from deckcheck.rule.banlist.catalog import ListData
 
 
 @dataclass(frozen=True)
@@ -241,7 +241,7 @@ class Format:
                 current = b
         return current
 
-    def banlist_at(self, d: date, data: Dataset) -> Banlist | None:
+    def banlist_at(self, d: date, data: ListData) -> Banlist | None:
         """The list in force on ``d`` (None if the format has none, or none is in force yet)."""
         if self.custom_lists:
             return self._custom_list_at(d)
@@ -269,7 +269,7 @@ class Format:
             case Derivation.DIRECT:
                 return cat.in_force(self.family, self.list_date or d, self.tcg_region)
 
-    def upcoming(self, d: date, data: Dataset) -> list[Banlist]:
+    def upcoming(self, d: date, data: ListData) -> list[Banlist]:
         """Known lists that take effect after ``d``, soonest first."""
         if self.custom_lists:
             return [b for b in self.custom_lists if b.effective > d]
@@ -291,7 +291,7 @@ class Format:
             return out
         return cat.upcoming(self.family, d, self.tcg_region)
 
-    def first_date(self, data: Dataset) -> date | None:
+    def first_date(self, data: ListData) -> date | None:
         """The first day the format has a list for (None if it has no list or no start)."""
         if self.custom_lists:
             return self.custom_lists[0].effective if len(self.custom_lists) > 1 else None
@@ -305,7 +305,7 @@ class Format:
         first = cat.first(fam)
         return first.effective if first else None
 
-    def check_date(self, d: date, data: Dataset) -> DateCheck:
+    def check_date(self, d: date, data: ListData) -> DateCheck:
         """Error if ``d`` is before the format's first list; warning if after the data's end.
 
         This is the one rule for every command (``validate``, ``formats show``, ``banlist
@@ -321,7 +321,7 @@ class Format:
             warnings.append(Reason("after-data", date=d, as_of=ds.as_of))
         return DateCheck(None, tuple(warnings))
 
-    def require_date(self, d: date, data: Dataset) -> tuple[str, ...]:
+    def require_date(self, d: date, data: ListData) -> tuple[str, ...]:
         """The warnings of :meth:`check_date`; raises :class:`DateRangeError` on its error."""
         verdict = self.check_date(d, data)
         if verdict.error is not None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date
+from typing import Protocol
 
 from deckcheck.error import DataError, UnknownFormatError
+from deckcheck.rule.banlist.catalog import ListData
 from deckcheck.rule.format.model import Era, Format, Pool
 
 
@@ -93,3 +95,13 @@ def _era_format(era: Era) -> Format:
         provenance=era.provenance,
         is_era=True,
     )
+
+
+class FormatData(ListData, Protocol):
+    """What the format look-ups read of a dataset: its date, ban lists and formats (a
+    ``FormatData`` is one)."""
+
+    @property
+    def formats(self) -> FormatRegistry:
+        """Every built-in format and era, with aliases."""
+        ...
