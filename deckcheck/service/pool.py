@@ -272,12 +272,17 @@ def preload() -> None:
 # -- the worker's side of one request ----------------------------------------------------------
 
 
+EXIT_CPU = 0.25
+"""CPU seconds a process ended from outside may add after its last reading without having
+taken a request up: tearing down a worker-sized heap is system time its usage counts."""
+
+
 def _ask(process: Process, scope: Scope, body: bytes, s: Settings) -> Outcome:
     """Send the request to the process and wait for its answer, within the budgets."""
     if os.waitpid(process.pid, os.WNOHANG)[0]:
         raise Gone(process.pid)  # ended (and now reaped) before this request came
     start_cpu = _cpu(process.pid) or 0.0
-    idle = start_cpu + 2 / TICKS  # CPU time it ends below, if it never took the request up
+    idle = start_cpu + EXIT_CPU  # CPU time it ends below, if it never took the request up
     base = _resident(process.pid)
     _write_frame(process.ask, pickle.dumps((scope, body)))
     frame, over = _watch(process, s, start_cpu, base)
