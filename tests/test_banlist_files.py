@@ -71,6 +71,7 @@ def test_entries_are_original_cards(files: list[tuple[Path, Banlist]], index: Ca
     assert not_original == []
 
 
+@pytest.mark.slow
 def test_bundle_equals_files(files: list[tuple[Path, Banlist]]) -> None:
     assert BUNDLE_PATH.read_text(encoding="utf-8") == dump_bundle(b for _, b in files) + "\n"
 

@@ -44,6 +44,7 @@ def test_every_alias_target_exists(index: CardIndex) -> None:
             assert index.get(card.treated_as_passcode).name == card.treated_as
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not MERGED_CDB.exists(), reason="shared card data not present")
 def test_extra_deck_counts_agree_with_the_shared_data_readme(index: CardIndex) -> None:
     con = sqlite3.connect(f"file:{MERGED_CDB}?mode=ro", uri=True)
@@ -149,6 +150,7 @@ def test_unknown_name_has_ranked_suggestions(index: CardIndex) -> None:
     assert err.value.suggestions[0] == "Ash Blossom & Joyous Spring"
 
 
+@pytest.mark.slow
 def test_unknown_passcode(index: CardIndex) -> None:
     with pytest.raises(UnknownCardError):
         index.lookup("99999999")

@@ -36,6 +36,7 @@ def test_finds_a_card_in_every_language(
     assert got and got[0][0].passcode == ASH
 
 
+@pytest.mark.slow
 def test_exact_name_first_then_prefixes_then_substrings(finder: CardFinder) -> None:
     got = finder.search("Dark Magician", 30)
     names = [c.name for c, _ in got]

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 LINT = Path(sys.executable).with_name("lint-imports")
 
@@ -26,6 +28,7 @@ def test_the_layers_hold_and_nothing_imports_in_a_cycle() -> None:
     assert "2 kept, 0 broken" in res.stdout
 
 
+@pytest.mark.slow
 def test_an_import_back_up_a_stage_breaks_the_contract(tmp_path: Path) -> None:
     shutil.copytree(
         ROOT / "deckcheck",

@@ -126,6 +126,7 @@ def test_promo_release_date_is_the_earliest_product(index: CardIndex) -> None:
 REPORT = ROOT / "docs" / "card-index-report.md"
 
 
+@pytest.mark.slow
 def test_flags_and_dates_disagree_only_with_a_recorded_reason(index: CardIndex) -> None:
     from deckcheck.card.release import Region, ReleaseKind
 
@@ -723,6 +724,7 @@ def test_set_codes_after_a_name_are_ignored(line: str, name: str, count: int) ->
     assert [c.name for c in cards] == [name] * count and not got.findings
 
 
+@pytest.mark.slow
 def test_a_name_in_brackets_that_is_not_a_set_code_stays_unknown() -> None:
     got = deckcheck.read_deck("1 Ash Blossom & Joyous Spring [best card]\n")
     assert [f.code.value for f in got.findings] == ["unknown-card"]

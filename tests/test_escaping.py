@@ -62,6 +62,7 @@ def test_json_and_sarif_on_a_terminal_escape_bidi_c1_and_del(tmp_path: Path, fmt
         assert "\\u202e\\u2066\\u0085\\u009b\\u007f" in out
 
 
+@pytest.mark.slow
 def test_json_to_a_pipe_is_unchanged(tmp_path: Path) -> None:
     _hostile_deck(tmp_path)
     res = subprocess.run(

@@ -161,6 +161,7 @@ def _tokens(rig: Rig) -> tuple[str, dict[str, str | None], str]:
     return ev["id"], tokens, p1["id"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("route", sorted(PATHS))
 def test_every_route_answers_each_role_as_the_contract_says(shared: Rig, route: str) -> None:
     spec = PATHS[route]
@@ -426,6 +427,7 @@ def test_tokens_are_stored_only_as_hashes(rig: Rig) -> None:
     assert hashlib.sha256(p["edit_token"].encode()).hexdigest() in text
 
 
+@pytest.mark.slow
 def test_the_reports_are_the_batch_reports_of_the_stored_decks(rig: Rig) -> None:
     import csv
     import io

@@ -157,6 +157,7 @@ def test_outputs_respect_the_umask_and_keep_an_old_files_mode(tmp_path: Path, co
     assert _mode(old) == 0o640 and old.read_bytes() != b"old"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", list(OUTPUTS))
 def test_outputs_refuse_a_read_only_file_naming_it(tmp_path: Path, command: str) -> None:
     target = tmp_path / "keep.out"
@@ -387,6 +388,7 @@ def test_meta_signature_reader_memory_is_bounded(tmp_path: Path) -> None:
 # -- manifests -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_manifest_listing_too_many_files_is_refused(
     home: Path, with_a: Dataset, server: BundleServer
 ) -> None:

@@ -481,6 +481,7 @@ NAME_CODES = ("ko", "fr", "de", "it", "es", "pt", "zh-TW")
 DARK_MAGICIAN = 46986414
 
 
+@pytest.mark.slow
 def test_card_json_has_every_language_the_data_holds(cli: Callable[..., Any]) -> None:
     from fastapi.testclient import TestClient
 

@@ -200,6 +200,7 @@ def test_fuzz_readers_raise_only_read_errors(reader: Callable[[bytes], Deck], da
     assert isinstance(deck, Deck)
 
 
+@pytest.mark.slow
 def test_fuzz_script_runs(capsys: pytest.CaptureFixture[str]) -> None:
     """bench/fuzz_io.py (100,000 inputs per reader by default) works on a small count."""
     import importlib.util

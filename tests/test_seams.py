@@ -122,6 +122,7 @@ def test_draw_rules_follow_the_tcg_era_at_the_mr3_boundary(on: date, draws: bool
     assert draw_rules_for(None, on) == draw_rules_for("tcg", on) == DrawRules.from_era(era)
 
 
+@pytest.mark.slow
 def test_simulate_defaults_to_tcg_like_validate(cli: Any) -> None:
     args = [
         "simulate",

@@ -128,6 +128,7 @@ def test_openapi_lists_every_route_with_its_models(api: Api) -> None:
         assert ref in schemas, ref
 
 
+@pytest.mark.slow
 def test_docs_and_builder_pages(api: Api) -> None:
     docs = api.get("/docs")
     assert "swagger" in docs.text.lower() and "/openapi.json" in docs.text

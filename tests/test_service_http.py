@@ -52,6 +52,7 @@ def test_security_headers_on_every_answer(api: Api, method: str, url: str, kw: A
     assert csp["img-src"] == "'self' data:"
 
 
+@pytest.mark.slow
 def test_the_builder_has_no_inline_script_or_style(api: Api) -> None:
     page = api.get("/").text
     import re

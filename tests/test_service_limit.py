@@ -205,6 +205,7 @@ def test_three_hogs_at_once_are_cut_off(server: tuple[Any, str]) -> None:
     check_health(peak, health)
 
 
+@pytest.mark.slow
 def test_cheap_requests_still_answer_and_the_server_is_healthy(server: tuple[Any, str]) -> None:
     _, url = server
     got = httpx.post(
@@ -381,6 +382,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool needs fork")
 def test_the_pool_keeps_its_processes_and_replaces_one_over_its_budget() -> None:
     app = limited(compute_seconds=1, max_computing=1)

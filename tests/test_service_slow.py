@@ -111,6 +111,7 @@ def test_a_trickled_body_is_cut_off(address: tuple[str, int]) -> None:
     assert TIMEOUT <= took < TIMEOUT + SLACK
 
 
+@pytest.mark.slow
 def test_a_body_at_a_normal_rate_is_read(address: tuple[str, int]) -> None:
     import json
 

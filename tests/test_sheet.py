@@ -88,6 +88,7 @@ def _sheet(cli: Callable[..., Any], tmp_path: Path, *args: str, name: str = "s.p
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "ja", "zh"])
 def test_every_card_count_and_total_is_on_the_page_in_each_language(
     cli: Callable[..., Any], tmp_path: Path, lang: str

@@ -175,6 +175,7 @@ def test_retry_after_a_dropped_connection_succeeds(
     assert snapshot(home)["installed"] == fingerprint_of(bundles["b"])
 
 
+@pytest.mark.slow
 def test_progress_is_reported(home: Path, server: BundleServer) -> None:
     seen: list[tuple[str, int, int | None]] = []
     update(server.url + "/b/", home=home, options=FAST, progress=lambda *a: seen.append(a))
@@ -341,6 +342,7 @@ def test_no_source_tries_the_published_bundle(
     assert url in res.stderr and "network access is disabled" in res.stderr
 
 
+@pytest.mark.slow
 def test_trickling_server_hits_the_deadline(home: Path, server: BundleServer) -> None:
     server.slow_seconds = 0.05
     server.faults["/b/formats.toml"] = ["trickle"]
