@@ -248,6 +248,7 @@ def _half_cdb(mirror: Path, out: Path) -> bytes:
     return out.read_bytes()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("fault", "path", "why"),
     [

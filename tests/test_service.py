@@ -703,6 +703,7 @@ def test_no_5xx_for_random_json(api: Api, route: str, body: Any) -> None:
         assert resp.json()["error"]["code"]
 
 
+@pytest.mark.slow
 @settings(
     max_examples=40,
     deadline=None,

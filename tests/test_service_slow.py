@@ -129,6 +129,7 @@ def test_a_body_at_a_normal_rate_is_read(address: tuple[str, int]) -> None:
     assert head.startswith(b"HTTP/1.1 200 "), head[:200]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "headers",
     [b"X-Big: " + b"a" * 200_000 + b"\r\n", b"".join(b"X-%d: 1\r\n" % i for i in range(5000))],
