@@ -76,6 +76,7 @@ def test_bundle_equals_files(files: list[tuple[Path, Banlist]]) -> None:
     assert BUNDLE_PATH.read_text(encoding="utf-8") == dump_bundle(b for _, b in files) + "\n"
 
 
+@pytest.mark.slow
 def test_bundle_reads_back(files: list[tuple[Path, Banlist]]) -> None:
     bundled = read_bundle(BUNDLE_PATH.read_bytes())
     assert bundled == sorted((b for _, b in files), key=lambda b: (b.family, b.effective, b.name))

@@ -98,6 +98,7 @@ def test_short_and_padded_passcodes(index: CardIndex, query: str, match: Match) 
     assert found.match is match
 
 
+@pytest.mark.slow
 def test_prerelease_code_maps_to_official_passcode(index: CardIndex) -> None:
     mapped = [c for c in index if c.is_prerelease and c.canonical != c.passcode]
     assert mapped, "expected pre-release codes mapped to released cards"
@@ -230,6 +231,7 @@ def test_cli_show_text(cli) -> None:  # type: ignore[no-untyped-def]
         assert cli("cards", "show", query).code == 0
 
 
+@pytest.mark.slow
 def test_cli_unknown_card_exits_2_with_suggestions(cli) -> None:  # type: ignore[no-untyped-def]
     res = cli("cards", "show", "Ash Blosom")
     assert res.code == 2

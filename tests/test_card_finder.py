@@ -63,6 +63,7 @@ def test_each_card_once_and_limits(finder: CardFinder, index: CardIndex) -> None
     assert finder.search("x" * 500, 10) == []
 
 
+@pytest.mark.slow
 def test_language_filter(finder: CardFinder) -> None:
     assert finder.search("灰流うらら", 5, "en") == []
     assert finder.search("Ash Blossom", 5, "ja") == []

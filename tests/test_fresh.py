@@ -44,9 +44,13 @@ from .fresh_mirror import (
 )
 from .wheel_support import wheel_venv
 
-pytestmark = pytest.mark.skipif(
-    not (SHARED_DATA / "cards").is_dir(), reason="needs the shared source data (../shared/data)"
-)
+# every test here builds mirrors, bundles or a wheel of the project (tens of seconds each)
+pytestmark = [
+    pytest.mark.skipif(
+        not (SHARED_DATA / "cards").is_dir(), reason="needs the shared source data (../shared/data)"
+    ),
+    pytest.mark.slow,
+]
 
 
 @pytest.fixture(scope="module")
@@ -343,6 +347,7 @@ def test_killed_mid_way(home: Path, server: BundleServer, mirrors: tuple[Path, P
     _unchanged(home, before, state)
 
 
+@pytest.mark.slow
 def test_status_says_when_an_update_is_due(
     cli: Callable[..., Any], home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
