@@ -24,7 +24,6 @@ which budget it met: CPU time (``detail.clock: "cpu"``) or the wall-clock deadli
 
 from __future__ import annotations
 
-import asyncio
 import math
 import os
 import time
@@ -32,7 +31,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from deckcheck.service.config import Settings
-from deckcheck.service.pool import BACKSTOP_FACTOR, WALL, WALL_FACTOR, Pool
+from deckcheck.service.pool import BACKSTOP_FACTOR, WALL, WALL_FACTOR, Pool, replay_body
 
 __all__ = ["BACKSTOP_FACTOR", "WALL", "WALL_FACTOR", "BodyLimit", "ComputeLimit", "json_error"]
 
@@ -108,7 +107,7 @@ class ComputeLimit:
             if body is None:
                 return  # the client went away
             if not hasattr(os, "fork"):
-                await self.app(scope, _replay(body), send)
+                await self.app(scope, replay_body(body), send)
                 return
             from starlette.concurrency import run_in_threadpool
 
@@ -188,20 +187,6 @@ async def _read_body(receive: Receive) -> bytes | None:
         chunks.append(message.get("body", b""))
         if not message.get("more_body", False):
             return b"".join(chunks)
-
-
-def _replay(body: bytes) -> Receive:
-    sent = False
-
-    async def receive() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        await asyncio.sleep(3600)  # the request is whole: nothing more ever comes
-        return {"type": "http.disconnect"}
-
-    return receive
 
 
 async def _send_all(send: Send, messages: list[Message]) -> None:

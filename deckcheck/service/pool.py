@@ -406,7 +406,7 @@ async def _run(app: ASGIApp, scope: Scope, body: bytes) -> list[Message] | str |
         messages.append(message)
 
     try:
-        await asyncio.ensure_future(app(scope, _replay(body), send))
+        await asyncio.ensure_future(app(scope, replay_body(body), send))
     except Exception as exc:
         if _out_of_memory(exc):
             return None
@@ -427,7 +427,8 @@ async def _cancel_the_rest() -> None:
         await asyncio.gather(*rest, return_exceptions=True)
 
 
-def _replay(body: bytes) -> Receive:
+def replay_body(body: bytes) -> Receive:
+    """``receive`` of a request whose body was read whole: the body once, then nothing more."""
     sent = False
 
     async def receive() -> Message:
