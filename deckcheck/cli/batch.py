@@ -26,6 +26,7 @@ from deckcheck.cli.common import clean, fail
 from deckcheck.cli.options import (
     AllowPrereleaseOpt,
     DateOpt,
+    FolderExcludeOpt,
     FormatFileOpt,
     FormatOpt,
     JobsOpt,
@@ -35,7 +36,6 @@ from deckcheck.cli.options import (
     parse_date,
     resolve_format,
 )
-from deckcheck.cli.validate import check_globs
 
 if TYPE_CHECKING:
     from datetime import date
@@ -367,15 +367,6 @@ OutDirOpt = Annotated[
         parser=out_path,
     ),
 ]
-ExcludeOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--exclude",
-        metavar="GLOB",
-        help="Leave out folder files matching GLOB.",
-        callback=check_globs,
-    ),
-]
 QuietOpt = Annotated[
     bool, typer.Option("--quiet", "-q", help="No progress bar and no summary line.")
 ]
@@ -408,7 +399,7 @@ def batch_cmd(
     region: RegionOpt = None,
     allow_prerelease: AllowPrereleaseOpt = False,
     jobs: JobsOpt = 0,
-    exclude: ExcludeOpt = None,
+    exclude: FolderExcludeOpt = None,
     quiet: QuietOpt = False,
     sheets: SheetsOpt = None,
     lang: LangOpt = None,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from deckcheck.cli.common import EXIT_ERROR, EXIT_OK, clean, fail, write_output
-from deckcheck.cli.options import out_path
+from deckcheck.cli.options import FolderExcludeOpt, out_path
 
 if TYPE_CHECKING:
     from deckcheck.run.meta import Metagame
@@ -58,10 +58,6 @@ SignaturesOpt = Annotated[
 TopOpt = Annotated[
     int, typer.Option("--top", min=1, max=1000, help="Cards per table.", show_default=True)
 ]
-ExcludeOpt = Annotated[
-    list[str] | None,
-    typer.Option("--exclude", metavar="GLOB", help="Leave out folder files matching GLOB."),
-]
 PoolFormatOpt = Annotated[
     str | None,
     typer.Option(
@@ -79,7 +75,7 @@ def meta_command(
     out: OutFileOpt = None,
     signatures: SignaturesOpt = None,
     top: TopOpt = 20,
-    exclude: ExcludeOpt = None,
+    exclude: FolderExcludeOpt = None,
     format: PoolFormatOpt = None,
 ) -> None:
     """Print the metagame: archetypes by decks and share, the most-played cards, staples.

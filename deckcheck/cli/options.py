@@ -274,3 +274,26 @@ def did_you_mean(name: str, valid: list[str]) -> str:
     if not close:
         return ""
     return "; did you mean " + " or ".join(repr(lowered[c]) for c in close) + "?"
+
+
+def check_globs(value: list[str] | None) -> list[str] | None:
+    """``--exclude`` globs, each compiled once to refuse a bad one before any scan."""
+    from deckcheck.source.glob import path_glob
+
+    for pattern in value or ():
+        try:
+            path_glob(pattern)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
+    return value
+
+
+FolderExcludeOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--exclude",
+        metavar="GLOB",
+        help="Leave out folder files matching GLOB.",
+        callback=check_globs,
+    ),
+]

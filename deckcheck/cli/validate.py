@@ -29,6 +29,7 @@ from deckcheck.cli.options import (
     RegionOpt,
     ReportOutputOpt,
     StrictOpt,
+    check_globs,
     load_repo_config,
     out_path,
     parse_date,
@@ -51,18 +52,6 @@ PathsArg = Annotated[
         show_default=False,
     ),
 ]
-
-
-def check_globs(value: list[str] | None) -> list[str] | None:
-    """``--exclude`` globs, each compiled once to refuse a bad one before any scan."""
-    from deckcheck.source.glob import path_glob
-
-    for pattern in value or ():
-        try:
-            path_glob(pattern)
-        except ValueError as exc:
-            raise typer.BadParameter(str(exc)) from None
-    return value
 
 
 ExcludeOpt = Annotated[
