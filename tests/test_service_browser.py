@@ -187,8 +187,12 @@ def _open(d: Any, url: str) -> Any:
 
 def _act(d: Any, css: str, keys: str | None = None) -> None:
     """Click (or type ``keys`` into) the element ``css`` names, found again if the page
-    re-rendered it meanwhile (a check answering re-renders the deck)."""
-    from selenium.common.exceptions import StaleElementReferenceException
+    re-rendered it meanwhile (a check answering re-renders the deck; a node caught while
+    it is swapped out reads as stale or as not interactable)."""
+    from selenium.common.exceptions import (
+        ElementNotInteractableException,
+        StaleElementReferenceException,
+    )
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -201,7 +205,8 @@ def _act(d: Any, css: str, keys: str | None = None) -> None:
             node.send_keys(keys)
         return True
 
-    WebDriverWait(d, 20, ignored_exceptions=[StaleElementReferenceException]).until(go)
+    settling = [StaleElementReferenceException, ElementNotInteractableException]
+    WebDriverWait(d, 20, ignored_exceptions=settling).until(go)
 
 
 def _text(d: Any, id_: str) -> str:
