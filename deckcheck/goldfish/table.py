@@ -28,6 +28,9 @@ class _Table:
     no particular order (each one is equally likely to come next), and ``pool_end..`` are the
     cards put on the bottom, in order. A shuffle (after a search) just makes every card of the
     deck part of that pool again.
+
+    ``hand`` is card-major, (K, t): each card's copies in every trial's hand, so a card's column
+    of the batch is one contiguous row; ``played`` counts each effect card's copies played.
     """
 
     def __init__(self, deal: Deal, effects: Mapping[int, Effect], t: int, rng: Any) -> None:
@@ -42,11 +45,8 @@ class _Table:
         self.top = np.zeros(t, dtype=np.int64)
         self.front = np.zeros(t, dtype=np.int64)
         self.pool_end = np.full(t, self.n, dtype=np.int64)
-        self.hand = np.zeros((t, n_cards), dtype=np.int16)
-        self.unused = np.zeros((t, n_cards), dtype=np.int16)
-        self.is_effect = np.zeros(n_cards, dtype=np.int16)
-        for k in effects:
-            self.is_effect[k] = 1
+        self.hand = np.zeros((n_cards, t), dtype=np.int16)
+        self.played = {k: np.zeros(t, dtype=np.int16) for k in effects}
         self.lock = np.zeros(t, dtype=bool)
         """No more draws by card effects this turn (Prosperity, Extravagance)."""
         self.drew = np.zeros(t, dtype=bool)
@@ -56,40 +56,49 @@ class _Table:
         self.used = {k: np.zeros(t, dtype=bool) for k in effects}
 
     def _deal(self, rows: Any, upto: Any) -> None:
-        """Fix the random order of the deck of each trial in ``rows`` down to ``upto``."""
-        upto = np.minimum(upto, self.pool_end[rows])
+        """Fix the random order of the deck of each trial in ``rows`` down to ``upto``.
+
+        One Fisher-Yates step per position, on every row that still needs one (the rows drop
+        out in order as they reach ``upto``); positions are flat indices into the deck.
+        """
+        q = self.front[rows]
+        end = np.minimum(upto, self.pool_end[rows])
+        steps = end - q
+        live = steps > 0
+        if not live.all():
+            rows, q, end, steps = rows[live], q[live], end[live], steps[live]
+        if not len(rows):
+            return
         flat = self.deck.reshape(-1)  # a view: flat indices are cheaper than pairs
-        while len(rows):
-            need = self.front[rows] < upto
-            if not need.all():
-                rows, upto = rows[need], upto[need]
-                if not len(rows):
-                    return
-            q = self.front[rows]
-            j = q + (self.rng.random(len(rows)) * (self.pool_end[rows] - q)).astype(np.int64)
-            base = rows * self.n
-            card = flat[base + j]
-            flat[base + j] = flat[base + q]
-            flat[base + q] = card
-            self.front[rows] = q + 1
+        at = rows * self.n + q
+        span = self.pool_end[rows] - q
+        for i in range(int(steps.max())):
+            if i and not (live := steps > i).all():
+                at, span, steps = at[live], span[live], steps[live]
+            j = at + (self.rng.random(len(at)) * span).astype(np.int64)
+            card = flat[j]
+            flat[j] = flat[at]
+            flat[at] = card
+            at += 1
+            span -= 1
+        self.front[rows] = end
 
     def open_hand(self, size: int) -> None:
         """Deal every trial's opening hand (the first Fisher-Yates steps, on whole columns)."""
         size = min(size, self.n)
         flat = self.deck.reshape(-1)
-        base = np.arange(self.t) * self.n
+        trial = np.arange(self.t)
+        base = trial * self.n
+        hand = self.hand.reshape(-1)
+        draws = self.rng.random((size, self.t))  # the same stream as one call per step
         for i in range(size):
-            at = base + i + (self.rng.random(self.t) * (self.n - i)).astype(np.int64)
+            at = base + i + (draws[i] * (self.n - i)).astype(np.int64)
             card = flat[at]
             flat[at] = self.deck[:, i]
             self.deck[:, i] = card
+            hand[card.astype(np.int64) * self.t + trial] += 1  # one card per trial: no repeats
         self.top[:] = size
         self.front[:] = size
-        hand = self.hand.reshape(-1)
-        base = np.arange(self.t) * self.k
-        for i in range(size):  # one card per trial at a time: no index repeats
-            hand[base + self.deck[:, i]] += 1
-        self.unused = self.hand * self.is_effect  # hands start empty
 
     def new_turn(self) -> None:
         """Reset the once-per-turn marks and the turn's draw lock."""
@@ -98,10 +107,6 @@ class _Table:
         self.acted[:] = False
         for used in self.used.values():
             used[:] = False
-
-    def remaining(self) -> Any:
-        """Cards left in the deck of each trial."""
-        return self.n - self.top
 
     def take_top(self, rows: Any, n: int) -> tuple[Any, Any]:
         """Remove the top ``n`` cards of each trial in ``rows`` (fewer if the deck runs out):
@@ -117,25 +122,18 @@ class _Table:
     def add(self, rows: Any, pos: Any, valid: Any) -> None:
         """Put the cards at positions ``pos`` (where ``valid``) of ``rows`` into the hands."""
         ids = self.deck.reshape(-1)[rows[:, None] * self.n + pos].astype(np.int64)
-        hand, unused = self.hand.reshape(-1), self.unused.reshape(-1)
-        base = rows * self.k
-        effects = self.is_effect.any()
+        hand = self.hand.reshape(-1)
         for c in range(ids.shape[1]):  # one card per trial at a time: no index repeats
             ok = valid[:, c]
-            card = ids[:, c] if ok.all() else ids[ok, c]
-            idx = base + card if ok.all() else base[ok] + card
-            hand[idx] += 1
-            if effects:
-                unused[idx] += self.is_effect[card]
+            if ok.all():
+                hand[ids[:, c] * self.t + rows] += 1
+            else:
+                hand[ids[ok, c] * self.t + rows[ok]] += 1
 
     def draw(self, rows: Any, n: int) -> None:
         """Draw ``n`` cards for each trial in ``rows``."""
         if n > 0 and len(rows):
             self.add(rows, *self.take_top(rows, n))
-
-    def _reorder(self, rows: Any, key: Any) -> None:
-        order = np.argsort(key, axis=1, kind="stable")
-        self.deck[rows] = np.take_along_axis(self.deck[rows], order, axis=1)
 
     def in_deck(self, rows: Any) -> Any:
         """(len(rows), N) bool: the positions still in the deck."""
@@ -148,15 +146,19 @@ class _Table:
         self.deck[rows, pos] = self.deck[rows, start]  # the top card takes its place
         self.deck[rows, start] = card
         self.top[rows] = start + 1
-        self.add(rows, start[:, None], np.ones((len(rows), 1), dtype=bool))
+        self.hand.reshape(-1)[card.astype(np.int64) * self.t + rows] += 1
 
-    def to_bottom(self, rows: Any, put: Any) -> None:
-        """Move the deck's cards at positions ``put`` (bool (len(rows), N), dealt already) to
-        the bottom, in their order."""
-        pos = np.arange(self.n)
-        self.front[rows] -= (put & (pos[None, :] < self.front[rows][:, None])).sum(axis=1)
-        self.pool_end[rows] -= (put & (pos[None, :] < self.pool_end[rows][:, None])).sum(axis=1)
-        self._reorder(rows, np.where(put, self.n + pos, pos))
+    def to_bottom(self, rows: Any, m: int) -> None:
+        """Move the top ``m`` cards of each deck in ``rows`` (dealt already, and in the deck)
+        to its bottom, in their order: the deck's other cards move up ``m`` places."""
+        top = self.top[rows][:, None]
+        pos = np.arange(self.n)[None, :]
+        src = pos + m * (pos >= top)
+        src = np.where(src >= self.n, src - (self.n - top), src)
+        self.deck[rows] = np.take_along_axis(self.deck[rows], src, axis=1)
+        top = top[:, 0]  # the moved positions before each mark leave the dealt part, the pool
+        self.front[rows] -= np.clip(self.front[rows] - top, 0, m)
+        self.pool_end[rows] -= np.clip(self.pool_end[rows] - top, 0, m)
 
     def shuffle(self, rows: Any) -> None:
         """Shuffle the deck of each trial in ``rows`` (after a search, as the game does): every
@@ -172,11 +174,16 @@ class _Table:
     def counts(self) -> Any:
         """(t, C + kinds) counts of every category and kind among the cards reached so far.
 
-        Cards of no known kind (unknown passcodes) count in no kind.
+        Cards of no known kind (unknown passcodes) count in no kind. Each column is a sum of
+        whole rows of the card-major hand (integer matrix products are slow in numpy).
         """
-        kinds = np.eye(KINDS + 1, dtype=np.int16)[self.deal.kind][:, :KINDS]
-        member = np.concatenate([self.deal.member.astype(np.int16), kinds], axis=1)
-        return self.hand @ member
+        kinds = np.eye(KINDS + 1, dtype=bool)[self.deal.kind][:, :KINDS]
+        member = np.concatenate([self.deal.member.astype(bool), kinds], axis=1)
+        out = np.zeros((member.shape[1], self.t), dtype=np.int16)
+        for c, cards in enumerate(member.T):
+            for k in np.flatnonzero(cards):
+                out[c] += self.hand[k]
+        return out.T
 
 
 _ORDER = {
@@ -191,24 +198,24 @@ _DRAWS = (EffectKind.DRAW, EffectKind.DESIRES)
 """Kinds that draw cards by a card effect."""
 
 
-def _playable(table: _Table, k: int, effect: Effect, names: Mapping[str, int]) -> Any:
-    """(t,) bool: the trials where effect card ``k`` can be played now."""
-    ok = table.unused[:, k] > 0
+def _playable(table: _Table, rows: Any, k: int, effect: Effect, names: Mapping[str, int]) -> Any:
+    """(len(rows),) bool: which of the trials ``rows`` can play effect card ``k`` now."""
+    ok = table.hand[k][rows] > table.played[k][rows]
     if effect.once_per_turn:
-        ok &= ~table.used[k]
+        ok &= ~table.used[k][rows]
     if effect.kind in _DRAWS:
-        ok &= ~table.lock
+        ok &= ~table.lock[rows]
     if effect.kind is EffectKind.EXCAVATE:  # Prosperity: not in a turn with effect draws
-        ok &= ~table.drew
+        ok &= ~table.drew[rows]
     if effect.kind is EffectKind.DRAW_LOCK:  # Extravagance: at the start of Main Phase 1 only
-        ok &= ~table.acted & ~table.lock
+        ok &= ~table.acted[rows] & ~table.lock[rows]
     if effect.kind in (EffectKind.DESIRES, EffectKind.EXCAVATE):
-        ok &= table.remaining() >= effect.count
+        ok &= table.top[rows] <= table.n - effect.count
     if effect.kind is EffectKind.SEARCH and ok.any():
         assert effect.target is not None
-        rows = np.flatnonzero(ok)
+        some = rows[ok]
         target = table.deal.member[:, names[effect.target]]
-        ok[rows] = (table.in_deck(rows) & target[table.deck[rows]]).any(axis=1)
+        ok[ok] = (table.in_deck(some) & target[table.deck[some]]).any(axis=1)
     return ok
 
 
@@ -231,9 +238,8 @@ def _excavate(table: _Table, rows: Any, effect: Effect, names: Mapping[str, int]
     for r_i, cat in reversed(list(enumerate(effect.prefer))):
         rank[table.deal.member[:, names[cat]]] = r_i
     pick = np.argmin(rank[table.deck[rows[:, None], pos]], axis=1)
-    table.take_at(rows, start + pick)  # the others are now at start + 1 .. start + count - 1
-    index = np.arange(table.n)[None, :]
-    table.to_bottom(rows, (index > start[:, None]) & (index < (start + effect.count)[:, None]))
+    table.take_at(rows, start + pick)  # the others are now the top count - 1 cards
+    table.to_bottom(rows, effect.count - 1)
     table.lock[rows] = True
 
 
@@ -242,9 +248,9 @@ def _play(table: _Table, rows: Any, effect: Effect, names: Mapping[str, int]) ->
     if effect.kind is EffectKind.DRAW:
         table.draw(rows, effect.count)
         table.drew[rows] = True
-    elif effect.kind is EffectKind.DESIRES:
-        table.take_top(rows, effect.count)
-        table.draw(rows, 2)
+    elif effect.kind is EffectKind.DESIRES:  # banish the top count, draw the next 2
+        pos, valid = table.take_top(rows, effect.count + 2)
+        table.add(rows, pos[:, effect.count :], valid[:, effect.count :])
         table.drew[rows] = True
     elif effect.kind is EffectKind.DRAW_LOCK:
         table.draw(rows, effect.count)
@@ -261,24 +267,28 @@ def _resolve(table: _Table, effects: Mapping[int, Effect], deal: Deal) -> None:
     """Play effects in every trial until none can be played (the documented policy).
 
     At each step every trial plays the first playable effect in priority order: draw spells (in
-    spec order), Desires-like, searchers, excavators.
+    spec order), Desires-like, searchers, excavators. A trial that played nothing in a step
+    cannot play later in the turn (its state did not change), so each step looks only at the
+    trials that played in the one before.
     """
     names = {n: i for i, n in enumerate(deal.names)}
     ranked = sorted(effects.items(), key=lambda kv: _ORDER[kv[1].kind])
+    active = np.arange(table.t)
     for _ in range(4 * len(deal.cards) + 4):
-        played = False
-        pending = np.ones(table.t, dtype=bool)  # one effect per trial and step: the first playable
+        pending = np.ones(len(active), dtype=bool)  # one effect per trial and step
         for k, effect in ranked:
-            rows = np.flatnonzero(pending & _playable(table, k, effect, names))
-            if not len(rows):
+            ok = _playable(table, active, k, effect, names)
+            ok &= pending
+            if not ok.any():
                 continue
-            played = True
-            pending[rows] = False
-            table.unused[rows, k] -= 1
+            rows = active[ok]
+            pending &= ~ok
+            table.played[k][rows] += 1
             table.used[k][rows] = True
             table.acted[rows] = True
             _play(table, rows, effect, names)
-        if not played:
+        active = active[~pending]
+        if not len(active):
             return
 
 
