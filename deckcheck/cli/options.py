@@ -278,9 +278,11 @@ def did_you_mean(name: str, valid: list[str]) -> str:
 
 def check_globs(value: list[str] | None) -> list[str] | None:
     """``--exclude`` globs, each compiled once to refuse a bad one before any scan."""
+    if not value:
+        return value
     from deckcheck.source.glob import path_glob
 
-    for pattern in value or ():
+    for pattern in value:
         try:
             path_glob(pattern)
         except ValueError as exc:

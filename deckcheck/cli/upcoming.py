@@ -75,7 +75,7 @@ def upcoming_command(
     run.finish(
         render(fc, Output(output.value), colour=run.colour, root=run.root, strict=is_strict),
         out,
-        forecast_markdown(fc, root=run.root),
+        lambda: forecast_markdown(fc, root=run.root),
         summary,
         fc.unreadable,
     )

@@ -38,7 +38,7 @@ from deckcheck.cli.options import (
 
 if TYPE_CHECKING:
     from deckcheck.rule.format import Format
-    from deckcheck.run.batch import Skipped, Unreadable
+    from deckcheck.run.batch import Batch, Skipped, Unreadable
     from deckcheck.run.config import Config
 
 _T = TypeVar("_T")
@@ -253,17 +253,18 @@ class CheckRun:
         self,
         report: str,
         out: Path | None,
-        summary: str,
+        summary: Callable[[], str],
         summary_file: Path | None,
         unreadable: Iterable[Unreadable],
         lang: str = "en",
     ) -> None:
-        """Write the report and the job summary; one ``error:`` line per unreadable source
-        (its reason in ``lang``)."""
+        """Write the report and the job summary (``summary()``, made only when there is a
+        ``summary_file``); one ``error:`` line per unreadable source (its reason in ``lang``)."""
         from deckcheck.reporter.i18n import localizer
 
         write_report(report, out)
-        append_summary(summary, summary_file)
+        if summary_file is not None:
+            append_summary(summary(), summary_file)
         loc = localizer(lang)
         for u in unreadable:
             why = loc.unreadable(u.code, u.error)
@@ -278,6 +279,13 @@ def write_report(text: str, out: Path | None) -> None:
     from deckcheck.cli.common import write_output
 
     write_output(str(out), text)
+
+
+def _job_summary(batch: Batch, root: str | None) -> str:
+    """The Markdown job summary of a checked batch."""
+    from deckcheck.reporter.github import summary_markdown
+
+    return summary_markdown(batch, root=root)
 
 
 def append_summary(text: str, path: Path | None) -> None:
@@ -321,7 +329,6 @@ def validate_cmd(
     command-line options override it.
     """
     from deckcheck.reporter import render
-    from deckcheck.reporter.github import summary_markdown
     from deckcheck.reporter.i18n import t
     from deckcheck.run.config import check_with_config
 
@@ -333,7 +340,7 @@ def validate_cmd(
     run.finish(
         render(batch, output, colour=run.colour, root=run.root, strict=run.strict, lang=lang),
         out,
-        summary_markdown(batch, root=run.root),
+        lambda: _job_summary(batch, run.root),
         summary,
         batch.unreadable,
         lang,

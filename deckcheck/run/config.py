@@ -38,7 +38,6 @@ and ignored codes are removed from its report before its verdict is taken.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -49,9 +48,6 @@ from typing import TYPE_CHECKING, Any
 
 from deckcheck.boundary import read_capped
 from deckcheck.error import ConfigError, DeckcheckError, UnknownFormatError
-from deckcheck.run.globs import Glob
-from deckcheck.run.globs import glob_regex as glob_regex
-from deckcheck.run.globs import matches as matches
 from deckcheck.run.job import Planned as Planned
 from deckcheck.run.job import apply_ignores as apply_ignores
 
@@ -60,6 +56,7 @@ if TYPE_CHECKING:
     from deckcheck.rule.format import Format
     from deckcheck.run.batch import Batch
     from deckcheck.run.configfile import ConfigModel
+    from deckcheck.run.globs import Glob
     from deckcheck.source.record import Source
 
 CONFIG_FILE = "deckcheck.toml"
@@ -71,6 +68,22 @@ MAX_CONFIG_BYTES = 1 << 20
 
 
 # -- globs: deckcheck.run.globs (imported by the configuration model too) ----------------------
+
+
+def glob_regex(pattern: str) -> Glob:
+    """A configuration glob compiled (:func:`deckcheck.run.globs.glob_regex`); the glob engine
+    is imported when a configuration first needs it, so a run without one never loads it."""
+    from deckcheck.run.globs import glob_regex as compile_glob
+
+    return compile_glob(pattern)
+
+
+def matches(pattern: str, path: str) -> bool:
+    """Whether the configuration glob ``pattern`` matches the POSIX ``path``
+    (:func:`deckcheck.run.globs.matches`)."""
+    from deckcheck.run.globs import matches as glob_matches
+
+    return glob_matches(pattern, path)
 
 
 # -- the configuration -----------------------------------------------------------------------------
@@ -232,6 +245,8 @@ def load_config(path: str | Path) -> Config:
     Raises :class:`ConfigError` naming the file (and the key) when it is unreadable, not TOML,
     or not valid.
     """
+    import tomllib  # here, not at the top: most runs find no configuration
+
     p = Path(path)
     try:
         raw = read_capped(p, MAX_CONFIG_BYTES, refuse=lambda why: ConfigError(f"{p}: {why}"))
@@ -254,6 +269,8 @@ def load_config(path: str | Path) -> Config:
 def _has_tool_table(path: Path) -> bool:
     """Whether a ``pyproject.toml`` has a ``[tool.deckcheck]`` table (True for one deckcheck
     must refuse: over :data:`MAX_CONFIG_BYTES`, or not a regular file)."""
+    import tomllib
+
     try:
         doc = tomllib.loads(read_capped(path, MAX_CONFIG_BYTES).decode("utf-8"))
     except DeckcheckError:

@@ -199,6 +199,8 @@ def _bundle(path: str, data: Dataset | None) -> Iterator[Source]:
 def excluded(rel: PurePosixPath, exclude: Sequence[str]) -> bool:
     """Whether an ``exclude`` glob matches ``rel`` (:mod:`deckcheck.source.glob`: a pattern
     without ``/`` matches a name at any depth, a folder covers its content)."""
+    if not exclude:
+        return False
     from deckcheck.source.glob import excluded as glob_excluded
 
     return glob_excluded(rel.as_posix(), exclude)

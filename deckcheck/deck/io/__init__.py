@@ -17,18 +17,14 @@ than :data:`MAX_CARDS` cards, bad base64/JSON) raises :class:`~deckcheck.error.D
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.boundary import read_capped, read_stdin
 from deckcheck.card import CardIndex
 from deckcheck.deck.io.builder import MAX_CARDS, MAX_INPUT_BYTES, MAX_PASSCODE, decode_input
 from deckcheck.deck.io.detect import DeckFormat, detect_format, detect_text
-from deckcheck.deck.io.jsonform import JSON_VERSION, dump_json, parse_json
-from deckcheck.deck.io.omega import dump_omega, parse_omega
-from deckcheck.deck.io.text import dump_text, parse_text
-from deckcheck.deck.io.ydk import dump_ydk, parse_ydk
-from deckcheck.deck.io.ydke import dump_ydke, parse_ydke
 from deckcheck.deck.model import Deck, ReadFinding
 from deckcheck.error import (
     DeckEncodingError,
@@ -43,6 +39,38 @@ _TOO_BIG = f"input is over the {MAX_INPUT_BYTES} byte limit"
 
 if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
+    from deckcheck.deck.io.jsonform import JSON_VERSION, dump_json, parse_json
+    from deckcheck.deck.io.omega import dump_omega, parse_omega
+    from deckcheck.deck.io.text import dump_text, parse_text
+    from deckcheck.deck.io.ydk import dump_ydk, parse_ydk
+    from deckcheck.deck.io.ydke import dump_ydke, parse_ydke
+
+_MODULE = {
+    DeckFormat.YDK: "ydk",
+    DeckFormat.YDKE: "ydke",
+    DeckFormat.OMEGA: "omega",
+    DeckFormat.JSON: "jsonform",
+    DeckFormat.TEXT: "text",
+}
+"""Each deck format's module (``deckcheck.deck.io.<name>``, with ``parse_<fmt>`` and
+``dump_<fmt>``), imported when a deck in that format is first read or written: a ``.ydk``
+check loads no text-list reader (its patterns are most of this package's start-up)."""
+
+_LAZY = {f"{verb}_{fmt.value}": _MODULE[fmt] for fmt in _MODULE for verb in ("parse", "dump")}
+_LAZY["JSON_VERSION"] = "jsonform"
+
+
+def __getattr__(name: str) -> Any:
+    """The readers and writers of :data:`__all__`, from their format's module."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+
+
+def _codec(kind: DeckFormat, verb: str) -> Any:
+    """The ``parse`` or ``dump`` function of format ``kind``."""
+    return getattr(importlib.import_module(f"{__name__}.{_MODULE[kind]}"), f"{verb}_{kind.value}")
+
 
 __all__ = [
     "JSON_VERSION",
@@ -100,15 +128,10 @@ def read_deck(
     index = _index(index, data)
     text = decode_input(content, source)
     kind = detect_text(text) if fmt is None else to_format(fmt)
-    if kind is DeckFormat.YDK:
-        return parse_ydk(text, source=source, index=index)
-    if kind is DeckFormat.YDKE:
-        return parse_ydke(text, source=source, index=index)
-    if kind is DeckFormat.OMEGA:
-        return parse_omega(text, source=source, index=index)
-    if kind is DeckFormat.JSON:
-        return parse_json(text, source=source, index=index)
-    return parse_text(text, source=source, index=index, rush=rush)
+    parse = _codec(kind, "parse")
+    if kind is DeckFormat.TEXT:
+        return parse(text, source=source, index=index, rush=rush)  # type: ignore[no-any-return]
+    return parse(text, source=source, index=index)  # type: ignore[no-any-return]
 
 
 def read_path(
@@ -163,15 +186,11 @@ def write_deck(
     names).
     """
     kind = to_format(fmt)
-    if kind is DeckFormat.YDK:
-        return dump_ydk(deck)
-    if kind is DeckFormat.YDKE:
-        return dump_ydke(deck) + "\n"
-    if kind is DeckFormat.OMEGA:
-        return dump_omega(deck) + "\n"
-    if kind is DeckFormat.JSON:
-        return dump_json(deck)
-    return dump_text(deck, index=_index(index, data), lang=lang)
+    dump = _codec(kind, "dump")
+    if kind is DeckFormat.TEXT:
+        return dump(deck, index=_index(index, data), lang=lang)  # type: ignore[no-any-return]
+    line: str = dump(deck)
+    return line + "\n" if kind in (DeckFormat.YDKE, DeckFormat.OMEGA) else line
 
 
 def lost_lines(deck: Deck, fmt: DeckFormat | str) -> list[ReadFinding]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from datetime import date
 from pathlib import Path
@@ -188,6 +187,8 @@ def _entry_value(where: str, ekey: str, entry: Mapping[str, Any], points: bool) 
 
 def read_banlist_file(path: str | Path) -> Banlist:
     """Read one project ban-list file (TOML); :class:`DataError` names the file and key."""
+    import tomllib  # here, not at the top: the bundled lists load pre-parsed
+
     path = Path(path)
     try:
         raw = read_capped(path, MAX_LIST_FILE_BYTES, refuse=lambda why: DataError(f"{path}: {why}"))

@@ -10,7 +10,6 @@ is documented in ``docs/formats.md``.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
@@ -50,6 +49,8 @@ def _read_toml(path: Path, error: type[DataError], what: str) -> dict[str, Any]:
         raise error(f"{path}: cannot read {what}: {exc.strerror or exc}") from exc
     if len(raw) > MAX_FORMAT_FILE_BYTES:
         raise error(f"{path}: {what} is over {MAX_FORMAT_FILE_BYTES // 1024} KiB")
+    import tomllib  # here, not at the top: the bundled formats load pre-parsed
+
     try:
         return tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -133,6 +134,8 @@ def format_from_document(
     is not allowed: there is no folder to read it from. Raises
     :class:`~deckcheck.error.FormatFileError` naming ``source`` and the offending key.
     """
+    import tomllib
+
     ds = data
     if isinstance(doc, str):
         if len(doc.encode("utf-8", "surrogatepass")) > MAX_FORMAT_FILE_BYTES:
