@@ -193,8 +193,6 @@ __all__ = [
 # (``python -X importtime -c "import deckcheck"``); type checkers read this name as True
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from deckcheck.card import Card, CardIndex, CardKind, DeckZone, ExtraKind, Lookup, Match
     from deckcheck.data.dataset import Dataset
     from deckcheck.data.entry import get_format, list_eras, list_formats, load_format_file
@@ -250,7 +248,7 @@ if TYPE_CHECKING:
 _FUNCTION = type(importlib.import_module)
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'deckcheck' has no attribute {name!r}")
