@@ -93,6 +93,7 @@ class CardIndex:
         self._cards: dict[int, Card] = {}
         self._names_path = names_path
         self._intl = IntlNames(intl_path)
+        self._intl_indexes: dict[str, NameIndex] = {}
         self.token_lookups: dict[str, Lookup | None] = {}
         """Passcode lookups by the token as written, reused across readings (deck readers)."""
 
@@ -383,15 +384,20 @@ class CardIndex:
         """The prepared fuzzy index over every name (built on the first search or suggestion)."""
         return NameIndex(self._names)
 
-    @cached_property
-    def _intl_index(self) -> NameIndex:
-        """The prepared fuzzy index over the other languages' names (built on first need)."""
-        return NameIndex(self._intl.table)
+    def _intl_index(self, script: str) -> NameIndex:
+        """The prepared fuzzy index over the other languages' names written in ``script``
+        (built on its first search)."""
+        built = self._intl_indexes.get(script)
+        if built is None:
+            built = self._intl_indexes[script] = NameIndex(self._intl.script_table(script))
+        return built
 
     def _ranked(
-        self, key: str, *, official: bool, typo: bool, limit: int, intl: bool = False
+        self, key: str, *, official: bool, typo: bool, limit: int, intl: str | None = None
     ) -> list[tuple[int, float, int]]:
-        """(passcode, score, language) of the best records for ``key``, best first.
+        """(passcode, score, language) of the best records for ``key``, best first: among the
+        English, Japanese and Chinese names, or with ``intl`` (a script) among the other
+        languages' names written in it.
 
         Exact hits score 100, names starting with the query 95-100, names containing it 90-95
         (shorter names higher), fuzzy hits at most 89; records other than official cards lose a
@@ -399,7 +405,7 @@ class CardIndex:
         With ``typo`` (a whole name mistyped, as in a deck line), CJK names are ranked by edit
         distance instead, since they are short and typed whole.
         """
-        ni = self._intl_index if intl else self._name_index
+        ni = self._name_index if intl is None else self._intl_index(intl)
         if not ni.keys:
             return []
         penalty = (0.0, 3.0, 5.0, 15.0)  # official, skill, Rush, other (unofficial, tokens...)
@@ -460,8 +466,9 @@ class CardIndex:
         script = script_of(key)
         ranked = self._ranked(key, official=official, typo=typo, limit=limit)
         if typo or sum(1 for r in ranked if r[1] >= 90) < limit:
-            # a miss, or too few names containing the text: the other languages too (read now)
-            extra = self._ranked(key, official=official, typo=typo, limit=limit, intl=True)
+            # a miss, or too few names containing the text: the other languages written in the
+            # text's script too (read now; the others would be left out below anyway)
+            extra = self._ranked(key, official=official, typo=typo, limit=limit, intl=script)
             if extra:
                 ranked = sorted(ranked + extra, key=lambda t: (-t[1], t[0]))
         ranked = [r for r in ranked if same_script(r[2], script)]  # suggestions stay in its script

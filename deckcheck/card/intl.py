@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from deckcheck.boundary import read_data
-from deckcheck.card.name import INTL_LANGS, build_intl_table
+from deckcheck.card.name import INTL_LANGS, build_intl_table, intl_langs_of
 from deckcheck.card.row import find_row, line_at
 from deckcheck.error import DataError
 
@@ -28,6 +28,7 @@ class IntlNames:
 
     def __init__(self, path: Path | None) -> None:
         self._path = path
+        self._scripts: dict[str, dict[str, list[list[int]]]] = {}
 
     def _fail(self, exc: Exception) -> DataError:
         return DataError(f"{self._path}: cannot read the card names of other languages: {exc}")
@@ -68,11 +69,25 @@ class IntlNames:
         return names[i] if names and i < len(names) else None
 
     @cached_property
+    def _rows(self) -> list[list[Any]]:
+        """Every row, parsed (on the first name table built)."""
+        try:
+            return [json.loads(line) for line in self._body.splitlines() if line.strip()]
+        except ValueError as exc:
+            raise self._fail(exc) from exc
+
+    @cached_property
     def table(self) -> dict[str, list[list[int]]]:
         """Normalised name -> ``[[priority, passcode, language id]]`` over every row (built on
         the first name not found in English, Japanese or Chinese)."""
-        try:
-            rows = [json.loads(line) for line in self._body.splitlines() if line.strip()]
-        except ValueError as exc:
-            raise self._fail(exc) from exc
-        return build_intl_table(rows)
+        return build_intl_table(self._rows)
+
+    def script_table(self, script: str) -> dict[str, list[list[int]]]:
+        """The name table of the languages written in ``script`` only (``cjk``: Traditional
+        Chinese; ``hangul``: Korean; ``latin``: the five European languages), built on its
+        first search: a search answers in the query's own script, so a Chinese search needs
+        none of the 70,000 European names."""
+        built = self._scripts.get(script)
+        if built is None:
+            built = self._scripts[script] = build_intl_table(self._rows, intl_langs_of(script))
+        return built

@@ -86,14 +86,23 @@ def same_script(lang: int, script: str) -> bool:
     return _SCRIPT_OF_LANG[lang] == script
 
 
-def build_intl_table(rows: Iterable[list[Any]]) -> dict[str, list[list[int]]]:
+def intl_langs_of(script: str) -> tuple[int, ...]:
+    """The ids of the other languages (3-9) whose names are written in ``script``."""
+    return tuple(i for i in range(3, len(_SCRIPT_OF_LANG)) if _SCRIPT_OF_LANG[i] == script)
+
+
+def build_intl_table(
+    rows: Iterable[list[Any]], langs: Iterable[int] | None = None
+) -> dict[str, list[list[int]]]:
     """The name table of ``names-intl.jsonl`` rows (``[passcode, priority, name...]``, one name
-    per language 3-9): normalised name -> ``[[priority, passcode, language id]]``."""
+    per language 3-9): normalised name -> ``[[priority, passcode, language id]]``, over the
+    language ids ``langs`` (default: all)."""
+    wanted = set(range(3, len(_SCRIPT_OF_LANG)) if langs is None else langs)
     table: dict[str, list[list[int]]] = {}
     for row in rows:
         pid, prio, names = row[0], row[1], row[2:]
         for i, name in enumerate(names):
-            key = normalize_name(name) if name else ""
+            key = normalize_name(name) if name and i + 3 in wanted else ""
             if key:
                 entries = table.setdefault(key, [])
                 if not any(e[1] == pid for e in entries):

@@ -128,15 +128,13 @@ def fetch(
     from deckcheck.data.http import CorruptBody, parse_url
 
     parse_url(url)
-    name = dest.name
+    want = _Want(url, dest, opts, cap, sha256, headers, progress, listed_in)
     last = ""
     for attempt in range(opts.retries + 1):
         if attempt:
             time.sleep(min(opts.backoff * 2 ** (attempt - 1), 30.0))
         try:
-            return _fetch_once(
-                http, url, dest, opts, cap, sha256, headers, progress, name, listed_in
-            )
+            return _fetch_once(http, want)
         except (_Retry, CorruptBody) as exc:
             last = str(exc)
         except httpx.TimeoutException:
@@ -151,46 +149,38 @@ def fetch(
     raise UpdateError(f"{url}: {last} ({tries} {'try' if tries == 1 else 'tries'})")
 
 
-def _fetch_once(
-    http: httpx.Client,
-    url: str,
-    dest: Path,
-    opts: FetchOptions,
-    cap: int,
-    sha256: str | None,
-    headers: dict[str, str],
-    progress: Progress | None,
-    name: str,
-    listed_in: str,
-) -> dict[str, str] | None:
+@dataclass(frozen=True)
+class _Want:
+    """One download, as :func:`fetch` was asked for it (each try reads it)."""
+
+    url: str
+    dest: Path
+    opts: FetchOptions
+    cap: int
+    sha256: str | None
+    headers: dict[str, str]
+    progress: Progress | None
+    listed_in: str
+
+
+def _fetch_once(http: httpx.Client, want: _Want) -> dict[str, str] | None:
     """One try: redirects followed within the site, all under one deadline."""
     import httpx
 
     from deckcheck.data.http import MAX_REDIRECTS, REDIRECTS, Deadline, redirect_target
 
+    url, opts = want.url, want.opts
     target = httpx.URL(url)
     with Deadline(opts.deadline) as deadline:
         try:
             for _ in range(MAX_REDIRECTS + 1):
                 with http.stream(
-                    "GET", target, headers=headers, extensions=deadline.extensions()
+                    "GET", target, headers=want.headers, extensions=deadline.extensions()
                 ) as resp:
                     if resp.status_code in REDIRECTS and "location" in resp.headers:
                         target = redirect_target(target, resp, opts.redirects_anywhere, url)
                         continue
-                    return _answer(
-                        resp,
-                        url,
-                        dest,
-                        opts,
-                        cap,
-                        sha256,
-                        headers,
-                        progress,
-                        name,
-                        listed_in,
-                        deadline,
-                    )
+                    return _answer(resp, want, deadline)
         except httpx.TransportError:
             if deadline.expired:
                 raise _Retry(f"slower than the {opts.deadline:g} s deadline") from None
@@ -198,22 +188,12 @@ def _fetch_once(
     raise UpdateError(f"{url}: more than {MAX_REDIRECTS} redirects (a redirect loop?)")
 
 
-def _answer(
-    resp: httpx.Response,
-    url: str,
-    dest: Path,
-    opts: FetchOptions,
-    cap: int,
-    sha256: str | None,
-    headers: dict[str, str],
-    progress: Progress | None,
-    name: str,
-    listed_in: str,
-    deadline: Any,
-) -> dict[str, str] | None:
+def _answer(resp: httpx.Response, want: _Want, deadline: Any) -> dict[str, str] | None:
+    """The response of one try written to ``want.dest`` (its headers), or None on a 304."""
     from deckcheck.data.http import Inflater
 
-    if resp.status_code == 304 and headers:
+    url, cap, opts = want.url, want.cap, want.opts
+    if resp.status_code == 304 and want.headers:
         return None
     if resp.status_code in RETRY_STATUSES:
         raise _Retry(f"HTTP {resp.status_code} {resp.reason_phrase}".rstrip())
@@ -226,8 +206,8 @@ def _answer(
     inflater = Inflater(resp.headers.get("content-encoding", ""), cap, url)
     digest = hashlib.sha256()
     done = raw = 0
-    shown = (name, length if not inflater.layers else None, progress)
-    with open(dest, "wb") as out:
+    shown = (want.dest.name, length if not inflater.layers else None, want.progress)
+    with open(want.dest, "wb") as out:
         for chunk in resp.iter_raw():
             raw += len(chunk)
             if raw > cap:
@@ -238,7 +218,7 @@ def _answer(
         if length is not None and raw != length:
             raise _Retry(f"truncated: {raw:,} of {length:,} bytes")
         pump(inflater.finish(), out, digest, cap, url, shown, done=done)
-    if sha256 is not None and digest.hexdigest() != sha256:
+    if want.sha256 is not None and digest.hexdigest() != want.sha256:
         got = digest.hexdigest()
-        raise _Retry(f"sha256 {got} does not match {listed_in} ({sha256})")
+        raise _Retry(f"sha256 {got} does not match {want.listed_in} ({want.sha256})")
     return {k.lower(): v for k, v in resp.headers.items()}
