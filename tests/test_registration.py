@@ -470,6 +470,35 @@ def test_reports_rendered_on_a_second_core_are_the_same(
     assert sorted(p.name for p in (tmp_path / "two").iterdir()) == sorted(command.REPORTS)
 
 
+def test_jobs_1_renders_every_report_in_its_own_process(
+    regset: RegSet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import multiprocessing
+
+    from deckcheck.cli import batch as command
+    from deckcheck.run.meta import from_batch
+
+    batch = check([str(_csv_for(regset))], "tcg", ON)
+    command.write_reports(batch, tmp_path / "forked", lambda: from_batch(batch))
+    forks: list[str] = []
+    real = multiprocessing.get_context
+
+    def counting(method: str | None = None) -> object:
+        forks.append(str(method))
+        return real(method)
+
+    monkeypatch.setattr(command, "RENDER_FORK_MIN", 1)
+    monkeypatch.setattr(multiprocessing, "get_context", counting)
+    command.write_reports(batch, tmp_path / "one", lambda: from_batch(batch), jobs=1)
+    assert forks == []
+    command.write_reports(batch, tmp_path / "two", lambda: from_batch(batch), jobs=2)
+    assert forks == ["fork", "fork"]
+    for name in command.REPORTS:
+        forked = (tmp_path / "forked" / name).read_bytes()
+        assert (tmp_path / "one" / name).read_bytes() == forked
+        assert (tmp_path / "two" / name).read_bytes() == forked
+
+
 def test_enormous_csvs_are_refused_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from deckcheck.source import registration
 

@@ -57,6 +57,7 @@ def write_reports(
     meta: Metagame | Callable[[], Metagame] | None = None,
     *,
     lang: str = "en",
+    jobs: int = 0,
 ) -> list[str]:
     """Render the batch's reports and put them into ``folder`` atomically; their names.
 
@@ -69,7 +70,8 @@ def write_reports(
     reports, never a mix. Nothing is ever written outside ``folder``. Staging folders left by a
     killed run (``.deckcheck-<pid>-*`` of a process that is gone) are removed first. ``lang``
     is the reports' language. A big batch's reports are rendered by forked processes on the
-    other cores (the CSV and JUnit ones while the metagame is computed, then the JSON one).
+    other cores (the CSV and JUnit ones while the metagame is computed, then the JSON one),
+    unless ``jobs`` is 1 (``--jobs 1``: one process does all the work).
     """
     from deckcheck.reporter import OutputFormat
 
@@ -85,9 +87,10 @@ def write_reports(
     helpers: list[tuple[Any, list[tuple[str, Any]]]] = []
     try:
         plain = [junit_, csv_]  # the reports without the metagame
-        helpers.append((_start_render(batch, plain, staging, None, lang), plain))
+        fork = jobs != 1 and len(batch.rows) >= RENDER_FORK_MIN
+        helpers.append((_start_render(batch, plain, staging, None, lang, fork), plain))
         got = meta() if callable(meta) else meta
-        helpers.append((_start_render(batch, [json_], staging, got, lang), [json_]))
+        helpers.append((_start_render(batch, [json_], staging, got, lang, fork), [json_]))
         _render_all(batch, [html_], staging, got, lang)
         for proc, todo in helpers:
             if proc is not None:
@@ -214,13 +217,18 @@ def _render_all(
 
 
 def _start_render(
-    batch: Batch, todo: list[tuple[str, Any]], folder: Path, meta: Metagame | None, lang: str
+    batch: Batch,
+    todo: list[tuple[str, Any]],
+    folder: Path,
+    meta: Metagame | None,
+    lang: str,
+    fork: bool,
 ) -> Any:
-    """A forked process rendering some reports into ``folder`` (None where fork is not
-    available or not worth it: the caller renders them)."""
+    """A forked process rendering some reports into ``folder`` (None without ``fork``, where
+    fork is not available: the caller renders them)."""
     import multiprocessing
 
-    if len(batch.rows) < RENDER_FORK_MIN or "fork" not in multiprocessing.get_all_start_methods():
+    if not fork or "fork" not in multiprocessing.get_all_start_methods():
         return None
     try:
         proc = multiprocessing.get_context("fork").Process(
@@ -425,7 +433,9 @@ def batch_cmd(
     srcs = list(sources(inputs, exclude=exclude or ()))
     batch = _check_with_bar(srcs, fmt, when, allow_prerelease, jobs, quiet, sheets is not None)
     try:
-        written = write_reports(batch, out, lambda: from_batch(batch, rules), lang=lang or "en")
+        written = write_reports(
+            batch, out, lambda: from_batch(batch, rules), lang=lang or "en", jobs=jobs
+        )
     except OSError as exc:
         named = f" ({exc.filename})" if exc.filename else ""
         fail(f"cannot write the reports into {out}{named}: {exc.strerror or exc}")

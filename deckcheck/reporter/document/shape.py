@@ -39,15 +39,11 @@ class Merged:
     __slots__ = ("_parts",)
 
     def __init__(self, *sources: object) -> None:
-        self._parts = sources
+        self._parts = tuple((src, isinstance(src, Mapping)) for src in sources)
 
     def __getattr__(self, name: str) -> Any:
-        for src in self._parts:
-            got = (
-                src.get(name, _MISSING)
-                if isinstance(src, Mapping)
-                else getattr(src, name, _MISSING)
-            )
+        for src, mapping in self._parts:
+            got = src.get(name, _MISSING) if mapping else getattr(src, name, _MISSING)  # type: ignore[attr-defined]
             if got is not _MISSING:
                 return got
         raise AttributeError(name)
@@ -87,7 +83,9 @@ def _plan(
 
     def build(record: object) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        mapping = isinstance(record, Mapping)
+        mapping = type(record) is dict or (
+            type(record) is not Merged and isinstance(record, Mapping)
+        )
         for key, get, omit, conv in fields:
             if isinstance(get, str):
                 value = record.get(get, _MISSING) if mapping else getattr(record, get, _MISSING)  # type: ignore[attr-defined]
@@ -121,6 +119,8 @@ def _marks(name: str, metadata: list[Any]) -> tuple[str | Callable[[Any], Any], 
 
 
 def _text(value: Any) -> Any:
+    if type(value) is str:  # the usual case, first
+        return value
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, date):
