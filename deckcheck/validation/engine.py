@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from deckcheck.data.dataset import Dataset
 from deckcheck.deck.model import Deck, DeckCard, FindingCode, Section
-from deckcheck.deck.skills import prefer_skills, uses_skills
+from deckcheck.deck.skills import prefer_skills
 from deckcheck.validation.check import select
 from deckcheck.validation.context import PASSCODE, SECTIONS, Context
 from deckcheck.validation.fact import CardFacts
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 Sections = tuple[tuple[DeckCard, ...], ...]
 """A deck's Main, Extra and Side cards."""
+_MAIN, _EXTRA, _SIDE = SECTIONS  # (a module's name is read faster than an enum class's member)
 
 
 def validate(
@@ -62,21 +63,22 @@ def validate(
     if region is not None:
         fmt = fmt.in_region(region)
     rs = ruleset(fmt, date if date is not None else today(), allow_prerelease, data)
-    if uses_skills(fmt):  # Speed Duel, Duel Links: a name that is a Skill's means the Skill
+    if rs.skills:  # Speed Duel, Duel Links: a name that is a Skill's means the Skill
         deck = prefer_skills(deck, data.cards)
     sections = (deck.main, deck.extra, deck.side)
     tally, unknown = _count(rs, sections, data)
-    sizes = {Section.MAIN: len(deck.main), Section.EXTRA: len(deck.extra)}
-    sizes[Section.SIDE] = len(deck.side)
+    sizes = {_MAIN: len(deck.main), _EXTRA: len(deck.extra), _SIDE: len(deck.side)}
     flagged, skills = _looks(rs, sections, tally, sizes)
     per_name: dict[str, int] = tally  # type: ignore[assignment]  # every key is a name now
     crowded, listed, changing = _over_limits(rs, per_name)
-    _count_unnamed(deck, sizes)
-    points, point_cards = _points(rs, sections)
+    if deck.findings:
+        _count_unnamed(deck, sizes)
+    points, point_cards = _points(rs, sections) if rs.point_cap is not None else (None, ())
+    ok = rs.sizes_allowed
     has: Has = (
         bool(deck.findings),
         bool(unknown),
-        _bad_size(rs, sizes),
+        not (sizes[_MAIN] in ok[0] and sizes[_EXTRA] in ok[1] and sizes[_SIDE] in ok[2]),
         bool(flagged),
         bool(crowded),
         bool(listed),
@@ -85,7 +87,9 @@ def validate(
     checks = select(rs, has)
     violations: list[Violation] = []
     if checks:  # (a clean deck under a plain list: nothing to ask)
-        ctx = Context(deck, rs, sizes, unknown, flagged, listed, crowded, changing, skills, points)
+        ctx = Context(
+            deck, rs, sizes, per_name, unknown, flagged, listed, crowded, changing, skills, points
+        )
         violations = [v for check in checks for v in check(ctx)]
         # deck-wide findings first (sizes, dates), then the rest in file-line order
         if len(violations) > 1:
@@ -99,13 +103,6 @@ def _count_unnamed(deck: Deck, sizes: dict[Section, int]) -> None:
     for f in deck.findings:
         if f.passcode is None and f.section is not None and f.code is not FindingCode.PARSE:
             sizes[f.section] += f.count
-
-
-def _bad_size(rs: Ruleset, sizes: dict[Section, int]) -> bool:
-    """Whether a section's size is outside what the ruleset allows."""
-    ok = rs.sizes_allowed
-    main, extra, side = sizes[Section.MAIN], sizes[Section.EXTRA], sizes[Section.SIDE]
-    return not (main in ok[0] and extra in ok[1] and side in ok[2])
 
 
 def _count_in_python(tally: dict[Key | None, int], keys: Iterable[Key | None]) -> None:
@@ -123,10 +120,11 @@ _count_elements: Callable[[dict[Key | None, int], Iterable[Key | None]], None] =
 def _tally(rs: Ruleset, sections: Sections) -> dict[Key | None, int]:
     """Copies per :attr:`Ruleset.keys` key over the deck's sections (None: passcodes not met)."""
     tally: dict[Key | None, int] = {}
-    main, extra, side = rs.keys  # (three calls written out: a loop costs a tenth more)
-    _count_elements(tally, map(main.get, map(PASSCODE, sections[0])))
-    _count_elements(tally, map(extra.get, map(PASSCODE, sections[1])))
-    _count_elements(tally, map(side.get, map(PASSCODE, sections[2])))
+    main, extra, side = rs.keys  # (three calls written out: a loop costs a tenth more; the
+    # passcodes read by a list comprehension, whose attribute reads are a third of attrgetter's)
+    _count_elements(tally, map(main.get, [dc.passcode for dc in sections[0]]))
+    _count_elements(tally, map(extra.get, [dc.passcode for dc in sections[1]]))
+    _count_elements(tally, map(side.get, [dc.passcode for dc in sections[2]]))
     return tally
 
 
@@ -182,26 +180,30 @@ def _looks(
     facts_of = rs.facts
     need: tuple[list[int], list[int], list[int]] = ([], [], [])
     for look in looks:
-        need[look.section].append(look.passcode)
+        name, code, section = look
+        need[section].append(code)
         copies = tally.pop(look)
-        if look.name is not None:  # count it toward its name after all
-            tally[look.name] = tally.get(look.name, 0) + copies
-        elif facts_of[look.passcode].skill:  # Skill cards are no deck cards: all are looks
+        if name is not None:  # count it toward its name after all
+            tally[name] = tally.get(name, 0) + copies
+        elif facts_of[code].skill:  # Skill cards are no deck cards: all are looks
             skills += copies
-            if uses_skills(rs.format):  # Speed Duel, Duel Links: Skills are not Main Deck cards
-                sizes[SECTIONS[look.section]] -= copies
+            if rs.skills:  # Speed Duel, Duel Links: Skills are not Main Deck cards
+                sizes[SECTIONS[section]] -= copies
     for cards, wanted in zip(sections, need, strict=True):
         if wanted:  # the first copy of each, found in C, in deck order
-            codes = list(map(PASSCODE, cards))
-            for pos in sorted(map(codes.index, wanted)):
-                flagged.append((cards[pos], facts_of[codes[pos]]))
+            codes = [dc.passcode for dc in cards]
+            first = dict(zip(reversed(codes), range(len(codes) - 1, -1, -1), strict=True))
+            flagged += [
+                (cards[pos], facts_of[cards[pos].passcode])
+                for pos in sorted(map(first.__getitem__, wanted))
+            ]
     return flagged, skills
 
 
 def _over_limits(rs: Ruleset, per_name: dict[str, int]) -> tuple[list[str], set[str], set[str]]:
     """Names over the copy limit, over what the list in force may allow, and that an upcoming
     list may cut."""
-    limit = rs.format.copy_limit
+    limit = rs.setting.format.copy_limit
     crowded: list[str] = []
     if per_name and max(per_name.values()) > limit:
         crowded = [n for n, k in per_name.items() if k > limit]
@@ -215,9 +217,7 @@ def _over_limits(rs: Ruleset, per_name: dict[str, int]) -> tuple[list[str], set[
 
 
 def _points(rs: Ruleset, sections: Sections) -> tuple[int | None, tuple[PointCard, ...]]:
-    """The deck's point total and the cards that make it (formats with a point cap)."""
-    if rs.point_cap is None:
-        return None, ()
+    """The deck's point total and the cards that make it (for a format with a point cap)."""
     every = map(PASSCODE, chain(*sections))
     points = sum(map(rs.points.get, every, repeat(0))) if rs.points else 0
     return points, points_by_card(chain(*sections), rs.points) if points else ()
@@ -234,12 +234,12 @@ def _report(
     point_cards: tuple[PointCard, ...],
 ) -> Report:
     """The report of a validated deck."""
-    counts = {"main": sizes[Section.MAIN], "extra": sizes[Section.EXTRA]}
-    counts["side"] = sizes[Section.SIDE]
+    counts = {"main": sizes[_MAIN], "extra": sizes[_EXTRA], "side": sizes[_SIDE]}
+    setting = rs.setting
     return Report(  # (by position: a keyword call costs more, once per deck)
-        rs.format.id,
+        setting.format.id,
         rs.era.id,
-        rs.date,
+        setting.date,
         rs.banlist_ref,
         counts,
         tuple(violations),
