@@ -42,6 +42,8 @@ class Context:
     copies: dict[str, int] = field(default_factory=dict)
     """Copies per limit name over Main + Extra + Side, deck cards only (the counting pass's
     tally: rules read their numbers here rather than count again)."""
+    codes: tuple[list[int], ...] = ([], [], [])
+    """The passcodes of the Main, Extra and Side cards, in deck order (read once per deck)."""
     unknown: list[DeckCard] = field(default_factory=list)
     """The first copy of each unknown passcode per section."""
     flagged: list[tuple[DeckCard, CardFacts]] = field(default_factory=list)
@@ -85,8 +87,7 @@ class Context:
         by_name = self.rules.codes_by_name
         targets = {code for name in names for code in by_name.get(name, ())}
         entries = []
-        for index, cards in enumerate((self.deck.main, self.deck.extra, self.deck.side)):
-            codes = list(map(PASSCODE, cards))
+        for index, codes in enumerate(self.codes):
             # the passcodes of a wanted name in this section, found in C
             entries += [(index, codes.index(code), code) for code in targets.intersection(codes)]
         entries.sort()

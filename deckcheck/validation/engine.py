@@ -21,7 +21,7 @@ from deckcheck.data.dataset import Dataset
 from deckcheck.deck.model import Deck, DeckCard, FindingCode, Section
 from deckcheck.deck.skills import prefer_skills
 from deckcheck.validation.check import select
-from deckcheck.validation.context import PASSCODE, SECTIONS, Context
+from deckcheck.validation.context import SECTIONS, Context
 from deckcheck.validation.fact import CardFacts
 from deckcheck.validation.points import points_by_card
 from deckcheck.validation.report import PointCard, Report, Violation
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 Sections = tuple[tuple[DeckCard, ...], ...]
 """A deck's Main, Extra and Side cards."""
+Codes = tuple[list[int], ...]
+"""The passcodes of a deck's Main, Extra and Side cards, in deck order."""
 _MAIN, _EXTRA, _SIDE = SECTIONS  # (a module's name is read faster than an enum class's member)
 
 
@@ -66,14 +68,20 @@ def validate(
     if rs.skills:  # Speed Duel, Duel Links: a name that is a Skill's means the Skill
         deck = prefer_skills(deck, data.cards)
     sections = (deck.main, deck.extra, deck.side)
-    tally, unknown = _count(rs, sections, data)
+    # the passcodes per section, read once (by comprehension: a third of attrgetter's cost)
+    codes: Codes = (
+        [c.passcode for c in deck.main],
+        [c.passcode for c in deck.extra],
+        [c.passcode for c in deck.side],
+    )
+    tally, unknown = _count(rs, sections, codes, data)
     sizes = {_MAIN: len(deck.main), _EXTRA: len(deck.extra), _SIDE: len(deck.side)}
-    flagged, skills = _looks(rs, sections, tally, sizes)
+    flagged, skills = _looks(rs, sections, codes, tally, sizes)
     per_name: dict[str, int] = tally  # type: ignore[assignment]  # every key is a name now
     crowded, listed, changing = _over_limits(rs, per_name)
     if deck.findings:
         _count_unnamed(deck, sizes)
-    points, point_cards = _points(rs, sections) if rs.point_cap is not None else (None, ())
+    points, point_cards = _points(rs, sections, codes) if rs.point_cap is not None else (None, ())
     ok = rs.sizes_allowed
     has: Has = (
         bool(deck.findings),
@@ -88,7 +96,18 @@ def validate(
     violations: list[Violation] = []
     if checks:  # (a clean deck under a plain list: nothing to ask)
         ctx = Context(
-            deck, rs, sizes, per_name, unknown, flagged, listed, crowded, changing, skills, points
+            deck,
+            rs,
+            sizes,
+            per_name,
+            codes,
+            unknown,
+            flagged,
+            listed,
+            crowded,
+            changing,
+            skills,
+            points,
         )
         violations = [v for check in checks for v in check(ctx)]
         # deck-wide findings first (sizes, dates), then the rest in file-line order
@@ -117,14 +136,14 @@ _count_elements: Callable[[dict[Key | None, int], Iterable[Key | None]], None] =
 (without a Counter's per-call overhead), or the same loop in Python where it is missing."""
 
 
-def _tally(rs: Ruleset, sections: Sections) -> dict[Key | None, int]:
-    """Copies per :attr:`Ruleset.keys` key over the deck's sections (None: passcodes not met)."""
+def _tally(rs: Ruleset, codes: Codes) -> dict[Key | None, int]:
+    """Copies per :attr:`Ruleset.keys` key over the deck's passcodes per section (None:
+    passcodes not met)."""
     tally: dict[Key | None, int] = {}
-    main, extra, side = rs.keys  # (three calls written out: a loop costs a tenth more; the
-    # passcodes read by a list comprehension, whose attribute reads are a third of attrgetter's)
-    _count_elements(tally, map(main.get, [dc.passcode for dc in sections[0]]))
-    _count_elements(tally, map(extra.get, [dc.passcode for dc in sections[1]]))
-    _count_elements(tally, map(side.get, [dc.passcode for dc in sections[2]]))
+    main, extra, side = rs.keys  # (three calls written out: a loop costs a tenth more)
+    _count_elements(tally, map(main.get, codes[0]))
+    _count_elements(tally, map(extra.get, codes[1]))
+    _count_elements(tally, map(side.get, codes[2]))
     return tally
 
 
@@ -150,24 +169,28 @@ def _learn(rs: Ruleset, sections: Sections) -> list[DeckCard]:
 
 
 def _count(
-    rs: Ruleset, sections: Sections, ds: Dataset
+    rs: Ruleset, sections: Sections, codes: Codes, ds: Dataset
 ) -> tuple[dict[Key | None, int], list[DeckCard]]:
     """The one pass over the cards: copies counted per limit name (one dict lookup and one
     count per card, in C); a card that needs a look in its section counts under a Look
     instead. Cards new to the ruleset are learnt first; returns the tally and the first copy
     of each unknown passcode per section."""
-    tally = _tally(rs, sections)
+    tally = _tally(rs, codes)
     unknown: list[DeckCard] = []
     if None in tally:  # cards new to this ruleset, or unknown passcodes
         unknown = _learn(rs, sections)
         trim(ds, rs)
-        tally = _tally(rs, sections)
+        tally = _tally(rs, codes)
         tally.pop(None, None)
     return tally, unknown
 
 
 def _looks(
-    rs: Ruleset, sections: Sections, tally: dict[Key | None, int], sizes: dict[Section, int]
+    rs: Ruleset,
+    sections: Sections,
+    codes: Codes,
+    tally: dict[Key | None, int],
+    sizes: dict[Section, int],
 ) -> tuple[list[tuple[DeckCard, CardFacts]], int]:
     """The first copy (and facts) of each card that needs a look, in deck order, and the Skill
     cards counted; each look's copies go back to its name in ``tally`` (Speed Duel Skills out
@@ -189,15 +212,27 @@ def _looks(
             skills += copies
             if rs.skills:  # Speed Duel, Duel Links: Skills are not Main Deck cards
                 sizes[SECTIONS[section]] -= copies
-    for cards, wanted in zip(sections, need, strict=True):
-        if wanted:  # the first copy of each, found in C, in deck order
-            codes = [dc.passcode for dc in cards]
-            first = dict(zip(reversed(codes), range(len(codes) - 1, -1, -1), strict=True))
-            flagged += [
-                (cards[pos], facts_of[cards[pos].passcode])
-                for pos in sorted(map(first.__getitem__, wanted))
-            ]
+    for cards, section_codes, wanted in zip(sections, codes, need, strict=True):
+        if wanted:
+            _firsts(cards, section_codes, set(wanted), facts_of, flagged)
     return flagged, skills
+
+
+def _firsts(
+    cards: tuple[DeckCard, ...],
+    codes: list[int],
+    wanted: set[int],
+    facts_of: dict[int, CardFacts],
+    into: list[tuple[DeckCard, CardFacts]],
+) -> None:
+    """Append to ``into`` the first copy (and facts) of each passcode of ``wanted`` among
+    ``cards`` (whose passcodes are ``codes``), in deck order; ``wanted`` is used up."""
+    for pos, code in enumerate(codes):
+        if code in wanted:
+            wanted.discard(code)
+            into.append((cards[pos], facts_of[code]))
+            if not wanted:
+                return
 
 
 def _over_limits(rs: Ruleset, per_name: dict[str, int]) -> tuple[list[str], set[str], set[str]]:
@@ -216,9 +251,11 @@ def _over_limits(rs: Ruleset, per_name: dict[str, int]) -> tuple[list[str], set[
     return crowded, listed, changing
 
 
-def _points(rs: Ruleset, sections: Sections) -> tuple[int | None, tuple[PointCard, ...]]:
+def _points(
+    rs: Ruleset, sections: Sections, codes: Codes
+) -> tuple[int | None, tuple[PointCard, ...]]:
     """The deck's point total and the cards that make it (for a format with a point cap)."""
-    every = map(PASSCODE, chain(*sections))
+    every = chain(*codes)
     points = sum(map(rs.points.get, every, repeat(0))) if rs.points else 0
     return points, points_by_card(chain(*sections), rs.points) if points else ()
 
