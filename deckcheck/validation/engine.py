@@ -240,14 +240,16 @@ def _over_limits(rs: Ruleset, per_name: dict[str, int]) -> tuple[list[str], set[
     list may cut."""
     limit = rs.setting.format.copy_limit
     crowded: list[str] = []
-    if per_name and max(per_name.values()) > limit:
+    if max(per_name.values(), default=0) > limit:
         crowded = [n for n, k in per_name.items() if k > limit]
     floor = rs.listed_floor
-    listed = {n for n in floor.keys() & per_name.keys() if per_name[n] > floor[n]}
+    listed = floor.keys() & per_name.keys()  # (most decks hold no listed card: done)
+    if listed:
+        listed = {n for n in listed if per_name[n] > floor[n]}
     later = rs.changing_floor
-    changing = (
-        {n for n in later.keys() & per_name.keys() if per_name[n] > later[n]} if later else set()
-    )
+    changing = later.keys() & per_name.keys() if later else set()
+    if changing:
+        changing = {n for n in changing if per_name[n] > later[n]}
     return crowded, listed, changing
 
 
