@@ -21,7 +21,7 @@ from deckcheck.data.dataset import Dataset
 from deckcheck.deck.model import Deck, DeckCard, FindingCode, Section
 from deckcheck.deck.skills import prefer_skills
 from deckcheck.validation.check import select
-from deckcheck.validation.context import SECTIONS, Context
+from deckcheck.validation.context import SECTIONS, Check, Context
 from deckcheck.validation.fact import CardFacts
 from deckcheck.validation.points import points_by_card
 from deckcheck.validation.report import PointCard, Report, Violation
@@ -68,13 +68,7 @@ def validate(
     if rs.skills:  # Speed Duel, Duel Links: a name that is a Skill's means the Skill
         deck = prefer_skills(deck, data.cards)
     sections = (deck.main, deck.extra, deck.side)
-    # the passcodes per section, read once (by comprehension: a third of attrgetter's cost)
-    codes: Codes = (
-        [c.passcode for c in deck.main],
-        [c.passcode for c in deck.extra],
-        [c.passcode for c in deck.side],
-    )
-    tally, unknown = _count(rs, sections, codes, data)
+    tally, unknown, codes = _count(rs, sections, data)
     sizes = {_MAIN: len(deck.main), _EXTRA: len(deck.extra), _SIDE: len(deck.side)}
     flagged, skills = _looks(rs, sections, codes, tally, sizes)
     per_name: dict[str, int] = tally  # type: ignore[assignment]  # every key is a name now
@@ -82,17 +76,7 @@ def validate(
     if deck.findings:
         _count_unnamed(deck, sizes)
     points, point_cards = _points(rs, sections, codes) if rs.point_cap is not None else (None, ())
-    ok = rs.sizes_allowed
-    has: Has = (
-        bool(deck.findings),
-        bool(unknown),
-        not (sizes[_MAIN] in ok[0] and sizes[_EXTRA] in ok[1] and sizes[_SIDE] in ok[2]),
-        bool(flagged),
-        bool(crowded),
-        bool(listed),
-        bool(changing),
-    )
-    checks = select(rs, has)
+    checks = select(rs, _has(deck, rs, sizes, unknown, flagged, crowded, listed, changing))
     violations: list[Violation] = []
     if checks:  # (a clean deck under a plain list: nothing to ask)
         ctx = Context(
@@ -109,11 +93,41 @@ def validate(
             skills,
             points,
         )
-        violations = [v for check in checks for v in check(ctx)]
-        # deck-wide findings first (sizes, dates), then the rest in file-line order
-        if len(violations) > 1:
-            violations.sort(key=_file_order)
+        violations = _findings(checks, ctx)
     return _report(deck, rs, sizes, violations, path, points, data, point_cards)
+
+
+def _has(
+    deck: Deck,
+    rs: Ruleset,
+    sizes: dict[Section, int],
+    unknown: list[DeckCard],
+    flagged: list[tuple[DeckCard, CardFacts]],
+    crowded: list[str],
+    listed: set[str],
+    changing: set[str],
+) -> Has:
+    """What the deck has of what the rules need (one flag per
+    :class:`~deckcheck.validation.ruleset.Need`)."""
+    ok = rs.sizes_allowed
+    return (
+        bool(deck.findings),
+        bool(unknown),
+        not (sizes[_MAIN] in ok[0] and sizes[_EXTRA] in ok[1] and sizes[_SIDE] in ok[2]),
+        bool(flagged),
+        bool(crowded),
+        bool(listed),
+        bool(changing),
+    )
+
+
+def _findings(checks: tuple[Check, ...], ctx: Context) -> list[Violation]:
+    """Every violation the checks find: deck-wide ones first (sizes, dates), then the rest in
+    file-line order."""
+    violations = [v for check in checks for v in check(ctx)]
+    if len(violations) > 1:
+        violations.sort(key=_file_order)
+    return violations
 
 
 def _count_unnamed(deck: Deck, sizes: dict[Section, int]) -> None:
@@ -169,12 +183,15 @@ def _learn(rs: Ruleset, sections: Sections) -> list[DeckCard]:
 
 
 def _count(
-    rs: Ruleset, sections: Sections, codes: Codes, ds: Dataset
-) -> tuple[dict[Key | None, int], list[DeckCard]]:
+    rs: Ruleset, sections: Sections, ds: Dataset
+) -> tuple[dict[Key | None, int], list[DeckCard], Codes]:
     """The one pass over the cards: copies counted per limit name (one dict lookup and one
     count per card, in C); a card that needs a look in its section counts under a Look
     instead. Cards new to the ruleset are learnt first; returns the tally and the first copy
-    of each unknown passcode per section."""
+    of each unknown passcode per section, and the passcodes per section (read once: rules
+    and looks share them)."""
+    # (by comprehension: a third of the cost of attrgetter's attribute reads)
+    codes = tuple([dc.passcode for dc in cards] for cards in sections)
     tally = _tally(rs, codes)
     unknown: list[DeckCard] = []
     if None in tally:  # cards new to this ruleset, or unknown passcodes
@@ -182,7 +199,7 @@ def _count(
         trim(ds, rs)
         tally = _tally(rs, codes)
         tally.pop(None, None)
-    return tally, unknown
+    return tally, unknown, codes
 
 
 def _looks(
