@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import enum
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
@@ -225,7 +226,7 @@ recently used rulesets are dropped, so a service asked about many dates stays bo
 
 RulesetKey = tuple["Format", date, bool]
 """What a ruleset is cached under on its dataset: (format, date, allow_prerelease)."""
-RulesetCache = dict[RulesetKey, Ruleset]
+RulesetCache = OrderedDict[RulesetKey, Ruleset]
 """A dataset's rulesets, least recently used first (:meth:`Dataset.ruleset_cache`)."""
 _CACHE_LOCK = threading.Lock()
 """Held while a ruleset cache is read and reordered (a pop and a put are one step)."""
@@ -245,7 +246,7 @@ def ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> R
         got = cache.get(key)
         if got is not None:
             if next(reversed(cache)) != key:  # (a run of one format's decks keeps its place)
-                cache[key] = cache.pop(key)  # the most recently used last
+                cache.move_to_end(key)  # the most recently used last
             return got
     made = build(fmt, when, allow_prerelease, data)  # outside the lock: it may be slow
     with _CACHE_LOCK:
