@@ -23,6 +23,7 @@ import json
 import os
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -167,7 +168,7 @@ class Dataset:
     """sha256 (hex) of the bundle's manifest, which holds a sha256 per data file."""
     manifest: Mapping[str, Any] = field(repr=False)
     """The parsed manifest: ``schema``, ``as_of``, ``sources``, ``files`` (name -> sha256)."""
-    _rulesets: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)
+    _rulesets: OrderedDict[tuple[Any, ...], Any] = field(default_factory=OrderedDict, repr=False)
 
     # -- construction -------------------------------------------------------------------------
 
@@ -287,8 +288,9 @@ class Dataset:
             raise ArgumentError(f"format(): name must be a str, not {type(name).__name__}", "name")
         return self.formats.get(name)
 
-    def ruleset_cache(self) -> dict[tuple[Any, ...], Any]:
-        """The per-format-and-date ruleset cache of this dataset (used by validation)."""
+    def ruleset_cache(self) -> OrderedDict[tuple[Any, ...], Any]:
+        """The per-format-and-date ruleset cache of this dataset (used by validation), least
+        recently used first."""
         return self._rulesets
 
     # -- integrity ----------------------------------------------------------------------------

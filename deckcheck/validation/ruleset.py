@@ -10,13 +10,15 @@ from __future__ import annotations
 import datetime
 import enum
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import TYPE_CHECKING, NamedTuple
 
 from deckcheck.card import Card, DeckZone
 from deckcheck.deck.io.builder import MAX_CARDS
+from deckcheck.deck.skills import uses_skills
 from deckcheck.rule.banlist.model import DEFAULT_POINT_CAP
 from deckcheck.rule.reason import Reason
 from deckcheck.validation.fact import CardFacts, Setting, card_facts, whitelist_variants
@@ -88,6 +90,9 @@ class Ruleset:
     """The list in force, as reports name it."""
     point_cap: int | None = None
     """The point cap in force (point formats), else None."""
+    skills: bool = False
+    """Whether the format's decks hold a Skill (Speed Duel, Duel Links; see
+    :func:`~deckcheck.deck.skills.uses_skills`)."""
     names: dict[int, str] = field(default_factory=dict, repr=False)
     """Passcode -> limit name, for the deck cards among :attr:`facts`."""
     codes_by_name: dict[str, list[int]] = field(default_factory=dict, repr=False)
@@ -221,7 +226,7 @@ recently used rulesets are dropped, so a service asked about many dates stays bo
 
 RulesetKey = tuple["Format", date, bool]
 """What a ruleset is cached under on its dataset: (format, date, allow_prerelease)."""
-RulesetCache = dict[RulesetKey, Ruleset]
+RulesetCache = OrderedDict[RulesetKey, Ruleset]
 """A dataset's rulesets, least recently used first (:meth:`Dataset.ruleset_cache`)."""
 _CACHE_LOCK = threading.Lock()
 """Held while a ruleset cache is read and reordered (a pop and a put are one step)."""
@@ -229,17 +234,19 @@ _CACHE_LOCK = threading.Lock()
 
 def _cache(data: Dataset) -> RulesetCache:
     """The typed ruleset cache of a dataset (the data stage keeps it, untyped, for us)."""
-    return cast(RulesetCache, data.ruleset_cache())
+    cache: RulesetCache = data.ruleset_cache()  # (no cast(): a call per deck)
+    return cache
 
 
 def ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> Ruleset:
     """The ruleset of a format at a date, cached on the dataset (least recently used out)."""
-    cache = _cache(data)
+    cache: RulesetCache = data.ruleset_cache()  # (typed here: validation asks once per deck)
     key: RulesetKey = (fmt, when, allow_prerelease)
     with _CACHE_LOCK:
-        got = cache.pop(key, None)
+        got = cache.get(key)
         if got is not None:
-            cache[key] = got  # the most recently used last
+            if next(reversed(cache)) != key:  # (a run of one format's decks keeps its place)
+                cache.move_to_end(key)  # the most recently used last
             return got
     made = build(fmt, when, allow_prerelease, data)  # outside the lock: it may be slow
     with _CACHE_LOCK:
@@ -288,6 +295,7 @@ def build(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> Rul
         for rule in (era.main, era.extra, era.side)
     )
     rs.point_cap = _point_cap(fmt, banlist)
+    rs.skills = uses_skills(fmt)
     return rs
 
 

@@ -20,17 +20,16 @@ def check_banlist(ctx: Context) -> Iterator[Violation]:
     bl = ctx.rules.banlist
     if bl is None or bl.points or not ctx.listed:
         return
-    groups, group_facts = ctx.groups_of(ctx.listed)
-    for name, copies in groups.items():
-        found = _status_finding(bl, name, copies, group_facts[name])
+    for name, (first, facts) in ctx.groups_of(ctx.listed).items():
+        found = _status_finding(bl, name, ctx.copies[name], first, facts)
         if found is not None:
             yield found
 
 
 def _status_finding(
-    bl: Banlist, name: str, copies: list[DeckCard], facts: list[CardFacts]
+    bl: Banlist, name: str, n: int, first: DeckCard, facts: list[CardFacts]
 ) -> Violation | None:
-    """What the list says about the copies of one name, if anything."""
+    """What the list says about the ``n`` copies of one name, if anything."""
     if len(facts) == 1:
         one = facts[0].status
         if one is None and not bl.whitelist:
@@ -38,7 +37,6 @@ def _status_finding(
         listed = [] if one is None else [one]
     else:
         listed = [f.status for f in facts if f.status is not None]
-    n, first = len(copies), copies[0]
 
     def finding(code: Code, message: str, allowed: int, *more: tuple[str, object]) -> Violation:
         return violation(
@@ -105,25 +103,25 @@ def check_upcoming(ctx: Context) -> Iterator[Violation]:
     rs = ctx.rules
     if not ctx.changing:
         return
-    groups, group_facts = ctx.groups_of(ctx.changing)
+    groups = ctx.groups_of(ctx.changing)
     for index, future in enumerate(rs.upcoming):
         if future.points:
             continue
         when = future.effective_in(rs.format.tcg_region)
-        for name, copies in groups.items():
-            facts = group_facts[name]
+        for name, (first, facts) in groups.items():
+            n = ctx.copies[name]
             now = facts[0].status
             now = 3 if now is None else now
             later_vals = [v for v in (f.later[index] for f in facts) if v is not None]
             later = min(later_vals) if later_vals else (0 if future.whitelist else 3)
-            if later < now and len(copies) > later:
+            if later < now and n > later:
                 yield violation(
                     Code.UPCOMING_CHANGE,
                     f"{name} becomes {status_word(later)} on {when} ({future.name}); the deck "
-                    f"has {len(copies)}",
-                    copies[0],
+                    f"has {n}",
+                    first,
                     severity=Severity.WARNING,
-                    found=len(copies),
+                    found=n,
                     allowed=later,
                     name=name,
                     facts=(("status", later), ("list", future.name), ("date", when)),

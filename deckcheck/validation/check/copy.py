@@ -13,14 +13,15 @@ def check_copies(ctx: Context) -> Iterator[Violation]:
     limit = ctx.rules.format.copy_limit
     if not ctx.crowded:
         return
-    for name, copies in ctx.groups_of(ctx.crowded)[0].items():
-        if len(copies) > limit:
+    for name, (first, _) in ctx.groups_of(ctx.crowded).items():
+        n = ctx.copies[name]
+        if n > limit:
             yield violation(
                 Code.COPIES,
-                f"{len(copies)} copies of {name}; at most {limit} of a card name "
-                f"(Main + Extra + Side): remove {len(copies) - limit}",
-                copies[0],
-                found=len(copies),
+                f"{n} copies of {name}; at most {limit} of a card name "
+                f"(Main + Extra + Side): remove {n - limit}",
+                first,
+                found=n,
                 allowed=limit,
                 name=name,
             )
