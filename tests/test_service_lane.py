@@ -1,4 +1,4 @@
-"""The quick lane of ``POST /v1/validate``: the same answers as FastAPI's own way, over HTTP.
+"""The quick lane of ``POST /v1/validate`` and ``/v1/simulate``: the same answers as FastAPI's own way, over HTTP.
 
 A request with ``Content-Type: application/json`` exactly is answered by the lane; one with
 ``application/json; charset=utf-8`` goes FastAPI's way (routing, body parsing, error
@@ -105,6 +105,30 @@ def _answer(resp: httpx.Response) -> tuple[int, list[tuple[str, str]], bytes]:
 def test_the_lane_answers_as_fastapi_does(api: Api, body: bytes) -> None:
     quick = api.post("/v1/validate", content=body, headers=QUICK)
     usual = api.post("/v1/validate", content=body, headers=USUAL)
+    assert _answer(quick) == _answer(usual)
+    assert quick.status_code < 500, quick.text
+
+
+SIMULATE = [
+    {"quick": {"size": 40, "counts": {"starter": 9}}},
+    {"quick": {"size": 40, "counts": {"starter": 9, "extender": 6}}, "turns": 3, "fractions": True},
+    {"deck": "#main\n" + "89631139\n" * 3 + "14558127\n" * 3, "turns": 2, "going": "first"},
+    {"deck": "3 Pot of Greed\n" * 2, "spec": {"categories": {"pot": {"names": ["Pot of Greed"]}}}},
+    {"deck": "40 Pot of Greed", "exact": "never", "trials": 2000, "seed": 7},
+    {"deck": "x"},
+    {"deck": "40 Pot of Greed", "trials": 10**9},
+    {"quick": {"size": 40, "counts": {"starter": 41}}},
+    {"quick": {"size": 40}, "turns": 0},
+    {"deck": "40 Pot of Greed", "when": ["no-such-category >= 1"]},
+]
+
+
+@pytest.mark.parametrize(
+    "body", [json.dumps(b).encode() for b in SIMULATE] + [b"{not json", b"", b"[]", b'{"quick": 5}']
+)
+def test_the_lane_answers_simulate_as_fastapi_does(api: Api, body: bytes) -> None:
+    quick = api.post("/v1/simulate", content=body, headers=QUICK)
+    usual = api.post("/v1/simulate", content=body, headers=USUAL)
     assert _answer(quick) == _answer(usual)
     assert quick.status_code < 500, quick.text
 

@@ -26,7 +26,7 @@ from deckcheck.service.config import Settings
 from deckcheck.service.core import API, Service
 from deckcheck.service.error import deckcheck_answer, install_errors
 from deckcheck.service.fast import Answer, Lane
-from deckcheck.service.model import BatchRequest, ValidateRequest
+from deckcheck.service.model import BatchRequest, SimulateRequest, ValidateRequest
 from deckcheck.service.routes import include
 from deckcheck.version import __version__
 
@@ -95,13 +95,15 @@ def _middleware(app: FastAPI, svc: Service) -> None:
     from deckcheck.service.header import Headers, docs_policy, policy
     from deckcheck.service.language import AcceptLanguage
     from deckcheck.service.limit import BodyLimit, ComputeLimit
-    from deckcheck.service.routes.deck import validate_answer
+    from deckcheck.service.routes.deck import simulate_answer, validate_answer
     from deckcheck.service.state import Pin
 
     s = svc.settings
-    # the usual POST /v1/validate (a JSON body the model accepts) answered without the router
+    # the usual POST /v1/validate and /v1/simulate (a JSON body the model accepts) answered
+    # without the router
     lane: dict[str, tuple[type[BaseModel], Answer]] = {
-        f"{API}/validate": (ValidateRequest, validate_answer(svc))
+        f"{API}/validate": (ValidateRequest, validate_answer(svc)),
+        f"{API}/simulate": (SimulateRequest, simulate_answer(svc)),
     }
     app.add_middleware(Lane, routes=lane, on_error=deckcheck_answer)
     app.add_middleware(AcceptLanguage)  # the request's language, for every answer of it

@@ -51,10 +51,27 @@ def validate_answer(svc: Service) -> Callable[[ValidateRequest], Awaitable[Respo
     return answer
 
 
+def simulate_answer(svc: Service) -> Callable[[SimulateRequest], Awaitable[Response]]:
+    """The answer to ``POST /v1/simulate`` (the goldfish document), for the route and the
+    quick lane: computed in a worker thread, as FastAPI runs the route."""
+
+    async def answer(req: SimulateRequest) -> Response:
+        return await run_in_threadpool(run, req)
+
+    def run(req: SimulateRequest) -> Response:
+        stats = budget.simulate(svc, req)
+        data = doc.shape(doc.GoldfishDocument, stats, doc.hidden(req.fractions))
+        data["warnings"] = []
+        return svc.answer(doc.GoldfishDocument, data)
+
+    return answer
+
+
 def router(svc: Service) -> APIRouter:
     """The routes of one deck."""
     router = APIRouter()
     answer = validate_answer(svc)
+    odds = simulate_answer(svc)
 
     @router.post(f"{API}/validate", response_model=doc.ResultDoc, responses=ERRORS, tags=["decks"])
     async def validate(req: ValidateRequest) -> Response:
@@ -64,12 +81,9 @@ def router(svc: Service) -> APIRouter:
     @router.post(
         f"{API}/simulate", response_model=doc.GoldfishDocument, responses=ERRORS, tags=["decks"]
     )
-    def simulate(req: SimulateRequest) -> Response:
+    async def simulate(req: SimulateRequest) -> Response:
         """Goldfish odds of the Main Deck: by condition, going first and second, by turn."""
-        stats = budget.simulate(svc, req)
-        data = doc.shape(doc.GoldfishDocument, stats, doc.hidden(req.fractions))
-        data["warnings"] = []
-        return svc.answer(doc.GoldfishDocument, data)
+        return await odds(req)  # the usual request comes by the Lane (see the app's middleware)
 
     @router.post(
         f"{API}/simulate/sweep", response_model=doc.SweepDocument, responses=ERRORS, tags=["decks"]
