@@ -1,4 +1,5 @@
-"""The quick lane of ``POST /v1/validate`` and ``/v1/simulate``: the same answers as FastAPI's own way, over HTTP.
+"""The quick lane of ``POST /v1/validate`` and ``/v1/simulate``: the same answers as FastAPI's
+own way, over HTTP.
 
 A request with ``Content-Type: application/json`` exactly is answered by the lane; one with
 ``application/json; charset=utf-8`` goes FastAPI's way (routing, body parsing, error
