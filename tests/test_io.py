@@ -243,6 +243,28 @@ def test_json_unreadable(text: str) -> None:
         parse_json(text)
 
 
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        ({"Main": [ASH]}, 'unknown key "Main"'),
+        ({"sides": [IMPERM]}, 'unknown key "sides"'),
+        ({"name": [["J"]]}, '"name" is not text'),
+    ],
+)
+def test_json_keys_it_cannot_read_are_findings(
+    extra: dict[str, Any], said: str, tmp_path: Path, cli: Any
+) -> None:
+    doc = {"deckcheck": 1, "main": [MAXX], **extra}
+    deck = parse_json(json.dumps(doc))
+    assert [c.passcode for c in deck] == [MAXX]
+    assert [f.code for f in deck.unread] == [FindingCode.PARSE]
+    assert deck.unread[0].message.startswith(said)
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    res = cli("convert", str(path), "--to", "ydk")
+    assert res.code == 2 and said in res.stderr  # never an empty or short deck, exit 0
+
+
 def test_json_error_names_the_line() -> None:
     with pytest.raises(DeckReadError) as err:
         parse_json('{"deckcheck": 1,\n "main": [1,,]}', source="d.json")

@@ -38,6 +38,10 @@ def _passcode(value: Any) -> str | None:
     return None
 
 
+_KEYS = frozenset({"deckcheck", "name", *(section.value for section in Section)})
+"""The keys of the JSON deck form (any other is reported, never dropped silently)."""
+
+
 def _short(item: Any) -> str:
     try:
         return json.dumps(item, ensure_ascii=False)[:200]
@@ -71,6 +75,12 @@ def parse_json(
     name = doc.get("name")
     if isinstance(name, str) and name.strip():
         deck.name = name.strip()
+    elif name is not None and not isinstance(name, str):
+        deck.finding(FindingCode.PARSE, f'"name" is not text: {_short(name)}', None, None, None)
+    for key in doc:
+        if key not in _KEYS:  # "Main", "sides"...: its content would be lost without a word
+            what = f"unknown key {_short(key)} (known: {', '.join(sorted(_KEYS))}): not read"
+            deck.finding(FindingCode.PARSE, what, None, None, None)
     lines: LineReader | None = None
     for section in Section:
         items = doc.get(section.value, [])
