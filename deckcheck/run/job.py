@@ -195,11 +195,16 @@ Outcome: TypeAlias = "Checked | Unreadable | Skipped"
 
 _PARENT: Dataset | None = None
 """The dataset of the run being started (a forked worker inherits it, already loaded)."""
-_WORKER: tuple[Step, Dataset] | None = None
+_WORKER: tuple[Step, Dataset, list[Planned]] | None = None
 
 
-def _init_worker(folder: str, fingerprint: str, step: Step) -> None:
-    """Worker initializer: open the run's dataset once (or keep the forked parent's)."""
+def _init_worker(folder: str, fingerprint: str, step: Step, planned: list[Planned]) -> None:
+    """Worker initializer: open the run's dataset once (or keep the forked parent's), and keep
+    the run's plan, so that chunks are sent as index ranges.
+
+    A forked worker inherits the plan (nothing is pickled), and its formats are the very
+    objects the parent's warmed ruleset cache holds, so a deck's cache look-up is an identity
+    test; a pickled format is an equal copy, and comparing one costs about 30 us a deck."""
     global _WORKER
     from deckcheck.data.dataset import Dataset
     from deckcheck.error import DataError
@@ -209,13 +214,13 @@ def _init_worker(folder: str, fingerprint: str, step: Step) -> None:
         ds = Dataset.open(folder)
         if ds.fingerprint != fingerprint:
             raise DataError(f"{folder}: the data changed while the batch was starting")
-    _WORKER = (step, ds)
+    _WORKER = (step, ds, planned)
 
 
-def _check_chunk(chunk: list[Planned]) -> list[Any]:
+def _check_chunk(start: int, stop: int) -> list[Any]:
     assert _WORKER is not None, "worker not initialised"
-    step, ds = _WORKER
-    return [one_source(one, step, ds) for one in chunk]
+    step, ds, planned = _WORKER
+    return [one_source(one, step, ds) for one in planned[start:stop]]
 
 
 def _warm(planned: list[Planned], step: Step, ds: Dataset) -> None:
@@ -252,9 +257,9 @@ def _parallel(
             max_workers=min(workers, len(chunks)),
             mp_context=ctx,
             initializer=_init_worker,
-            initargs=(str(ds.folder), ds.fingerprint, step),
+            initargs=(str(ds.folder), ds.fingerprint, step, planned),
         ) as pool:
-            _collect(pool, chunks, results, counter)
+            _collect(pool, size, chunks, results, counter)
     except BrokenProcessPool:
         pass  # a worker died (out of memory, killed): finish the rest in this process
     finally:
@@ -283,13 +288,19 @@ class _Counter:
 
 
 def _collect(
-    pool: Any, chunks: list[list[Planned]], results: list[list[Any] | None], counter: _Counter
+    pool: Any,
+    size: int,
+    chunks: list[list[Planned]],
+    results: list[list[Any] | None],
+    counter: _Counter,
 ) -> None:
-    """Submit every chunk and gather the results as they finish."""
+    """Submit every chunk (as the index range of ``size`` sources it is) and gather the
+    results as they finish."""
     from concurrent.futures import FIRST_COMPLETED, Future, wait
 
     pending: dict[Future[list[Any]], int] = {
-        pool.submit(_check_chunk, chunk): i for i, chunk in enumerate(chunks)
+        pool.submit(_check_chunk, i * size, i * size + len(chunk)): i
+        for i, chunk in enumerate(chunks)
     }
     try:
         while pending:

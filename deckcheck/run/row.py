@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from itertools import chain
 from operator import attrgetter
 from typing import TYPE_CHECKING
@@ -69,6 +69,11 @@ class Checked:
     """The deck as read, when the run keeps it (``check(keep_decks=True)``: for the builders
     that need every card, as registration sheets do, without reading the source again)."""
 
+    def __reduce__(self) -> tuple[type[Checked], tuple[object, ...]]:
+        """Pickled as its fields in order (a batch's workers send every row back; see
+        :meth:`deckcheck.validation.report.Violation.__reduce__`)."""
+        return (Checked, _CHECKED_FIELDS(self))
+
     @property
     def legal(self) -> bool:
         """The report's verdict."""
@@ -98,3 +103,6 @@ class Checked:
     def counts(self) -> dict[str, int]:
         """Cards per section."""
         return self.report.counts
+
+
+_CHECKED_FIELDS = attrgetter(*(f.name for f in fields(Checked)))

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import datetime
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import date
+from operator import attrgetter
 
 
 class Severity(enum.StrEnum):
@@ -209,12 +210,18 @@ class Violation:
         _V_TEXT(self, text)
         _V_FACTS(self, facts)
 
+    def __reduce__(self) -> tuple[type[Violation], tuple[object, ...]]:
+        """Pickled as its fields in order (a batch's workers send every report back): about
+        half the cost of a slotted dataclass's own state methods."""
+        return (Violation, _V_FIELDS(self))
+
 
 _V = Violation.__dict__  # the member descriptors of Violation's slots
 _V_CODE, _V_SEVERITY, _V_MESSAGE = _V["code"].__set__, _V["severity"].__set__, _V["message"].__set__
 _V_SECTION, _V_PASSCODE, _V_NAME = _V["section"].__set__, _V["passcode"].__set__, _V["name"].__set__
 _V_FOUND, _V_ALLOWED, _V_LINE = _V["found"].__set__, _V["allowed"].__set__, _V["line"].__set__
 _V_TEXT, _V_FACTS = _V["text"].__set__, _V["facts"].__set__
+_V_FIELDS = attrgetter(*(f.name for f in fields(Violation)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +230,10 @@ class BanlistRef:
 
     name: str
     effective: date
+
+    def __reduce__(self) -> tuple[type[BanlistRef], tuple[str, date]]:
+        """Pickled as its fields in order (see :meth:`Violation.__reduce__`)."""
+        return (BanlistRef, (self.name, self.effective))
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +306,10 @@ class Report:
         _R_FINGERPRINT(self, data_fingerprint)
         _R_POINT_CARDS(self, point_cards)
 
+    def __reduce__(self) -> tuple[type[Report], tuple[object, ...]]:
+        """Pickled as its fields in order (see :meth:`Violation.__reduce__`)."""
+        return (Report, _R_FIELDS(self))
+
     @property
     def legal(self) -> bool:
         """True when no violation is an error (warnings and notes are allowed)."""
@@ -317,3 +332,4 @@ _R_BANLIST, _R_COUNTS, _R_PATH = _R["banlist"].__set__, _R["counts"].__set__, _R
 _R_VIOLATIONS, _R_POINTS = _R["violations"].__set__, _R["points"].__set__
 _R_POINT_CAP, _R_NAME = _R["point_cap"].__set__, _R["name"].__set__
 _R_FINGERPRINT, _R_POINT_CARDS = _R["data_fingerprint"].__set__, _R["point_cards"].__set__
+_R_FIELDS = attrgetter(*(f.name for f in fields(Report)))
