@@ -244,7 +244,7 @@ def _parallel(
     from concurrent.futures.process import BrokenProcessPool
 
     global _PARENT
-    size = max(16, min(500, -(-len(planned) // (workers * 8))))
+    size = max(16, min(500, -(-len(planned) // (workers * 32))))
     chunks = [planned[i : i + size] for i in range(0, len(planned), size)]
     _warm(planned, step, ds)
     methods = multiprocessing.get_all_start_methods()
