@@ -35,7 +35,7 @@ def run() -> list[Figure]:
     try:
         bundle = work / "bundle"
         Dataset.bundled().export(bundle)
-        write_manifest(bundle, date(2099, 1, 1))
+        write_manifest(bundle, date.today())  # newer than the bundled data, not in the future
         home = work / "home"
         update(bundle, home=home)
         empty = work / "empty"
