@@ -7,7 +7,9 @@ round-robin into a temporary folder. Figures, each beside a baseline run in the 
 * ``deckcheck batch FOLDER --out DIR`` (all cores, CSV + JSON + HTML reports) against
   ``deckcheck validate FOLDER --output json`` (one process, today's way): wall time, limit 2.5 s;
 * the same batch on one worker (``--jobs 1``) against two (``--jobs 2``): the gain of the
-  process pool (target: 2 cores at least 1.7x faster);
+  process pool (target: 2 cores at least 1.7x faster); beside it, the same plain Python loop
+  run by one process and split between two at once, which shows what two cores give plain
+  Python on the machine in this run (on a shared machine, often well under 2x);
 * CPU seconds (user + system, every process) of the batch beside its wall time, which shows how
   much of the machine the run actually got when other work shares it; and the CPU seconds of
   ``--jobs 2`` beside ``--jobs 1``'s (one process), the work the pool adds (moving rows between
@@ -27,6 +29,7 @@ import os
 import resource
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -83,6 +86,27 @@ def _best_each(commands: list[list[str]], repeat: int = REPEAT) -> list[tuple[fl
     return [min(got) for got in runs]
 
 
+_LOOP = "d = {}\nfor i in range(%d):\n    d[i %% 4099] = d.get(i %% 4097, 0) + i\n"
+"""A plain Python loop of dict work (the kind of work a batch does), ``%d`` steps."""
+
+
+def _two_cores(steps: int = 6_000_000, repeat: int = REPEAT) -> tuple[float, float]:
+    """Best wall times of the same plain Python work done by one process, and split between
+    two processes at once: what two cores give plain Python on this machine, this run."""
+    py = sys.executable
+    one, two = [], []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        subprocess.run([py, "-c", _LOOP % steps], check=True)
+        one.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        procs = [subprocess.Popen([py, "-c", _LOOP % (steps // 2)]) for _ in range(2)]
+        for proc in procs:
+            proc.wait()
+        two.append(time.perf_counter() - t0)
+    return min(one), min(two)
+
+
 def run() -> list[Figure]:
     """Generate the registrations, then time the batch and its baselines."""
     n = int(os.environ.get("DECKCHECK_BENCH_DECKS", "10000"))
@@ -105,6 +129,7 @@ def run() -> list[Figure]:
             ]
         )
         cores = os.cpu_count() or 1
+    one_loop, two_loop = _two_cores()
     return [
         Figure(
             f"deckcheck batch, {n:,} ydk files, reports ({cores} cores)",
@@ -122,6 +147,13 @@ def run() -> list[Figure]:
             "s",
             target=1.7,
             higher_is_better=True,
+        ),
+        Figure(
+            "the same plain Python work in one process over two (what 2 cores give this run)",
+            one_loop,
+            "half of it in each of two processes at once",
+            two_loop,
+            "s",
         ),
         Figure("deckcheck batch CPU time (all processes)", par_cpu, "its wall time", par_wall, "s"),
         Figure(
