@@ -36,7 +36,11 @@ def _offline(line: str) -> str:
             "import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()['purelib'], "
             f"'outer.pth').write_text({site!r})"
         )
-        return f'{line} && python -c "{pth}"'
+        # a networked `pip install .` builds with a current setuptools (pyproject.toml's
+        # build-system); offline, the build uses the environment's, so the venv's own old copy
+        # (setuptools 65 on Python 3.11, which cannot read an SPDX licence) must not come first
+        unbundle = "python -m pip uninstall -q -y setuptools"
+        return f'{line} && python -c "{pth}" && {unbundle}'
     if line.startswith("pip install"):
         return line.replace("pip install", "pip install -q --no-deps --no-build-isolation", 1)
     return line
