@@ -88,10 +88,12 @@ def browser_in() -> Iterator[Callable[[str], Any]]:
 
 
 def _open_with_deck(d: Any, url: str) -> Any:
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    wait = WebDriverWait(d, 20)
+    # the page re-renders the deck when a check answers: an element may go stale in between
+    wait = WebDriverWait(d, 20, ignored_exceptions=[StaleElementReferenceException])
     d.get(f"{url}/")
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#format option[value='goat']"))
     d.execute_script(
@@ -106,9 +108,20 @@ def _open_with_deck(d: Any, url: str) -> Any:
 
 
 def _text(d: Any, css: str) -> str:
+    """The text of the element ``css`` names, found again if a re-render swaps it out
+    while it is read."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
-    return str(d.find_element(By.CSS_SELECTOR, css).text)
+    got: list[str] = []
+
+    def read(d: Any) -> bool:
+        got.append(str(d.find_element(By.CSS_SELECTOR, css).text))
+        return True
+
+    WebDriverWait(d, 20, ignored_exceptions=[StaleElementReferenceException]).until(read)
+    return got[-1]
 
 
 def test_builder_in_japanese_and_chinese_and_the_print_view(
@@ -138,7 +151,10 @@ def test_builder_in_japanese_and_chinese_and_the_print_view(
     )
     wait.until(lambda _: _text(d, "#verdict") == "合规")
     assert d.execute_script("return document.documentElement.lang") == "zh-Hans"
-    assert _text(d, f"#main li[data-passcode='{CYBER_DRAGON}'] .name") == cyber.name_zh
+    # the deck's names re-render after the language switch: wait for them, then compare
+    name = f"#main li[data-passcode='{CYBER_DRAGON}'] .name"
+    wait.until(lambda _: _text(d, name) != cyber.name_ja)
+    assert _text(d, name) == cyber.name_zh
     assert _text(d, "#import") == "导入"
     d.save_screenshot(str(tmp_path / "builder-zh.png"))
 
