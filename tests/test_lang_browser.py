@@ -167,8 +167,14 @@ def test_builder_on_a_phone_in_every_language(phone: Any, live_server: str, lang
     assert _english(got["texts"]) == [], (lang, _english(got["texts"]))
     # messages from the service: in the language (card and list names stay the data's)
     local = re.compile(LOCAL[lang])
-    for li in d.find_elements(By.CSS_SELECTOR, "#violations li[data-code]"):
-        assert local.search(li.text), li.text
+    # read in one go (the list re-renders when a check answers: a held element may go stale)
+    texts = d.execute_script(
+        "return [...document.querySelectorAll('#violations li[data-code]')]"
+        ".map((li) => li.innerText)"
+    )
+    assert texts
+    for text in texts:
+        assert local.search(text), text
     _fits(d)
     # an OCG timeline has no North America / Europe
     d.execute_script(

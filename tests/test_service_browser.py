@@ -77,11 +77,13 @@ def browser() -> Iterator[Any]:
 
 
 def test_builder_end_to_end(browser: Any, live_server: str, tmp_path: Path) -> None:
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
     d = browser
-    wait = WebDriverWait(d, 20)
+    # the page re-renders the deck when a check answers: an element may go stale in between
+    wait = WebDriverWait(d, 20, ignored_exceptions=[StaleElementReferenceException])
     d.get(f"{live_server}/")
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#format option[value='goat']"))
     d.execute_script(
@@ -113,10 +115,12 @@ def test_builder_end_to_end(browser: Any, live_server: str, tmp_path: Path) -> N
         e.get_attribute("data-code") for e in d.find_elements(By.CSS_SELECTOR, "#violations li")
     ]
     assert "forbidden" in codes
-    message = d.find_element(By.CSS_SELECTOR, "#violations li[data-code='forbidden']").text
+    message = d.execute_script(
+        "return document.querySelector(\"#violations li[data-code='forbidden']\").innerText"
+    )
     assert "Pot of Greed" in message and "remove" in message
-    row = d.find_element(By.CSS_SELECTOR, f"#main li[data-passcode='{POT_OF_GREED}']")
-    wait.until(lambda _: "bad" in row.get_attribute("class"))
+    row = f"#main li[data-passcode='{POT_OF_GREED}']"  # found anew each look: it re-renders
+    wait.until(lambda d: "bad" in d.find_element(By.CSS_SELECTOR, row).get_attribute("class"))
     assert d.find_element(By.ID, "count-main").text == "41"
 
     # an Extra Deck monster found by its Chinese name goes to the Extra Deck
