@@ -385,11 +385,12 @@ def _effects_figure() -> Figure:
     )
 
 
-def _command_figure() -> Figure:
+def _command_figures() -> list[Figure]:
     """``deckcheck simulate`` exact, 10 categories x 4 copies, 2 conditions x 20 turns: the
-    whole command (start, engine, report) beside ``python -c pass``."""
+    whole command (start, engine, report) beside ``python -c pass``; then what importing Typer
+    and numpy alone costs, the least any such command can take."""
 
-    from common import command_time, deckcheck_exe, python_pass_time
+    from common import command_time, deckcheck_exe, installed_python, outside, python_pass_time
 
     names = [f"k{i}" for i in range(10)]
     exe = deckcheck_exe()
@@ -409,14 +410,26 @@ def _command_figure() -> Figure:
     done = subprocess.run(argv, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     whole = command_time(argv)
-    return Figure(
-        "deckcheck simulate exact, 10 categories x 4 x 20 turns (whole command)",
-        whole * 1e3,
-        "python -c pass",
-        python_pass_time() * 1e3,
-        "ms",
-        target=6,
-    )
+    bare = python_pass_time() * 1e3
+    # the floor: the CLI framework and the exact engine's array library, imported alone
+    floor = command_time([installed_python(), "-c", "import typer, numpy"], cwd=outside())
+    return [
+        Figure(
+            "deckcheck simulate exact, 10 categories x 4 x 20 turns (whole command)",
+            whole * 1e3,
+            "python -c pass",
+            bare,
+            "ms",
+            target=6,
+        ),
+        Figure(
+            'python -c "import typer, numpy" (cold; the floor of simulate, no target)',
+            floor * 1e3,
+            "python -c pass",
+            bare,
+            "ms",
+        ),
+    ]
 
 
 SERVICE_SCRIPT = """
@@ -553,6 +566,6 @@ def run() -> list[Figure]:
         _memory_figure(13, 2),
         _sweep_figure(),
         _effects_figure(),
-        _command_figure(),
+        *_command_figures(),
         _service_memory(),
     ]

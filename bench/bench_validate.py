@@ -90,6 +90,26 @@ def run() -> list[Figure]:
             target=5,
         )
     )
+    # the floor under every command: the CLI framework's own import (no deckcheck code runs)
+    framework = command_time([installed_python(), "-c", "import typer"], cwd=outside())
+    figures.append(
+        Figure(
+            'python -c "import typer" (cold; the floor of any Typer command, no target)',
+            framework * 1e3,
+            "python -c pass",
+            bare,
+            "ms",
+        )
+    )
+    figures.append(
+        Figure(
+            "deckcheck validate examples/tcg-legal.ydk (cold)",
+            cold * 1e3,
+            'python -c "import typer" (the floor)',
+            framework * 1e3,
+            "ms",
+        )
+    )
     imported = command_time([installed_python(), "-c", "import deckcheck"], cwd=outside())
     figures.append(
         Figure(
