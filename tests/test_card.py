@@ -10,7 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.card import CardIndex, CardKind, DeckZone, ExtraKind, Match, normalize_name
+from deckcheck.card import (
+    FLAG_GOAT,
+    FLAG_UNOFFICIAL,
+    CardIndex,
+    CardKind,
+    DeckZone,
+    ExtraKind,
+    Match,
+    normalize_name,
+)
+from deckcheck.data.dataset import Dataset
 from deckcheck.error import UnknownCardError
 
 from .conftest import ROOT, SHARED_DATA
@@ -253,3 +263,18 @@ def test_cli_subprocess_entry_point(cli_proc) -> None:  # type: ignore[no-untype
     proc = cli_proc("cards", "show", "55144522", "--output", "json")
     assert proc.returncode == 0
     assert json.loads(proc.stdout)["name"] == "Pot of Greed"
+
+
+def test_flagged_reads_every_passcode_asked_for_in_order() -> None:
+    """``flagged`` gives the GOAT versions and unofficial cards among the passcodes asked
+    for, in their order; checked against every card record, built one by one."""
+    index = Dataset.active().cards
+    every = index.passcodes()
+    want = [
+        c.passcode for c in (index.get(p) for p in every) if c.is_goat_variant or c.is_unofficial
+    ]
+    asked = [*reversed(every), 999_999_999_999]  # and a passcode of no card
+    got = [c.passcode for c in index.flagged(asked, FLAG_GOAT | FLAG_UNOFFICIAL)]
+    assert got == want[::-1] and len(got) > 100
+    goat = [c.passcode for c in index.flagged(every, FLAG_GOAT)]
+    assert goat == [p for p in want if index.get(p).is_goat_variant] and goat

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import date
 from functools import cached_property
 from pathlib import Path
@@ -65,6 +65,8 @@ NAMES_INTL_FILE = "names-intl.jsonl"
 Spanish, Portuguese, Traditional Chinese): read only when a name is not found in English,
 Japanese or Chinese."""
 
+_FLAGS_AT = FIELDS.index("flags")
+"""Where a card row holds its flags."""
 _Table = dict[str, list[list[int]]]
 NEWLINE = ord("\n")
 
@@ -170,6 +172,17 @@ class CardIndex:
             card = self._make(self._row(passcode))
             self._cards[passcode] = card
         return card
+
+    def flagged(self, passcodes: Iterable[int], mask: int) -> Iterator[Card]:
+        """The cards among ``passcodes`` (unknown ones skipped) with any flag of ``mask`` set
+        (``FLAG_*`` of :mod:`deckcheck.card.model`), in the order given. Only their records
+        are built; the others' rows are read for their flags alone (a whitelist of thousands
+        of cards holds a few GOAT versions)."""
+        pos, data, hi = self._pos, self._data, self._hi
+        for code in passcodes:
+            start = pos.get(code)
+            if start is not None and json.loads(line_at(data, start, hi))[_FLAGS_AT] & mask:
+                yield self.get(code)
 
     def _make(self, row: list[Any]) -> Card:
         (

@@ -13,7 +13,15 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from deckcheck.card import FLAG_PRERELEASE, FLAG_UNOFFICIAL, Card, CardKind, DeckZone, ExtraKind
+from deckcheck.card import (
+    FLAG_GOAT,
+    FLAG_PRERELEASE,
+    FLAG_UNOFFICIAL,
+    Card,
+    CardKind,
+    DeckZone,
+    ExtraKind,
+)
 from deckcheck.card.release import Region
 from deckcheck.deck.model import Section
 from deckcheck.deck.skills import uses_skills
@@ -118,14 +126,12 @@ _VARIANT_SUFFIX = re.compile(r"\s*\((?:Pre-Errata|GOAT)\)$")
 def whitelist_variants(banlist: Banlist, index: CardIndex) -> dict[str, tuple[int, int]]:
     """Base card name -> (status, passcode) of the format versions a whitelist lists."""
     got: dict[str, tuple[int, int]] = {}
-    for code, status in banlist.entries.items():
-        if code not in index:
-            continue
-        rec = index.get(code)
-        if rec.is_unofficial or rec.is_goat_variant:
-            base = _VARIANT_SUFFIX.sub("", rec.name)
-            if base not in got or status < got[base][0]:
-                got[base] = (status, code)
+    entries = banlist.entries
+    for rec in index.flagged(entries, FLAG_UNOFFICIAL | FLAG_GOAT):  # (no record for the rest)
+        code, status = rec.passcode, entries[rec.passcode]
+        base = _VARIANT_SUFFIX.sub("", rec.name)
+        if base not in got or status < got[base][0]:
+            got[base] = (status, code)
     return got
 
 
