@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from deckcheck.data.bundle import write_manifest
 from deckcheck.data.dataset import Dataset
 from deckcheck.data.entry import get_format
 from deckcheck.error import DataError
-from deckcheck.rule.banlist import dump_lflist, read_lflist
+from deckcheck.rule.banlist import BanlistCatalog, TcgRegion, dump_lflist, read_lflist
+
+from .conftest import ROOT
 
 POT_OF_GREED = 55144522
 MAXX_C = 23434538
@@ -207,3 +212,54 @@ def test_cli_warns_after_the_data(cli: Callable[..., Any]) -> None:
     res = cli("banlist", "show", "tcg", "--date", "2030-01-01", "--output", "json")
     assert res.code == 0 and "warning" in res.stderr
     assert json.loads(res.stdout)["effective"] == "2026-05-18"
+
+
+def test_lists_are_built_when_asked_for(
+    tmp_path: Path, cli: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dataset builds a list from its bundle row when a check asks for it: a bad row of
+    another family does not stop a TCG check, and is an error naming the file when asked for."""
+    folder = tmp_path / "data"
+    Dataset.bundled().export(folder)
+    doc = json.loads((folder / "banlists.json").read_text(encoding="utf-8"))
+    goat = next(row for row in doc["lists"] if row["family"] == "goat")
+    goat["codes"] = "not a list of passcodes"
+    (folder / "banlists.json").write_text(json.dumps(doc), encoding="utf-8")
+    write_manifest(folder, date(2026, 11, 20))
+    data = Dataset.open(folder)
+    tcg = data.banlists.in_force("tcg", date(2025, 6, 1))
+    assert tcg is not None and tcg.limit(ASH) == Dataset.bundled().banlists.in_force(
+        "tcg", date(2025, 6, 1)
+    ).limit(ASH)
+    where = str(folder / "banlists.json")
+    with pytest.raises(DataError, match=f"{re.escape(where)}: malformed ban-list bundle"):
+        data.banlists.in_force("goat", date(2005, 6, 1))
+    with pytest.raises(DataError, match="malformed ban-list bundle"):
+        data.banlists.lists()
+    deck = str(ROOT / "examples" / "tcg-legal.ydk")
+    monkeypatch.setenv("DECKCHECK_DATA", str(folder))
+    Dataset.reload_active()
+    try:
+        ok = cli("validate", deck, "--date", "2025-06-01")
+        bad = cli("validate", deck, "--format", "goat")
+    finally:
+        monkeypatch.delenv("DECKCHECK_DATA")
+        Dataset.reload_active()
+    assert ok.code == 0, ok.stderr
+    assert bad.code == 2 and "malformed ban-list bundle" in bad.stderr, bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+def test_the_bundle_catalog_answers_as_one_built_from_its_lists() -> None:
+    """The lazily built catalog of the bundle and one made from every list, built first."""
+    lazy = Dataset.bundled().banlists
+    eager = BanlistCatalog(lazy.lists())
+    assert lazy.families() == eager.families()
+    days = [date(y, m, d) for y in range(2002, 2027) for m in (1, 4, 7, 10) for d in (1, 15)]
+    for family in lazy.families():
+        assert lazy.first(family) == eager.first(family)
+        assert lazy.last(family) == eager.last(family)
+        for region in TcgRegion:
+            for day in days:
+                assert lazy.in_force(family, day, region) == eager.in_force(family, day, region)
+                assert lazy.upcoming(family, day, region) == eager.upcoming(family, day, region)

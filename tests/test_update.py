@@ -642,6 +642,20 @@ def test_broken_name_index_is_refused(home: Path, tmp_path: Path) -> None:
     assert read_pointer(home) is None
 
 
+def test_a_bad_row_of_a_list_no_check_asks_for_is_refused(home: Path, tmp_path: Path) -> None:
+    """Lists are built from their rows when asked for: installing still builds every one."""
+    broken = tmp_path / "row"
+    Dataset.bundled().export(broken)
+    doc = json.loads((broken / "banlists.json").read_text(encoding="utf-8"))
+    goat = next(row for row in doc["lists"] if row["family"] == "goat")
+    goat["values"] = goat["values"][:-1]  # one value short of its codes
+    (broken / "banlists.json").write_text(json.dumps(doc), encoding="utf-8")
+    write_manifest(broken, date(2026, 11, 20))
+    with pytest.raises(UpdateError, match=r"does not load.*malformed ban-list bundle"):
+        update(broken, home=home)
+    assert read_pointer(home) is None
+
+
 # -- single-file bundles (.zip) --------------------------------------------------------------------
 
 

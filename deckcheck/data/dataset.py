@@ -248,12 +248,10 @@ class Dataset:
     @cached_property
     def banlists(self) -> BanlistCatalog:
         """Every ban list, whitelist and point list, by family and date."""
-        from deckcheck.rule.banlist import BanlistCatalog, lists_from_bundle
+        from deckcheck.rule.banlist import BanlistCatalog
 
         where = str(self.folder / "banlists.json")
-        return BanlistCatalog(
-            lists_from_bundle(self._pack.banlists, where, resolver=self.resolver())
-        )
+        return BanlistCatalog.from_bundle(self._pack.banlists, where, resolver=self.resolver())
 
     @cached_property
     def formats(self) -> FormatRegistry:
