@@ -18,7 +18,6 @@ A spec is a TOML file (see ``docs/goldfish.md``)::
 from __future__ import annotations
 
 import enum
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -386,6 +385,8 @@ def load_spec(
 ) -> Spec:
     """Read a TOML spec file (at most :data:`MAX_SPEC_BYTES`); :class:`SpecError` (naming the
     file) when it is unusable. ``rush`` prefers Rush Duel cards for shared names."""
+    import tomllib  # here, not at the top: a simulate without a spec file reads no TOML
+
     path = Path(path)
     try:
         content = read_capped(
