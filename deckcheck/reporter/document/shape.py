@@ -39,14 +39,23 @@ class Merged:
     __slots__ = ("_parts",)
 
     def __init__(self, *sources: object) -> None:
-        self._parts = tuple((src, isinstance(src, Mapping)) for src in sources)
+        self._parts = tuple(
+            [(src, type(src) is dict or isinstance(src, Mapping)) for src in sources]
+        )
 
-    def __getattr__(self, name: str) -> Any:
+    def first(self, name: str) -> Any:
+        """The attribute (or key) ``name`` of the first part that has it, else ``_MISSING``."""
         for src, mapping in self._parts:
             got = src.get(name, _MISSING) if mapping else getattr(src, name, _MISSING)  # type: ignore[attr-defined]
             if got is not _MISSING:
                 return got
-        raise AttributeError(name)
+        return _MISSING
+
+    def __getattr__(self, name: str) -> Any:
+        got = self.first(name)
+        if got is _MISSING:
+            raise AttributeError(name)
+        return got
 
 
 def shape(
@@ -73,26 +82,25 @@ def _plan(
     model: type[BaseModel], skip: frozenset[str] = frozenset()
 ) -> Callable[[object], dict[str, Any]]:
     """The reader of one model's fields (built once per model and fields left out)."""
-    fields: list[tuple[str, str | Callable[[Any], Any], bool, Convert]] = []
-    for name, info in model.model_fields.items():
-        key = info.alias or name
-        if key in skip:
-            continue
-        get, omit, digits = _marks(name, info.metadata)
-        fields.append((key, get, omit, _convert(info.annotation, digits, skip)))
+    fields = _fields(model, skip)
 
     def build(record: object) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        mapping = type(record) is dict or (
-            type(record) is not Merged and isinstance(record, Mapping)
-        )
-        for key, get, omit, conv in fields:
-            if isinstance(get, str):
-                value = record.get(get, _MISSING) if mapping else getattr(record, get, _MISSING)  # type: ignore[attr-defined]
+        merged = type(record) is Merged  # (read straight from its parts: no __getattr__)
+        mapping = not merged and (type(record) is dict or isinstance(record, Mapping))
+        for key, get, by_name, omit, conv in fields:
+            if not by_name:
+                value = get(record)
+            else:
+                value = (
+                    record.first(get)  # type: ignore[attr-defined]
+                    if merged
+                    else record.get(get, _MISSING)  # type: ignore[attr-defined]
+                    if mapping
+                    else getattr(record, get, _MISSING)
+                )
                 if value is _MISSING:
                     continue
-            else:
-                value = get(record)
             if value is None:
                 if not omit:
                     out[key] = None
@@ -101,6 +109,22 @@ def _plan(
         return out
 
     return build
+
+
+def _fields(
+    model: type[BaseModel], skip: frozenset[str]
+) -> list[tuple[str, Any, bool, bool, Convert]]:
+    """Each field of ``model`` not in ``skip``: its key, its source (a name, or a function of
+    the record), whether that is a name, whether a None leaves it out, and its conversion."""
+    fields: list[tuple[str, Any, bool, bool, Convert]] = []
+    for name, info in model.model_fields.items():
+        key = info.alias or name
+        if key in skip:
+            continue
+        get, omit, digits = _marks(name, info.metadata)
+        conv = _convert(info.annotation, digits, skip)
+        fields.append((key, get, isinstance(get, str), omit, conv))
+    return fields
 
 
 def _marks(name: str, metadata: list[Any]) -> tuple[str | Callable[[Any], Any], bool, int | None]:
