@@ -100,10 +100,10 @@ class BanlistCatalog:
     """
 
     def __init__(self, lists: Iterable[Banlist]) -> None:
-        built = list(lists)
+        built = sorted(lists, key=lambda b: (b.family, b.effective, b.name))
         self._setup([(b.family, b.effective, b.name, b.effective_in(TcgRegion.EU)) for b in built])
         self._built: dict[str, list[Banlist | None]] = {f: [] for f in self._dates}
-        for b in sorted(built, key=lambda b: (b.family, b.effective, b.name)):
+        for b in built:
             self._built[b.family].append(b)
 
     @classmethod
@@ -135,10 +135,10 @@ class BanlistCatalog:
 
     def _setup(self, keys: list[tuple[str, date, str, date]]) -> None:
         """The dates of every family in North-American and European order, from the lists'
-        (family, effective, name, European effective) keys."""
+        (family, effective, name, European effective) keys, sorted by the first three."""
         self._dates: dict[str, list[date]] = {}
         eu_keys: dict[str, list[tuple[date, int]]] = {}
-        for family, effective, _, eu in sorted(keys, key=lambda k: k[:3]):
+        for family, effective, _, eu in keys:
             dates = self._dates.setdefault(family, [])
             eu_keys.setdefault(family, []).append((eu, len(dates)))
             dates.append(effective)
