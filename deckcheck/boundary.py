@@ -12,6 +12,11 @@ bottom of the package: it imports only :mod:`deckcheck.error`.
 keeps the mode and owner of the file it replaces, respects the umask, refuses what the user
 could not write).
 
+**Numbers in text**: :func:`read_number` reads a whole number written by someone else (a
+command-line value, a file's field, a header) without the two ways ``int()`` fails on one:
+a digit that is no decimal (``²`` passes ``str.isdigit`` and fails ``int``) and thousands of
+digits (over Python's conversion limit).
+
 **Checked arguments**: every function ``import deckcheck`` exports goes through :func:`guard`:
 
 * each argument is checked against its annotation (``str``, ``int``, ``Path``, ``Deck``,
@@ -200,6 +205,20 @@ def write_file(path: str | Path, data: bytes | str) -> None:
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise OutputError(f"{name}: cannot write: {reason}") from None
+
+
+def read_number(text: str, most: int) -> int | None:
+    """``text`` (blanks around it allowed) as a whole number; None when it is anything but
+    decimal digits (those of any script, as a deck file's counts: ``３`` and ``٣`` are 3; a
+    sign, a point or ``²`` is no number). A number over ``most`` reads as ``most + 1``, however
+    many digits it has, so a caller's range check reports it (no conversion of 5,000 digits)."""
+    text = text.strip()
+    if not text.isdecimal():
+        return None
+    text = text.lstrip("0") or "0"
+    if len(text) > len(str(most)):
+        return most + 1
+    return min(int(text), most + 1)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -34,6 +34,9 @@ FIELDS = (
 )
 """Column order of a card row in the index file."""
 
+MAX_PASSCODE = 0xFFFFFFFF
+"""Largest passcode (ydke and Omega codes store passcodes as unsigned 32-bit integers)."""
+
 # alias kinds
 ALIAS_NONE = 0
 ALIAS_ALT_ART = 1

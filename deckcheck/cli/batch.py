@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from deckcheck.boundary import read_number
 from deckcheck.cli.common import clean, fail
 from deckcheck.cli.options import (
     AllowPrereleaseOpt,
@@ -131,13 +132,13 @@ def _alive(pid: int) -> bool:
 def _clean_stale(folder: Path) -> None:
     """Remove the staging folders of runs that were killed."""
     for path in folder.glob(STAGING_PREFIX + "*"):
-        pid_text = path.name[len(STAGING_PREFIX) :].split("-", 1)[0]
+        pid = read_number(path.name[len(STAGING_PREFIX) :].split("-", 1)[0], 1 << 62)
         try:
             if not path.is_dir() or path.is_symlink():
                 continue
-            if pid_text.isdigit() and _alive(int(pid_text)):
+            if pid is not None and _alive(pid):
                 continue
-            if not pid_text.isdigit() and time.time() - path.stat().st_mtime < STALE_SECONDS:
+            if pid is None and time.time() - path.stat().st_mtime < STALE_SECONDS:
                 continue
         except OSError:
             continue

@@ -18,11 +18,18 @@ if TYPE_CHECKING:
 
 
 def parse_count(text: str, option: str = "--count") -> tuple[str, int]:
-    """``NAME=N`` -> (name, n); exit 2 on anything else."""
+    """``NAME=N`` -> (name, n); exit 2 on anything else (N in ASCII digits, at most the
+    largest quick-mode deck)."""
+    from deckcheck.boundary import read_number
+    from deckcheck.goldfish.quick import MAX_SIZE
+
     name, sep, value = text.rpartition("=")
-    if not sep or not name.strip() or not value.strip().isdigit():
+    n = read_number(value, MAX_SIZE)
+    if not sep or not name.strip() or n is None:
         fail(f"{option} {text!r}: expected NAME=N, e.g. starter=9")
-    return name.strip(), int(value)
+    if n > MAX_SIZE:
+        fail(f"{option} {text!r}: N is more than {MAX_SIZE}, the largest quick-mode deck")
+    return name.strip(), n
 
 
 def check_plot(plot: Path | None) -> None:

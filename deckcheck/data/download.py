@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.boundary import read_number
 from deckcheck.error import UpdateError
 
 if TYPE_CHECKING:
@@ -200,7 +201,7 @@ def _answer(resp: httpx.Response, want: _Want, deadline: Any) -> dict[str, str] 
     if resp.status_code != 200:
         raise UpdateError(f"{url}: HTTP {resp.status_code} {resp.reason_phrase}".rstrip())
     length_text = resp.headers.get("content-length")
-    length = int(length_text) if length_text and length_text.isdigit() else None
+    length = read_number(length_text, 1 << 62) if length_text else None  # (a server's text)
     if length is not None and length > cap:
         raise UpdateError(f"{url}: {length:,} bytes, over the {cap:,}-byte cap")
     inflater = Inflater(resp.headers.get("content-encoding", ""), cap, url)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from deckcheck.boundary import read_data
+from deckcheck.boundary import read_data, read_number
 from deckcheck.error import InputError
 
 MAX_AGE_ENV = "DECKCHECK_MAX_AGE_DAYS"
@@ -44,9 +44,10 @@ def max_age_days(value: int | None = None) -> int:
     text = os.environ.get(MAX_AGE_ENV, "").strip()
     if not text:
         return DEFAULT_MAX_AGE_DAYS
-    if not text.isdigit() or int(text) < 1:
-        raise InputError(f"{MAX_AGE_ENV}={text!r}: not a number of days (1 or more)")
-    return int(text)
+    days = read_number(text, 10**9)  # (more than 10**9 days reads as 10**9 + 1: never due)
+    if days is None or days < 1:
+        raise InputError(f"{MAX_AGE_ENV}={text[:40]!r}: not a number of days (1 or more)")
+    return days
 
 
 def newest_announced(home: Path) -> date | None:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from deckcheck.boundary import read_number
 from deckcheck.error import GoldfishError
 
 MAX_COPIES = 60
@@ -31,9 +32,10 @@ def parse_vary(text: str) -> Vary:
     values: list[int] = []
     for part in m.group("spec").replace(" ", "").split(","):
         low, sep, high = part.partition("..")
-        if not low.isdigit() or (sep and not high.isdigit()) or (not sep and high):
+        a, b = read_number(low, MAX_COPIES), read_number(high, MAX_COPIES) if sep else None
+        if a is None or (sep and b is None) or (not sep and high):
             raise GoldfishError(f"vary {text!r}: {hint}")
-        a, b = int(low), int(high) if sep else int(low)
+        b = a if b is None else b
         if a > b or b > MAX_COPIES:
             raise GoldfishError(f"vary {text!r}: a range a..b needs a <= b <= {MAX_COPIES}")
         values += [v for v in range(a, b + 1) if v not in values]

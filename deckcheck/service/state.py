@@ -221,11 +221,13 @@ class Siblings:
         """The workers' folder ``deckcheck serve`` made (None: a single process)."""
         import os
 
+        from deckcheck.boundary import read_number
+
         folder = os.environ.get(WORKERS_ENV)
         if not folder:
             return None
         pid = os.environ.get(SUPERVISOR_ENV, "")
-        return cls(folder, int(pid) if pid.isdigit() else None)
+        return cls(folder, read_number(pid, 1 << 62))
 
     def record(self, state: State) -> None:
         """Record (atomically) the data this worker serves now."""
@@ -250,7 +252,7 @@ class Siblings:
         import json
         import os
 
-        from deckcheck.boundary import read_data
+        from deckcheck.boundary import read_data, read_number
 
         found: list[dict[str, Any]] = []
         try:
@@ -258,8 +260,8 @@ class Siblings:
         except OSError:
             return found
         for name in names:
-            stem = name.removesuffix(".json")
-            if not name.endswith(".json") or not stem.isdigit() or not _alive(int(stem)):
+            pid = read_number(name.removesuffix(".json"), 1 << 62)
+            if not name.endswith(".json") or pid is None or not _alive(pid):
                 continue
             try:
                 doc = json.loads(read_data(self.folder / name, MAX_RECORD_BYTES))
@@ -268,7 +270,7 @@ class Siblings:
             if isinstance(doc, dict) and isinstance(doc.get("fingerprint"), str):
                 found.append(
                     {
-                        "pid": int(stem),
+                        "pid": pid,
                         "fingerprint": doc["fingerprint"],
                         "as_of": str(doc.get("as_of")),
                     }

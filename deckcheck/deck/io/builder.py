@@ -7,6 +7,7 @@ and collects cards and findings in a :class:`DeckBuilder` (card limit, passcode 
 from __future__ import annotations
 
 from deckcheck.card import CardIndex, Lookup
+from deckcheck.card.model import MAX_PASSCODE as MAX_PASSCODE
 from deckcheck.deck.model import Deck, DeckCard, FindingCode, ReadFinding, Section
 from deckcheck.error import (
     DeckEncodingError,
@@ -19,8 +20,6 @@ MAX_INPUT_BYTES = 1 << 20
 """Largest input a reader accepts: 1 MiB (UTF-8 bytes)."""
 MAX_CARDS = 500
 """Most cards a deck may hold, all sections together."""
-MAX_PASSCODE = 0xFFFFFFFF
-"""Largest passcode (ydke and Omega codes store passcodes as unsigned 32-bit integers)."""
 MAX_FINDINGS = 500
 """Most unreadable lines a reader tolerates before it decides the input is not a deck."""
 

@@ -12,7 +12,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from deckcheck.boundary import read_capped
+from deckcheck.boundary import read_capped, read_number
+from deckcheck.card.model import MAX_PASSCODE
 from deckcheck.error import DataError
 from deckcheck.rule.banlist.model import DEFAULT_POINT_CAP, SCHEMA, Banlist
 
@@ -161,12 +162,13 @@ def _entries(
 
 def _entry_code(where: str, code_text: Any, entry: Any) -> int:
     """The passcode of an entry's key (and the entry must be a table)."""
-    ekey = f"entries.{code_text}"
-    if not str(code_text).isdigit():
+    ekey = f"entries.{str(code_text)[:40]}"
+    code = read_number(str(code_text), MAX_PASSCODE)
+    if code is None or code > MAX_PASSCODE:
         raise _fail(where, ekey, "key must be a passcode")
     if not isinstance(entry, Mapping):
         raise _fail(where, ekey, "must be a table like { status = 1, name = '...' }")
-    return int(code_text)
+    return code
 
 
 def _entry_value(where: str, ekey: str, entry: Mapping[str, Any], points: bool) -> int:
