@@ -17,6 +17,9 @@ command-line value, a file's field, a header) without the two ways ``int()`` fai
 a digit that is no decimal (``²`` passes ``str.isdigit`` and fails ``int``) and thousands of
 digits (over Python's conversion limit).
 
+:func:`parse_toml` and :func:`parse_json` read TOML and JSON documents, failing only with the
+decoder's own error (which callers report), never a bare ``ValueError`` or ``RecursionError``.
+
 **Checked arguments**: every function ``import deckcheck`` exports goes through :func:`guard`:
 
 * each argument is checked against its annotation (``str``, ``int``, ``Path``, ``Deck``,
@@ -219,6 +222,41 @@ def read_number(text: str, most: int) -> int | None:
     if len(text) > len(str(most)):
         return most + 1
     return min(int(text), most + 1)
+
+
+def parse_toml(text: str) -> dict[str, Any]:
+    """``tomllib.loads(text)``, failing only with :class:`tomllib.TOMLDecodeError`: a number of
+    more digits than Python converts was a bare ``ValueError``, nesting past the stack a
+    ``RecursionError``."""
+    import tomllib  # (here: most commands read no TOML)
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        raise
+    except ValueError:
+        raise tomllib.TOMLDecodeError(_UNREADABLE_VALUE) from None
+    except RecursionError:
+        raise tomllib.TOMLDecodeError("nested too deeply") from None
+
+
+def parse_json(text: str | bytes) -> Any:
+    """``json.loads(text)``, failing only with :class:`json.JSONDecodeError` (a number of more
+    digits than Python converts, or nesting past the stack, included)."""
+    import json
+
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except (ValueError, RecursionError) as exc:
+        what = "nested too deeply" if isinstance(exc, RecursionError) else _UNREADABLE_VALUE
+        err = json.JSONDecodeError(what, "", 0)
+        err.args = (what,)  # (no place: the decoder did not say where)
+        raise err from None
+
+
+_UNREADABLE_VALUE = "a value that cannot be read (such as a number of over 4,300 digits)"
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -139,3 +139,56 @@ def test_read_number_agrees_with_int_on_every_short_ascii_number() -> None:
     assert read_number(LONG, 60) == 61 and read_number("0" * 5000 + "7", 60) == 7
     for text in (*ODD, "", " ", "-1", "+1", "1_000", "1.0", "0x10", "½"):
         assert read_number(text, 10**9) is None, text
+
+
+# -- documents: TOML and JSON with a number no decoder converts ------------------------------
+
+UNREADABLE = "cannot be read (such as a number of over 4,300 digits)"
+
+
+@pytest.mark.parametrize(
+    "face",
+    [
+        ["simulate", "examples/tcg-legal.ydk", "--spec"],
+        ["validate", "examples/tcg-legal.ydk", "--format-file"],
+        ["validate", "examples/tcg-legal.ydk", "--config"],
+        ["meta", "tests/data/decks/legal", "--signatures"],
+    ],
+)
+def test_a_toml_file_with_a_5000_digit_number_is_named(
+    cli: Callable[..., CliResult], tmp_path: Path, face: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    for text, what in ((f"a = {LONG}\n", UNREADABLE), ("a = " + "[" * 3000 + "]" * 3000, "deep")):
+        path = tmp_path / "file.toml"
+        path.write_text(text, encoding="utf-8")
+        line = _refused(cli(*face, str(path)), "file.toml", what)
+        assert len(line) < 300
+
+
+def test_a_spec_sent_as_toml_text_is_a_422(api: Api) -> None:  # noqa: F811
+    from .test_service import LEGAL
+
+    for spec in (f"x = {LONG}", "a = " + "[" * 3000 + "]" * 3000):
+        error_of(api.post("/v1/simulate", json={"deck": LEGAL, "spec": spec}), 422, "bad-spec")
+    good = "[categories.ash]\npasscodes = ['14558127']\n"
+    assert api.post("/v1/simulate", json={"deck": LEGAL, "spec": good}).status_code == 200
+
+
+def test_an_event_export_whose_manifest_no_decoder_reads_is_refused(
+    cli: Callable[..., CliResult], tmp_path: Path
+) -> None:
+    import zipfile
+
+    db = f"sqlite:///{tmp_path / 'event.db'}"
+    head = '{"kind": "deckcheck-event", '
+    bodies = {
+        UNREADABLE: head + f'"version": {LONG}}}',
+        "nested too deeply": head + '"x": ' + "[" * 100_000 + "]" * 100_000 + "}",
+    }
+    for what, body in bodies.items():
+        archive = tmp_path / "event.zip"
+        with zipfile.ZipFile(archive, "w") as z:
+            z.writestr("event.manifest", body)
+        line = _refused(cli("event", "import", str(archive), "--database", db), "event.manifest")
+        assert line.endswith(what), line

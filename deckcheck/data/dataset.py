@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import enum
 import hashlib
-import json
 import os
 import re
 import threading
@@ -31,7 +30,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from deckcheck.boundary import guard, read_data
+from deckcheck.boundary import guard, parse_json, read_data
 from deckcheck.error import DataError
 
 if TYPE_CHECKING:
@@ -113,7 +112,7 @@ def parse_manifest(raw: bytes, where: str) -> dict[str, Any]:
     make deckcheck read or write outside the bundle folder.
     """
     try:
-        doc = json.loads(raw)
+        doc = parse_json(raw)
     except ValueError as exc:
         raise DataError(f"{where}: the data manifest is not JSON: {exc}") from exc
     if not isinstance(doc, dict):

@@ -18,14 +18,13 @@ manifest, exported or downloaded, since it is made where it is used.
 from __future__ import annotations
 
 import io
-import json
 import pickle
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from deckcheck.boundary import read_data, write_file
+from deckcheck.boundary import parse_json, read_data, write_file
 from deckcheck.error import DataError
 
 PACK_FILE = "pack.pickle"
@@ -68,7 +67,7 @@ def build(folder: Path) -> Pack:
     except OSError as exc:
         raise DataError(f"{path}: cannot read ban-list data: {exc.strerror or exc}") from exc
     try:
-        banlists = json.loads(raw)
+        banlists = parse_json(raw)
     except ValueError as exc:
         raise DataError(f"{path}: malformed ban-list bundle: {exc}") from exc
     return Pack(banlists, read_registry_document(folder / FORMATS_FILE))

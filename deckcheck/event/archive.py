@@ -20,6 +20,7 @@ import zipfile
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.boundary import parse_json
 from deckcheck.error import ConflictError, EventInputError
 from deckcheck.event.desk import Desk
 from deckcheck.event.model import Action, Entry, Event, parse_moment
@@ -204,8 +205,8 @@ def _manifest(raw: bytes) -> dict[str, Any]:
     if len(text) > MAX_MANIFEST_BYTES:
         raise EventInputError(f"{MANIFEST}: over {MAX_MANIFEST_BYTES} bytes")
     try:
-        got = json.loads(text.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        got = parse_json(text.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise EventInputError(f"{MANIFEST}: not JSON: {exc}") from None
     if not isinstance(got, dict) or got.get("kind") != KIND:
         raise EventInputError(f"{MANIFEST}: not a deckcheck event export")

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deckcheck.boundary import read_capped
+from deckcheck.boundary import parse_toml, read_capped
 from deckcheck.card import Card, CardIndex, CardKind
 from deckcheck.deck.model import DeckCard
 from deckcheck.error import AmbiguousCardError, ConditionError, SpecError, UnknownCardError
@@ -394,7 +394,7 @@ def load_spec(
         )
         if len(content) > MAX_SPEC_BYTES:
             raise SpecError(f"{path}: larger than {MAX_SPEC_BYTES} bytes")
-        doc = tomllib.loads(content.decode("utf-8"))
+        doc = parse_toml(content.decode("utf-8"))
     except OSError as exc:
         raise SpecError(f"{path}: cannot read spec: {exc.strerror or exc}") from None
     except UnicodeDecodeError:

@@ -46,7 +46,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from deckcheck.boundary import read_capped
+from deckcheck.boundary import parse_toml, read_capped
 from deckcheck.error import ConfigError, DeckcheckError, UnknownFormatError
 from deckcheck.run.job import Planned as Planned
 from deckcheck.run.job import apply_ignores as apply_ignores
@@ -253,7 +253,7 @@ def load_config(path: str | Path) -> Config:
     except OSError as exc:
         raise ConfigError(f"{p}: cannot read the configuration: {exc.strerror or exc}") from None
     try:
-        doc = tomllib.loads(raw.decode("utf-8"))
+        doc = parse_toml(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{p}: not a valid TOML file: {exc}") from None
     if p.name == PYPROJECT:
@@ -272,7 +272,7 @@ def _has_tool_table(path: Path) -> bool:
     import tomllib
 
     try:
-        doc = tomllib.loads(read_capped(path, MAX_CONFIG_BYTES).decode("utf-8"))
+        doc = parse_toml(read_capped(path, MAX_CONFIG_BYTES).decode("utf-8"))
     except DeckcheckError:
         return True  # over the cap, a FIFO...: load_config says why
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):

@@ -235,8 +235,10 @@ def _toml_plan(text: str, data: Dataset | None) -> SidePlan | None:
     when the text is not such a TOML document."""
     import tomllib
 
+    from deckcheck.boundary import parse_toml
+
     try:
-        doc = tomllib.loads(text)
+        doc = parse_toml(text)
     except tomllib.TOMLDecodeError:
         return None
     keys = _plan_keys(doc)

@@ -29,14 +29,14 @@ def load_rules(path: str | Path, data: Dataset | None = None) -> Rules:
     ``dominance`` and ``generic`` (more tags never counted). Raises :class:`MetaFileError`."""
     import tomllib
 
-    from deckcheck.boundary import read_capped
+    from deckcheck.boundary import parse_toml, read_capped
 
     where = str(path)
     try:
         raw = read_capped(
             path, MAX_SIGNATURE_BYTES, refuse=lambda why: MetaFileError(f"{where}: {why}")
         )
-        doc = tomllib.loads(raw.decode("utf-8"))
+        doc = parse_toml(raw.decode("utf-8"))
     except OSError as exc:
         raise MetaFileError(f"{where}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:

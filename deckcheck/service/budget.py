@@ -9,6 +9,7 @@ import tomllib
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.boundary import parse_toml
 from deckcheck.error import InputError, LimitError, SpecError
 from deckcheck.rule.format import Format, Pool
 from deckcheck.service.model import SideRequest, SimulateRequest, SweepRequest
@@ -204,11 +205,9 @@ def _spec(svc: Service, req: Any) -> Any:
     raw: Any = req.spec
     if isinstance(raw, str):
         try:
-            raw = tomllib.loads(raw)
+            raw = parse_toml(raw)
         except tomllib.TOMLDecodeError as exc:
             raise SpecError(f"spec: invalid TOML: {exc}") from None
-        except RecursionError:
-            raise SpecError("spec: invalid TOML: nested too deeply") from None
     return parse_spec(raw, source="spec", data=svc.data)
 
 

@@ -10,6 +10,7 @@ from datetime import date
 from types import MappingProxyType
 from typing import Any, Protocol
 
+from deckcheck.boundary import parse_json
 from deckcheck.error import DataError
 from deckcheck.rule.banlist.model import SCHEMA, Banlist, TcgRegion
 
@@ -51,7 +52,7 @@ def read_bundle(
 ) -> list[Banlist]:
     """Read a bundle written by :func:`dump_bundle`; ``resolver`` is set on every list."""
     try:
-        doc = json.loads(text)
+        doc = parse_json(text)
     except ValueError as exc:
         raise DataError(f"{where}: malformed ban-list bundle: {exc}") from exc
     return lists_from_bundle(doc, where, resolver=resolver)

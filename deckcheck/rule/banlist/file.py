@@ -12,7 +12,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from deckcheck.boundary import read_capped, read_number
+from deckcheck.boundary import parse_toml, read_capped, read_number
 from deckcheck.card.model import MAX_PASSCODE
 from deckcheck.error import DataError
 from deckcheck.rule.banlist.model import DEFAULT_POINT_CAP, SCHEMA, Banlist
@@ -194,7 +194,7 @@ def read_banlist_file(path: str | Path) -> Banlist:
     path = Path(path)
     try:
         raw = read_capped(path, MAX_LIST_FILE_BYTES, refuse=lambda why: DataError(f"{path}: {why}"))
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = parse_toml(raw.decode("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise DataError(f"{path}: cannot read ban list: {exc}") from exc
     return banlist_from_mapping(data, str(path))

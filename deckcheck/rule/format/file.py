@@ -15,7 +15,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from deckcheck.boundary import read_capped
+from deckcheck.boundary import parse_toml, read_capped
 from deckcheck.error import DataError, FormatFileError
 from deckcheck.rule.format.model import Era, Format
 from deckcheck.rule.format.registry import FormatData
@@ -52,7 +52,7 @@ def _read_toml(path: Path, error: type[DataError], what: str) -> dict[str, Any]:
     import tomllib  # here, not at the top: the bundled formats load pre-parsed
 
     try:
-        return tomllib.loads(raw.decode("utf-8"))
+        return parse_toml(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise error(f"{path}: {what} is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
@@ -141,7 +141,7 @@ def format_from_document(
         if len(doc.encode("utf-8", "surrogatepass")) > MAX_FORMAT_FILE_BYTES:
             raise FormatFileError(f"{source}: over {MAX_FORMAT_FILE_BYTES // 1024} KiB")
         try:
-            table: Mapping[str, Any] = tomllib.loads(doc)
+            table: Mapping[str, Any] = parse_toml(doc)
         except tomllib.TOMLDecodeError as exc:
             raise FormatFileError(f"{source}: cannot read format TOML: {exc}") from None
         except RecursionError:
