@@ -11,6 +11,7 @@ import zipfile
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -578,3 +579,30 @@ def test_hostile_file_names_never_reach_a_terminal_raw(tmp_path: Path, cli) -> N
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "\x1b" not in page and "caf\\xe9.ydk" in page
     json.loads((out / "report.json").read_text(encoding="utf-8"))  # valid UTF-8 JSON
+
+
+@pytest.mark.parametrize(
+    ("body", "line"),
+    [
+        (b"player,deck\nann,a.ydk\nbob," + b"A" * 200_000 + b"\n", 3),  # over csv's field limit
+        (b"player,deck\nann,a.ydk\n\nbob,\x00.ydk\n", 4),
+        (b"player,deck\nann,\xff.ydk\n", 2),
+    ],
+)
+def test_an_unreadable_csv_names_its_line_in_every_report(
+    tmp_path: Path, cli: Any, body: bytes, line: int
+) -> None:
+    """The line a registrations CSV fails on is a field of its unreadable record, not only
+    words of its message: JSON gives it, and a GitHub annotation points at it."""
+    regs = tmp_path / "regs.csv"
+    regs.write_bytes(body)
+    res = cli("validate", str(regs), "--output", "json")
+    assert res.code == 2, res.stderr
+    (bad,) = json.loads(res.stdout)["unreadable"]
+    assert bad["code"] == "bad-registrations" and bad["line"] == line, bad
+    assert f"regs.csv:{line}:" in bad["error"]
+    with pytest.raises(RegistrationError) as err:
+        read_registrations(regs)
+    assert err.value.line == line
+    annotations = cli("validate", str(regs), "--output", "github").stdout
+    assert f",line={line},title=unreadable::" in annotations, annotations

@@ -166,6 +166,8 @@ class Source:
     :attr:`SourceKind.INLINE` one (nothing is read from disk)."""
     code: UnreadableReason | None = None
     """Why ``error`` is set (its code)."""
+    error_line: int | None = None
+    """The line of the file ``error`` is about, where it names one (a registrations CSV's)."""
 
     @classmethod
     def memory(cls, name: str, content: bytes | str) -> Source:
@@ -192,7 +194,9 @@ class Source:
         if self.error is not None:
             where = "" if self.error.startswith(f"{self.label}:") else f"{self.label}: "
             code = self.code or UnreadableReason.UNREADABLE_DECK
-            return Unreadable(self.label, f"{where}{self.error}", None, self.registration, code)
+            return Unreadable(
+                self.label, f"{where}{self.error}", self.error_line, self.registration, code
+            )
         return None
 
 

@@ -106,9 +106,14 @@ DECK_COLUMNS = (
 
 
 class RegistrationError(InputError):
-    """A registrations CSV that cannot be read as a whole (no deck column, too big, not text)."""
+    """A registrations CSV that cannot be read as a whole (no deck column, too big, not text);
+    ``line`` is the file's line where reading failed, where one did."""
 
     code = "bad-registrations"
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
 
 
 class Status(enum.StrEnum):
@@ -153,10 +158,11 @@ def _decode(raw: bytes, path: str) -> str:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        raise RegistrationError(f"{path}:{line}: not UTF-8 text (save the CSV as UTF-8)") from exc
+        why = "not UTF-8 text (save the CSV as UTF-8)"
+        raise RegistrationError(f"{path}:{line}: {why}", line) from exc
     if "\0" in text:
         line = text.count("\n", 0, text.index("\0")) + 1
-        raise RegistrationError(f"{path}:{line}: not a text file (NUL byte)")
+        raise RegistrationError(f"{path}:{line}: not a text file (NUL byte)", line)
     return text.removeprefix("\ufeff")
 
 
@@ -213,7 +219,7 @@ def parse_registrations(
     try:
         header = next(reader, None)
     except csv.Error as exc:
-        raise RegistrationError(f"{name}:1: {exc}") from exc
+        raise RegistrationError(f"{name}:1: {exc}", 1) from exc
     if header is None or not any(h.strip() for h in header):
         raise RegistrationError(f"{name}: empty file; the first row must name the columns")
     cols = _Columns.of(header, name)
@@ -226,7 +232,7 @@ def parse_registrations(
         except StopIteration:
             break
         except csv.Error as exc:
-            raise RegistrationError(f"{name}:{reader.line_num}: {exc}") from exc
+            raise RegistrationError(f"{name}:{reader.line_num}: {exc}", reader.line_num) from exc
         start, line = line, reader.line_num + 1
         if not any(c.strip() for c in cells):
             continue

@@ -174,7 +174,7 @@ def _path(p: str, exclude: Sequence[str], data: Dataset | None) -> Iterator[Sour
 def _bundle(path: str, data: Dataset | None) -> Iterator[Source]:
     """The sources of a zip archive or a registrations CSV (one unreadable source if unusable)."""
     from deckcheck.source.archive import archive_sources, is_archive
-    from deckcheck.source.registration import read_registrations
+    from deckcheck.source.registration import RegistrationError, read_registrations
 
     try:
         if is_archive(path):
@@ -189,7 +189,9 @@ def _bundle(path: str, data: Dataset | None) -> Iterator[Source]:
         code = (
             UnreadableReason.BAD_ARCHIVE if is_archive(path) else UnreadableReason.BAD_REGISTRATIONS
         )
-        yield Source(SourceKind.FILE, path, error=str(exc).removeprefix(f"{path}: "), code=code)
+        line = exc.line if isinstance(exc, RegistrationError) else None
+        error = str(exc).removeprefix(f"{path}: ")
+        yield Source(SourceKind.FILE, path, error=error, code=code, error_line=line)
         # (a message naming a line, "regs.csv:3: ...", is kept whole)
 
 
