@@ -196,3 +196,35 @@ def test_data_export_leaves_no_lone_manifest(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     res = _run(["data", "export", "empty"], tmp_path, _fsize_limit(largest // 2))
     assert res.returncode == 2 and list((tmp_path / "empty").iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate", "examples/tcg-legal.ydk"],
+        ["validate", "examples/tcg-legal.ydk", "--output", "json"],
+        ["upcoming", "examples/tcg-legal.ydk"],
+        ["meta", "examples/tcg-legal.ydk"],
+        ["banlist", "export", "tcg", "--date", "2025-06-01"],
+        ["convert", "examples/tcg-legal.ydk", "--to", "ydke"],
+    ],
+)
+def test_out_dash_is_standard_output(tmp_path: Path, args: list[str]) -> None:
+    """``--out -`` writes what no ``--out`` writes, to stdout, and leaves no file named ``-``
+    (``-`` names standard input where a deck is read, and standard output here)."""
+    root = Path(__file__).resolve().parent.parent
+    argv = [str(root / a) if a.startswith("examples/") else a for a in args]
+    runs = [
+        subprocess.run(
+            [sys.executable, "-m", "deckcheck", *argv, *more],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            check=False,
+            timeout=120,
+        )
+        for more in ([], ["--out", "-"])
+    ]
+    assert [r.returncode for r in runs] == [0, 0], runs[1].stderr
+    assert runs[1].stdout == runs[0].stdout and runs[0].stdout
+    assert not (tmp_path / "-").exists()

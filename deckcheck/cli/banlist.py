@@ -172,7 +172,9 @@ def export(
     ),
     out: Annotated[
         str | None,
-        typer.Option("--out", help="Write to this file (default: stdout).", parser=out_name),
+        typer.Option(
+            "--out", help="Write to this file ('-': stdout, the default).", parser=out_name
+        ),
     ] = None,
     format_file: FormatFileOpt = None,
     region: RegionOpt = None,

@@ -52,10 +52,13 @@ def write_output(path: str, text: str) -> None:
     """Write ``text`` to the file ``path`` through the one output writer
     (:func:`deckcheck.boundary.write_file`: atomic, keeps mode and owner, respects the umask,
     refuses what the user could not write); a failure is one ``error:`` line naming the file and
-    exit 2."""
+    exit 2. ``-`` is standard output, as it is standard input where a deck is read."""
     from deckcheck.boundary import write_file
     from deckcheck.error import OutputError
 
+    if path == "-":
+        sys.stdout.write(text)
+        return
     try:
         write_file(path, text)
     except OutputError as exc:

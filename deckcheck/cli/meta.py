@@ -41,7 +41,7 @@ OutFileOpt = Annotated[
     typer.Option(
         "--out",
         metavar="FILE",
-        help="Write the report to FILE.",
+        help="Write the report to FILE ('-': stdout, the default).",
         show_default=False,
         parser=out_path,
     ),

@@ -85,7 +85,7 @@ OutOpt = Annotated[
     typer.Option(
         "--out",
         metavar="FILE",
-        help="Write the report to FILE (default: stdout).",
+        help="Write the report to FILE ('-': stdout, the default).",
         parser=out_path,
     ),
 ]
