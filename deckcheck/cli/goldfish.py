@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def parse_count(text: str, option: str = "--count") -> tuple[str, int]:
-    """``NAME=N`` -> (name, n); exit 2 on anything else (N in ASCII digits, at most the
+    """``NAME=N`` -> (name, n); exit 2 on anything else (N in decimal digits, at most the
     largest quick-mode deck)."""
     from deckcheck.boundary import read_number
     from deckcheck.goldfish.quick import MAX_SIZE
