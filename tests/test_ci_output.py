@@ -352,3 +352,23 @@ def test_every_code_has_a_meaning_and_a_fix() -> None:
     for code in Code:
         assert CODE_HELP[code] == f"{CODE_MEANING[code]} {CODE_FIX[code]}"
         assert CODE_FIX[code].endswith(".") and CODE_MEANING[code].endswith(".")
+
+
+def test_paths_are_relative_only_inside_the_root(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A deck under the root is named relative to it (``..`` and ``.`` parts resolved); one in
+    a sibling folder whose name merely starts with the root's stays absolute."""
+    root = tmp_path / "decks"
+    inside = root / "sub" / "a.ydk"
+    sibling = tmp_path / "decks-old" / "b.ydk"
+    for deck in (inside, sibling):
+        deck.parent.mkdir(parents=True)
+        shutil.copy(LEGAL, deck)
+    monkeypatch.chdir(tmp_path)
+    named = ["decks/sub/../sub/a.ydk", str(sibling)]
+    batch = deckcheck.check(named, "tcg", date(2025, 6, 1))
+    for root_given in (str(root), "decks", "decks/"):
+        doc = ET.fromstring(render(batch, "junit", root=root_given).encode())
+        files = [case.get("file") for case in doc.iter("testcase")]
+        assert files == ["sub/a.ydk", sibling.as_posix()], root_given
+    doc = ET.fromstring(render(batch, "junit", root=str(tmp_path)).encode())
+    assert [c.get("file") for c in doc.iter("testcase")] == ["decks/sub/a.ydk", "decks-old/b.ydk"]

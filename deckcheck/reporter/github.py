@@ -68,7 +68,7 @@ def command(
 
 def workflow_commands(batch: Batch, options: RenderOptions) -> str:
     """Every finding of every deck as a workflow command, then one plain summary line."""
-    from deckcheck.reporter.where import checked_decks, in_csv, locate
+    from deckcheck.reporter.where import checked_decks, in_csv, locate, locate_line
 
     lines: list[str] = []
     for report, reg in checked_decks(batch):
@@ -79,7 +79,7 @@ def workflow_commands(batch: Batch, options: RenderOptions) -> str:
         for v in report.violations:
             sev = v.severity.value
             kind = "error" if options.strict and sev == "warning" else COMMAND[sev]
-            _, line = locate(report.path, reg, v.line, options.root)
+            line = locate_line(report.path, reg, v.line)
             lines.append(command(kind, v.message + where, file=file, line=line, title=v.code.value))
     for u in batch.unreadable:
         file, line = locate(u.path, u.registration, u.line, options.root)

@@ -43,7 +43,10 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 def xml_text(text: str) -> str:
     """``text`` cleaned for a terminal and limited to characters XML 1.0 allows."""
-    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", clean(text))
+    text = clean(text)
+    if text.isprintable():  # (every printable character is one XML allows: the usual case)
+        return text
+    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _where(path: str | None, line: int | None, v: Violation) -> str:
@@ -97,7 +100,7 @@ def _report_case(
     suite: ET.Element, report: Report, reg: Registration | None, options: RenderOptions
 ) -> bool:
     """The test case of one deck's report; True when it failed."""
-    from deckcheck.reporter.where import locate
+    from deckcheck.reporter.where import locate_line
 
     case = _case(suite, f"deckcheck.{report.format}", report.path, reg, options)
     file = case.get("file") or report.path or "<deck>"
@@ -105,7 +108,7 @@ def _report_case(
     failing = False
     for v in report.violations:
         sev = v.severity.value
-        line = locate(report.path, reg, v.line, options.root)[1]
+        line = locate_line(report.path, reg, v.line)
         text = f"{_where(file, line, v)} {v.message}"
         if sev == "error" or (options.strict and sev == "warning"):
             failing = True

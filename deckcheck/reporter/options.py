@@ -49,16 +49,15 @@ def _relative(path: str, root: str | None, cwd: str) -> str:
     """:func:`repo_path` for one working folder (a report names each path many times)."""
     import os
 
-    base = os.path.join(cwd, root) if root is not None else cwd
-    base = os.path.normpath(base)
+    base = os.path.normpath(os.path.join(cwd, root) if root is not None else cwd)
     full = os.path.normpath(os.path.join(cwd, path))
-    try:
-        rel = os.path.relpath(full, base)
-    except ValueError:  # another drive (Windows)
-        return full.replace(os.sep, "/")
-    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
-        return full.replace(os.sep, "/")
-    return rel.replace(os.sep, "/")
+    inside = base if base.endswith(os.sep) else base + os.sep  # (a drive's or the root folder)
+    case = os.path.normcase  # (Windows: folders match whatever their letters' case)
+    if case(full) == case(base):
+        return "."
+    if case(full).startswith(case(inside)):
+        return full[len(inside) :].replace(os.sep, "/")
+    return full.replace(os.sep, "/")  # outside the root (or on another drive): absolute
 
 
 def safe(value: Any) -> Any:

@@ -130,7 +130,7 @@ def sarif_document(batch: Batch, options: RenderOptions) -> dict[str, Any]:
 
 def _results(batch: Batch, options: RenderOptions) -> list[dict[str, Any]]:
     """One SARIF result per violation of every deck checked."""
-    from deckcheck.reporter.where import checked_decks, in_csv, locate
+    from deckcheck.reporter.where import checked_decks, in_csv, locate, locate_line
     from deckcheck.validation.report import Code
 
     index = {code: i for i, code in enumerate(Code)}
@@ -152,7 +152,7 @@ def _results(batch: Batch, options: RenderOptions) -> list[dict[str, Any]]:
                     "message": {"text": v.message},
                     "locations": _location(
                         path,
-                        locate(report.path, reg, v.line, options.root)[1],
+                        locate_line(report.path, reg, v.line),
                         report.path,
                     ),
                     "partialFingerprints": {

@@ -42,8 +42,20 @@ def locate(
     the line in that file (None: none)."""
     from deckcheck.reporter.options import repo_path
 
+    found = locate_line(path, registration, line)
+    if registration is not None and in_csv(path, registration):
+        return repo_path(registration.file, root), found
+    return (repo_path(path, root) if path else None), found
+
+
+def locate_line(
+    path: str | None, registration: Registration | None, line: int | None
+) -> int | None:
+    """The line :func:`locate` gives (the file's name is not needed for it): a finding's line
+    of the deck at ``path``, moved onto the registrations CSV's own line for a deck written in
+    the CSV."""
     if registration is not None and in_csv(path, registration):
         url = registration.deck.strip()[:7].lower() == "ydke://"
         shift = 0 if url or line is None else line - 1
-        return repo_path(registration.file, root), (registration.line or registration.row) + shift
-    return (repo_path(path, root) if path else None), line
+        return (registration.line or registration.row) + shift
+    return line
