@@ -228,3 +228,29 @@ def test_out_dash_is_standard_output(tmp_path: Path, args: list[str]) -> None:
     assert [r.returncode for r in runs] == [0, 0], runs[1].stderr
     assert runs[1].stdout == runs[0].stdout and runs[0].stdout
     assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize("command", ["validate", "upcoming"])
+def test_summary_dash_follows_the_report_on_standard_output(tmp_path: Path, command: str) -> None:
+    """``--summary -`` appends the Markdown table to standard output, after the report, exactly
+    as ``--summary FILE`` appends it to FILE; no file named ``-`` is left."""
+    root = Path(__file__).resolve().parent.parent
+    deck = str(root / "examples" / "tcg-legal.ydk")
+    base = [sys.executable, "-m", "deckcheck", command, deck, "--date", "2025-06-01"]
+    table = tmp_path / "summary.md"
+    runs = [
+        subprocess.run(
+            [*base, *more],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            check=False,
+            timeout=120,
+        )
+        for more in (["--summary", str(table)], ["--summary", "-"])
+    ]
+    assert [r.returncode for r in runs] == [0, 0], runs[1].stderr
+    written = table.read_text(encoding="utf-8")
+    assert "|" in written  # a Markdown table
+    assert runs[1].stdout == runs[0].stdout + written
+    assert not (tmp_path / "-").exists()

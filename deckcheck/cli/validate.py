@@ -69,7 +69,8 @@ SummaryOpt = Annotated[
     typer.Option(
         "--summary",
         metavar="FILE",
-        help="Also append a Markdown summary table to FILE (e.g. $GITHUB_STEP_SUMMARY).",
+        help="Also append a Markdown summary table to FILE (e.g. $GITHUB_STEP_SUMMARY; - for "
+        "standard output, after the report).",
     ),
 ]
 ProgressOpt = Annotated[
@@ -289,8 +290,12 @@ def _job_summary(batch: Batch, root: str | None) -> str:
 
 
 def append_summary(text: str, path: Path | None) -> None:
-    """Append ``text`` to ``path`` (the job summary); exit 2 if it cannot be written."""
+    """Append ``text`` to ``path`` (the job summary; ``-``: standard output, after the
+    report); exit 2 if it cannot be written."""
     if path is None:
+        return
+    if str(path) == "-":
+        sys.stdout.write(text)
         return
     from deckcheck.cli.common import append_whole
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from itertools import chain
-from operator import attrgetter
+from itertools import chain, repeat
+from operator import attrgetter, is_
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from deckcheck.deck.model import Deck, ReadFinding, Section
+    from deckcheck.deck.model import Deck, DeckCard, ReadFinding, Section
     from deckcheck.source.registration import Registration
     from deckcheck.validation.report import Report, Violation
 
@@ -32,7 +32,7 @@ def deck_contents(deck: Deck, counts: Mapping[Section, Counter[int]] | None = No
     ``counts``, the deck's :func:`~deckcheck.deck.model.canonical_counts` when already known,
     saves counting again."""
     out: list[tuple[str, int, int]] = []
-    if counts is not None and None not in map(_CARD, chain(deck.main, deck.extra, deck.side)):
+    if counts is not None and not any(map(is_, map(_CARD, _cards(deck)), repeat(None))):
         for part, got in counts.items():
             tag = part.value
             out.extend([(tag, code, n) for code, n in got.items()])
@@ -45,6 +45,11 @@ def deck_contents(deck: Deck, counts: Mapping[Section, Counter[int]] | None = No
 
 
 _CARD = attrgetter("card")
+"""(``None in`` cards would compare each card to None by its ``__eq__``: ``is_`` is read in C.)"""
+
+
+def _cards(deck: Deck) -> chain[DeckCard]:
+    return chain(deck.main, deck.extra, deck.side)
 
 
 @dataclass(frozen=True, slots=True)
