@@ -182,7 +182,7 @@ class _Group(TyperGroup):
         except _USAGE_ERRORS as error:
             if not standalone_mode:
                 raise
-            from deckcheck.reporter.text import clean
+            from deckcheck.reporter.text import clean, shorten
 
             exc: Any = error
 
@@ -191,7 +191,7 @@ class _Group(TyperGroup):
                 sys.exit(exc.exit_code)
             message = " ".join(exc.format_message().split())
             hint = f" (see '{_command_path(getattr(exc, 'ctx', None))} --help')"
-            sys.stderr.write(f"error: {clean(message)}{hint}\n")
+            sys.stderr.write(f"error: {clean(shorten(message))}{hint}\n")
             sys.exit(exc.exit_code)
         except typer.Abort:
             if not standalone_mode:
@@ -317,7 +317,7 @@ def main() -> None:
 def _report_error(exc: Exception) -> int:
     """Write the one ``error:`` line of an exception that ended a command; its exit code."""
     from deckcheck.error import DeckcheckError
-    from deckcheck.reporter.text import clean
+    from deckcheck.reporter.text import clean, shorten
 
     if isinstance(exc, DeckcheckError):
         from deckcheck.cli.common import error_line
@@ -332,7 +332,7 @@ def _report_error(exc: Exception) -> int:
         what = "cannot write the output: " if exc.errno in _WRITE_ERRORS else ""
         if exc.filename is not None:
             what = f"{exc.filename}: "
-        sys.stderr.write(f"error: {clean(what + (exc.strerror or str(exc)))}\n")
+        sys.stderr.write(f"error: {clean(shorten(what + (exc.strerror or str(exc))))}\n")
         return 2
     sys.stderr.write(
         f"error: unexpected {type(exc).__name__}: {clean(str(exc))[:500]} "

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from deckcheck.boundary import read_number
-from deckcheck.cli.common import clean, fail
+from deckcheck.cli.common import clean, fail, shorten
 from deckcheck.cli.options import (
     AllowPrereleaseOpt,
     DateOpt,
@@ -302,7 +302,7 @@ def _tell(batch: Batch, written: list[str], out: Path, quiet: bool, lang: str = 
     loc = localizer(lang)
     en = lang == "en"
     for u in batch.unreadable[:20]:
-        sys.stderr.write(f"error: {clean(loc.unreadable(u.code, u.error))}\n")
+        sys.stderr.write(f"error: {clean(shorten(loc.unreadable(u.code, u.error)))}\n")
     if len(batch.unreadable) > 20:
         more = len(batch.unreadable) - 20
         sys.stderr.write(f"error: {loc.t('cli.more_unreadable', n=more)}\n")

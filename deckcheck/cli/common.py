@@ -11,6 +11,7 @@ import typer
 from deckcheck.error import ExitCode
 from deckcheck.reporter import OutputFormat as Output
 from deckcheck.reporter.text import clean
+from deckcheck.reporter.text import shorten as shorten
 
 EXIT_OK = int(ExitCode.OK)
 EXIT_ILLEGAL = int(ExitCode.ILLEGAL)
@@ -138,7 +139,7 @@ def error_line(message: str) -> str:
         if isinstance(said, Reason) and message == said:  # the error's own words: its facts
             message = localizer(lang).reason(said)
         message = error_message(lang, exc.code, message)
-    return f"error: {clean(message)}\n"
+    return f"error: {clean(shorten(message))}\n"
 
 
 def fail(message: str, hints: list[str] | None = None) -> NoReturn:

@@ -12,7 +12,16 @@ import typer
 
 from deckcheck.boundary import MAX_TEXT_BYTES as MAX_PLAN_BYTES
 from deckcheck.boundary import read_capped
-from deckcheck.cli.common import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, Output, clean, fail, text_only
+from deckcheck.cli.common import (
+    EXIT_ERROR,
+    EXIT_ILLEGAL,
+    EXIT_OK,
+    Output,
+    clean,
+    fail,
+    shorten,
+    text_only,
+)
 from deckcheck.cli.options import (
     DateOpt,
     FormatFileOpt,
@@ -85,7 +94,7 @@ def fingerprint(
         try:
             deck = read_path(path)
         except DeckcheckError as exc:
-            sys.stderr.write(f"error: {clean(str(exc))}\n")
+            sys.stderr.write(f"error: {clean(shorten(str(exc)))}\n")
             code = EXIT_ERROR
             continue
         label = deck.source or path

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.common import EXIT_ERROR, EXIT_OK, clean, fail, write_output
+from deckcheck.cli.common import EXIT_ERROR, EXIT_OK, clean, fail, shorten, write_output
 from deckcheck.cli.options import FolderExcludeOpt, out_path
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def _say_unread(result: Metagame) -> None:
                 f"counted: {what} ({f.code.value})\n"
             )
     for u in result.unreadable:
-        sys.stderr.write(f"error: {clean(u.error)} [{u.code.value}]\n")
+        sys.stderr.write(f"error: {clean(shorten(u.error))} [{u.code.value}]\n")
 
 
 def register(app: typer.Typer) -> None:

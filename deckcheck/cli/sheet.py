@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from deckcheck.boundary import write_file
-from deckcheck.cli.common import clean, fail
+from deckcheck.cli.common import clean, fail, shorten
 from deckcheck.cli.options import (
     AllowPrereleaseOpt,
     DateOpt,
@@ -142,7 +142,7 @@ def sheet_cmd(
     except DeckcheckError as exc:
         fail(str(exc))
     for line in batch.unreadable:
-        sys.stderr.write(f"error: {clean(line)}\n")
+        sys.stderr.write(f"error: {clean(shorten(line))}\n")
     if not batch.sheets:
         fail("no deck could be read: no sheet written")
     write_sheets(batch, out, paper.value)

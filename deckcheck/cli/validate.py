@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
-from deckcheck.cli.common import Output, clean, fail
+from deckcheck.cli.common import Output, clean, fail, shorten
 from deckcheck.cli.options import (
     AllowPrereleaseOpt,
     ConfigOpt,
@@ -269,7 +269,7 @@ class CheckRun:
         loc = localizer(lang)
         for u in unreadable:
             why = loc.unreadable(u.code, u.error)
-            sys.stderr.write(f"error: {clean(why)}\n")
+            sys.stderr.write(f"error: {clean(shorten(why))}\n")
 
 
 def write_report(text: str, out: Path | None) -> None:

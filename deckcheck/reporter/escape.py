@@ -27,6 +27,22 @@ def clean(text: str) -> str:
     return "".join(out)
 
 
+ERROR_MOST = 500
+"""The most characters of an error message written to the terminal: a longer one (a value of
+thousands of characters echoed back) keeps its start and its end, which name the place and the
+reason, around a count of what was left out (:func:`shorten`; the CLI's error lines)."""
+
+
+def shorten(text: str, most: int = ERROR_MOST) -> str:
+    """``text`` as it is, or, if over ``most`` characters, its start and its last 80
+    characters around ``...[N characters left out]...``."""
+    if len(text) <= most:
+        return text
+    tail = 80
+    head = most - tail - 40
+    return f"{text[:head]}...[{len(text) - head - tail:,} characters left out]...{text[-tail:]}"
+
+
 TERMINAL_ESCAPES = {c: f"\\u{c:04x}" for c in (0x7F, *range(0x80, 0xA0), *map(ord, _BIDI))}
 """DEL, C1 and bidi controls -> ``\\uXXXX`` (a :meth:`str.translate` table)."""
 _JSON_TERMINAL = {

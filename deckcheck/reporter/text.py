@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from deckcheck.reporter.escape import TERMINAL_ESCAPES as TERMINAL_ESCAPES
 from deckcheck.reporter.escape import clean as clean
 from deckcheck.reporter.escape import for_terminal as for_terminal
+from deckcheck.reporter.escape import shorten as shorten
 
 if TYPE_CHECKING:
     from deckcheck.deck.compare import DeckDiff
