@@ -65,3 +65,13 @@ def test_shorten_keeps_both_ends_and_counts_the_middle() -> None:
     assert text.startswith(head) and text.endswith(tail)
     assert len(head) + int(count.replace(",", "")) + len(tail) == len(text)
     assert shorten(text[:200], 200) == text[:200]
+
+
+def test_a_search_for_nothing_shortens_what_it_echoes(tmp_path: Path) -> None:
+    """``cards search`` with no match says so on stderr (exit 1) without echoing 100,000
+    characters back."""
+    res = _run(["cards", "search", "A" * 100_000 + "Z"], tmp_path)
+    assert res.returncode == 1
+    line = res.stderr.strip()
+    assert line.startswith("no card matches 'AAAA") and line.endswith("AZ'")
+    assert len(line) <= 520 and "characters left out" in line

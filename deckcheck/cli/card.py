@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.common import Output, clean, fail, print_document, print_lines
+from deckcheck.cli.common import Output, clean, fail, print_document, print_lines, shorten
 from deckcheck.cli.options import OutputOpt
 
 if TYPE_CHECKING:
@@ -179,7 +179,7 @@ def search(
             ]
         )
         if not results:
-            sys.stderr.write(f"no card matches {clean(repr(text))}\n")
+            sys.stderr.write(f"no card matches {clean(shorten(repr(text)))}\n")
     if not results:
         raise typer.Exit(1)
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.common import EXIT_ILLEGAL, EXIT_OK, clean, fail, write_output
+from deckcheck.cli.common import EXIT_ILLEGAL, EXIT_OK, clean, fail, shorten, write_output
 from deckcheck.cli.options import LangOpt, out_name
 from deckcheck.reporter.text import plural
 
@@ -122,7 +122,7 @@ def _warn_findings(deck: Deck, where: str) -> None:
 
     for finding in deck.findings:
         at = f"{where}:{finding.line}" if finding.line is not None else where
-        sys.stderr.write(f"warning: {clean(at)}: {clean(finding.message)}\n")
+        sys.stderr.write(f"warning: {clean(at)}: {clean(shorten(finding.message))}\n")
         label = "candidate" if finding.code is FindingCode.AMBIGUOUS_CARD else "did you mean"
         for hint in finding.suggestions:
             sys.stderr.write(f"  {label}: {clean(hint)}\n")

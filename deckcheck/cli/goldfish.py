@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deckcheck.cli.common import Output, clean, fail
+from deckcheck.cli.common import Output, clean, fail, shorten
 
 if TYPE_CHECKING:
     from deckcheck.deck.model import Deck
@@ -71,7 +71,7 @@ def read_deck_warning(deck_path: str, rush: bool, skills: bool = False) -> Deck:
             kept = " (counted in the deck size, no card data)"
         else:
             kept = " (left out)"
-        sys.stderr.write(f"warning: {clean(at)}: {clean(finding.message)}{kept}\n")
+        sys.stderr.write(f"warning: {clean(at)}: {clean(shorten(finding.message))}{kept}\n")
     return deck
 
 
