@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
-from dataclasses import replace
 from datetime import date
 from pathlib import Path
+
+from msgspec.structs import replace
 
 import deckcheck
 from deckcheck.reporter import OutputFormat, RenderOptions, render

@@ -5,8 +5,9 @@ that describe a card (kinds, deck zones, Extra Deck kinds, flags, EDOPro type bi
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from datetime import date
+
+from msgspec import Struct
 
 from deckcheck.card.release import Region, Release
 
@@ -195,8 +196,7 @@ class Match(enum.StrEnum):
     """The Traditional Chinese name."""
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(Struct, frozen=True):
     """One card of the index: facts only, immutable.
 
     ``passcode`` is this record's code; ``canonical`` the code of the original card it counts as
@@ -370,8 +370,7 @@ class Card:
         return " / ".join(parts)
 
 
-@dataclass(frozen=True, slots=True)
-class Lookup:
+class Lookup(Struct, frozen=True):
     """The result of a lookup: the card reached, the record the query named, and how."""
 
     card: Card

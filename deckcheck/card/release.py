@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import enum
-from dataclasses import dataclass
 from datetime import date
 from typing import Any
+
+from msgspec import Struct
 
 
 class Region(enum.StrEnum):
@@ -99,8 +100,7 @@ def describe_source(key: str) -> str:
     return "; ".join(SOURCES.get(k, k) for k in key.split("+"))
 
 
-@dataclass(frozen=True, slots=True)
-class Release:
+class Release(Struct, frozen=True):
     """A card's first release in one region."""
 
     region: Region

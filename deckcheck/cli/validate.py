@@ -8,12 +8,12 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
+from msgspec import Struct
 
 from deckcheck.cli.common import Output, clean, fail, shorten
 from deckcheck.cli.options import (
@@ -153,8 +153,7 @@ class Progress:
             sys.stderr.flush()
 
 
-@dataclass(frozen=True)
-class Scope:
+class Scope(Struct, frozen=True):
     """Which sources ``validate`` and ``upcoming`` check: the paths (or the configuration's
     folder), the ``--exclude`` globs, ``--allow-prerelease`` and ``--region``."""
 
@@ -164,8 +163,7 @@ class Scope:
     region: RegionChoice | None
 
 
-@dataclass(frozen=True)
-class CheckRun:
+class CheckRun(Struct, frozen=True):
     """What ``validate`` and ``upcoming`` take from their shared options and the repository
     configuration, before the checking starts."""
 

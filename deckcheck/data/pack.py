@@ -20,9 +20,10 @@ from __future__ import annotations
 import io
 import pickle
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from deckcheck.boundary import parse_json, read_data, write_file
 from deckcheck.error import DataError
@@ -39,8 +40,7 @@ FORMATS_FILE = "formats.toml"
 """The eras and formats of a data folder."""
 
 
-@dataclass(frozen=True)
-class Pack:
+class Pack(Struct, frozen=True):
     """The parsed documents of a bundle's ban lists and formats."""
 
     banlists: Any

@@ -31,10 +31,11 @@ import os
 import shutil
 import sys
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from deckcheck.boundary import read_data
 from deckcheck.data import dataset as _dataset
@@ -78,8 +79,7 @@ def require_network(what: str) -> None:
         raise OfflineError(f"{what}: network access is disabled (--offline / {OFFLINE_ENV}=1)")
 
 
-@dataclass(frozen=True, slots=True)
-class Installed:
+class Installed(Struct, frozen=True):
     """What ``current.json`` records about the installed bundle in use."""
 
     folder: Path
@@ -358,8 +358,7 @@ def save_validators(home: Path, url: str, validators: Mapping[str, str]) -> None
         write_atomic(home / VALIDATORS, (json.dumps(doc, indent=2) + "\n").encode())
 
 
-@dataclass(frozen=True, slots=True)
-class DataStatus:
+class DataStatus(Struct, frozen=True):
     """Which data is active and why (``deckcheck data status``)."""
 
     active: Dataset

@@ -8,9 +8,10 @@ the same name, where one exists (as Rush names resolve to Rush cards).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import chain
 from operator import attrgetter
+
+from msgspec.structs import replace
 
 from deckcheck.card import CardIndex, Match
 from deckcheck.deck.model import Deck, DeckCard

@@ -12,8 +12,9 @@ event and of its export read the same.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
+
+from msgspec.structs import replace
 
 from deckcheck.event.model import Entry, Event
 

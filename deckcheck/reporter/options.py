@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Any
 
+from msgspec import Struct
 
-@dataclass(frozen=True, slots=True)
-class RenderOptions:
+
+class RenderOptions(Struct, frozen=True):
     """How to render: display choices, never part of a result."""
 
     colour: bool = False

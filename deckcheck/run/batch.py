@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING
+
+from msgspec import Struct, structs
 
 from deckcheck.error import ExitCode as ExitCode  # re-exported: batches have exit codes
 from deckcheck.run.job import PARALLEL_MIN as PARALLEL_MIN
@@ -53,8 +55,7 @@ if TYPE_CHECKING:
     from deckcheck.rule.format import Format
 
 
-@dataclass(frozen=True, slots=True)
-class Summary:
+class Summary(Struct, frozen=True):
     """Totals of a batch."""
 
     decks: int
@@ -96,7 +97,7 @@ class Batch:
         regs = [c.registration for c in checked] + [u.registration for u in self.unreadable]
         summary = summarize(self.reports, self.unreadable, self.skipped)
         dups = sum(r is not None and r.duplicate_of is not None for r in regs)
-        object.__setattr__(self, "summary", replace(summary, duplicates=dups))
+        object.__setattr__(self, "summary", structs.replace(summary, duplicates=dups))
 
     @property
     def checked(self) -> tuple[Checked, ...]:

@@ -16,9 +16,10 @@ dataset once; the outcomes come back in source order, exactly as one process wou
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any, TypeAlias
+
+from msgspec import Struct, structs
 
 from deckcheck.error import DeckcheckError, DeckReadError
 from deckcheck.source.record import Skipped, Source, Unreadable, UnreadableReason, read_code
@@ -34,8 +35,7 @@ PARALLEL_MIN = 64
 """Fewest sources worth starting worker processes for (fewer are checked in-process)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Planned:
+class Planned(Struct, frozen=True):
     """A source to check, with the format it is checked in and the codes ignored for it."""
 
     source: Source
@@ -48,8 +48,7 @@ Builder: TypeAlias = Callable[["Deck", "Planned", "Step", "Dataset"], Any]
 so a worker process can be sent it)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(Struct, frozen=True):
     """What every source of a run is checked against (sent once to each worker)."""
 
     date: date
@@ -62,7 +61,7 @@ def apply_ignores(report: Report, codes: frozenset[str] | Sequence[str]) -> Repo
     drop = frozenset(codes)
     if not drop:
         return report
-    return replace(
+    return structs.replace(
         report, violations=tuple(v for v in report.violations if v.code.value not in drop)
     )
 
@@ -92,7 +91,7 @@ def checked(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Checked:
 
 def checked_keeping_deck(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Checked:
     """The batch builder that also keeps the deck in its row (:attr:`Checked.deck`)."""
-    return replace(checked(deck, one, step, ds), deck=deck)
+    return structs.replace(checked(deck, one, step, ds), deck=deck)
 
 
 def one_source(one: Planned, step: Step, ds: Dataset) -> Any:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
 from itertools import chain, repeat
 from operator import attrgetter, is_
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 if TYPE_CHECKING:
     from deckcheck.deck.model import Deck, DeckCard, ReadFinding, Section
@@ -52,8 +53,7 @@ def _cards(deck: Deck) -> chain[DeckCard]:
     return chain(deck.main, deck.extra, deck.side)
 
 
-@dataclass(frozen=True, slots=True)
-class Checked:
+class Checked(Struct, frozen=True):
     """One deck checked by a run: its report, fingerprint, registration and ignored codes."""
 
     report: Report
@@ -73,11 +73,6 @@ class Checked:
     deck: Deck | None = None
     """The deck as read, when the run keeps it (``check(keep_decks=True)``: for the builders
     that need every card, as registration sheets do, without reading the source again)."""
-
-    def __reduce__(self) -> tuple[type[Checked], tuple[object, ...]]:
-        """Pickled as its fields in order (a batch's workers send every row back; see
-        :meth:`deckcheck.validation.report.Violation.__reduce__`)."""
-        return (Checked, _CHECKED_FIELDS(self))
 
     @property
     def legal(self) -> bool:
@@ -108,6 +103,3 @@ class Checked:
     def counts(self) -> dict[str, int]:
         """Cards per section."""
         return self.report.counts
-
-
-_CHECKED_FIELDS = attrgetter(*(f.name for f in fields(Checked)))

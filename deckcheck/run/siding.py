@@ -298,7 +298,7 @@ def apply_side_plan(
     data: Dataset | None = None,
 ) -> SideResult:
     """Apply ``plan`` to ``deck``, report the plan's problems and validate the sided deck."""
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     from deckcheck.card import DeckZone
     from deckcheck.validation.engine import validate

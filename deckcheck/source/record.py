@@ -14,8 +14,9 @@ registration CSVs, uploads) and every driver can share the records without impor
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeAlias
+
+from msgspec import Struct
 
 if TYPE_CHECKING:
     from deckcheck.error import DeckReadError
@@ -24,8 +25,7 @@ STDIN = "-"
 """The path that means standard input."""
 
 
-@dataclass(frozen=True, slots=True)
-class Registration:
+class Registration(Struct, frozen=True):
     """One row of a registrations CSV."""
 
     file: str
@@ -140,8 +140,7 @@ class SourceKind(enum.StrEnum):
     """A deck list written in a registrations CSV cell (``content``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(Struct, frozen=True):
     """One deck source: a file, standard input, a ``ydke://`` URL, a zip entry, a CSV cell, or
     bytes in memory.
 
@@ -161,7 +160,7 @@ class Source:
     """How reports name the source, when not derived from the path (``regs.csv:12``)."""
     registration: Registration | None = None
     """The registration (CSV row) this deck belongs to, if any."""
-    content: bytes | str | None = field(default=None, repr=False)
+    content: bytes | str | None = None
     """The deck itself: bytes for a :attr:`SourceKind.MEMORY` source, the list for an
     :attr:`SourceKind.INLINE` one (nothing is read from disk)."""
     code: UnreadableReason | None = None
@@ -204,8 +203,7 @@ Found: TypeAlias = Source
 """A source to read (a :class:`Source` with neither ``error`` nor ``skip``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Unreadable:
+class Unreadable(Struct, frozen=True):
     """A source that could not be read: its code, the message, and its place (the path, and the
     line where known)."""
 
@@ -219,8 +217,7 @@ class Unreadable:
     """Why, as a public code: reporters branch on it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Skipped:
+class Skipped(Struct, frozen=True):
     """A file a scan did not take for a deck, and why (:class:`SkipReason`)."""
 
     path: str

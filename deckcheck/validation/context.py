@@ -9,9 +9,10 @@ read them through :meth:`Context.groups_of`; most decks need no more than the co
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import TYPE_CHECKING
+
+from msgspec import Struct, field
 
 from deckcheck.deck.model import Deck, DeckCard, Section
 from deckcheck.validation.fact import CardFacts
@@ -31,8 +32,7 @@ Group = tuple[DeckCard, list[CardFacts]]
 (see :meth:`Context.groups_of`; the copies are :attr:`Context.copies`)."""
 
 
-@dataclass(slots=True)
-class Context:
+class Context(Struct):
     """What the rules read: the deck, the ruleset, section sizes, the cards that need a look."""
 
     deck: Deck

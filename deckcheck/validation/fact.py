@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import datetime
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from deckcheck.card import (
     FLAG_GOAT,
@@ -42,8 +43,7 @@ if TYPE_CHECKING:
     from deckcheck.rule.format import Format
 
 
-@dataclass(frozen=True, slots=True)
-class CardFacts:
+class CardFacts(Struct, frozen=True):
     """What the ruleset knows about one card record, computed once per format and date."""
 
     limit_name: str
@@ -73,8 +73,7 @@ class CardFacts:
     points list)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Setting:
+class Setting(Struct, frozen=True):
     """What the facts of a card depend on: the format, the date and the lists in force."""
 
     format: Format

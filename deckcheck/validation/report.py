@@ -5,11 +5,10 @@ Codes are public API (see the README's table): they are never renamed, only adde
 
 from __future__ import annotations
 
-import datetime
 import enum
-from dataclasses import dataclass, fields
 from datetime import date
-from operator import attrgetter
+
+from msgspec import Struct
 
 
 class Severity(enum.StrEnum):
@@ -163,8 +162,7 @@ DEFAULT_SEVERITY: dict[Code, Severity] = {code: Severity.ERROR for code in Code}
 """The usual severity of each code (``prerelease`` is a warning with ``--allow-prerelease``)."""
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Violation:
+class Violation(Struct, frozen=True):
     """One finding: code, severity, where, what was found and what is allowed, and how to fix it."""
 
     code: Code
@@ -182,62 +180,15 @@ class Violation:
     """The message's other named facts (the ban list's name, a date, the suggested names...):
     translations fill their templates from these and the fields above, so no fact is lost."""
 
-    def __init__(
-        self,
-        code: Code,
-        severity: Severity,
-        message: str,
-        section: str | None = None,
-        passcode: int | None = None,
-        name: str | None = None,
-        found: int | None = None,
-        allowed: int | None = None,
-        line: int | None = None,
-        text: str | None = None,
-        facts: tuple[tuple[str, object], ...] = (),
-    ) -> None:
-        # the fields set through their slots: two to three times as fast as a frozen
-        # dataclass's own __init__, and validation makes one per finding
-        _V_CODE(self, code)
-        _V_SEVERITY(self, severity)
-        _V_MESSAGE(self, message)
-        _V_SECTION(self, section)
-        _V_PASSCODE(self, passcode)
-        _V_NAME(self, name)
-        _V_FOUND(self, found)
-        _V_ALLOWED(self, allowed)
-        _V_LINE(self, line)
-        _V_TEXT(self, text)
-        _V_FACTS(self, facts)
 
-    def __reduce__(self) -> tuple[type[Violation], tuple[object, ...]]:
-        """Pickled as its fields in order (a batch's workers send every report back): about
-        half the cost of a slotted dataclass's own state methods."""
-        return (Violation, _V_FIELDS(self))
-
-
-_V = Violation.__dict__  # the member descriptors of Violation's slots
-_V_CODE, _V_SEVERITY, _V_MESSAGE = _V["code"].__set__, _V["severity"].__set__, _V["message"].__set__
-_V_SECTION, _V_PASSCODE, _V_NAME = _V["section"].__set__, _V["passcode"].__set__, _V["name"].__set__
-_V_FOUND, _V_ALLOWED, _V_LINE = _V["found"].__set__, _V["allowed"].__set__, _V["line"].__set__
-_V_TEXT, _V_FACTS = _V["text"].__set__, _V["facts"].__set__
-_V_FIELDS = attrgetter(*(f.name for f in fields(Violation)))
-
-
-@dataclass(frozen=True, slots=True)
-class BanlistRef:
+class BanlistRef(Struct, frozen=True):
     """Which ban list a report used."""
 
     name: str
     effective: date
 
-    def __reduce__(self) -> tuple[type[BanlistRef], tuple[str, date]]:
-        """Pickled as its fields in order (see :meth:`Violation.__reduce__`)."""
-        return (BanlistRef, (self.name, self.effective))
 
-
-@dataclass(frozen=True, slots=True)
-class PointCard:
+class PointCard(Struct, frozen=True):
     """A card that adds Genesys points to a deck: copies x points of one copy."""
 
     name: str
@@ -257,8 +208,7 @@ class PointCard:
         return f"{self.copies}x {self.name} {self.each} = {self.points}"
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Report:
+class Report(Struct, frozen=True):
     """Every violation of one deck against one format at one date."""
 
     format: str
@@ -277,39 +227,6 @@ class Report:
     point_cards: tuple[PointCard, ...] = ()
     """Point formats: the cards that make the total, largest first."""
 
-    def __init__(
-        self,
-        format: str,
-        era: str,
-        date: datetime.date,
-        banlist: BanlistRef | None,
-        counts: dict[str, int],
-        violations: tuple[Violation, ...] = (),
-        path: str | None = None,
-        points: int | None = None,
-        point_cap: int | None = None,
-        name: str | None = None,
-        data_fingerprint: str | None = None,
-        point_cards: tuple[PointCard, ...] = (),
-    ) -> None:
-        # set through the slots, as Violation's: validation makes one per deck
-        _R_FORMAT(self, format)
-        _R_ERA(self, era)
-        _R_DATE(self, date)
-        _R_BANLIST(self, banlist)
-        _R_COUNTS(self, counts)
-        _R_VIOLATIONS(self, violations)
-        _R_PATH(self, path)
-        _R_POINTS(self, points)
-        _R_POINT_CAP(self, point_cap)
-        _R_NAME(self, name)
-        _R_FINGERPRINT(self, data_fingerprint)
-        _R_POINT_CARDS(self, point_cards)
-
-    def __reduce__(self) -> tuple[type[Report], tuple[object, ...]]:
-        """Pickled as its fields in order (see :meth:`Violation.__reduce__`)."""
-        return (Report, _R_FIELDS(self))
-
     @property
     def legal(self) -> bool:
         """True when no violation is an error (warnings and notes are allowed)."""
@@ -324,12 +241,3 @@ class Report:
     def codes(self) -> set[str]:
         """The distinct codes found (handy in tests and scripts)."""
         return {v.code.value for v in self.violations}
-
-
-_R = Report.__dict__  # the member descriptors of Report's slots
-_R_FORMAT, _R_ERA, _R_DATE = _R["format"].__set__, _R["era"].__set__, _R["date"].__set__
-_R_BANLIST, _R_COUNTS, _R_PATH = _R["banlist"].__set__, _R["counts"].__set__, _R["path"].__set__
-_R_VIOLATIONS, _R_POINTS = _R["violations"].__set__, _R["points"].__set__
-_R_POINT_CAP, _R_NAME = _R["point_cap"].__set__, _R["name"].__set__
-_R_FINGERPRINT, _R_POINT_CARDS = _R["data_fingerprint"].__set__, _R["point_cards"].__set__
-_R_FIELDS = attrgetter(*(f.name for f in fields(Report)))

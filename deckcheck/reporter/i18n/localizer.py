@@ -70,7 +70,7 @@ class Localizer:
         """``3x Name 20 = 60`` with the card's name in this language."""
         if self.lang is Lang.EN:
             return card.label()
-        from dataclasses import replace
+        from msgspec.structs import replace
 
         return replace(card, name=self.name(card.passcode, card.name) or card.name).label()
 

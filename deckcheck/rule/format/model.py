@@ -17,6 +17,8 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING
 
+from msgspec import Struct
+
 from deckcheck.rule.banlist import Banlist, TcgRegion, derive_traditional, merge_stricter
 from deckcheck.rule.reason import Reason
 
@@ -24,8 +26,7 @@ if TYPE_CHECKING:
     from deckcheck.rule.banlist.catalog import ListData
 
 
-@dataclass(frozen=True)
-class SizeRule:
+class SizeRule(Struct, frozen=True):
     """The size rule of one deck section: ``min``..``max`` cards, or "0 or exactly N"."""
 
     min: int
@@ -52,8 +53,7 @@ class SizeRule:
         return f"{self.min}–{self.max}"
 
 
-@dataclass(frozen=True)
-class Era:
+class Era(Struct, frozen=True):
     """A set of deck-construction and turn rules in force for a period (or a house variant)."""
 
     id: str
@@ -119,8 +119,7 @@ announced 2022-11; in force 2023-01-01)."""
 """From this date Rush allows 1 Legend Monster + 1 Legend Spell + 1 Legend Trap (before: 1)."""
 
 
-@dataclass(frozen=True)
-class DateCheck:
+class DateCheck(Struct, frozen=True):
     """Whether a format has list data for a date: an error (cannot check) and/or warnings."""
 
     error: str | None = None

@@ -6,10 +6,12 @@ rules), so a key means the same in both. The schema is documented in ``docs/form
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, structs
 
 from deckcheck.boundary import read_capped
 from deckcheck.error import DataError, DeckcheckError, UnknownFormatError
@@ -73,8 +75,7 @@ MAX_FORMAT_FILE_BYTES = 1 << 20
 """Largest format file read (1 MiB)."""
 
 
-@dataclass(frozen=True)
-class Where:
+class Where(Struct, frozen=True):
     """Where a table came from, and which error class its problems raise."""
 
     name: str
@@ -180,7 +181,7 @@ def era_from_mapping(
         elif key in _ERA_VALUES:
             changes[key] = _ERA_VALUES[key](where, at, value)
     if base is not None:
-        return replace(base, **changes)
+        return structs.replace(base, **changes)
     missing = [
         k
         for k in ("id", "name", "main", "extra", "side", "hand_size", "first_player_draws")
@@ -195,8 +196,7 @@ def era_from_mapping(
 # formats
 
 
-@dataclass(frozen=True, slots=True)
-class _Table:
+class _Table(Struct, frozen=True):
     """A format table being read: its keys, and where problems point."""
 
     data: Mapping[str, Any]
@@ -346,7 +346,7 @@ def _rules(
     else:
         start = eras["mr2020"]
     custom = era_from_mapping(rules, t.where, start, prefix="rules.", builtin=False)
-    return replace(
+    return structs.replace(
         custom,
         id=f"{fmt_id}-rules",
         house=True,

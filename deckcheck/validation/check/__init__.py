@@ -10,7 +10,8 @@ new one), give it a :class:`~deckcheck.validation.report.Code`, and enter it in 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from deckcheck.validation.check.banlist import check_banlist, check_limit_groups, check_upcoming
 from deckcheck.validation.check.copy import check_copies, check_treated_as
@@ -26,8 +27,7 @@ def _always(rs: Ruleset) -> bool:
     return True
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(Struct, frozen=True):
     """One rule of validation: its check, what a deck must have for it to find anything, and
     when it applies at all (a format and date without a list, say, has no list to check)."""
 
