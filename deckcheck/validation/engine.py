@@ -195,8 +195,10 @@ def _count(
     tally = _tally(rs, codes)
     unknown: list[DeckCard] = []
     if None in tally:  # cards new to this ruleset, or unknown passcodes
+        learned = len(rs.facts)
         unknown = _learn(rs, sections)
-        trim(ds, rs)
+        if len(rs.facts) != learned:  # (a deck whose only new passcodes name no card: no trim)
+            trim(ds, rs)
         tally = _tally(rs, codes)
         tally.pop(None, None)
     return tally, unknown, codes

@@ -245,8 +245,7 @@ def ruleset(fmt: Format, when: date, allow_prerelease: bool, data: Dataset) -> R
     with _CACHE_LOCK:
         got = cache.get(key)
         if got is not None:
-            if next(reversed(cache)) != key:  # (a run of one format's decks keeps its place)
-                cache.move_to_end(key)  # the most recently used last
+            cache.move_to_end(key)  # the most recently used last
             return got
     made = build(fmt, when, allow_prerelease, data)  # outside the lock: it may be slow
     with _CACHE_LOCK:
