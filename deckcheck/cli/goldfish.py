@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from deckcheck.cli.common import Output, clean, fail, shorten
 
@@ -97,8 +99,7 @@ def warn(stats: HandStats) -> None:
             sys.stderr.write(f"warning: {clean(warning)}\n")
 
 
-@dataclass(frozen=True)
-class Job:
+class Job(Struct, frozen=True):
     """What one ``simulate`` call runs on: the deck (or quick-mode counts), the spec and
     ``--when`` conditions, and the format."""
 
@@ -109,8 +110,7 @@ class Job:
     fmt: Format
 
 
-@dataclass(frozen=True)
-class View:
+class View(Struct, frozen=True):
     """How the result is shown: ``--output``, ``--fractions`` and ``--plot``."""
 
     output: Output

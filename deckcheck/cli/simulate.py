@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import enum
 import sys
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from msgspec import Struct
 
 from deckcheck.cli.common import Output, fail
 from deckcheck.cli.goldfish import (
@@ -187,8 +187,7 @@ SideOpt = Annotated[
 ]
 
 
-@dataclass(frozen=True)
-class _Extra:
+class _Extra(Struct, frozen=True):
     """The report's extras and the other modes' options (``--vary``, ``--vs``, ``--side``)."""
 
     distribution: bool

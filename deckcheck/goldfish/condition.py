@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from deckcheck.error import ConditionError
 from deckcheck.goldfish.node import CARD_PREFIX as CARD_PREFIX
@@ -71,8 +72,7 @@ class TokenKind(enum.Enum):
     END = "end of condition"
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(Struct, frozen=True):
     """One token and its 0-based offset in the text."""
 
     kind: TokenKind

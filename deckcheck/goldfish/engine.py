@@ -9,9 +9,11 @@ enforces the exact engine's budget, and assembles the result.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from deckcheck.error import GoldfishError
 from deckcheck.goldfish.condition import (
@@ -49,8 +51,7 @@ KIND_NAMES = ("Monster", "Spell", "Trap")
 """Buckets of the hand-composition distribution."""
 
 
-@dataclass(frozen=True, slots=True)
-class Pool:
+class Pool(Struct, frozen=True):
     """The Main Deck as the engines see it: one entry per distinct card (or stand-in).
 
     ``kinds[i]``: 0 Monster, 1 Spell, 2 Trap, 3 unknown (in no composition bucket).
@@ -69,8 +70,7 @@ class Pool:
         return sum(self.copies)
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
+class Options(Struct, frozen=True):
     """How to run: goings, turns, rules, exact mode and budget, simulation size and seed."""
 
     goings: tuple[Going, ...]
@@ -139,8 +139,7 @@ def goings_of(going: str | Going | Sequence[Going]) -> tuple[Going, ...]:
         raise GoldfishError(f"going must be first, second or both, not {going!r}") from None
 
 
-@dataclass(frozen=True, slots=True)
-class Question:
+class Question(Struct, frozen=True):
     """What to report: category names (in order), named conditions with their shown
     expression, and effects by pool index."""
 

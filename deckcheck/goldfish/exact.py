@@ -28,9 +28,10 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+
+from msgspec import Struct
 
 from deckcheck.goldfish.condition import (
     CARD_PREFIX,
@@ -60,8 +61,7 @@ MAX_BYTES = 150_000_000
 may use."""
 
 
-@dataclass(frozen=True, slots=True)
-class ExactBudget:
+class ExactBudget(Struct, frozen=True):
     """Hard limits of the exact engine: states held by one step (memory) and wall time."""
 
     max_bytes: int = MAX_BYTES
@@ -119,8 +119,7 @@ def _linear(node: Node) -> tuple[dict[str, int], int]:
     raise TypeError(f"not a count: {node}")  # the parser never builds this
 
 
-@dataclass(frozen=True, slots=True)
-class _Test:
+class _Test(Struct, frozen=True):
     """``form op constant``."""
 
     form: Form

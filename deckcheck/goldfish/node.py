@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 KEYWORDS = frozenset({"and", "or", "not"})
 """The words of the grammar: a category so named is written `quoted`."""
@@ -20,6 +21,8 @@ Value = Any
 
 class Node:
     """A node of a condition's syntax tree."""
+
+    __slots__ = ()
 
     is_bool: bool = False
 
@@ -40,8 +43,7 @@ def _show(name: str) -> str:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Number(Node):
+class Number(Struct, Node, frozen=True):
     """An integer literal."""
 
     value: int
@@ -58,8 +60,7 @@ class Number(Node):
         return str(self.value)
 
 
-@dataclass(frozen=True, slots=True)
-class Ref(Node):
+class Ref(Struct, Node, frozen=True):
     """The count of one category."""
 
     name: str
@@ -81,8 +82,7 @@ def deck_key(name: str) -> str:
     return f"deck`{name}"
 
 
-@dataclass(frozen=True, slots=True)
-class InDeck(Node):
+class InDeck(Struct, Node, frozen=True):
     """``deck(name)``: the cards of one category still in the deck (not drawn, added,
     banished)."""
 
@@ -105,8 +105,7 @@ CARD_PREFIX = "\x01card"
 category names cannot hold control characters)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Distinct(Node):
+class Distinct(Struct, Node, frozen=True):
     """``distinct(a, b, ...)``: the number of different cards of the categories seen.
 
     ``parts`` are filled in by the engines (:func:`deckcheck.goldfish.engine.run`): the name
@@ -131,8 +130,7 @@ class Distinct(Node):
         return f"distinct({', '.join(_show(n) for n in self.categories)})"
 
 
-@dataclass(frozen=True, slots=True)
-class _Chain(Node):
+class _Chain(Struct, Node, frozen=True):
     """``first (op operand)*``: the shape shared by sums and comparison chains."""
 
     first: Node
@@ -149,8 +147,7 @@ class _Chain(Node):
         return " ".join([str(self.first), *(f"{op} {node}" for op, node in self.rest)])
 
 
-@dataclass(frozen=True, slots=True)
-class Sum(_Chain):
+class Sum(_Chain, frozen=True):
     """``first (+|- term)*``."""
 
     def evaluate(self, counts: Mapping[str, Value]) -> Value:
@@ -172,8 +169,7 @@ _OPS: dict[str, Callable[[Value, Value], Value]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Compare(_Chain):
+class Compare(_Chain, frozen=True):
     """A comparison chain ``a op b (op c)*`` (each adjacent pair must hold)."""
 
     is_bool = True
@@ -189,8 +185,7 @@ class Compare(_Chain):
         return result
 
 
-@dataclass(frozen=True, slots=True)
-class AtLeastOne(Node):
+class AtLeastOne(Struct, Node, frozen=True):
     """A count used as a condition: true when it is at least 1 (``x - 1`` means ``x - 1 >= 1``,
     as the docs say; a negative count is not "at least 1")."""
 
@@ -209,8 +204,7 @@ class AtLeastOne(Node):
         return str(self.operand)
 
 
-@dataclass(frozen=True, slots=True)
-class Not(Node):
+class Not(Struct, Node, frozen=True):
     """``not operand``."""
 
     operand: Node
@@ -229,8 +223,7 @@ class Not(Node):
         return f"not ({inner})" if isinstance(self.operand, And | Or) else f"not {inner}"
 
 
-@dataclass(frozen=True, slots=True)
-class And(Node):
+class And(Struct, Node, frozen=True):
     """``a and b and ...``."""
 
     operands: tuple[Node, ...]
@@ -251,8 +244,7 @@ class And(Node):
         return " and ".join(f"({n})" if isinstance(n, Or) else str(n) for n in self.operands)
 
 
-@dataclass(frozen=True, slots=True)
-class Or(Node):
+class Or(Struct, Node, frozen=True):
     """``a or b or ...``."""
 
     operands: tuple[Node, ...]
@@ -273,8 +265,7 @@ class Or(Node):
         return " or ".join(str(n) for n in self.operands)
 
 
-@dataclass(frozen=True, slots=True)
-class Condition:
+class Condition(Struct, frozen=True):
     """A parsed condition: its source text, syntax tree and the categories it reads."""
 
     text: str

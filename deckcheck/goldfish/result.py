@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from msgspec import Struct
+
 from deckcheck.goldfish.rule import DrawRules, Going
 from deckcheck.goldfish.sample import Samples
 from deckcheck.goldfish.spec import Effect
@@ -46,8 +48,7 @@ def wilson(hits: int, trials: int, z: float = Z95) -> tuple[float, float]:
     return low, high
 
 
-@dataclass(frozen=True, slots=True)
-class Estimate:
+class Estimate(Struct, frozen=True):
     """A probability: exact (``fraction`` set, no interval) or simulated (95% interval)."""
 
     probability: float
@@ -77,8 +78,7 @@ class Estimate:
         return pct
 
 
-@dataclass(frozen=True, slots=True)
-class CardCount:
+class CardCount(Struct, frozen=True):
     """A distinct Main Deck card and its copies."""
 
     name: str
@@ -86,8 +86,7 @@ class CardCount:
     copies: int
 
 
-@dataclass(frozen=True, slots=True)
-class CategoryStats:
+class CategoryStats(Struct, frozen=True):
     """A category: its copies in the deck and which cards."""
 
     name: str
@@ -95,8 +94,7 @@ class CategoryStats:
     cards: tuple[CardCount, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class ConditionStats:
+class ConditionStats(Struct, frozen=True):
     """One condition's probability by turn (index 0 = turn 1), per going."""
 
     name: str
@@ -106,8 +104,7 @@ class ConditionStats:
     """Exact or simulated: decided per condition (one over the exact budget is simulated)."""
 
 
-@dataclass(frozen=True, slots=True)
-class DistributionStats:
+class DistributionStats(Struct, frozen=True):
     """A category's distribution: per going, per turn (index 0 = turn 1), P(exactly k) for
     k = 0, 1, ... (up to the copies, or the cards seen if fewer)."""
 
@@ -160,8 +157,7 @@ class DistributionStats:
         return Mean(mean, mean - half, mean + half, None)
 
 
-@dataclass(frozen=True, slots=True)
-class Mean:
+class Mean(Struct, frozen=True):
     """An expected count: exact (``fraction`` set) or simulated (95% interval)."""
 
     value: float

@@ -8,9 +8,10 @@ available, and from a small built-in table otherwise.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
@@ -24,8 +25,7 @@ class Going(enum.StrEnum):
     SECOND = "second"
 
 
-@dataclass(frozen=True, slots=True)
-class DrawRules:
+class DrawRules(Struct, frozen=True):
     """How many cards a player sees: opening hand, first-turn draw, per-turn draws.
 
     ``draw_up_to`` (Rush Duel) makes each Draw Phase draw until the hand holds that many cards

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from deckcheck.goldfish.condition import CARD_PREFIX, Condition, deck_key
 from deckcheck.goldfish.rule import DrawRules, Going
@@ -19,8 +20,7 @@ MAX_SAMPLES = 100
 """Most sample hands one run deals."""
 
 
-@dataclass(frozen=True, slots=True)
-class SampleHand:
+class SampleHand(Struct, frozen=True):
     """One dealt game, going ``going``: the opening hand, the cards drawn in each turn's Draw
     Phase (index 0 = turn 1), and per condition whether it holds by each turn."""
 
@@ -30,8 +30,7 @@ class SampleHand:
     met: tuple[tuple[bool, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Samples:
+class Samples(Struct, frozen=True):
     """The sample hands of a run and the seed that dealt them."""
 
     seed: int

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 from deckcheck.boundary import parse_toml, read_capped
 from deckcheck.card import Card, CardIndex, CardKind
@@ -71,8 +72,7 @@ _DEFAULT_COUNT = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Category:
+class Category(Struct, frozen=True):
     """A named set of Main Deck cards: a card belongs if any listed criterion matches it.
 
     ``passcodes`` holds the canonical passcodes of the ``names`` and passcodes the spec listed;
@@ -113,8 +113,7 @@ class Category:
         return False
 
 
-@dataclass(frozen=True, slots=True)
-class Effect:
+class Effect(Struct, frozen=True):
     """A card's effect as the goldfish simulation plays it (see :class:`EffectKind`).
 
     ``prefer`` (excavate) lists categories in order of preference for the card to add;
@@ -130,15 +129,14 @@ class Effect:
     once_per_turn: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class Spec:
+class Spec(Struct, frozen=True):
     """Categories, named conditions (in file order) and effects."""
 
     categories: tuple[Category, ...]
     conditions: tuple[tuple[str, Condition], ...]
     effects: tuple[Effect, ...] = ()
     source: str | None = None
-    is_default: bool = field(default=False)
+    is_default: bool = False
     vary: tuple[tuple[str, tuple[int, ...]], ...] = ()
     """The ``[vary]`` table: cards or categories and the copies a ratio sweep tries."""
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from deckcheck.error import GoldfishError
 from deckcheck.goldfish.engine import (
@@ -37,8 +39,7 @@ MAX_COMBINATIONS = 400
 """Most combinations one sweep computes."""
 
 
-@dataclass(frozen=True, slots=True)
-class SweepRow:
+class SweepRow(Struct, frozen=True):
     """One combination: the copies tried, the filler's copies, and every condition's figure
     at the sweep's turn, per going."""
 
@@ -48,8 +49,7 @@ class SweepRow:
     figures: Mapping[str, Mapping[Going, Estimate]]
 
 
-@dataclass(frozen=True, slots=True)
-class SweepStats:
+class SweepStats(Struct, frozen=True):
     """A ratio sweep: combinations ranked best first by condition ``by`` at (``going``,
     ``turn``); ``skipped`` combinations would need a negative filler."""
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from deckcheck.boundary import read_number
 from deckcheck.error import GoldfishError
@@ -15,8 +16,7 @@ MAX_COPIES = 60
 _VARY = re.compile(r"^(?P<name>.+?)\s*=\s*(?P<spec>[0-9 ,.]+)$")
 
 
-@dataclass(frozen=True, slots=True)
-class Vary:
+class Vary(Struct, frozen=True):
     """One varied card or category and the copies to try."""
 
     name: str
