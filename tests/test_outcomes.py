@@ -13,7 +13,7 @@ from msgspec.structs import replace
 import deckcheck
 from deckcheck.reporter import OutputFormat, RenderOptions, render
 from deckcheck.reporter.html import unreadable_fix
-from deckcheck.source.record import SkipReason, Unreadable, UnreadableReason
+from deckcheck.source.record import SkipReason, Source, Unreadable, UnreadableReason
 
 ROOT = Path(__file__).resolve().parent.parent
 LEGAL = ROOT / "examples" / "tcg-legal.ydk"
@@ -121,3 +121,10 @@ def test_every_code_has_words_and_is_documented() -> None:
     for why in UnreadableReason:
         assert f"| `{why.value}` |" in readme
     assert Unreadable("x", "x: y").code is UnreadableReason.UNREADABLE_DECK
+
+
+def test_a_sources_repr_leaves_its_deck_out() -> None:
+    src = Source.memory("upload.ydk", b"#main\n" + b"89631139\n" * 5000)
+    shown = repr(src)
+    assert shown.startswith("Source(kind=") and "path='upload.ydk'" in shown
+    assert "89631139" not in shown and len(shown) < 400

@@ -168,6 +168,12 @@ class Source(Struct, frozen=True):
     error_line: int | None = None
     """The line of the file ``error`` is about, where it names one (a registrations CSV's)."""
 
+    def __repr__(self) -> str:
+        # the content (a whole deck, up to the size cap) is left out, as a dataclass field with
+        # repr=False would be
+        names = (name for name in self.__struct_fields__ if name != "content")
+        return f"Source({', '.join(f'{name}={getattr(self, name)!r}' for name in names)})"
+
     @classmethod
     def memory(cls, name: str, content: bytes | str) -> Source:
         """A deck held in memory, named ``name`` in reports (an upload's file name, say)."""
