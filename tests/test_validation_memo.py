@@ -224,6 +224,34 @@ def test_report_types_are_immutable_values() -> None:
     assert msgspec.structs.replace(report, name="abc").name == "abc"
 
 
+def test_formats_and_lists_compare_as_the_ruleset_caches_need() -> None:
+    """Formats and lists key the ruleset caches: equal when their rules are, whatever a format
+    file's reading skipped or which names and resolver a list carries; immutable; a format or
+    list that differs in a rule is unequal."""
+    ds = Dataset.active()
+    fmt = ds.format("tcg")
+    warned = msgspec.structs.replace(fmt, warnings=("a skipped line",))
+    assert warned == fmt and hash(warned) == hash(fmt) and warned.warnings
+    assert msgspec.structs.replace(fmt, copy_limit=2) != fmt
+    assert msgspec.structs.replace(fmt, pool=msgspec.structs.replace(fmt).pool) == fmt
+    assert fmt.in_region("eu") != fmt and fmt.in_region("eu").in_region("na") == fmt
+    with pytest.raises(AttributeError):
+        fmt.copy_limit = 2  # type: ignore[misc]
+    banlist = fmt.banlist_at(ON, ds)
+    assert banlist is not None and banlist.entries
+    renamed = msgspec.structs.replace(banlist, names={1: "x"}, resolver=lambda code: None)
+    assert renamed == banlist and hash(renamed) == hash(banlist)
+    fewer = msgspec.structs.replace(banlist, entries={})
+    assert fewer != banlist and hash(fewer) == hash(banlist)  # the hash leaves the entries out
+    assert msgspec.structs.replace(banlist, name="other") != banlist
+    assert "entries" not in repr(banlist) and banlist.name in repr(banlist)
+    assert validate(read_path(DECKS / "illegal" / "everything.ydk"), warned, ON, data=ds) == (
+        validate(read_path(DECKS / "illegal" / "everything.ydk"), fmt, ON, data=ds)
+    )
+    other = Dataset.open(ds.folder)
+    assert other != ds and other == other and len({ds, other, ds}) == 2  # by identity
+
+
 def test_memory_stays_bounded_over_many_dates(monkeypatch: pytest.MonkeyPatch) -> None:
     from deckcheck.validation import ruleset as engine
 

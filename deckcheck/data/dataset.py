@@ -24,11 +24,12 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
+
+from msgspec import Struct, field
 
 from deckcheck.boundary import guard, parse_json, read_data
 from deckcheck.error import DataError
@@ -151,12 +152,12 @@ class DataOrigin(enum.StrEnum):
     """The data shipped with deckcheck."""
 
 
-@dataclass(frozen=True, eq=False)
-class Dataset:
+class Dataset(Struct, frozen=True, eq=False, dict=True):
     """Cards, ban lists and formats of one data bundle, with its as-of date and fingerprint.
 
     Build one with :meth:`bundled`, :meth:`open` or :meth:`active`; never mutate it. The parts
-    (:attr:`cards`, :attr:`banlists`, :attr:`formats`) are read on first use.
+    (:attr:`cards`, :attr:`banlists`, :attr:`formats`) are read on first use. Two datasets are
+    equal only when they are the same object.
     """
 
     folder: Path
@@ -165,9 +166,13 @@ class Dataset:
     """Date of the newest source data behind the bundle: later lists and cards are unknown."""
     fingerprint: str
     """sha256 (hex) of the bundle's manifest, which holds a sha256 per data file."""
-    manifest: Mapping[str, Any] = field(repr=False)
+    manifest: Mapping[str, Any]
     """The parsed manifest: ``schema``, ``as_of``, ``sources``, ``files`` (name -> sha256)."""
-    _rulesets: OrderedDict[tuple[Any, ...], Any] = field(default_factory=OrderedDict, repr=False)
+    _rulesets: OrderedDict[tuple[Any, ...], Any] = field(default_factory=OrderedDict)
+
+    def __repr__(self) -> str:
+        shown = f"folder={self.folder!r}, as_of={self.as_of!r}, fingerprint={self.fingerprint!r}"
+        return f"Dataset({shown})"
 
     # -- construction -------------------------------------------------------------------------
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -166,10 +165,10 @@ class Mean(Struct, frozen=True):
     fraction: Fraction | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class HandStats:
+class HandStats(Struct, frozen=True):
     """Everything one goldfish run found (written as JSON by its document model,
-    :class:`~deckcheck.reporter.document.GoldfishDocument`)."""
+    :class:`~deckcheck.reporter.document.GoldfishDocument`). Two runs' stats are equal when
+    their figures are, whatever their :attr:`outcomes`."""
 
     method: Method
     note: str | None
@@ -193,10 +192,23 @@ class HandStats:
     """Per category, P(exactly k) by turn (when asked for)."""
     samples: Samples | None = None
     """Sample hands (when asked for)."""
-    outcomes: Any = field(default=None, compare=False, repr=False)
+    outcomes: Any = None
     """With ``paired=True`` and a simulation: per going, per condition (and distribution
     figure), a (turns, trials) bool array of each game's outcome (``None`` for an exact
     figure); :func:`deckcheck.goldfish.compare.compare` pairs two runs on one seed with it."""
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if type(other) is not HandStats:
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in _FIGURES)
+
+    __hash__ = None  # type: ignore[assignment]  # (its mappings are not hashable)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{f}={getattr(self, f)!r}" for f in _FIGURES)
+        return f"HandStats({shown})"
 
     def condition(self, name: str) -> ConditionStats:
         """The stats of the named condition (KeyError if absent)."""
@@ -204,3 +216,7 @@ class HandStats:
             if c.name == name:
                 return c
         raise KeyError(name)
+
+
+_FIGURES = tuple(f for f in HandStats.__struct_fields__ if f != "outcomes")
+"""The fields that make two runs' stats equal (and their repr): every one but the outcomes."""

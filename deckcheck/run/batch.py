@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from msgspec import Struct, structs
@@ -74,8 +74,7 @@ class Summary(Struct, frozen=True):
     """Registrations whose player id an earlier row already registered."""
 
 
-@dataclass(frozen=True)
-class Batch:
+class Batch(Struct, frozen=True, dict=True):
     """The result of checking many sources: reports, unreadable sources, summary, exit code."""
 
     format: str
@@ -90,14 +89,15 @@ class Batch:
     rows: tuple[Checked | Unreadable, ...] = ()
     """Checked decks and unreadable sources together, in source order (one per registration);
     a batch built by hand from reports alone has none."""
-    summary: Summary = field(init=False)
 
-    def __post_init__(self) -> None:
+    @cached_property
+    def summary(self) -> Summary:
+        """The batch's totals (duplicate registrations among them)."""
         checked = [r for r in self.rows if isinstance(r, Checked)]
         regs = [c.registration for c in checked] + [u.registration for u in self.unreadable]
         summary = summarize(self.reports, self.unreadable, self.skipped)
         dups = sum(r is not None and r.duplicate_of is not None for r in regs)
-        object.__setattr__(self, "summary", structs.replace(summary, duplicates=dups))
+        return structs.replace(summary, duplicates=dups)
 
     @property
     def checked(self) -> tuple[Checked, ...]:

@@ -39,12 +39,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct, field
 
 from deckcheck.boundary import parse_toml, read_capped
 from deckcheck.error import ConfigError, DeckcheckError, UnknownFormatError
@@ -89,8 +90,7 @@ def matches(pattern: str, path: str) -> bool:
 # -- the configuration -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(Struct, frozen=True):
     """The values of a configuration file, validated (by :class:`ConfigModel`) and frozen.
 
     Defaults are those of a repository without a configuration.
@@ -125,8 +125,7 @@ class Settings:
         )
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(Struct, frozen=True, dict=True):
     """A loaded configuration: its settings, the file it came from and the repository root."""
 
     settings: Settings = field(default_factory=Settings)

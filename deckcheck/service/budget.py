@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import time
 import tomllib
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
+
+from msgspec.structs import replace
 
 from deckcheck.boundary import parse_toml
 from deckcheck.error import InputError, LimitError, SpecError

@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Sized
-from dataclasses import replace
 from datetime import date
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import Response
+from msgspec.structs import replace
 from pydantic import BaseModel
 
 from deckcheck.card import Card

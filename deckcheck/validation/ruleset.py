@@ -12,9 +12,10 @@ import enum
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, NamedTuple
+
+from msgspec import Struct, field
 
 from deckcheck.card import Card, DeckZone
 from deckcheck.deck.io.builder import MAX_CARDS
@@ -73,8 +74,7 @@ AnyCheck = Callable[..., Iterator[Violation]]
 """A rule's check, as the ruleset memoises the selection (the rules module types it)."""
 
 
-@dataclass
-class Ruleset:
+class Ruleset(Struct):
     """A format at a date, with the era and list in force and a per-card memo."""
 
     setting: Setting
@@ -82,7 +82,7 @@ class Ruleset:
     era: Era
     facts: dict[int, CardFacts] = field(default_factory=dict)
     date_warning: str | None = None
-    selected: dict[Has, tuple[AnyCheck, ...]] = field(default_factory=dict, repr=False)
+    selected: dict[Has, tuple[AnyCheck, ...]] = field(default_factory=dict)
     """The checks that can find something, per deck shape (filled by validation)."""
     sizes_allowed: tuple[frozenset[int], ...] = ()
     """Per section (Main, Extra, Side): the sizes the era allows, up to the card limit."""
@@ -93,37 +93,43 @@ class Ruleset:
     skills: bool = False
     """Whether the format's decks hold a Skill (Speed Duel, Duel Links; see
     :func:`~deckcheck.deck.skills.uses_skills`)."""
-    names: dict[int, str] = field(default_factory=dict, repr=False)
+    names: dict[int, str] = field(default_factory=dict)
     """Passcode -> limit name, for the deck cards among :attr:`facts`."""
-    codes_by_name: dict[str, list[int]] = field(default_factory=dict, repr=False)
+    codes_by_name: dict[str, list[int]] = field(default_factory=dict)
     """Limit name -> the passcodes among :attr:`facts` that count toward it."""
-    listed_floor: dict[str, int] = field(default_factory=dict, repr=False)
+    listed_floor: dict[str, int] = field(default_factory=dict)
     """Limit name -> the fewest copies the list in force allows any of the name's deck cards
     among :attr:`facts` (a card missing from a whitelist: 0), for names the list has a word
     on: a deck with no more copies than that is within the list whichever of those cards it
     holds, and names not here are not on the list at all."""
     keys: tuple[dict[int, Key], dict[int, Key], dict[int, Key]] = field(
-        default_factory=lambda: ({}, {}, {}), repr=False
+        default_factory=lambda: ({}, {}, {})
     )
     """Per section (Main, Extra, Side): passcode -> what validation counts its copies under:
     the limit name, or a :class:`Look` when :attr:`CardFacts.attention` asks for a look in
     that section (every passcode among :attr:`facts`; set last, so a passcode found here has
     its facts and every other index entry)."""
-    looks: set[Look] = field(default_factory=set, repr=False)
+    looks: set[Look] = field(default_factory=set)
     """Every :class:`Look` among :attr:`keys`."""
-    changing_floor: dict[str, int] = field(default_factory=dict, repr=False)
+    changing_floor: dict[str, int] = field(default_factory=dict)
     """For the deck cards among :attr:`facts` that an :attr:`upcoming` list limits to fewer than
     3 copies: limit name -> the fewest copies it allows any of them (a deck with no more than
     that has nothing to change)."""
-    points: dict[int, int] = field(default_factory=dict, repr=False)
+    points: dict[int, int] = field(default_factory=dict)
     """Passcode -> points of one copy, for the cards among :attr:`facts` with points."""
     size_findings: dict[tuple[int, int], tuple[Code, str, int, tuple[tuple[str, object], ...]]] = (
-        field(default_factory=dict, repr=False)
+        field(default_factory=dict)
     )
     """(section index, cards) -> what the size rule says (code, message, allowed, facts)."""
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    lock: threading.Lock = field(default_factory=threading.Lock)
     """Held while a card's facts are learnt and indexed: two threads validating at once must
     not interleave the read-compare-write of the floors (one would skip a list check)."""
+
+    def __repr__(self) -> str:
+        # the memo's tables can hold thousands of cards: a repr names what the ruleset is for
+        return (
+            f"Ruleset(setting={self.setting!r}, era={self.era!r}, facts=<{len(self.facts)} cards>)"
+        )
 
     @property
     def format(self) -> Format:

@@ -3,10 +3,11 @@ and facts, the reasons of skipped and unreadable sources."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from deckcheck.card.release import Region
 from deckcheck.reporter.i18n.catalog import format_date, format_number, t
@@ -35,12 +36,20 @@ def card_name(card: Card, lang: Lang | str, index: CardIndex) -> tuple[str, bool
     return card.name, True
 
 
-@dataclass(frozen=True)
-class Localizer:
-    """Names and messages in one language, card names looked up in ``index``."""
+class Localizer(Struct, frozen=True):
+    """Names and messages in one language, card names looked up in ``index`` (two localizers
+    of one language are equal, whatever their index)."""
 
     lang: Lang = Lang.EN
-    index: CardIndex | None = field(default=None, compare=False)
+    index: CardIndex | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Localizer:
+            return NotImplemented
+        return bool(self.lang == other.lang)
+
+    def __hash__(self) -> int:
+        return hash(self.lang)
 
     def t(self, key: str, **values: object) -> str:
         """Message ``key`` in this language."""

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from datetime import date
 from types import MappingProxyType
+
+from msgspec import Struct, structs
 
 SCHEMA = 1
 """Version of the ban-list file schema and of the bundle layout."""
@@ -45,9 +46,11 @@ _EMPTY: Mapping[int, int] = MappingProxyType({})
 _EMPTY_NAMES: Mapping[int, str] = MappingProxyType({})
 
 
-@dataclass(frozen=True)
-class Banlist:
-    """One dated ban list (or whitelist, or Genesys point list) with its provenance."""
+class Banlist(Struct, frozen=True):
+    """One dated ban list (or whitelist, or Genesys point list) with its provenance.
+
+    Equal lists have the same fields, :attr:`names` and :attr:`resolver` apart; the hash
+    leaves out the mappings too."""
 
     family: str
     """List family: ``tcg``, ``ocg``, ``master-duel``, ``genesys``, ``rush``, ``speed``…"""
@@ -61,7 +64,7 @@ class Banlist:
     """Day the list was announced, where known."""
     sources: tuple[str, ...]
     """Where the data came from (repository @ commit : path, or URL)."""
-    entries: Mapping[int, int] = field(default_factory=lambda: _EMPTY, hash=False, repr=False)
+    entries: Mapping[int, int] = _EMPTY
     """passcode -> copies allowed (0..3), or points when ``points`` is true."""
     whitelist: bool = False
     """True if only the listed cards are legal (the entries are the card pool)."""
@@ -78,17 +81,27 @@ class Banlist:
     """True when no source gives the announced effective date: ``effective`` is then the day
     a source first showed the list (a download or snapshot date: Genesys) or a month label
     (Speed Duel before 2022-09), so the real day may differ by days or weeks."""
-    groups: Mapping[int, int] = field(default_factory=lambda: _EMPTY, hash=False, repr=False)
+    groups: Mapping[int, int] = _EMPTY
     """Limit groups (Speed Duel): passcode -> N, where N is the number of cards a deck may hold
     from *all* the cards of group N together (Limited 1, 2, 3 share 1, 2, 3 slots)."""
-    names: Mapping[int, str] = field(
-        default_factory=lambda: _EMPTY_NAMES, hash=False, compare=False, repr=False
-    )
+    names: Mapping[int, str] = _EMPTY_NAMES
     """passcode -> English name, for readers (may be empty when loaded from the bundle)."""
-    resolver: Callable[[int], int | None] | None = field(
-        default=None, hash=False, compare=False, repr=False
-    )
+    resolver: Callable[[int], int | None] | None = None
     """Maps an alternate-artwork passcode to its original (None: no alias resolution)."""
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if type(other) is not Banlist:
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in _COMPARED)
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, f) for f in _HASHED))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{f}={getattr(self, f)!r}" for f in _HASHED)
+        return f"Banlist({shown})"
 
     def effective_in(self, region: TcgRegion = TcgRegion.NA) -> date:
         """The first day the list is in force in ``region`` (North America by default)."""
@@ -155,7 +168,7 @@ class Banlist:
 def derive_traditional(tcg: Banlist) -> Banlist:
     """The Traditional Format list of a TCG list: every Forbidden card is Limited instead."""
     entries = {code: (1 if value == 0 else value) for code, value in tcg.entries.items()}
-    return replace(
+    return structs.replace(
         tcg,
         family="traditional",
         name=f"{tcg.effective.isoformat()} Traditional",
@@ -188,3 +201,9 @@ def merge_stricter(family: str, lists: Iterable[Banlist]) -> Banlist:
         note="per card the stricter of: " + ", ".join(p.name for p in parts),
         names=MappingProxyType(names),
     )
+
+
+_COMPARED = tuple(f for f in Banlist.__struct_fields__ if f not in ("names", "resolver"))
+"""The fields that make two lists equal (the names for readers and the resolver apart)."""
+_HASHED = tuple(f for f in _COMPARED if f not in ("entries", "groups"))
+"""The fields a list's hash (and its repr) reads: not the mappings."""

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING
 
 from msgspec import Struct
+from msgspec.structs import replace
 
 from deckcheck.rule.banlist import Banlist, TcgRegion, derive_traditional, merge_stricter
 from deckcheck.rule.reason import Reason
@@ -126,9 +126,11 @@ class DateCheck(Struct, frozen=True):
     warnings: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Format:
-    """A format: era + ban-list family + card pool + special rules."""
+class Format(Struct, frozen=True):
+    """A format: era + ban-list family + card pool + special rules.
+
+    Equal formats have the same fields, :attr:`warnings` apart (what reading a format file
+    skipped does not change the format)."""
 
     id: str
     name: str
@@ -143,7 +145,7 @@ class Format:
     """Exactly this many Skill cards (Speed Duel: 1); None when Skills are not used."""
     legend_rule: bool = False
     """True for Rush Duel's Legend limits (see :meth:`legend_limits_at`)."""
-    limit_groups: Mapping[str, int] | None = field(default=None, hash=False)
+    limit_groups: Mapping[str, int] | None = None
     """Duel Links limit groups: group -> shared slots (no list data yet)."""
     pool_date: date | None = None
     """Fixed pool cut-off (cards released on or before), if any. None for the whitelist
@@ -151,7 +153,7 @@ class Format:
     TCG print in the card index is later than the format's date."""
     era: Era | None = None
     """Fixed era; None: the era of :attr:`timeline` in force at the date."""
-    timeline: tuple[tuple[date, Era], ...] = field(default=(), hash=False, repr=False)
+    timeline: tuple[tuple[date, Era], ...] = ()
     """Official eras of :attr:`region` by first day (used when :attr:`era` is None)."""
     region: str = "tcg"
     """``tcg`` or ``ocg``: whose era dates apply when the era goes by date."""
@@ -174,14 +176,21 @@ class Format:
     tcg_region: TcgRegion = TcgRegion.NA
     """Whose effective dates pick a TCG list where North America and Europe differ (April
     2024: 2024-04-15 vs 2024-04-22). Not :attr:`region`, which is the tcg/ocg era timeline."""
-    warnings: tuple[str, ...] = field(default=(), compare=False)
+    warnings: tuple[str, ...] = ()
     """What reading an organiser's format file skipped (a malformed ``lflist.conf`` line, with
     its file and line): the CLI prints each as a ``warning:``."""
 
     def __hash__(self) -> int:
         # formats key the ruleset caches: hash what tells formats apart in practice (equal
-        # formats share these, so equality stays the dataclass's), not every era and list
+        # formats share these), not every era and list
         return hash((self.id, self.tcg_region, self.list_date, self.custom))
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if type(other) is not Format:
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in _COMPARED)
 
     def in_region(self, region: TcgRegion | str) -> Format:
         """This format with TCG lists taking effect on ``region``'s dates (``na`` or ``eu``).
@@ -328,3 +337,7 @@ class Format:
 
             raise DateRangeError(verdict.error)
         return verdict.warnings
+
+
+_COMPARED = tuple(f for f in Format.__struct_fields__ if f != "warnings")
+"""The fields that make two formats equal (the reading's warnings apart)."""

@@ -6,7 +6,6 @@ rules), so a key means the same in both. The schema is documented in ``docs/form
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -254,7 +253,7 @@ def format_from_mapping(
         if "era" not in fields and "timeline" not in fields:
             raise t.bad("era", f"give an era ('{BY_DATE}' for the official one) or a base format")
         return Format(**fields)
-    return replace(base, **fields)
+    return structs.replace(base, **fields)
 
 
 def _base(t: _Table, registry: FormatRegistry | None) -> Format | None:
