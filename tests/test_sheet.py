@@ -304,7 +304,9 @@ def test_batch_sheets_from_a_registrations_csv(cli: Callable[..., Any], tmp_path
 
 
 def _count_reads(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str | None]]:
-    """The labels of the sources read and the paths of the decks validated, from now on."""
+    """The labels of the sources read and the paths of the decks validated, from now on
+    (wherever the readers and the engine are called from: their modules and the job loop)."""
+    import deckcheck.run.job as job
     import deckcheck.source.read as read
     import deckcheck.validation.engine as engine
 
@@ -320,8 +322,10 @@ def _count_reads(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str |
         checks.append(kwargs.get("path"))
         return real_validate(deck, *args, **kwargs)
 
-    monkeypatch.setattr(read, "read_source", counted_read)
-    monkeypatch.setattr(engine, "validate", counted_validate)
+    for module in (read, job):
+        monkeypatch.setattr(module, "read_source", counted_read)
+    for module in (engine, job):
+        monkeypatch.setattr(module, "validate", counted_validate)
     return reads, checks
 
 

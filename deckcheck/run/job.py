@@ -21,15 +21,19 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from msgspec import Struct, structs
 
+from deckcheck.deck.model import canonical_counts, fingerprint_counts
 from deckcheck.error import DeckcheckError, DeckReadError
+from deckcheck.rule.format import Pool
+from deckcheck.run.row import Checked, deck_contents
+from deckcheck.source.read import read_source
 from deckcheck.source.record import Skipped, Source, Unreadable, UnreadableReason, read_code
+from deckcheck.validation.engine import validate
 from deckcheck.validation.report import Report
 
 if TYPE_CHECKING:
     from deckcheck.data.dataset import Dataset
     from deckcheck.deck.model import Deck
     from deckcheck.rule.format import Format
-    from deckcheck.run.row import Checked
 
 PARALLEL_MIN = 64
 """Fewest sources worth starting worker processes for (fewer are checked in-process)."""
@@ -69,10 +73,6 @@ def apply_ignores(report: Report, codes: frozenset[str] | Sequence[str]) -> Repo
 def checked(deck: Deck, one: Planned, step: Step, ds: Dataset) -> Checked:
     """The batch builder: the deck's report (ignored codes removed) in a :class:`Checked` row,
     with the deck's fingerprint and registration."""
-    from deckcheck.deck.model import canonical_counts, fingerprint_counts
-    from deckcheck.run.row import Checked, deck_contents
-    from deckcheck.validation.engine import validate
-
     src = one.source
     report = validate(
         deck, one.format, step.date, allow_prerelease=step.allow_prerelease, path=src.label, data=ds
@@ -97,9 +97,6 @@ def checked_keeping_deck(deck: Deck, one: Planned, step: Step, ds: Dataset) -> C
 def one_source(one: Planned, step: Step, ds: Dataset) -> Any:
     """Read and build one planned source; every failure becomes an :class:`Unreadable`, a
     skipped source a :class:`Skipped`."""
-    from deckcheck.rule.format import Pool
-    from deckcheck.source.read import read_source
-
     src = one.source
     known = src.outcome()
     if known is not None:

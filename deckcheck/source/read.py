@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from deckcheck.deck.io import read_deck, read_path
 from deckcheck.error import DeckReadError
 from deckcheck.source.record import Source, SourceKind
 
@@ -19,8 +20,6 @@ def read_source(src: Source, *, rush: bool = False, data: Dataset | None = None)
 
     ``rush`` prefers Rush Duel cards for names in text lists.
     """
-    from deckcheck.deck.io import read_deck, read_path
-
     if src.kind is SourceKind.ZIP:
         from deckcheck.source.archive import read_entry
 
