@@ -90,6 +90,9 @@ class Batch(Struct, frozen=True, dict=True):
     """Checked decks and unreadable sources together, in source order (one per registration);
     a batch built by hand from reports alone has none."""
 
+    def __post_init__(self) -> None:
+        self.summary  # noqa: B018  (made once, here: the report writers forked later share it)
+
     @cached_property
     def summary(self) -> Summary:
         """The batch's totals (duplicate registrations among them)."""
