@@ -209,6 +209,48 @@ def test_stdout_write_error_is_exit_2_not_a_traceback() -> None:
     assert "Traceback" not in proc.stderr and proc.stderr.startswith("error:")
 
 
+def test_the_command_ends_after_its_exit_functions_and_its_threads(tmp_path: Path) -> None:
+    # the command skips the interpreter's teardown, never what a normal exit does before it:
+    # exit functions run, a thread that is no daemon finishes, the command's status stays
+    marker = tmp_path / "thread.txt"
+    script = (
+        "import atexit, sys, threading, time\n"
+        "atexit.register(lambda: sys.stderr.write('EXIT FUNCTIONS RAN\\n'))\n"
+        "def late():\n"
+        "    time.sleep(0.3)\n"
+        f"    open({str(marker)!r}, 'w').write('finished')\n"
+        "threading.Thread(target=late).start()\n"
+        "sys.argv = ['deckcheck'] + sys.argv[1:]\n"
+        "import deckcheck.cli as c\nc.main()\n"
+    )
+    deck = EXAMPLES / "problems.ydk"
+    proc = subprocess.run(
+        [sys.executable, "-c", script, "validate", str(deck), "--date", "2025-06-01"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stderr  # the deck is illegal
+    assert "EXIT FUNCTIONS RAN" in proc.stderr
+    assert marker.read_text(encoding="utf-8") == "finished"
+    assert "problems.ydk" in proc.stdout
+
+
+def test_a_long_output_through_a_pipe_arrives_whole() -> None:
+    # far more than a pipe holds: every byte is written before the process ends
+    decks = sorted(str(p) for p in (TEST_DATA / "decks").rglob("*.ydk")) * 4
+    proc = subprocess.run(
+        [sys.executable, "-m", "deckcheck", "validate", *decks, "-o", "json", "-d", "2025-06-01"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert len(proc.stdout) > 256 * 1024, len(proc.stdout)
+    doc = json.loads(proc.stdout)
+    assert doc["summary"]["decks"] + doc["summary"]["unreadable"] == len(decks)
+    assert proc.returncode in (0, 1), proc.stderr
+
+
 # -- batch --------------------------------------------------------------------------------------
 
 

@@ -10,12 +10,13 @@ line and exit 2 (``--debug`` or ``DECKCHECK_DEBUG=1`` shows the traceback).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any, NamedTuple, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -290,8 +291,9 @@ def _silence_stdout() -> None:
         pass
 
 
-def main() -> None:
-    """Console-script entry point: runs the app; no exception escapes as a traceback."""
+def main() -> NoReturn:
+    """Console-script entry point: runs the app and ends the process with its exit status (no
+    exception escapes as a traceback)."""
     from deckcheck.cli import stdio
 
     try:
@@ -311,7 +313,33 @@ def main() -> None:
     if flushed is None and stdio.failed() and code in (0, 1):
         sys.stderr.write("error: cannot write the output\n")  # (its error was caught somewhere)
         flushed = 2
-    sys.exit(flushed if flushed is not None and code in (0, 1) else code)
+    _end(flushed if flushed is not None and code in (0, 1) else code)
+
+
+def _end(code: int) -> NoReturn:
+    """End the process with exit status ``code`` as :func:`sys.exit` would, but without the
+    interpreter's teardown, which frees every object left (the modules, the card data) one by
+    one: a tenth of a short command's time (``bench/``). The exit functions (:mod:`atexit`) run
+    and stdout and stderr are flushed first; while a thread other than a daemon still runs,
+    the process exits as usual (waiting for it)."""
+    import atexit
+
+    atexit._run_exitfuncs()
+    if _running() or not 0 <= code <= 255:
+        sys.exit(code)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # (closed or gone)
+            stream.flush()
+    os._exit(code)
+
+
+def _running() -> bool:
+    """True while a thread that is not a daemon runs beside this one (only if any started)."""
+    threading = sys.modules.get("threading")
+    if threading is None:
+        return False
+    me = threading.current_thread()
+    return any(t is not me and not t.daemon and t.is_alive() for t in threading.enumerate())
 
 
 def _report_error(exc: Exception) -> int:
