@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -209,31 +210,51 @@ def test_stdout_write_error_is_exit_2_not_a_traceback() -> None:
     assert "Traceback" not in proc.stderr and proc.stderr.startswith("error:")
 
 
-def test_the_command_ends_after_its_exit_functions_and_its_threads(tmp_path: Path) -> None:
-    # the command skips the interpreter's teardown, never what a normal exit does before it:
-    # exit functions run, a thread that is no daemon finishes, the command's status stays
-    marker = tmp_path / "thread.txt"
-    script = (
-        "import atexit, sys, threading, time\n"
-        "atexit.register(lambda: sys.stderr.write('EXIT FUNCTIONS RAN\\n'))\n"
-        "def late():\n"
-        "    time.sleep(0.3)\n"
-        f"    open({str(marker)!r}, 'w').write('finished')\n"
-        "threading.Thread(target=late).start()\n"
-        "sys.argv = ['deckcheck'] + sys.argv[1:]\n"
-        "import deckcheck.cli as c\nc.main()\n"
-    )
+def _run_script(script: str) -> subprocess.CompletedProcess[str]:
+    """``validate examples/problems.ydk`` run by ``script`` (which ends calling ``main()``),
+    its standard streams buffered as a user's are (whatever this process's are)."""
     deck = EXAMPLES / "problems.ydk"
-    proc = subprocess.run(
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    return subprocess.run(
         [sys.executable, "-c", script, "validate", str(deck), "--date", "2025-06-01"],
         capture_output=True,
         text=True,
         check=False,
+        env=env,
     )
+
+
+MAIN = "sys.argv = ['deckcheck'] + sys.argv[1:]\nimport deckcheck.cli as c\nc.main()\n"
+
+
+def test_the_command_ends_after_its_exit_functions_and_every_buffer() -> None:
+    # the command skips the interpreter's teardown, never what a normal exit does before it:
+    # the exit functions run, every standard stream's buffer is written out, the status stays
+    script = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: sys.stderr.write('EXIT FUNCTIONS RAN\\n'))\n"
+        "sys.__stdout__.write('WRITTEN EARLY\\n')\n"  # (left in the first stdout's buffer)
+        f"{MAIN}"
+    )
+    proc = _run_script(script)
     assert proc.returncode == 1, proc.stderr  # the deck is illegal
     assert "EXIT FUNCTIONS RAN" in proc.stderr
+    assert "problems.ydk" in proc.stdout and "WRITTEN EARLY" in proc.stdout
+
+
+def test_the_command_waits_for_a_thread_that_is_no_daemon(tmp_path: Path) -> None:
+    marker = tmp_path / "thread.txt"
+    script = (
+        "import sys, threading, time\n"
+        "def late():\n"
+        "    time.sleep(1.5)\n"  # (still running when the command is done)
+        f"    open({str(marker)!r}, 'w').write('finished')\n"
+        "threading.Thread(target=late).start()\n"
+        f"{MAIN}"
+    )
+    proc = _run_script(script)
+    assert proc.returncode == 1, proc.stderr
     assert marker.read_text(encoding="utf-8") == "finished"
-    assert "problems.ydk" in proc.stdout
 
 
 def test_a_long_output_through_a_pipe_arrives_whole() -> None:
@@ -244,6 +265,7 @@ def test_a_long_output_through_a_pipe_arrives_whole() -> None:
         capture_output=True,
         text=True,
         check=False,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"},  # (buffered)
     )
     assert len(proc.stdout) > 256 * 1024, len(proc.stdout)
     doc = json.loads(proc.stdout)

@@ -327,9 +327,9 @@ def _end(code: int) -> NoReturn:
     atexit._run_exitfuncs()
     if _running() or not 0 <= code <= 255:
         sys.exit(code)
-    for stream in (sys.stdout, sys.stderr):
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):  # (all of them)
         with contextlib.suppress(OSError, ValueError, AttributeError):  # (closed or gone)
-            stream.flush()
+            stream.flush()  # type: ignore[union-attr]
     os._exit(code)
 
 
