@@ -98,8 +98,9 @@ def installed_env() -> dict[str, str]:
     ``pip install`` compiles every module of a wheel, but a source checkout run with
     ``PYTHONDONTWRITEBYTECODE=1`` compiles the whole package from source on every start, which
     is no user's cold start. Commands timed here write and reuse their bytecode in a temporary
-    folder (``PYTHONPYCACHEPREFIX``, removed at exit), so the checkout is left untouched; the
-    baseline (``python -c pass``) runs with the same environment.
+    folder (``PYTHONPYCACHEPREFIX``, removed at exit), so the checkout is left untouched, and
+    their output is buffered as a user's is (without ``PYTHONUNBUFFERED``); the baseline
+    (``python -c pass``) runs with the same environment.
     """
     global _CACHE
     if _CACHE is None:
@@ -108,6 +109,7 @@ def installed_env() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.pop("PYTHONPATH", None)
+    env.pop("PYTHONUNBUFFERED", None)  # (a user's output is buffered: one write per block)
     env["PYTHONPYCACHEPREFIX"] = _CACHE
     return env
 
