@@ -320,13 +320,13 @@ def _end(code: int) -> NoReturn:
     """End the process with exit status ``code`` as :func:`sys.exit` would, but without the
     interpreter's teardown, which frees every object left (the modules, the card data) one by
     one: a tenth of a short command's time (``bench/``). The exit functions (:mod:`atexit`) run
-    and stdout and stderr are flushed first; while a thread other than a daemon still runs,
-    the process exits as usual (waiting for it)."""
+    and every standard stream is flushed first; while a thread other than a daemon still
+    runs, the process exits as usual (waiting for it)."""
+    if _running() or not 0 <= code <= 255:
+        sys.exit(code)  # (in the usual order: the threads are waited for, then exit functions)
     import atexit
 
     atexit._run_exitfuncs()
-    if _running() or not 0 <= code <= 255:
-        sys.exit(code)
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):  # (all of them)
         with contextlib.suppress(OSError, ValueError, AttributeError):  # (closed or gone)
             stream.flush()  # type: ignore[union-attr]
