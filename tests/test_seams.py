@@ -210,17 +210,22 @@ def test_stdout_write_error_is_exit_2_not_a_traceback() -> None:
     assert "Traceback" not in proc.stderr and proc.stderr.startswith("error:")
 
 
+def _buffered() -> dict[str, str]:
+    """This environment without ``PYTHONUNBUFFERED``: a command's standard streams buffered as
+    a user's are (whatever this process's are)."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+
+
 def _run_script(script: str) -> subprocess.CompletedProcess[str]:
     """``validate examples/problems.ydk`` run by ``script`` (which ends calling ``main()``),
-    its standard streams buffered as a user's are (whatever this process's are)."""
+    with buffered streams."""
     deck = EXAMPLES / "problems.ydk"
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     return subprocess.run(
         [sys.executable, "-c", script, "validate", str(deck), "--date", "2025-06-01"],
         capture_output=True,
         text=True,
         check=False,
-        env=env,
+        env=_buffered(),
     )
 
 
@@ -265,7 +270,7 @@ def test_a_long_output_through_a_pipe_arrives_whole() -> None:
         capture_output=True,
         text=True,
         check=False,
-        env={k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"},  # (buffered)
+        env=_buffered(),
     )
     assert len(proc.stdout) > 256 * 1024, len(proc.stdout)
     doc = json.loads(proc.stdout)
