@@ -124,3 +124,24 @@ def test_read_capped_caps_and_refuses(tmp_path: Path) -> None:
         read_capped("a\0b", 10)
     with pytest.raises(InputError, match="device"):
         read_capped("/dev/zero", 10)
+
+
+def test_read_capped_reads_past_a_size_the_file_understates() -> None:
+    # a regular file whose stated size is 0 (procfs: its text is made as it is read) is read
+    # whole, block after block, and still refused past the cap
+    proc = Path("/proc/self/status")
+    if not proc.is_file() or proc.stat().st_size != 0:
+        pytest.skip("needs a Linux /proc whose files state no size")
+    text = read_capped(proc, 1 << 20)
+    assert text.startswith(b"Name:") and b"\nPid:" in text and len(text) > 200
+    with pytest.raises(InputError, match="limit"):
+        read_capped(proc, 100)
+
+
+def test_read_capped_reads_a_file_larger_than_a_block_whole(tmp_path: Path) -> None:
+    path = tmp_path / "big"
+    data = os.urandom(3 << 20) + b"end"
+    path.write_bytes(data)
+    assert read_capped(path, len(data)) == data
+    with pytest.raises(InputError, match="limit"):
+        read_capped(path, len(data) - 1)
