@@ -115,15 +115,17 @@ class DistributionStats(Struct, frozen=True):
 
     def _cum(self, going: Going, turn: int, reverse: bool) -> tuple[Estimate, ...]:
         ests = self.by_going[going][turn]
-        order = list(reversed(ests)) if reverse else list(ests)
+        order = ests[::-1] if reverse else ests
         out: list[Estimate] = []
-        if all(e.fraction is not None for e in ests):  # exact: integer sums over one denominator
-            fracs = [e.fraction for e in order if e.fraction is not None]
-            den = math.lcm(*(f.denominator for f in fracs))
+        fracs = [e.fraction for e in order if e.fraction is not None]
+        if len(fracs) == len(order):  # exact: integer sums over one denominator
+            dens = [f.denominator for f in fracs]
+            den = math.lcm(*dens)
             total = 0
-            for f in fracs:
-                total += f.numerator * (den // f.denominator)
-                out.append(Estimate.exact(Fraction(total, den)))
+            for f, f_den in zip(fracs, dens, strict=True):
+                total += f.numerator * (den // f_den)
+                # (int / int is correctly rounded: the float of the reduced fraction too)
+                out.append(Estimate(total / den, None, None, Fraction(total, den)))
         else:  # simulated: the games meeting "at least / at most k", a proportion of its own
             hits = 0
             for e in order:
@@ -145,11 +147,13 @@ class DistributionStats(Struct, frozen=True):
         ests = self.by_going[going][turn]
         fracs = [e.fraction for e in ests if e.fraction is not None]
         if len(fracs) == len(ests):
-            den = math.lcm(*(f.denominator for f in fracs))
-            value = Fraction(
-                sum(k * f.numerator * (den // f.denominator) for k, f in enumerate(fracs)), den
+            dens = [f.denominator for f in fracs]
+            den = math.lcm(*dens)
+            total = sum(
+                k * f.numerator * (den // f_den)
+                for k, (f, f_den) in enumerate(zip(fracs, dens, strict=True))
             )
-            return Mean(float(value), None, None, value)
+            return Mean(total / den, None, None, Fraction(total, den))
         mean = sum(k * e.probability for k, e in enumerate(ests))
         var = max(0.0, sum(k * k * e.probability for k, e in enumerate(ests)) - mean * mean)
         half = Z95 * math.sqrt(var / self.trials) if self.trials else math.inf

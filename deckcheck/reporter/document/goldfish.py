@@ -25,7 +25,8 @@ def _ratio(value: Any) -> str | None:
 
 
 def _ci(est: Any) -> list[float] | None:
-    return None if est.low is None else [est.low, est.high]
+    low = est.low  # (read once: a merged record looks each name up in its parts)
+    return None if low is None else [low, est.high]
 
 
 def _counts(ests: Any) -> list[Merged]:
