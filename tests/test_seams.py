@@ -384,6 +384,56 @@ def test_schema_command_prints_every_document(cli: Any) -> None:
     assert cli("schema", "nope").code == 2
 
 
+def test_the_document_package_exports_each_name_of_its_modules() -> None:
+    # every name the package exports is its module's own object, and the names type checkers
+    # see (the TYPE_CHECKING imports) are the ones it exports
+    import importlib
+
+    import deckcheck.reporter.document as package
+
+    path = Path(package.__file__)
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    checked = next(
+        n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING"
+    )
+    typed = {
+        (str(node.module).rsplit(".", 1)[-1], alias.name)
+        for node in checked.body
+        if isinstance(node, ast.ImportFrom) and str(node.module).startswith(package.__name__ + ".")
+        for alias in node.names
+    }
+    exported = {(m, n) for m, names in package._EXPORTS.items() for n in names}
+    assert typed == exported and len(exported) > 70
+    for module, name in sorted(exported):
+        home = importlib.import_module(f"{package.__name__}.{module}")
+        assert getattr(package, name) is getattr(home, name), name
+    from deckcheck.reporter.document.shape import shape
+
+    assert package.shape is shape  # the function, not its module
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        _ = package.Nope
+    assert set(package.DOCUMENTS) == set(package.DOCUMENT_NAMES)
+    assert all(isinstance(m, type) for m in package.DOCUMENTS.values())
+
+
+def test_a_document_imports_only_its_own_family() -> None:
+    # printing a validation document builds its models, not the goldfish, reference or event
+    # ones (each costs its pydantic classes at start)
+    script = (
+        "import sys\n"
+        "from deckcheck.reporter.document import ValidationDocument, shape\n"
+        "assert ValidationDocument.model_fields\n"
+        "print(sorted(m.rsplit('.', 1)[-1] for m in sys.modules"
+        " if m.startswith('deckcheck.reporter.document.')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout
+    loaded = set(ast.literal_eval(out))
+    assert "validation" in loaded and "shape" in loaded
+    assert not loaded & {"goldfish", "reference", "event"}, loaded
+
+
 @pytest.mark.parametrize(
     "args",
     [

@@ -98,7 +98,7 @@ def print_document(model_name: str, data: Any) -> None:
     """Write ``data`` through its pydantic document model (``deckcheck schema NAME``)."""
     from deckcheck.reporter import document, safe
 
-    model = document.DOCUMENTS[model_name].model_validate(safe(data))
+    model = document.document_model(model_name).model_validate(safe(data))
     sys.stdout.write(document.dump(model))
 
 

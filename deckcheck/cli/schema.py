@@ -23,10 +23,10 @@ def schema_command(
     ] = None,
 ) -> None:
     """Print the JSON Schema of a JSON document or of the repository config (or of all)."""
-    from deckcheck.reporter.document import DOCUMENTS, schema
+    from deckcheck.reporter.document import DOCUMENT_NAMES, schema
 
-    if name is not None and name not in DOCUMENTS:
-        fail(f"unknown document {name!r}", ["documents: " + ", ".join(DOCUMENTS)])
+    if name is not None and name not in DOCUMENT_NAMES:
+        fail(f"unknown document {name!r}", ["documents: " + ", ".join(DOCUMENT_NAMES)])
     sys.stdout.write(json.dumps(schema(name), ensure_ascii=False, indent=2) + "\n")
 
 

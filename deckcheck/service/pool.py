@@ -79,7 +79,8 @@ PRELOAD = (
     "deckcheck.run.signature",
     "deckcheck.run.batch",
     "deckcheck.run.meta",
-    "deckcheck.reporter.document",
+    "deckcheck.reporter.document.validation",
+    "deckcheck.reporter.document.goldfish",
     "deckcheck.reporter.document.meta",
 )
 """Modules the worker imports before it forks its pool, so that no process imports them."""
