@@ -413,6 +413,9 @@ def test_the_document_package_exports_each_name_of_its_modules() -> None:
     with pytest.raises(AttributeError, match="no attribute 'Nope'"):
         _ = package.Nope
     assert set(package.DOCUMENTS) == set(package.DOCUMENT_NAMES)
+    star: dict[str, Any] = {}
+    exec(f"from {package.__name__} import *", star)
+    assert {n for _, n in exported} | {"shape", "DOCUMENTS", "document_model"} <= set(star)
     assert all(isinstance(m, type) for m in package.DOCUMENTS.values())
 
 

@@ -203,6 +203,17 @@ on the first use of one of its names (a command that prints one document does no
 seventy pydantic models of the others). The TYPE_CHECKING imports above list the same names
 for type checkers; a test keeps the two equal."""
 _HOME = {name: module for module, names in _EXPORTS.items() for name in names}
+__all__ = [  # (a star import takes every export: the lazy ones through __getattr__)
+    "DOCUMENTS",
+    "DOCUMENT_NAMES",
+    "Merged",
+    "document",
+    "document_model",
+    "dump",
+    "schema",
+    "shape",
+    *_HOME,
+]
 
 _DOCUMENTS: dict[str, tuple[str, str]] = {
     "validation": ("deckcheck.reporter.document.validation", "ValidationDocument"),
