@@ -260,14 +260,20 @@ def _end_all(processes: set[Process]) -> None:
 
 def preload() -> None:
     """Import :data:`PRELOAD` (what is missing, such as numpy without the goldfish extra, is
-    left to the process that needs it)."""
+    left to the process that needs it), and build the validators of the documents those
+    modules define (built on first use otherwise: once in every process of the pool)."""
     import importlib
+
+    from deckcheck.reporter.document.base import Doc
 
     for name in PRELOAD:
         try:
-            importlib.import_module(name)
+            module = importlib.import_module(name)
         except ImportError:
             continue
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, Doc) and value is not Doc:
+                value.model_rebuild()
 
 
 # -- the worker's side of one request ----------------------------------------------------------

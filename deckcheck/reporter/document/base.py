@@ -13,7 +13,10 @@ from pydantic import BaseModel, ConfigDict
 class Doc(BaseModel):
     """A JSON document or a part of one: unknown fields are refused."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    # defer_build: a document's validator and serializer are made on its first use (validated,
+    # written, asked for its schema), not with its class: a command reads the fields of the
+    # documents it prints (shape) and validates one, so it does not build the others
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
     not_fields: ClassVar[frozenset[str]] = frozenset()
     """The fields of this document's record that are no field of it (read by a function of
