@@ -783,3 +783,22 @@ def test_a_format_naming_a_file_is_refused_unread(
         )
     assert len(set(answers)) == 1, answers
     assert "format_file" in answers[0][2]
+
+
+def test_the_compute_pool_is_forked_with_its_documents_built() -> None:
+    # documents build their validators on first use; the worker builds those of its compute
+    # pool before forking it, so no pool process builds one per request
+    import subprocess
+    import sys
+
+    script = (
+        "from deckcheck.reporter.document.goldfish import GoldfishDocument as G\n"
+        "from deckcheck.reporter.document.validation import ValidationDocument as V\n"
+        "print(G.__pydantic_complete__, V.__pydantic_complete__)\n"
+        "from deckcheck.service.pool import preload\n"
+        "preload()\n"
+        "print(G.__pydantic_complete__, V.__pydantic_complete__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["False False", "True True"]
